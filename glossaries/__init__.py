@@ -1,0 +1,1 @@
+"""The governed glossaries shipped with semgap_spacy, one YAML file per domain."""

@@ -1,0 +1,79 @@
+"""The closed set of reason codes and the outcome each one implies.
+
+A reason whose code is not in this table is treated as ``block`` (spec §5):
+a typo in a code, or a code from a newer package version, must never let an
+action through.
+"""
+from typing import Dict
+
+PROCEED = "proceed"
+ESCALATE = "escalate"
+BLOCK = "block"
+OUTCOMES = (PROCEED, ESCALATE, BLOCK)
+_RANK = {PROCEED: 0, ESCALATE: 1, BLOCK: 2}
+
+REASON_CODES: Dict[str, str] = {
+    # evidence that clears
+    "clearance": PROCEED,
+    "reading_in_contract": PROCEED,
+    # terms in the text
+    "critical_term": BLOCK,
+    "critical_negated": ESCALATE,
+    "critical_hedged": ESCALATE,
+    "clearance_negated": ESCALATE,
+    "clearance_hedged": ESCALATE,
+    "clearance_repaired": ESCALATE,
+    "draft_term": ESCALATE,
+    "ambiguous_abbreviation": ESCALATE,
+    "fuzzy_tie": ESCALATE,
+    "other_domain_term": ESCALATE,
+    "dangling_head": ESCALATE,
+    "dangling_outcome": ESCALATE,
+    "field_without_value": ESCALATE,
+    "unknown_term": ESCALATE,
+    "no_recognised_term": ESCALATE,
+    "no_clearance": ESCALATE,
+    # contracts, from readings or from quantities in the text
+    "limit_exceeded": BLOCK,
+    "below_minimum": BLOCK,
+    "outside_band": BLOCK,
+    "text_quantity_unconfirmed": ESCALATE,
+    "quantity_mismatch": ESCALATE,
+    "ambiguous_unit": ESCALATE,
+    "unsupported_unit": ESCALATE,
+    # readings
+    "malformed_reading": ESCALATE,
+    "unknown_field": ESCALATE,
+    "timestamp_missing_now": ESCALATE,
+    "timestamp_timezone_mismatch": ESCALATE,
+    "timestamp_in_future": ESCALATE,
+    # the case itself
+    "invalid_case": ESCALATE,
+    "unknown_domain": ESCALATE,
+    "invalid_text": ESCALATE,
+    "text_too_long": ESCALATE,
+    "component_error": ESCALATE,
+}
+
+
+def outcome_for(code: str) -> str:
+    """The outcome a reason code implies; unknown codes block.
+
+    code (str): A reason code.
+    RETURNS (str): "proceed", "escalate" or "block".
+    """
+    return REASON_CODES.get(code, BLOCK)
+
+
+def strictest(outcomes) -> str:
+    """The strictest of some outcomes (block > escalate > proceed).
+
+    outcomes (Iterable[str]): Outcomes; anything unknown counts as block.
+    RETURNS (str): The strictest, or "escalate" for an empty input, since
+        proceed needs positive evidence.
+    """
+    ranked = [_RANK.get(o, _RANK[BLOCK]) for o in outcomes]
+    if not ranked:
+        return ESCALATE
+    best = max(ranked)
+    return OUTCOMES[best]

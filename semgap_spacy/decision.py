@@ -1,0 +1,293 @@
+"""``semgap_decision``: turn everything the other pipes found into one decision.
+
+The policy is spec §4: every finding becomes a reason with a code from the
+closed set in ``codes.py``; the strictest outcome wins; ``proceed`` needs at
+least one clearance and nothing stricter. Anything the pipes could not read
+with confidence (a component error, a tie, an ambiguity, an unknown term id)
+is a reason to escalate, so the component fails closed by construction.
+
+Escalations that a person must resolve by choosing a meaning (a declared
+ambiguous abbreviation, a fuzzy tie, a dangling head or outcome) carry
+structured reviewer options; only the ambiguity with the greatest effect on the
+outcome gets them, so the reviewer answers one question at a time.
+"""
+import hashlib
+from typing import Dict, Iterable, List, Optional
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from ._extensions import AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, unpack_span_id
+from .codes import BLOCK, ESCALATE, PROCEED, outcome_for, strictest
+from .glossary import GlossarySet
+from .pipe_base import SemgapPipe
+
+SCHEMA = "semgap/decision/v1"
+_RANK = {PROCEED: 0, ESCALATE: 1, BLOCK: 2}
+_SIGNAL_REASON = {
+    # (signal, state) -> code
+    ("critical_block", "asserted"): "critical_term",
+    ("critical_block", "negated"): "critical_negated",
+    ("critical_block", "hedged"): "critical_hedged",
+    ("clear", "asserted"): "clearance",
+    ("clear", "negated"): "clearance_negated",
+    ("clear", "hedged"): "clearance_hedged",
+    ("clear", "repaired"): "clearance_repaired",
+}
+# Codes that show the text or readings said something about a field.
+_VALUE_CODES = {"reading_in_contract", "limit_exceeded", "below_minimum", "outside_band",
+                "text_quantity_unconfirmed", "quantity_mismatch", "field_without_value",
+                "ambiguous_unit", "unsupported_unit"}
+_CLEARING = {"clearance", "reading_in_contract"}
+FIXED_CHOICES = [
+    {"choice": "other", "meaning": "other (free text)", "outcome": ESCALATE},
+    {"choice": "leave_open", "meaning": "leave open", "outcome": ESCALATE},
+    {"choice": "reject", "meaning": "reject", "outcome": BLOCK},
+]
+
+
+def text_sha256(text: str) -> str:
+    """SHA-256 of a text; lone surrogates are kept rather than refused."""
+    return hashlib.sha256(text.encode("utf8", "surrogatepass")).hexdigest()
+
+
+def make_reason(code: str, message: str, *, term_id: Optional[str] = None,
+                span: Optional[Span] = None, start_char: Optional[int] = None,
+                end_char: Optional[int] = None, **extra) -> dict:
+    """A reason dict in the decision format; the outcome comes from the code."""
+    reason = {"code": code, "outcome": outcome_for(code), "message": message}
+    if term_id:
+        reason["term_id"] = term_id
+    if span is not None:
+        start_char, end_char = span.start_char, span.end_char
+    if start_char is not None and end_char is not None:
+        reason["start_char"], reason["end_char"] = int(start_char), int(end_char)
+    reason.update({k: v for k, v in extra.items() if v is not None})
+    return reason
+
+
+def decide(reasons: List[dict]) -> str:
+    """The decision for a list of reasons: strictest wins, proceed needs a clearance."""
+    outcomes = [outcome_for(r.get("code", "")) for r in reasons]
+    if not outcomes or PROCEED not in outcomes and strictest(outcomes) == PROCEED:
+        return ESCALATE
+    return strictest(outcomes)
+
+
+def _reading_reason(reading: dict) -> dict:
+    """A checked reading as a reason (it has no span: it is not in the text)."""
+    return make_reason(reading.get("code", "malformed_reading"), reading.get("message", "reading"),
+                       term_id=reading.get("term_id"), field=reading.get("field"))
+
+
+def _state(span: Span) -> str:
+    if span._.semgap_negated:
+        return "negated"
+    if span._.semgap_hedged:
+        return "hedged"
+    if span._.semgap_repaired:
+        return "repaired"
+    return "asserted"
+
+
+class Decision(SemgapPipe):
+    """Apply the decision policy and write ``doc._.semgap_decision``."""
+
+    def __init__(self, nlp: Language, name: str = "semgap_decision", *, enabled: bool = True,
+                 spans_key: str = TERMS_KEY):
+        self.spans_key = spans_key
+        super().__init__(nlp, name, enabled=enabled)
+        self.cfg.update(spans_key=spans_key)
+
+    def __call__(self, doc: Doc) -> Doc:
+        # Even "disabled", a decision must exist: a pipeline without one would
+        # look like a silent pass. Disabled means "no evidence is read".
+        try:
+            return self.process(doc) if self.enabled else self._write(doc, [make_reason(
+                "no_recognised_term", "the decision component is disabled; nothing was read")])
+        except Exception as exc:
+            return self._write(doc, [make_reason("component_error", f"{self.name}: {type(exc).__name__}: {exc}"[:500])])
+
+    def process(self, doc: Doc) -> Doc:
+        return self._write(doc, self.reasons(doc))
+
+    # -- policy ------------------------------------------------------------
+    def reasons(self, doc: Doc) -> List[dict]:
+        """Every reason for a doc, strictest first, then in text order."""
+        domain = doc._.semgap_domain
+        reasons: List[dict] = list(doc._.semgap_case_problems or [])
+        for err in doc._.semgap_component_errors or []:
+            reasons.append(make_reason("component_error", f"{err['component']} failed: {err['error']}"))
+        known_domain = domain in self.glossary.domains
+        if domain is not None and not known_domain and not any(r["code"] == "unknown_domain" for r in reasons):
+            reasons.append(make_reason("unknown_domain", f"unknown domain {domain!r}"))
+        if domain is None and not any(r["code"] == "invalid_case" for r in reasons):
+            reasons.append(make_reason("unknown_domain", "no domain given for the case"))
+        spans = list(doc.spans[self.spans_key]) if self.spans_key in doc.spans else []
+        recognised = False
+        if known_domain:
+            own_offsets = {(s.start, s.end) for s in spans if unpack_span_id(s.id_)["domain"] == domain
+                           and unpack_span_id(s.id_)["signal"] in ("clear", "critical_block", "field")}
+            for span in spans:
+                reason = self._span_reason(span, domain, own_offsets)
+                if reason is not None:
+                    recognised = True
+                    reasons.append(reason)
+            reasons.extend(self._tie_reasons(doc, domain))
+            for reading in doc._.semgap_readings_checked or []:
+                reasons.append(_reading_reason(reading))
+                recognised = recognised or reading.get("code") in _VALUE_CODES
+            for finding in self._quantity_reasons(doc):
+                reasons.append(finding)
+                recognised = recognised or finding.get("code") in _VALUE_CODES
+        self._attach_options(reasons, domain)
+        if known_domain and not recognised:
+            reasons.append(make_reason("no_recognised_term", "no recognised term and no valid reading"))
+        elif not any(r["outcome"] != PROCEED for r in reasons) and not any(r["code"] in _CLEARING for r in reasons):
+            reasons.append(make_reason("no_clearance", "nothing in the text or readings clears the action"))
+        order = sorted(range(len(reasons)), key=lambda i: (-_RANK.get(reasons[i]["outcome"], 2),
+                                                           reasons[i].get("start_char", 10**9), i))
+        return [reasons[i] for i in order]
+
+    def _span_reason(self, span: Span, domain: str, own_offsets) -> Optional[dict]:
+        facts = unpack_span_id(span.id_)
+        signal, term_id = facts["signal"], span.label_
+        if facts["domain"] != domain:
+            if signal in ("clear", "critical_block", "field") and (span.start, span.end) not in own_offsets:
+                return make_reason("other_domain_term",
+                                   f"{span.text!r} is a term of {facts['domain']}, not {domain}; routing may be wrong",
+                                   term_id=term_id, span=span, domain=facts["domain"])
+            return None
+        if signal == AMBIGUOUS:
+            return make_reason("ambiguous_abbreviation", f"{span.text!r} is a declared ambiguous abbreviation",
+                               term_id=None, span=span, abbreviation=span.label_.split(":", 1)[-1])
+        if signal == DANGLING_HEAD:
+            return make_reason("dangling_head", f"{span.text!r} is named without an outcome", span=span,
+                               frame=span.label_.split(":", 1)[-1])
+        if signal == DANGLING_OUTCOME:
+            return make_reason("dangling_outcome", f"{span.text!r} is an outcome without a head", span=span,
+                               frame=span.label_.split(":", 1)[-1])
+        found = self.glossary.term(term_id)
+        if found is None:
+            return make_reason("unknown_term", f"term id {term_id!r} is not in the glossary", span=span)
+        if facts["status"] == "draft":
+            lang = facts["lang"]
+            return make_reason("draft_term", f"{span.text!r} ({lang}) is a draft term or translation; "
+                               "a draft can neither clear nor block", term_id=term_id, span=span)
+        if signal == "field":
+            return None  # fields are judged with their values (quantity findings)
+        state = _state(span)
+        if signal == "critical_block" and state == "repaired":
+            state = "asserted"  # a misspelt critical still blocks
+        code = _SIGNAL_REASON[(signal, state)]
+        cue = span._.semgap_negation_cue if state == "negated" else span._.semgap_hedge_cue if state == "hedged" else None
+        messages = {
+            "asserted": f"{span.text!r} asserts {term_id}",
+            "negated": f"{span.text!r} ({term_id}) is negated",
+            "hedged": f"{span.text!r} ({term_id}) is hedged or conditional",
+            "repaired": f"{span.text!r} matched {term_id} only after spelling correction; a clearance must be exact",
+        }
+        return make_reason(code, messages[state], term_id=term_id, span=span,
+                           cue=list(cue) if cue else None)
+
+    def _tie_reasons(self, doc: Doc, domain: str) -> List[dict]:
+        out = []
+        for token in doc:
+            tied = token._.semgap_repair_candidates
+            if tied:
+                out.append(make_reason("fuzzy_tie", f"{token.text!r} is as close to {', '.join(tied)}; "
+                                       "spelling was not corrected", start_char=token.idx,
+                                       end_char=token.idx + len(token.text), candidates=list(tied)))
+        return out
+
+    def _quantity_reasons(self, doc: Doc) -> List[dict]:
+        from .quantities import quantity_findings  # the function is shared with the quantity pipe
+
+        return list(quantity_findings(doc, self.glossary))
+
+    # -- reviewer options ----------------------------------------------------
+    def _attach_options(self, reasons: List[dict], domain: Optional[str]) -> None:
+        """Give the ambiguity with the greatest effect on the outcome its options."""
+        candidates = []
+        for i, reason in enumerate(reasons):
+            options = self._options(reason, reasons, domain)
+            if options:
+                ranks = [_RANK.get(o["outcome"], 2) for o in options]
+                candidates.append((max(ranks) - min(ranks), -i, i, options))
+        if not candidates:
+            return
+        candidates.sort(reverse=True)
+        _, _, index, options = candidates[0]
+        reasons[index]["options"] = options + [dict(c) for c in FIXED_CHOICES]
+        for _, _, i, _ in candidates[1:]:
+            reasons[i]["deferred"] = True
+
+    def _options(self, reason: dict, reasons: List[dict], domain: Optional[str]) -> List[dict]:
+        code = reason["code"]
+        dom = self.glossary.domains.get(domain or "")
+        if dom is None:
+            return []
+        meanings: List[tuple] = []  # (meaning, term id or None)
+        if code == "ambiguous_abbreviation":
+            for amb in dom.ambiguous:
+                if amb.abbreviation.casefold() == reason.get("abbreviation", "").casefold():
+                    meanings = [(m.meaning, m.term) for m in amb.meanings]
+        elif code in ("dangling_head", "dangling_outcome"):
+            for frame in dom.frames:
+                if frame.id == reason.get("frame"):
+                    if code == "dangling_head":
+                        meanings = [(f"{frame.heads[0]} {values[0]}", tid) for tid, values in frame.values.items()]
+                    else:
+                        meanings = [(f"{frame.heads[0]} {v}", tid) for tid, values in frame.values.items()
+                                    for v in values[:1]]
+        elif code == "fuzzy_tie":
+            for word in reason.get("candidates", []):
+                ids = [t.id for t in dom.terms if any(word in p.casefold().split() for p, *_ in t.variants())]
+                meanings.append((word, ids[0] if ids else None))
+        if not meanings:
+            return []
+        rest = [r for r in reasons if r is not reason]
+        evidence = {k: reason[k] for k in ("start_char", "end_char") if k in reason}
+        options = []
+        for meaning, term_id in meanings:
+            added = []
+            if term_id:
+                term = self.glossary.term(term_id)[1]
+                code_for = {"critical_block": "critical_term", "clear": "clearance"}.get(term.signal)
+                if code_for:
+                    added.append({"code": code_for, "outcome": outcome_for(code_for)})
+            outcome = decide(rest + added) if (rest + added) else ESCALATE
+            options.append({"meaning": meaning, "term_id": term_id, "outcome": outcome, "evidence": evidence})
+        worst = max(_RANK[o["outcome"]] for o in options)
+        for o in options:
+            o["risk"] = ("high: a stricter reading exists and would be overridden"
+                         if _RANK[o["outcome"]] < worst else "low: the strictest reading")
+        return options
+
+    # -- output ----------------------------------------------------------------
+    def _write(self, doc: Doc, reasons: List[dict]) -> Doc:
+        doc._.semgap_decision = {
+            "schema": SCHEMA,
+            "id": doc._.semgap_case_id,
+            "decision": decide(reasons),
+            "reasons": reasons,
+            "glossary_version": self.glossary.version_of(doc._.semgap_domain),
+            "glossary_sha256": self.glossary.sha256,
+            "text_sha256": doc._.semgap_text_sha256 or text_sha256(doc.text),
+        }
+        return doc
+
+
+@Language.factory(
+    "semgap_decision",
+    default_config={"enabled": True, "spans_key": TERMS_KEY},
+    assigns=["doc._.semgap_decision"],
+)
+def make_decision(nlp: Language, name: str, enabled: bool, spans_key: str) -> Decision:
+    """Build the decision component.
+
+    enabled (bool): Off still writes a decision (escalate: nothing read). Defaults to True.
+    spans_key (str): Span group holding the term spans. Defaults to "semgap_terms".
+    RETURNS (Decision): The component.
+    """
+    return Decision(nlp, name, enabled=enabled, spans_key=spans_key)
