@@ -15,6 +15,7 @@ term id (or the frame / ambiguity id) and its ``id_`` packs the match facts as
 itself, rather than in per-offset user data, means two terms that match the
 same characters (a phrase shared by two domains) never overwrite each other.
 """
+from functools import lru_cache
 from typing import Optional
 
 from spacy.tokens import Doc, Span, Token
@@ -38,8 +39,12 @@ def pack_span_id(domain: str, signal: str, lang: str, status: str, kind: str,
     return "|".join([domain, signal, lang, status, kind, field or ""])
 
 
+@lru_cache(maxsize=4096)
 def unpack_span_id(span_id: str) -> dict:
-    """The match facts of a term span's ``id_``; empty strings when absent."""
+    """The match facts of a term span's ``id_``; empty strings when absent.
+
+    Cached: callers must not mutate the returned dict.
+    """
     parts = (span_id or "").split("|")
     parts += [""] * (len(_ID_FIELDS) - len(parts))
     return dict(zip(_ID_FIELDS, parts))
@@ -51,16 +56,11 @@ def _id_getter(name: str):
     return get
 
 
-def _span_repaired(span: Span) -> bool:
-    return any(t._.semgap_original is not None for t in span)
-
-
-def _doc_repairs(doc: Doc) -> list:
-    return [
-        {"start_char": t.idx, "end_char": t.idx + len(t.text), "original": t.text,
-         "repaired": t.norm_}
-        for t in doc if t._.semgap_original is not None
-    ]
+def span_repaired(span: Span) -> bool:
+    """Whether any token of the span was rewritten by typo repair."""
+    repairs = span.doc.user_data.get(("._.", "semgap_repairs", None, None)) or ()
+    return any(r["repaired"] is not None and span.start_char <= r["start_char"] < span.end_char
+               for r in repairs)
 
 
 def _span_quantity(span: Span):
@@ -87,7 +87,9 @@ DOC_EXTENSIONS = {
     "semgap_component_errors": {"default": None},
     # the decision in the JSON format of spec §5
     "semgap_decision": {"default": None},
-    "semgap_repairs": {"getter": _doc_repairs},
+    # typo repair's record: start_char, end_char, original, repaired (None
+    # when refused) and candidates (the tie that made it refuse)
+    "semgap_repairs": {"default": None},
 }
 
 TOKEN_EXTENSIONS = {
@@ -105,7 +107,7 @@ SPAN_EXTENSIONS = {
     "semgap_status": {"getter": _id_getter("status")},
     "semgap_match_kind": {"getter": _id_getter("kind")},
     "semgap_field": {"getter": _id_getter("field")},
-    "semgap_repaired": {"getter": _span_repaired},
+    "semgap_repaired": {"getter": span_repaired},
     # set by semgap_context; cues are [start_char, end_char]
     "semgap_negated": {"default": False},
     "semgap_hedged": {"default": False},
@@ -120,6 +122,48 @@ SPAN_EXTENSIONS = {
     "semgap_quantity_problem": {"default": None},
     "semgap_quantity": {"getter": _span_quantity},
 }
+
+
+# Reading ``doc._.x`` builds an Underscore object each time (about 5 µs),
+# which alone would exceed the per-document budget of the pipeline. The
+# components therefore read and write the same storage directly, with the key
+# layout of ``spacy.tokens.underscore.Underscore._get_key``; a test checks that
+# both paths agree, so a change in spaCy is caught rather than silently missed.
+def _defaults(table: dict) -> dict:
+    return {name: spec.get("default") for name, spec in table.items() if "getter" not in spec}
+
+
+_DOC_DEFAULTS = _defaults(DOC_EXTENSIONS)
+_SPAN_DEFAULTS = _defaults(SPAN_EXTENSIONS)
+_TOKEN_DEFAULTS = _defaults(TOKEN_EXTENSIONS)
+
+
+def doc_get(doc: Doc, name: str):
+    """Fast ``doc._.<name>`` for a stored (non-getter) extension."""
+    return doc.user_data.get(("._.", name, None, None), _DOC_DEFAULTS[name])
+
+
+def doc_set(doc: Doc, name: str, value) -> None:
+    """Fast ``doc._.<name> = value``."""
+    assert name in _DOC_DEFAULTS, name
+    doc.user_data[("._.", name, None, None)] = value
+
+
+def span_get(span: Span, name: str):
+    """Fast ``span._.<name>`` for a stored extension."""
+    return span.doc.user_data.get(("._.", name, span.start_char, span.end_char), _SPAN_DEFAULTS[name])
+
+
+def span_set(span: Span, name: str, value) -> None:
+    """Fast ``span._.<name> = value``."""
+    assert name in _SPAN_DEFAULTS, name
+    span.doc.user_data[("._.", name, span.start_char, span.end_char)] = value
+
+
+def token_set(token: Token, name: str, value) -> None:
+    """Fast ``token._.<name> = value``."""
+    assert name in _TOKEN_DEFAULTS, name
+    token.doc.user_data[("._.", name, token.idx, None)] = value
 
 
 def register_extensions() -> None:

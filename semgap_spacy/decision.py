@@ -17,7 +17,8 @@ from typing import Dict, Iterable, List, Optional
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ._extensions import AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, unpack_span_id
+from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_get, doc_set, span_get,
+                          span_repaired, unpack_span_id)
 from .codes import BLOCK, ESCALATE, PROCEED, outcome_for, strictest
 from .glossary import GlossarySet
 from .pipe_base import SemgapPipe
@@ -81,11 +82,11 @@ def _reading_reason(reading: dict) -> dict:
 
 
 def _state(span: Span) -> str:
-    if span._.semgap_negated:
+    if span_get(span, "semgap_negated"):
         return "negated"
-    if span._.semgap_hedged:
+    if span_get(span, "semgap_hedged"):
         return "hedged"
-    if span._.semgap_repaired:
+    if span_repaired(span):
         return "repaired"
     return "asserted"
 
@@ -114,9 +115,9 @@ class Decision(SemgapPipe):
     # -- policy ------------------------------------------------------------
     def reasons(self, doc: Doc) -> List[dict]:
         """Every reason for a doc, strictest first, then in text order."""
-        domain = doc._.semgap_domain
-        reasons: List[dict] = list(doc._.semgap_case_problems or [])
-        for err in doc._.semgap_component_errors or []:
+        domain = doc_get(doc, "semgap_domain")
+        reasons: List[dict] = list(doc_get(doc, "semgap_case_problems") or [])
+        for err in doc_get(doc, "semgap_component_errors") or []:
             reasons.append(make_reason("component_error", f"{err['component']} failed: {err['error']}"))
         known_domain = domain in self.glossary.domains
         if domain is not None and not known_domain and not any(r["code"] == "unknown_domain" for r in reasons):
@@ -133,8 +134,8 @@ class Decision(SemgapPipe):
                 if reason is not None:
                     recognised = True
                     reasons.append(reason)
-            reasons.extend(self._tie_reasons(doc, domain))
-            for reading in doc._.semgap_readings_checked or []:
+            reasons.extend(self._tie_reasons(doc))
+            for reading in doc_get(doc, "semgap_readings_checked") or []:
                 reasons.append(_reading_reason(reading))
                 recognised = recognised or reading.get("code") in _VALUE_CODES
             for finding in self._quantity_reasons(doc):
@@ -180,7 +181,8 @@ class Decision(SemgapPipe):
         if signal == "critical_block" and state == "repaired":
             state = "asserted"  # a misspelt critical still blocks
         code = _SIGNAL_REASON[(signal, state)]
-        cue = span._.semgap_negation_cue if state == "negated" else span._.semgap_hedge_cue if state == "hedged" else None
+        cue = (span_get(span, "semgap_negation_cue") if state == "negated"
+               else span_get(span, "semgap_hedge_cue") if state == "hedged" else None)
         messages = {
             "asserted": f"{span.text!r} asserts {term_id}",
             "negated": f"{span.text!r} ({term_id}) is negated",
@@ -190,14 +192,14 @@ class Decision(SemgapPipe):
         return make_reason(code, messages[state], term_id=term_id, span=span,
                            cue=list(cue) if cue else None)
 
-    def _tie_reasons(self, doc: Doc, domain: str) -> List[dict]:
+    def _tie_reasons(self, doc: Doc) -> List[dict]:
         out = []
-        for token in doc:
-            tied = token._.semgap_repair_candidates
+        for record in doc_get(doc, "semgap_repairs") or ():
+            tied = record.get("candidates")
             if tied:
-                out.append(make_reason("fuzzy_tie", f"{token.text!r} is as close to {', '.join(tied)}; "
-                                       "spelling was not corrected", start_char=token.idx,
-                                       end_char=token.idx + len(token.text), candidates=list(tied)))
+                out.append(make_reason("fuzzy_tie", f"{record['original']!r} is as close to {', '.join(tied)}; "
+                                       "spelling was not corrected", start_char=record["start_char"],
+                                       end_char=record["end_char"], candidates=list(tied)))
         return out
 
     def _quantity_reasons(self, doc: Doc) -> List[dict]:
@@ -266,15 +268,15 @@ class Decision(SemgapPipe):
 
     # -- output ----------------------------------------------------------------
     def _write(self, doc: Doc, reasons: List[dict]) -> Doc:
-        doc._.semgap_decision = {
+        doc_set(doc, "semgap_decision", {
             "schema": SCHEMA,
-            "id": doc._.semgap_case_id,
+            "id": doc_get(doc, "semgap_case_id"),
             "decision": decide(reasons),
             "reasons": reasons,
-            "glossary_version": self.glossary.version_of(doc._.semgap_domain),
+            "glossary_version": self.glossary.version_of(doc_get(doc, "semgap_domain")),
             "glossary_sha256": self.glossary.sha256,
-            "text_sha256": doc._.semgap_text_sha256 or text_sha256(doc.text),
-        }
+            "text_sha256": doc_get(doc, "semgap_text_sha256") or text_sha256(doc.text),
+        })
         return doc
 
 

@@ -2,8 +2,9 @@
 
 The lemma tables come from ``spacy-lookups-data`` (en, es, fr, de), read once
 when a glossary is loaded. Only the forms of glossary words are kept, so the
-index is a few thousand entries rather than the tables' million, and it is
-serialized with the pipeline: a loaded pipeline never reads the tables again.
+index is a few thousand entries rather than the tables' million. The index of
+the bundled glossaries ships precomputed (see ``vocabulary.form_index_for``);
+any other glossary pays the few seconds of reading the tables once per process.
 
 English words missing from the lookup table ("crossmatches") go through the
 English rule table of the same package (suffix rules of spaCy's rule
@@ -101,9 +102,14 @@ class FormIndex:
 
     CACHE_LIMIT = 50_000
 
-    def __init__(self, forms: Dict[str, str], rules: Optional[Iterable[Tuple[str, str]]] = None):
+    def __init__(self, forms: Dict[str, str], rules: Optional[Iterable[Tuple[str, str]]] = None,
+                 exact: Iterable[str] = ()):
         self.forms = dict(forms)
-        self.keys = frozenset(self.forms.values())
+        self.exact = frozenset(exact)
+        for word in self.exact:
+            self.forms[word] = word
+        # suffix rules may lead only to words that inflect ("CTCs" is not "CTC")
+        self.keys = frozenset(self.forms.values()) - self.exact
         self.rules = list(rules) if rules is not None else english_rules()
         self._cache: Dict[str, str] = {}
 
@@ -128,8 +134,8 @@ class FormIndex:
         return result
 
     def to_dict(self) -> dict:
-        return {"forms": self.forms, "rules": [list(r) for r in self.rules]}
+        return {"forms": self.forms, "rules": [list(r) for r in self.rules], "exact": sorted(self.exact)}
 
     @classmethod
     def from_dict(cls, data: dict) -> "FormIndex":
-        return cls(data["forms"], [tuple(r) for r in data["rules"]])
+        return cls(data["forms"], [tuple(r) for r in data["rules"]], data.get("exact", ()))

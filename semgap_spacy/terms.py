@@ -1,28 +1,33 @@
 """``semgap_terms``: find glossary terms with spaCy's SpanRuler.
 
-The rulers do not run on the user's Doc but on a *key view* of it: a Doc
-with the same tokens whose ORTH is the folded (lower-case, accent-free,
-typo-repaired) form and whose LEMMA is the inflection key of that form. Phrase
-patterns go through the same key tokenizer, so a pattern and a text agree on
-case, accents, hyphenation and inflection without the user's ``norm_``,
-``lemma_`` or ``ents`` ever being rewritten. Token positions are identical in
-both views, so matches map back one to one.
+Before matching, every token's ``norm_`` is set to its *match key*: the
+folded form (lower case, no accents, typo-repaired) mapped to the inflection
+key of the glossary word it is a form of. Phrase patterns go through the same
+keying inside the ruler (``SpanRuler`` tokenizes patterns with the Language it
+is given), so a pattern and a text agree on case, accents, hyphenation and
+inflection, and one PhraseMatcher pass over NORM finds every phrase,
+abbreviation, translation, ambiguous abbreviation and frame part. ``norm_`` is
+spaCy's documented place for a normalized form; ``text``, ``lemma_`` and
+``ents`` are never rewritten, and a token's norm changes only when it is a
+form of a glossary word.
 
-Two rulers share the key view: an *exact* one (ORTH) for abbreviations and
-one-word phrases, where inflection would make "grounded" match "ground crew";
-and an *inflected* one (LEMMA) for multi-word phrases and word-order frames.
+Abbreviations and one-word phrases are keyed as written, not inflected, so
+"grounded" never matches "ground crew". Word-order frames (a head such as
+"crossmatch" and an outcome such as "negative", either order, a few tokens
+apart, no clause break between) are paired from the frame-part matches.
 
 Matches go to ``doc.spans["semgap_terms"]``; ``doc.ents`` is written only on
 request and never overwrites an existing entity.
 """
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+from spacy.attrs import NORM
 from spacy.language import Language
 from spacy.pipeline import SpanRuler
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
-from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, pack_span_id,
+from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_get, pack_span_id,
                           unpack_span_id)
 from .inflection import FormIndex
 from .pipe_base import SemgapPipe
@@ -30,49 +35,52 @@ from .textnorm import fold
 from .vocabulary import build_vocabulary, form_index_for, iter_phrases, spelling_variants
 
 # Tokens that end a clause: a frame's head and outcome never reach across them.
-CLAUSE_BREAKS = [",", ";", ".", "!", "?", "-", "\u2013", "\u2014", "but", "pero", "mais", "aber", "\n"]
+CLAUSE_BREAKS = (",", ";", ".", "!", "?", "-", "\u2013", "\u2014", "but", "pero", "mais", "aber")
+HEAD_PREFIX = "HEAD:"
+OUTCOME_PREFIX = "OUTCOME:"
 
 
-class KeyTokenizer:
-    """Tokenize like the user's pipeline, then build the key view."""
+class MatchKeys:
+    """Write match keys into ``token.norm_``; cached per norm hash."""
 
-    FOLD_CACHE_LIMIT = 100_000
+    CACHE_LIMIT = 100_000
 
     def __init__(self, nlp: Language, index: FormIndex, inflection: bool = True):
-        self.nlp = nlp
-        self.vocab = nlp.vocab
+        self.strings = nlp.vocab.strings
         self.index = index
         self.inflection = inflection
-        self._folds: Dict[str, str] = {}
+        self._cache: Dict[int, str] = {}
 
-    def fold(self, text: str) -> str:
-        hit = self._folds.get(text)
+    def key_for(self, norm: int) -> str:
+        """The key for a norm hash, or "" when the norm already is its key."""
+        hit = self._cache.get(norm)
         if hit is None:
-            if len(self._folds) >= self.FOLD_CACHE_LIMIT:
-                self._folds.clear()
-            hit = self._folds[text] = fold(text)
+            text = self.strings[norm]
+            folded = fold(text)
+            key = self.index.key(folded) if self.inflection else folded
+            hit = "" if key == text else key
+            if len(self._cache) >= self.CACHE_LIMIT:
+                self._cache.clear()
+            self._cache[norm] = hit
         return hit
 
-    def key_view(self, doc: Doc) -> Doc:
-        """The key view of a doc; repaired tokens contribute their repaired form."""
-        words, lemmas, spaces = [], [], []
-        for token in doc:
-            surface = token.norm_ if token._.semgap_original is not None else token.text
-            folded = self.fold(surface) or "_"
-            words.append(folded)
-            lemmas.append(self.index.key(folded) if self.inflection else folded)
-            spaces.append(bool(token.whitespace_))
-        return Doc(self.vocab, words=words, spaces=spaces, lemmas=lemmas)
+    def apply(self, doc: Doc) -> Doc:
+        for i, norm in enumerate(doc.to_array(NORM).tolist()):
+            key = self.key_for(norm)
+            if key:
+                doc[i].norm_ = key
+        return doc
+
+
+class _KeyTokenizer:
+    """The user's tokenizer followed by match keys: how patterns are read."""
+
+    def __init__(self, nlp: Language, keys: MatchKeys):
+        self.nlp = nlp
+        self.keys = keys
 
     def __call__(self, text: str) -> Doc:
-        return self.key_view(self.nlp.make_doc(text))
-
-
-def _key_language(nlp: Language, tokenizer: KeyTokenizer) -> Language:
-    """A pipeline-less Language whose tokenizer produces key views."""
-    keyed = Language(vocab=nlp.vocab)
-    keyed.tokenizer = tokenizer
-    return keyed
+        return self.keys.apply(self.nlp.make_doc(text))
 
 
 class GlossaryTerms(SemgapPipe):
@@ -95,90 +103,110 @@ class GlossaryTerms(SemgapPipe):
     # -- building --------------------------------------------------------
     def _rebuild(self) -> None:
         vocab = build_vocabulary(self.glossary, self.nlp.tokenizer)
-        self.keyer = KeyTokenizer(self.nlp, form_index_for(vocab), self.inflection)
-        keyed = _key_language(self.nlp, self.keyer)
-        self.exact = SpanRuler(keyed, f"{self.name}_exact", spans_key=None, validate=False)
-        self.inflected = SpanRuler(keyed, f"{self.name}_inflected", spans_key=None,
-                                   phrase_matcher_attr="LEMMA", validate=False)
-        self.parts = SpanRuler(keyed, f"{self.name}_frame_parts", spans_key=None,
-                               phrase_matcher_attr="LEMMA", validate=False)
-        exact, inflected, parts = self._patterns(keyed)
-        self.exact.add_patterns(exact)
-        self.inflected.add_patterns(inflected)
-        self.parts.add_patterns(parts)
-        self.pattern_count = len(exact) + len(inflected) + len(parts)
+        self.keys = MatchKeys(self.nlp, form_index_for(vocab), self.inflection)
+        keyed = Language(vocab=self.nlp.vocab)
+        keyed.tokenizer = _KeyTokenizer(self.nlp, self.keys)
+        self.ruler = SpanRuler(keyed, f"{self.name}_ruler", spans_key=None, phrase_matcher_attr="NORM",
+                               validate=False)
+        patterns, self.frame_specs = self._patterns()
+        self.ruler.add_patterns(patterns)
+        self._table = self._match_table()
+        self.break_norms = {self.nlp.vocab.strings.add(b) for b in CLAUSE_BREAKS}
+        self._span_facts: Dict[str, dict] = {}
 
-    def _patterns(self, keyed: Language):
-        exact: List[dict] = []
-        inflected: List[dict] = []
-        parts: List[dict] = []
+    def _patterns(self):
+        patterns: List[dict] = []
         for domain, text, term, lang, status, kind, signal in iter_phrases(self.glossary):
-            entry = {"label": term.id, "pattern": text,
-                     "id": pack_span_id(domain, signal, lang, status, kind, term.field)}
-            n_tokens = len(keyed.tokenizer(text))
-            (exact if kind == "abbreviation" or n_tokens == 1 else inflected).append(entry)
+            patterns.append({"label": term.id, "pattern": text,
+                             "id": pack_span_id(domain, signal, lang, status, kind, term.field)})
+        frame_specs: Dict[str, dict] = {}
         for domain, dom in self.glossary.domains.items():
             for amb in dom.ambiguous:
-                exact.append({"label": f"AMBIGUOUS:{amb.abbreviation}", "pattern": amb.abbreviation,
-                              "id": pack_span_id(domain, AMBIGUOUS, "en", "approved", "abbreviation")})
+                patterns.append({"label": f"AMBIGUOUS:{amb.abbreviation}", "pattern": amb.abbreviation,
+                                 "id": pack_span_id(domain, AMBIGUOUS, "en", "approved", "abbreviation")})
             for frame in dom.frames:
-                heads = [self._token_keys(keyed, v) for h in frame.heads
-                         for v in spelling_variants(h, dom.compounds)]
-                heads = [h for i, h in enumerate(heads) if h not in heads[:i]]
-                gap = {"LEMMA": {"NOT_IN": CLAUSE_BREAKS}, "IS_SPACE": False,
-                       "OP": f"{{0,{frame.window}}}"}
-                for h in frame.heads:
-                    for v in spelling_variants(h, dom.compounds):
-                        parts.append({"label": f"HEAD:{frame.id}", "pattern": v,
-                                      "id": pack_span_id(domain, DANGLING_HEAD, "en", "approved", "frame")})
+                frame_specs[frame.id] = {"window": frame.window}
+                for head in frame.heads:
+                    for variant in spelling_variants(head, dom.compounds):
+                        patterns.append({"label": HEAD_PREFIX + frame.id, "pattern": variant,
+                                         "id": pack_span_id(domain, DANGLING_HEAD, "en", "approved", "frame")})
                 for term_id, values in frame.values.items():
                     term = self.glossary.term(term_id)[1]
-                    span_id = pack_span_id(domain, term.signal, "en", term.status, "frame", term.field)
-                    value_variants = [v2 for v in values for v2 in spelling_variants(v, {})]
-                    for value in value_variants:
-                        parts.append({"label": f"OUTCOME:{frame.id}", "pattern": value,
-                                      "id": pack_span_id(domain, DANGLING_OUTCOME, "en", "approved", "frame")})
-                        vkeys = self._token_keys(keyed, value)
-                        for hkeys in heads:
-                            head_pat = [{"LEMMA": k} for k in hkeys]
-                            value_pat = [{"LEMMA": k} for k in vkeys]
-                            for pattern in (head_pat + [gap] + value_pat, value_pat + [gap] + head_pat):
-                                inflected.append({"label": term_id, "pattern": pattern, "id": span_id})
-        return exact, inflected, parts
+                    value_id = pack_span_id(domain, term.signal, "en", term.status, "frame", term.field)
+                    for value in values:
+                        for variant in spelling_variants(value, {}):
+                            patterns.append({"label": f"{OUTCOME_PREFIX}{frame.id}:{term_id}",
+                                             "pattern": variant, "id": value_id})
+        return patterns, frame_specs
 
-    @staticmethod
-    def _token_keys(keyed: Language, text: str) -> List[str]:
-        return [t.lemma_ for t in keyed.tokenizer(text)]
+    def _match_table(self) -> Dict[int, Tuple[str, str]]:
+        # The ruler keys each pattern's match id on (label, id); copied once so
+        # the hot path reads the PhraseMatcher's tuples without building Spans.
+        return {key: (value["label"], value["id"]) for key, value in self.ruler._match_label_id_map.items()}
 
     # -- running ---------------------------------------------------------
     def find(self, doc: Doc) -> List[Span]:
-        """Term spans of a doc, without writing them anywhere.
+        """Term spans of a doc (match keys must already be in ``norm_``).
 
-        doc (Doc): The document (typo repair may already have run).
+        doc (Doc): The document.
         RETURNS (List[Span]): Spans over ``doc``, sorted, duplicates removed.
         """
-        view = self.keyer.key_view(doc)
-        matches = list(self.exact.match(view)) + list(self.inflected.match(view))
-        if not self.frames:
-            matches = [m for m in matches if unpack_span_id(m.id_)["kind"] != "frame"]
-        if not self.ambiguity:
-            matches = [m for m in matches if unpack_span_id(m.id_)["signal"] != AMBIGUOUS]
-        domain = doc._.semgap_domain
-        if not self.cross_domain and domain:
-            matches = [m for m in matches if unpack_span_id(m.id_)["domain"] == domain]
-        matches = _drop_contained_same_term(matches)
-        if self.frames:
-            matches += _dangling(self.parts.match(view), matches)
+        table = self._table
+        terms: List[tuple] = []
+        parts: List[tuple] = []
+        domain = doc_get(doc, "semgap_domain") if not self.cross_domain else None
+        for match_id, start, end in self.ruler.phrase_matcher(doc):
+            label, span_id = table[match_id]
+            if label.startswith(HEAD_PREFIX) or label.startswith(OUTCOME_PREFIX):
+                parts.append((start, end, label, span_id))
+                continue
+            facts = unpack_span_id(span_id)
+            if not self.ambiguity and facts["signal"] == AMBIGUOUS:
+                continue
+            if domain and facts["domain"] != domain:
+                continue
+            terms.append((start, end, label, span_id))
+        if self.frames and parts:
+            frames = self._pair_frames(doc, parts)
+            if domain:
+                frames = [f for f in frames if unpack_span_id(f[3])["domain"] == domain]
+            terms = _drop_contained_same_term(terms + frames)
+            terms += _dangling(parts, terms)
+        else:
+            terms = _drop_contained_same_term(terms)
         seen: Set[Tuple[int, int, str]] = set()
         spans = []
-        for m in sorted(matches, key=lambda s: (s.start, -s.end, s.label_, _preference(s))):
-            k = (m.start, m.end, m.label_)
-            if k not in seen:
-                seen.add(k)
-                spans.append(Span(doc, m.start, m.end, label=m.label_, span_id=m.id_))
+        for start, end, label, span_id in sorted(terms, key=lambda t: (t[0], -t[1], t[2], _preference(t[3]))):
+            if (start, end, label) not in seen:
+                seen.add((start, end, label))
+                spans.append(Span(doc, start, end, label=label, span_id=span_id))
         return spans
 
+    def _pair_frames(self, doc: Doc, parts: List[tuple]) -> List[tuple]:
+        heads = [p for p in parts if p[2].startswith(HEAD_PREFIX)]
+        outcomes = [p for p in parts if p[2].startswith(OUTCOME_PREFIX)]
+        if not heads or not outcomes:
+            return []
+        norms = doc.to_array(NORM).tolist()
+        breaks = {i for i, n in enumerate(norms) if n in self.break_norms or "\n" in doc[i].text}
+        found = []
+        for h_start, h_end, h_label, _ in heads:
+            frame_id = h_label[len(HEAD_PREFIX):]
+            window = self.frame_specs[frame_id]["window"]
+            for o_start, o_end, o_label, o_id in outcomes:
+                o_frame, _, term_id = o_label[len(OUTCOME_PREFIX):].rpartition(":")
+                if o_frame != frame_id:
+                    continue
+                (l_start, l_end), (r_start, r_end) = sorted(((h_start, h_end), (o_start, o_end)))
+                if r_start < l_end:
+                    continue  # overlapping: not a head/outcome pair
+                gap = range(l_end, r_start)
+                if len(gap) <= window and not breaks.intersection(gap):
+                    found.append((l_start, r_end, term_id, o_id))
+        return found
+
     def process(self, doc: Doc) -> Doc:
+        self.keys.apply(doc)
         spans = self.find(doc)
         doc.spans[self.spans_key] = spans
         if self.annotate_ents:
@@ -199,31 +227,34 @@ class GlossaryTerms(SemgapPipe):
 _KIND_ORDER = {"phrase": 0, "abbreviation": 1, "translation": 2, "frame": 3}
 
 
-def _preference(span: Span) -> Tuple[int, int]:
+def _preference(span_id: str) -> Tuple[int, int]:
     """Among matches of one term on the same tokens, report an approved English phrase first."""
-    facts = unpack_span_id(span.id_)
+    facts = unpack_span_id(span_id)
     return (facts["status"] != "approved", _KIND_ORDER.get(facts["kind"], 9))
 
 
-def _drop_contained_same_term(spans: List[Span]) -> List[Span]:
+def _drop_contained_same_term(spans: List[tuple]) -> List[tuple]:
     """Keep "cold ischemia time" and drop "cold ischemia" inside it (same term)."""
-    kept = []
-    for s in spans:
-        inside = any(o is not s and o.label_ == s.label_ and o.start <= s.start and s.end <= o.end
-                     and (o.end - o.start) > (s.end - s.start) for o in spans)
-        if not inside:
-            kept.append(s)
-    return kept
+    if len(spans) < 2:
+        return spans
+    return [s for s in spans if not any(
+        o[2] == s[2] and o[0] <= s[0] and s[1] <= o[1] and (o[1] - o[0]) > (s[1] - s[0]) for o in spans)]
 
 
-def _dangling(parts: Iterable[Span], terms: List[Span]) -> List[Span]:
-    """Frame heads and outcome words that no term span covers."""
+def _dangling(parts: Iterable[tuple], terms: List[tuple]) -> List[tuple]:
+    """Frame heads and outcome words that no term span covers (longest first)."""
     out = []
-    for part in parts:
-        covered = any(t.start < part.end and part.start < t.end for t in terms)
-        if not covered:
-            out.append(part)
-    return filter_spans(out)
+    taken: Set[int] = set()
+    for start, end, label, span_id in sorted(parts, key=lambda p: (p[0] - p[1], p[0])):
+        if any(t[0] < end and start < t[1] for t in terms) or taken.intersection(range(start, end)):
+            continue
+        taken.update(range(start, end))
+        if not label.startswith(HEAD_PREFIX):
+            frame_id = label[len(OUTCOME_PREFIX):].rpartition(":")[0]
+            label = OUTCOME_PREFIX + frame_id
+            span_id = pack_span_id(unpack_span_id(span_id)["domain"], DANGLING_OUTCOME, "en", "approved", "frame")
+        out.append((start, end, label, span_id))
+    return out
 
 
 @Language.factory(

@@ -13,6 +13,7 @@ original text stays in ``token.text`` and in ``token._.semgap_original``.
 a normalized form to spaCy's matchers; place the pipe after any statistical
 component that reads NORM as a feature.
 """
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Dict, Iterable, List, Optional, Set, Tuple
@@ -23,6 +24,7 @@ from rapidfuzz.process import extract
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from ._extensions import doc_set, token_set
 from .inflection import _read_table
 from .pipe_base import SemgapPipe
 from .textnorm import fold
@@ -80,6 +82,7 @@ class TypoRepair(SemgapPipe):
         self.short_max = short_max
         self.protect_dictionary_words = protect_dictionary_words
         self._cache: Dict[str, Tuple[Optional[str], Optional[List[str]]]] = {}
+        self._folds: Dict[str, str] = {}
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(min_length=min_length, short_max=short_max,
                         protect_dictionary_words=protect_dictionary_words)
@@ -127,17 +130,46 @@ class TypoRepair(SemgapPipe):
         return result
 
     def process(self, doc: Doc) -> Doc:
-        for token in doc:
-            text = token.text
-            if len(text) < self.min_length:
+        # Scanning the text with one regex is far cheaper than visiting every
+        # token; tokens are looked up only for the rare word that needs work.
+        records = []
+        starts = None
+        for match in _WORD.finditer(doc.text):
+            word = match.group()
+            if len(word) < self.min_length:
                 continue
-            repaired, tied = self.repair(fold(text))
+            folded = self._folds.get(word)
+            if folded is None:
+                folded = self._fold(word)
+            repaired, tied = self.repair(folded)
+            if repaired is None and not tied:
+                continue
+            if starts is None:
+                starts = {t.idx: t.i for t in doc}
+            i = starts.get(match.start())
+            if i is None or doc[i].text != word:
+                continue  # the word is only part of a token ("30hours")
+            token = doc[i]
+            records.append({"start_char": token.idx, "end_char": token.idx + len(word),
+                            "original": word, "repaired": repaired, "candidates": tied})
             if repaired is not None:
-                token._.semgap_original = text
+                token_set(token, "semgap_original", word)
                 token.norm_ = repaired
-            elif tied:
-                token._.semgap_repair_candidates = tied
+            else:
+                token_set(token, "semgap_repair_candidates", tied)
+        if records:
+            doc_set(doc, "semgap_repairs", records)
         return doc
+
+    def _fold(self, word: str) -> str:
+        if len(self._folds) >= self.CACHE_LIMIT:
+            self._folds.clear()
+        folded = self._folds[word] = fold(word)
+        return folded
+
+
+# Runs of letters: the only strings typo repair ever considers.
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 @Language.factory(

@@ -50,6 +50,10 @@ class GlossaryVocabulary:
 
     words_by_lang: Dict[str, Set[str]] = field(default_factory=dict)
     signals: Dict[str, Set[str]] = field(default_factory=dict)
+    # words of one-word phrases and abbreviations only: matched as written,
+    # not inflected, so "grounded" never matches "ground crew"
+    exact_words: Set[str] = field(default_factory=set)
+    phrase_words: Set[str] = field(default_factory=set)
 
     def add(self, word: str, lang: str, signal: str) -> None:
         self.words_by_lang.setdefault(lang, set()).add(word)
@@ -74,10 +78,13 @@ def iter_phrases(glossary: GlossarySet) -> Iterator[Tuple[str, str, object, str,
 
 def build_vocabulary(glossary: GlossarySet, tokenizer) -> GlossaryVocabulary:
     vocab = GlossaryVocabulary()
-    for _, text, _, lang, _, _, signal in iter_phrases(glossary):
-        for word in tokenize_phrase(tokenizer, text):
+    for _, text, _, lang, _, kind, signal in iter_phrases(glossary):
+        words = tokenize_phrase(tokenizer, text)
+        for word in words:
             if word.isalpha():
                 vocab.add(word, lang, signal)
+        target = vocab.exact_words if kind == "abbreviation" or len(words) == 1 else vocab.phrase_words
+        target.update(words)
     for domain, dom in glossary.domains.items():
         for frame in dom.frames:
             for head in frame.heads:
@@ -121,11 +128,13 @@ def form_index_for(vocab: GlossaryVocabulary) -> FormIndex:
     """
     shipped = _shipped_forms()
     if shipped.get("digest") == words_digest(vocab):
-        return FormIndex(shipped["forms"], [tuple(r) for r in shipped["rules"]])
-    return FormIndex(build_form_index(_words_key(vocab)), english_rules())
+        forms, rules = shipped["forms"], [tuple(r) for r in shipped["rules"]]
+    else:
+        forms, rules = build_form_index(_words_key(vocab)), english_rules()
+    return FormIndex(forms, rules, exact=vocab.exact_words - vocab.phrase_words)
 
 
 def compute_form_cache(vocab: GlossaryVocabulary) -> dict:
     """A fresh form-index payload for ``semgap_spacy/data/bundled_forms.json``."""
-    index = FormIndex(build_form_index(_words_key(vocab)), english_rules())
-    return {"digest": words_digest(vocab), **index.to_dict()}
+    return {"digest": words_digest(vocab), "forms": build_form_index(_words_key(vocab)),
+            "rules": [list(r) for r in english_rules()]}

@@ -1,0 +1,99 @@
+"""Throughput and memory of the five pipes against the blank tokenizer alone.
+
+Run: ``python -m scripts.bench [--n 10000]``. Writes ``results/bench.json``.
+
+One process, ``nlp.pipe`` over N short cases built from a fixed seed. Reports
+cases per second for (a) the blank English tokenizer alone and (b) the full
+semgap pipeline on the same blank tokenizer (cases carry domain and readings),
+their ratio, and the peak resident memory measured after each quarter of the
+stream: a flat curve shows that no per-document state is kept.
+"""
+import argparse
+import json
+import random
+import resource
+import time
+from pathlib import Path
+
+import spacy
+
+from semgap_spacy import build_pipeline, decide_cases
+
+TEMPLATES = [
+    ("medical_logistics", "xm neg, cold ischemia {h} hours", "cold_ischemia_elapsed", "h"),
+    ("medical_logistics", "crossmatch result: positive, box temperature {t} C", "transport_temperature", "degC"),
+    ("medical_logistics", "No delays, negative crossmatch, CIT {h}h", "cold_ischemia_elapsed", "h"),
+    ("mortgage", "File is clear to close, DTI {p}%", "dti_ratio", "%"),
+    ("mortgage", "Not clear to close yet - appraisal gap pending", None, None),
+    ("pharma_qa", "Batch released, storage temperature {t} °C", "storage_temperature", "degC"),
+    ("pharma_qa", "Lote liberado; excursión de temperatura {m} min", "excursion_duration", "min"),
+    ("aviation_maintenance", "Released to service, tire pressure {psi} psi", "tire_pressure", "psi"),
+    ("aviation_maintenance", "Aircraft grounded pending AD review", None, None),
+    ("aviation_maintenance", "CRS signed once the open write-up is closed", None, None),
+]
+
+
+def make_cases(n: int, seed: int = 7):
+    rng = random.Random(seed)
+    for i in range(n):
+        domain, template, field, unit = TEMPLATES[i % len(TEMPLATES)]
+        values = {"h": rng.randint(1, 40), "t": rng.randint(0, 12), "p": rng.randint(20, 55),
+                  "m": rng.randint(5, 60), "psi": rng.randint(180, 220)}
+        text = template.format(**values)
+        case = {"id": f"b-{i}", "domain": domain, "text": text}
+        if field:
+            key = {"h": "h", "degC": "t", "%": "p", "min": "m", "psi": "psi"}[unit]
+            case["readings"] = {field: {"value": values[key], "unit": unit}}
+        yield case
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=10_000)
+    parser.add_argument("--out", default="results/bench.json")
+    args = parser.parse_args()
+
+    texts = [c["text"] for c in make_cases(args.n)]
+    blank = spacy.blank("en")
+    list(blank.pipe(texts[:200]))  # warm-up
+    start = time.perf_counter()
+    for _ in blank.pipe(texts, batch_size=256):
+        pass
+    tokenizer_s = time.perf_counter() - start
+
+    nlp = build_pipeline()
+    list(decide_cases(nlp, make_cases(200)))  # warm-up: caches, lazy registries
+    rss_before = peak_rss_mb()
+    checkpoints = []
+    quarter = max(1, args.n // 4)
+    start = time.perf_counter()
+    decisions = {"proceed": 0, "escalate": 0, "block": 0}
+    for i, decision in enumerate(decide_cases(nlp, make_cases(args.n), batch_size=256), 1):
+        decisions[decision["decision"]] += 1
+        if i % quarter == 0:
+            checkpoints.append({"cases": i, "peak_rss_mb": round(peak_rss_mb(), 1)})
+    pipeline_s = time.perf_counter() - start
+
+    result = {
+        "n_cases": args.n,
+        "tokenizer_only_cases_per_s": round(args.n / tokenizer_s, 1),
+        "semgap_pipeline_cases_per_s": round(args.n / pipeline_s, 1),
+        "ratio_pipeline_to_tokenizer": round(tokenizer_s / pipeline_s, 3),
+        "target_ratio": 0.25,
+        "peak_rss_mb_before_stream": round(rss_before, 1),
+        "peak_rss_mb_checkpoints": checkpoints,
+        "rss_growth_mb_over_stream": round(checkpoints[-1]["peak_rss_mb"] - rss_before, 1),
+        "decisions": decisions,
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

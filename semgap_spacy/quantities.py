@@ -1,0 +1,588 @@
+"""``semgap_quantities``: quantities in the text, tied to fields, and readings.
+
+Three jobs, each behind its own switch so they can be ablated:
+
+1. ``text_quantities``: find quantities ("30 hours", "30h", "25,5 h",
+   "46.4 °F", "38 pct", "PT30H") in ``doc.text``, tie each one to the nearest
+   field mention of a matching kind in its clause, and write them as spans to
+   ``doc.spans["semgap_quantities"]`` (label = the quantity kind) with
+   ``span._.semgap_magnitude`` / ``semgap_unit`` / ``semgap_quantity_kind`` /
+   ``semgap_linked_field`` / ``semgap_linked_term`` /
+   ``semgap_quantity_problem``.
+2. ``readings``: validate ``doc._.semgap_readings`` into
+   ``doc._.semgap_readings_checked`` (see ``semgap_spacy.readings``).
+3. ``quantity_findings(doc, glossary)``, a pure function for the decision
+   component: the reason-like findings the two give together.
+
+Finding quantities works on characters with precompiled regexes, because the
+tokenizers of en/es/fr/de split "2°C", "38%", "25,5" and "hours—but"
+differently; spans are then aligned to tokens with
+``doc.char_span(..., alignment_mode="expand")``. Pint is touched only when a
+tied quantity needs a real conversion.
+"""
+import re
+from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from ._extensions import QUANTITIES_KEY, TERMS_KEY, unpack_span_id
+from .codes import outcome_for
+from .glossary import Contract, GlossarySet
+from .pipe_base import SemgapPipe
+from .readings import STATUS_OK, STATUS_OUT, check_readings, contract_message, fmt, within
+from .units import (AMBIGUOUS, ISO_DURATION_PATTERN, OK, UNKNOWN, UNSUPPORTED, canonical_unit,
+                    convert, lookup_surface, parse_iso_duration, parse_number, tidy, unit_table)
+
+# -- finding quantities in text ------------------------------------------------
+
+
+class TextQuantity(NamedTuple):
+    """A quantity found in text.
+
+    start, end: character offsets of the quantity ("30 hours").
+    value: the magnitude as written (sign only kept for temperatures); None
+        for an ISO duration with years or months.
+    unit: canonical Pint unit name, None for an ambiguous unit.
+    kind: the quantity kind of the unit.
+    status: "ok", "ambiguous" or "unsupported".
+    surface: the unit as written.
+    extent: (start, end) of the whole expression (a range "2–8 °C" is one
+        expression with two quantities); clause breaks inside it are ignored.
+    mergeable: whether it may join adjacent durations ("20 h 30 min"); not
+        for ISO durations and ranges, which are complete in themselves.
+    """
+
+    start: int
+    end: int
+    value: Optional[float]
+    unit: Optional[str]
+    kind: str
+    status: str
+    surface: str
+    extent: Tuple[int, int]
+    mergeable: bool = True
+
+
+_SP = r"[ \t\u00a0\u202f]"
+_SIGNS = "-−‐+"
+_MINUS_SIGNS = "-−‐"
+_GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of something else
+# Scanning starts at digits: a pattern that starts with a character class lets
+# the regex engine skip ahead in C, which matters since most text has no
+# quantity. Everything else is checked around each number run.
+_NUM_RE = re.compile(r"[0-9]+(?:[.,][0-9]+)*")
+# After a number: a unit candidate, a symbol or a word, optionally followed by
+# a second word ("por ciento", "degrees Celsius", "° C"). It is classified by a
+# dict lookup in the alias table (two-word form first); an alternation of every
+# alias inside the regex would be tried at each digit and is several times slower.
+_UNIT_RE = re.compile(
+    r"(?:" + _SP + r"*|-)"  # "30 h", "30h", "30-hour"
+    r"(?P<w1>[°º˚℃℉%]|[^\W\d_]+)"
+    r"(?:(?P<sp>" + _SP + r"?)(?P<w2>[^\W\d_]+))?"
+)
+# Between the two numbers of a range ("2–8 °C", "2 to 8 °C", "-5 bis -2 °C").
+_RANGE_JOIN_RE = re.compile(
+    r"(?:" + _SP + r"?[-–]" + _SP + r"?|" + _SP + r"+(?:to|bis|à|a|au)" + _SP + r"+)(?=[-−‐+]?[0-9])"
+)
+_ISO_RE = re.compile(ISO_DURATION_PATTERN + r"(?![\w])")
+_COMPOUND_GAP = re.compile(r"\s+(?:(?:and|y|et|und)\s+)?$", re.IGNORECASE)
+
+
+def _glued(ch: str) -> bool:
+    return ch.isalnum() or ch in _GLUE
+
+
+def _signed(sign_start: Optional[int], text: str, value: float, kind: str) -> float:
+    # A minus only means a negative value for a temperature; elsewhere it is
+    # punctuation ("- 30 h" in a list) and never yields a negative duration.
+    if sign_start is not None and kind == "temperature" and text[sign_start] in _MINUS_SIGNS:
+        return -value
+    return value
+
+
+def _unit_at(text: str, m: "re.Match"):
+    """(lookup, surface, end) of the unit matched by ``_UNIT_RE``, or None."""
+    w1 = m.group("w1")
+    if m.group("w2") is not None:
+        # "°C" may be written "° C"; two words need the space between them.
+        if m.group("sp") or not w1.isalpha():
+            surface = text[m.start("w1"):m.end("w2")]
+            hit = lookup_surface(surface)
+            if hit.status != UNKNOWN:
+                return hit, surface, m.end("w2")
+    end = m.end("w1")
+    if w1.isalpha() and end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        return None  # "1h30": the unit runs into a number
+    hit = lookup_surface(w1)
+    if hit.status == UNKNOWN:
+        return None
+    return hit, w1, end
+
+
+def find_quantities(text: str) -> List[TextQuantity]:
+    """Every quantity with a known, ambiguous or unsupported unit in a text.
+
+    Bare numbers, numbers with unknown units, numbers glued to words ("v2")
+    or to a time of day ("10:30 h"), and numbers that do not read cleanly
+    ("1,5000") are not quantities. A range ("2–8 °C") gives two quantities
+    with the unit of the second. Adjacent durations in decreasing units
+    ("20 h 30 min", "2 days and 4 hours") are merged into one.
+
+    text (str): Any text.
+    RETURNS (List[TextQuantity]): The quantities, in text order.
+    """
+    if not isinstance(text, str):
+        return []
+    found: List[TextQuantity] = []
+    pending = None  # a number that may open a range: (start, end, sign_start, join_end)
+    for m in _NUM_RE.finditer(text):
+        s, e = m.span()
+        prev = text[s - 1] if s else ""
+        if prev and _glued(prev):
+            pending = None
+            continue
+        if prev == ":" and s >= 2 and text[s - 2].isdigit():
+            pending = None
+            continue
+        sign_start = s - 1 if prev and prev in _SIGNS and (s < 2 or not _glued(text[s - 2])) else None
+        u = _UNIT_RE.match(text, e)
+        unit = _unit_at(text, u) if u is not None else None
+        lo, pending_before = None, pending
+        pending = None
+        if unit is None:
+            j = _RANGE_JOIN_RE.match(text, e)
+            if j is not None:
+                pending = (s, e, sign_start, j.end())
+            continue
+        lookup, surface, unit_end = unit
+        value = parse_number(m.group())
+        if value is None:
+            continue
+        kind = lookup.kind
+        first = s if sign_start is None else sign_start
+        if pending_before is not None and pending_before[3] == first:
+            lo = pending_before
+        if lo is None:
+            extent = (first, unit_end)
+        else:
+            extent = (lo[0] if lo[2] is None else lo[2], unit_end)
+        if lo is not None:
+            lo_value = parse_number(text[lo[0]:lo[1]])
+            if lo_value is not None:
+                lo_start = lo[2] if lo[2] is not None and kind == "temperature" else lo[0]
+                found.append(TextQuantity(lo_start, lo[1], _signed(lo[2], text, lo_value, kind),
+                                          lookup.unit, kind, lookup.status, surface, extent, False))
+        start = sign_start if sign_start is not None and kind == "temperature" else s
+        found.append(TextQuantity(start, unit_end, _signed(sign_start, text, value, kind),
+                                  lookup.unit, kind, lookup.status, surface, extent, lo is None))
+    if "P" in text:
+        for m in _ISO_RE.finditer(text):
+            if m.start() and _glued(text[m.start() - 1]):
+                continue
+            parsed = parse_iso_duration(m.group())
+            if parsed.status == OK:
+                found.append(TextQuantity(m.start(), m.end(), parsed.hours, "hour", "duration", OK,
+                                          m.group(), (m.start(), m.end()), False))
+            elif parsed.status == UNSUPPORTED:
+                found.append(TextQuantity(m.start(), m.end(), None, None, "duration", UNSUPPORTED,
+                                          m.group(), (m.start(), m.end()), False))
+    if len(found) > 1:
+        found.sort(key=lambda q: (q.start, -q.end))
+        found = _merge_compounds(text, _drop_overlaps(found))
+    return found
+
+
+def _drop_overlaps(found: List[TextQuantity]) -> List[TextQuantity]:
+    kept: List[TextQuantity] = []
+    for q in found:
+        if kept and q.start < kept[-1].end and q.extent != kept[-1].extent:
+            continue
+        kept.append(q)
+    return kept
+
+
+def _merge_compounds(text: str, found: List[TextQuantity]) -> List[TextQuantity]:
+    merged: List[TextQuantity] = []
+    smallest: Optional[str] = None  # the last (smallest) unit of the compound being built
+    for q in found:
+        prev = merged[-1] if merged else None
+        if (smallest is not None and q.mergeable and q.status == OK and q.kind == "duration"
+                and prev.extent[1] <= q.start
+                and _COMPOUND_GAP.match(text, prev.extent[1], q.start)
+                and convert(1.0, smallest, "hour") > convert(1.0, q.unit, "hour")):
+            value = prev.value + convert(q.value, q.unit, prev.unit)
+            merged[-1] = prev._replace(end=q.end, value=value, surface=f"{prev.surface} {q.surface}",
+                                       extent=(prev.extent[0], q.extent[1]))
+            smallest = q.unit
+            continue
+        merged.append(q)
+        smallest = q.unit if q.mergeable and q.status == OK and q.kind == "duration" else None
+    return merged
+
+
+# -- clauses -------------------------------------------------------------------
+
+_BREAK_RE = re.compile(
+    r"(?<!\d),|,(?!\d)"            # a comma, except inside a number ("25,5")
+    r"|;"
+    r"|—|--"
+    r"|(?<=\s)[-–](?=\s)"          # a spaced hyphen or en dash (not "2-8", not "-3")
+    r"|\n"
+    r"|[.!?…](?=\s|$)"             # sentence end (a decimal point has no space after it)
+    r"|\b(?:but|pero|mais|aber)\b",
+    re.IGNORECASE,
+)
+# Abbreviations whose full stop does not end a clause ("CIT approx. 30 h").
+_NON_FINAL = frozenset({"approx", "aprox", "ca", "env", "appr", "est", "vs", "z.b", "e.g", "i.e",
+                        "nr", "núm", "num"})
+
+
+def _word_before(text: str, end: int) -> str:
+    start = end
+    while start > 0 and end - start < 8 and (text[start - 1].isalnum() or text[start - 1] == "."):
+        start -= 1
+    return text[start:end]
+
+
+def break_between(text: str, start: int, end: int) -> bool:
+    """Whether a clause break lies in ``text[start:end]``.
+
+    Commas (not inside a number), semicolons, dashes used as separators,
+    "but"/"pero"/"mais"/"aber", line breaks and sentence ends break a clause;
+    a colon does not ("CIT: 30 h"), nor the full stop of "approx.".
+
+    text (str): The text.
+    start (int): Start of the gap (character offset).
+    end (int): End of the gap.
+    RETURNS (bool): True when the two sides are in different clauses.
+    """
+    for m in _BREAK_RE.finditer(text, start, end):
+        if m.group() == "." and _word_before(text, m.start()).casefold() in _NON_FINAL:
+            continue
+        return True
+    return False
+
+
+def _sentence_starts(doc: Doc) -> List[int]:
+    """Sentence start offsets set by a sentencizer or parser, if any."""
+    if not doc.has_annotation("SENT_START"):
+        return []
+    return [sent.start_char for sent in doc.sents if sent.start_char > 0]
+
+
+# -- the component -------------------------------------------------------------
+
+
+_PROBLEM_CODES = {AMBIGUOUS: "ambiguous_unit", UNSUPPORTED: "unsupported_unit"}
+
+
+class _Field(NamedTuple):
+    span: Span
+    start: int
+    end: int
+    start_char: int
+    end_char: int
+    field: str
+    domain: str
+    term_id: str
+    status: str
+    contract: Contract
+
+
+class QuantityLinker(SemgapPipe):
+    """Find quantities in the text, tie them to fields, and check readings."""
+
+    def __init__(self, nlp: Language, name: str = "semgap_quantities", *, enabled: bool = True,
+                 text_quantities: bool = True, readings: bool = True,
+                 spans_key: str = TERMS_KEY, quantities_key: str = QUANTITIES_KEY,
+                 max_distance: int = 8, glossary: Optional[GlossarySet] = None):
+        super().__init__(nlp, name, enabled=enabled, glossary=glossary)
+        self.text_quantities = text_quantities
+        self.readings = readings
+        self.spans_key = spans_key
+        self.quantities_key = quantities_key
+        self.max_distance = max_distance
+        self.cfg.update(text_quantities=text_quantities, readings=readings, spans_key=spans_key,
+                        quantities_key=quantities_key, max_distance=max_distance)
+        unit_table()  # load the alias data at construction, not on the first doc
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        self._contracts: Dict[Tuple[str, str], Tuple[str, Contract]] = {}
+        for domain, term in self.glossary.terms():
+            if term.field and term.contract is not None:
+                self._contracts[(domain, term.field)] = (term.id, term.contract)
+
+    def _load(self, data: dict) -> None:
+        super()._load(data)
+        cfg = self.cfg
+        self.text_quantities = cfg.get("text_quantities", self.text_quantities)
+        self.readings = cfg.get("readings", self.readings)
+        self.spans_key = cfg.get("spans_key", self.spans_key)
+        self.quantities_key = cfg.get("quantities_key", self.quantities_key)
+        self.max_distance = cfg.get("max_distance", self.max_distance)
+
+    # -- per doc -------------------------------------------------------------
+    def process(self, doc: Doc) -> Doc:
+        ext = doc._  # one Underscore object; each ``doc._`` access builds a new one
+        if self.text_quantities:
+            doc.spans[self.quantities_key] = self._quantity_spans(doc, ext)
+        if self.readings:
+            readings = ext.semgap_readings
+            ext.semgap_readings_checked = (
+                [] if readings is None
+                else check_readings(readings, ext.semgap_domain, self.glossary, ext.semgap_now))
+        return doc
+
+    def _quantity_spans(self, doc: Doc, ext) -> List[Span]:
+        text = doc.text
+        found = find_quantities(text)
+        if not found:
+            return []
+        fields = []
+        if self.spans_key in doc.spans:
+            fields = field_mentions(doc, self.glossary, self.spans_key, self._contracts,
+                                    domain=ext.semgap_domain)
+        sents = _sentence_starts(doc) if fields else []
+        spans = []
+        for q in found:
+            span = doc.char_span(q.start, q.end, label=q.kind, alignment_mode="expand")
+            if span is None:
+                continue
+            linked = self._nearest(text, span, q, fields, sents) if fields else None
+            value, unit = q.value, q.unit
+            if linked is not None and q.status == OK:
+                target = linked.contract.unit
+                value = convert(q.value, q.unit, target)
+                if value != q.value:
+                    value = tidy(value)
+                unit = canonical_unit(target)
+            ext = span._
+            ext.semgap_magnitude = value
+            ext.semgap_unit = unit
+            ext.semgap_quantity_kind = q.kind
+            if q.status != OK:
+                ext.semgap_quantity_problem = _PROBLEM_CODES[q.status]
+            if linked is not None:
+                ext.semgap_linked_field = linked.field
+                ext.semgap_linked_term = linked.term_id
+            spans.append(span)
+        return spans
+
+    def _nearest(self, text: str, span: Span, q: TextQuantity, fields: List[_Field],
+                 sents: List[int]) -> Optional[_Field]:
+        """The nearest field of the quantity's kind in its clause, or None.
+
+        Distance is in tokens between the two spans; on a tie the field
+        before the quantity wins ("CIT 30 h" is the usual order).
+        """
+        best, best_key = None, None
+        q_start, q_end = span.start, span.end
+        for f in fields:
+            if f.contract.kind != q.kind:
+                continue
+            f_start, f_end = f.start, f.end
+            if f_end <= q_start:
+                key = (q_start - f_end, 0, f_start)
+                gap = (f.end_char, q.extent[0])
+            elif q_end <= f_start:
+                key = (f_start - q_end, 1, f_start)
+                gap = (q.extent[1], f.start_char)
+            else:
+                key, gap = (0, 0, f_start), None
+            if key[0] > self.max_distance or (best_key is not None and key >= best_key):
+                continue
+            if gap is not None and gap[0] < gap[1]:
+                if break_between(text, gap[0], gap[1]):
+                    continue
+                if sents and any(gap[0] < s <= gap[1] for s in sents):
+                    continue
+            best, best_key = f, key
+        return best
+
+
+_NO_DOMAIN = object()
+
+
+def field_mentions(doc: Doc, glossary: GlossarySet, spans_key: str = TERMS_KEY,
+                   contracts: Optional[Dict[Tuple[str, str], Tuple[str, Contract]]] = None,
+                   own_domain_only: bool = False, domain=_NO_DOMAIN) -> List[_Field]:
+    """Field term spans of a doc with their contracts.
+
+    Only spans of ``doc._.semgap_domain`` are kept when that domain is
+    governed (or when ``own_domain_only``); otherwise fields of every domain.
+
+    doc (Doc): The document.
+    glossary (GlossarySet): The glossary with the contracts.
+    spans_key (str): The term span group. Defaults to "semgap_terms".
+    contracts (Optional[dict]): A precomputed (domain, field) index.
+    own_domain_only (bool): Return nothing when the domain is not governed.
+    domain (Optional[str]): ``doc._.semgap_domain``, when the caller has it.
+    RETURNS (List[_Field]): The field mentions, in text order.
+    """
+    if spans_key not in doc.spans:
+        return []
+    group = doc.spans[spans_key]
+    if not len(group):
+        return []
+    if domain is _NO_DOMAIN:
+        domain = doc._.semgap_domain
+    governed = isinstance(domain, str) and domain in glossary.domains
+    if own_domain_only and not governed:
+        return []
+    out = []
+    for span in group:
+        facts = unpack_span_id(span.id_)
+        if facts["signal"] != "field" or not facts["field"]:
+            continue
+        if governed and facts["domain"] != domain:
+            continue
+        key = (facts["domain"], facts["field"])
+        if contracts is not None:
+            hit = contracts.get(key)
+        else:
+            term = glossary.field_term(*key)
+            hit = (term.id, term.contract) if term is not None and term.contract else None
+        if hit is None:
+            continue
+        out.append(_Field(span, span.start, span.end, span.start_char, span.end_char,
+                          facts["field"], facts["domain"], hit[0], facts["status"], hit[1]))
+    if len(out) > 1:
+        out.sort(key=lambda f: (f.start, f.end))
+    return out
+
+
+# -- findings for the decision --------------------------------------------------
+
+
+def _finding(field: str, term_id: Optional[str], status: str, code: str, message: str,
+             value: Optional[float], unit: Optional[str], start: int, end: int) -> dict:
+    return {"field": field, "term_id": term_id, "status": status, "code": code,
+            "outcome": outcome_for(code), "message": message, "value": value, "unit": unit,
+            "start_char": start, "end_char": end}
+
+
+def quantity_findings(doc: Doc, glossary: GlossarySet, *, spans_key: str = TERMS_KEY,
+                      quantities_key: str = QUANTITIES_KEY) -> List[dict]:
+    """What the text quantities and field mentions say, as reason-like dicts.
+
+    Same shape as ``check_readings`` entries plus ``start_char``/``end_char``.
+    Only fields of ``doc._.semgap_domain`` count (nothing for an unknown domain):
+
+    - a quantity tied to a field with an ambiguous or unsupported unit:
+      ``ambiguous_unit`` / ``unsupported_unit``;
+    - a tied quantity and a valid reading of the same field that differ by
+      more than ``contract.tolerance()``: ``quantity_mismatch``;
+    - a tied quantity and no valid reading: the contract code
+      (``limit_exceeded``, ``below_minimum``, ``outside_band``) when outside,
+      ``text_quantity_unconfirmed`` when inside (text alone never clears). A
+      malformed reading counts as no reading here (it escalates on its own),
+      and a mention whose phrase is a draft cannot block, so it gives
+      ``text_quantity_unconfirmed`` instead;
+    - a field mentioned with no reading (not even a malformed one) and no
+      tied quantity: ``field_without_value`` at its first mention.
+
+    Offsets of a tied quantity cover the field mention and the quantity.
+    Problem units that tie to no field are not findings: only a contract makes
+    a unit "unsupported for" something, and an untied field already escalates.
+
+    doc (Doc): A document processed by ``semgap_quantities``.
+    glossary (GlossarySet): The glossary set.
+    spans_key (str): The term span group. Defaults to "semgap_terms".
+    quantities_key (str): The quantity span group. Defaults to "semgap_quantities".
+    RETURNS (List[dict]): Findings sorted by position.
+    """
+    fields = field_mentions(doc, glossary, spans_key, own_domain_only=True)
+    if not fields:
+        return []
+    by_field: Dict[str, List[_Field]] = {}
+    for f in fields:
+        by_field.setdefault(f.field, []).append(f)
+    read_fields, valid = set(), {}
+    for entry in doc._.semgap_readings_checked or []:
+        if not isinstance(entry, dict):
+            continue
+        read_fields.add(entry.get("field"))
+        if entry.get("status") in (STATUS_OK, STATUS_OUT) and entry.get("value") is not None:
+            valid[entry["field"]] = entry["value"]
+    quantities = doc.spans[quantities_key] if quantities_key in doc.spans else []
+    out: List[dict] = []
+    tied_fields = set()
+    for q in quantities:
+        name = q._.semgap_linked_field
+        mentions = by_field.get(name)
+        if not mentions:
+            continue
+        tied_fields.add(name)
+        mention = min(mentions, key=lambda f: min(abs(f.span.start_char - q.end_char),
+                                                  abs(q.start_char - f.span.end_char)))
+        contract = mention.contract
+        start = min(q.start_char, mention.span.start_char)
+        end = max(q.end_char, mention.span.end_char)
+        unit = contract.unit
+        problem = q._.semgap_quantity_problem
+        if problem:
+            written = q.text
+            out.append(_finding(name, mention.term_id, "unit_problem", problem,
+                                f"{name}: '{written}' in the text has a unit that is "
+                                f"{'ambiguous' if problem == 'ambiguous_unit' else 'unsupported'} "
+                                f"for its contract in {unit}", None, unit, start, end))
+            continue
+        value = q._.semgap_magnitude
+        if value is None:
+            continue
+        if name in valid:
+            reading = valid[name]
+            if abs(reading - value) > contract.tolerance() + 1e-9 * max(1.0, abs(reading)):
+                out.append(_finding(
+                    name, mention.term_id, "mismatch", "quantity_mismatch",
+                    f"{name}: the text says {fmt(value)} {unit} but the reading is "
+                    f"{fmt(reading)} {unit} (tolerance {fmt(contract.tolerance())} {unit})",
+                    value, unit, start, end))
+            continue
+        code = within(value, contract)
+        if code == "reading_in_contract" or mention.status != "approved":
+            why = ("but is not confirmed by a reading" if mention.status == "approved"
+                   else "but its phrase is a draft and cannot decide")
+            message = contract_message(name, value, contract, code, "in the text") + f" {why}"
+            out.append(_finding(name, mention.term_id, "unconfirmed", "text_quantity_unconfirmed",
+                                message, value, unit, start, end))
+        else:
+            out.append(_finding(name, mention.term_id, STATUS_OUT, code,
+                                contract_message(name, value, contract, code, "in the text"),
+                                value, unit, start, end))
+    for name, mentions in by_field.items():
+        if name in tied_fields or name in read_fields:
+            continue
+        first = mentions[0]
+        out.append(_finding(name, first.term_id, "missing", "field_without_value",
+                            f"{name} is mentioned ('{first.span.text}') with no reading and no value",
+                            None, first.contract.unit, first.span.start_char, first.span.end_char))
+    out.sort(key=lambda r: (r["start_char"], r["end_char"], r["code"]))
+    return out
+
+
+@Language.factory(
+    "semgap_quantities",
+    default_config={"enabled": True, "text_quantities": True, "readings": True,
+                    "spans_key": TERMS_KEY, "quantities_key": QUANTITIES_KEY, "max_distance": 8},
+    assigns=["doc.spans", "doc._.semgap_readings_checked", "span._.semgap_magnitude",
+             "span._.semgap_unit", "span._.semgap_quantity_kind", "span._.semgap_linked_field",
+             "span._.semgap_linked_term", "span._.semgap_quantity_problem"],
+)
+def make_quantities(nlp: Language, name: str, enabled: bool, text_quantities: bool, readings: bool,
+                    spans_key: str, quantities_key: str, max_distance: int) -> QuantityLinker:
+    """Build the quantity component.
+
+    enabled (bool): Off leaves the doc untouched. Defaults to True.
+    text_quantities (bool): Find quantities in the text and tie them to fields. Defaults to True.
+    readings (bool): Validate ``doc._.semgap_readings``. Defaults to True.
+    spans_key (str): Span group with the term spans. Defaults to "semgap_terms".
+    quantities_key (str): Span group the quantities are written to. Defaults to "semgap_quantities".
+    max_distance (int): Most tokens between a quantity and its field. Defaults to 8.
+    RETURNS (QuantityLinker): The component.
+    """
+    return QuantityLinker(nlp, name, enabled=enabled, text_quantities=text_quantities,
+                          readings=readings, spans_key=spans_key, quantities_key=quantities_key,
+                          max_distance=max_distance)

@@ -1,0 +1,144 @@
+"""The decision policy of spec §4, end to end through the five pipes."""
+import pytest
+
+from semgap_spacy.codes import REASON_CODES, outcome_for, strictest
+from semgap_spacy.decision import decide
+
+NOW = "2026-11-30T10:00:00Z"
+
+
+def codes(decision):
+    return [r["code"] for r in decision["reasons"]]
+
+
+# (domain, text, readings, expected decision, a code that must be among the reasons)
+POLICY = [
+    # critical terms
+    ("medical_logistics", "crossmatch positive", None, "block", "critical_term"),
+    ("medical_logistics", "posative crossmatch", None, "block", "critical_term"),        # after repair
+    ("medical_logistics", "no positive crossmatch", None, "escalate", "critical_negated"),
+    ("medical_logistics", "possible positive crossmatch", None, "escalate", "critical_hedged"),
+    # clearances
+    ("medical_logistics", "negative crossmatch", None, "proceed", "clearance"),
+    ("mortgage", "File is not clear to close", None, "escalate", "clearance_negated"),
+    ("mortgage", "clear to close pending appraisal", None, "escalate", "clearance_hedged"),
+    ("mortgage", "Clear to clsoe", None, "escalate", "clearance_repaired"),
+    # strictest wins
+    ("medical_logistics", "negative crossmatch; organ declined", None, "block", "critical_term"),
+    ("medical_logistics", "No delays, crossmatch positive", None, "block", "critical_term"),
+    # drafts, ambiguity, routing, dangling
+    ("pharma_qa", "Charge freigegeben", None, "escalate", "draft_term"),
+    ("pharma_qa", "batch released, OOS on assay", None, "escalate", "ambiguous_abbreviation"),
+    ("medical_logistics", "negative crossmatch, clear to close", None, "escalate", "other_domain_term"),
+    ("medical_logistics", "crossmatch result pending", None, "escalate", "dangling_head"),
+    ("medical_logistics", "crossmatch attached", None, "escalate", "dangling_head"),
+    ("medical_logistics", "result: positive", None, "escalate", "dangling_outcome"),
+    # nothing recognised / no clearance
+    ("medical_logistics", "courier is on the way", None, "escalate", "no_recognised_term"),
+    ("medical_logistics", "", None, "escalate", "no_recognised_term"),
+    # readings
+    ("medical_logistics", "negative crossmatch", {"cold_ischemia_elapsed": {"value": 24, "unit": "h"}}, "proceed",
+     "reading_in_contract"),
+    ("medical_logistics", "courier ready", {"cold_ischemia_elapsed": {"value": 20, "unit": "h"}}, "proceed",
+     "reading_in_contract"),
+    ("medical_logistics", "negative crossmatch", {"cold_ischemia_elapsed": {"value": 30, "unit": "h"}}, "block",
+     "limit_exceeded"),
+    ("medical_logistics", "negative crossmatch", {"transport_temperature": {"value": 1.5, "unit": "degC"}}, "block",
+     "outside_band"),
+    ("pharma_qa", "batch released", {"remaining_shelf_life": {"value": 179, "unit": "day"}}, "block", "below_minimum"),
+    ("pharma_qa", "batch released", {"remaining_shelf_life": {"value": 180, "unit": "days"}}, "proceed",
+     "reading_in_contract"),
+    ("medical_logistics", "negative crossmatch", {"cold_ischemia_elapsed": {"value": "30", "unit": "h"}}, "escalate",
+     "malformed_reading"),
+    ("medical_logistics", "negative crossmatch", {"cold_ischemia_elapsed": {"value": 3, "unit": "m"}}, "escalate",
+     "ambiguous_unit"),
+    # quantities in text
+    ("medical_logistics", "negative crossmatch, cold ischemia 30 hours", None, "block", "limit_exceeded"),
+    ("medical_logistics", "cold ischemia 10 hours", None, "escalate", "text_quantity_unconfirmed"),
+    ("medical_logistics", "negative crossmatch, cold ischemia 12 h",
+     {"cold_ischemia_elapsed": {"value": 10, "unit": "h"}}, "escalate", "quantity_mismatch"),
+    ("medical_logistics", "negative crossmatch, cold ischemia noted", None, "escalate", "field_without_value"),
+    ("aviation_maintenance", "airworthy, tire pressure 16 bar", None, "block", "outside_band"),
+]
+
+
+@pytest.mark.parametrize("domain,text,readings,expected,code", POLICY)
+def test_policy(decide, domain, text, readings, expected, code):
+    decision = decide(text, domain=domain, readings=readings, now=NOW)
+    assert decision["decision"] == expected, decision["reasons"]
+    assert code in codes(decision)
+
+
+def test_proceed_needs_positive_evidence(decide):
+    decision = decide("nothing unusual to report", domain="mortgage")
+    assert decision["decision"] == "escalate"
+
+
+def test_reason_spans_point_at_the_evidence(decide):
+    text = "xm neg, cold ischemia 30 hours"
+    decision = decide(text, readings={"cold_ischemia_elapsed": {"value": 30, "unit": "h"}})
+    assert decision["decision"] == "block"
+    for reason in decision["reasons"]:
+        if "start_char" in reason:
+            assert 0 <= reason["start_char"] < reason["end_char"] <= len(text)
+    clearance = next(r for r in decision["reasons"] if r["code"] == "clearance")
+    assert text[clearance["start_char"]:clearance["end_char"]] == "xm neg"
+
+
+def test_reasons_ordered_strictest_first(decide):
+    decision = decide("negative crossmatch; organ declined")
+    outcomes = [r["outcome"] for r in decision["reasons"]]
+    rank = {"block": 2, "escalate": 1, "proceed": 0}
+    assert outcomes == sorted(outcomes, key=lambda o: -rank[o])
+
+
+def test_decision_carries_glossary_and_text_hash(decide):
+    import hashlib
+    decision = decide("negative crossmatch")
+    assert decision["glossary_version"] == "2026.11.0" and len(decision["glossary_sha256"]) == 64
+    assert decision["text_sha256"] == hashlib.sha256(b"negative crossmatch").hexdigest()
+    assert decision["schema"] == "semgap/decision/v1"
+
+
+def test_every_reason_code_is_in_the_closed_set(decide):
+    for domain, text, readings, _, _ in POLICY:
+        for reason in decide(text, domain=domain, readings=readings, now=NOW)["reasons"]:
+            assert reason["code"] in REASON_CODES
+            assert reason["outcome"] == REASON_CODES[reason["code"]]
+
+
+def test_unknown_code_blocks():
+    assert outcome_for("no_such_code") == "block"
+    assert decide([{"code": "clearance"}, {"code": "made_up"}]) == "block"
+    assert decide([{"code": "clearance"}]) == "proceed"
+    assert decide([]) == "escalate"
+    assert strictest(["proceed", "escalate"]) == "escalate"
+
+
+def test_ambiguity_offers_reviewer_options(decide):
+    decision = decide("batch released, OOS on assay", domain="pharma_qa")
+    reason = next(r for r in decision["reasons"] if r["code"] == "ambiguous_abbreviation")
+    meanings = {o["meaning"]: o for o in reason["options"]}
+    assert meanings["out of specification"]["term_id"] == "PHA.OUT_OF_SPEC"
+    assert meanings["out of specification"]["outcome"] == "block"
+    assert meanings["out of stock"]["outcome"] == "proceed"
+    assert meanings["out of stock"]["risk"].startswith("high")
+    assert {"other (free text)", "leave open", "reject"} <= set(meanings)
+    assert "start_char" in meanings["out of stock"]["evidence"]
+
+
+def test_only_the_most_consequential_ambiguity_gets_options(decide):
+    decision = decide("batch released, OOS and COC noted", domain="pharma_qa")
+    ambiguous = [r for r in decision["reasons"] if r["code"] == "ambiguous_abbreviation"]
+    assert len(ambiguous) == 2
+    with_options = [r for r in ambiguous if "options" in r]
+    assert [r["abbreviation"] for r in with_options] == ["OOS"]
+    assert any(r.get("deferred") for r in ambiguous)
+
+
+def test_disabled_decision_still_decides(nlp):
+    import spacy
+    from semgap_spacy import add_semgap_pipes, assess
+    pipeline = add_semgap_pipes(spacy.blank("en"), config={"semgap_decision": {"enabled": False}})
+    decision = assess(pipeline, "negative crossmatch", domain="medical_logistics")._.semgap_decision
+    assert decision["decision"] == "escalate"

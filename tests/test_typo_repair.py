@@ -1,0 +1,96 @@
+"""Typo repair: restricted edit distance against the glossary's words only."""
+import pytest
+import spacy
+
+from semgap_spacy.glossary import GlossarySet, load_glossaries
+from semgap_spacy.typo_repair import TypoRepair, max_distance
+
+
+@pytest.fixture(scope="module")
+def repair():
+    nlp = spacy.blank("en")
+    return nlp, TypoRepair(nlp)
+
+
+def run(repair, text):
+    nlp, pipe = repair
+    return pipe(nlp.make_doc(text))
+
+
+@pytest.mark.parametrize("word,limit", [("clse", 0), ("close", 1), ("crossm", 1), ("negative", 2),
+                                        ("crossmatch", 2), ("abcd", 0)])
+def test_max_distance_rule(word, limit):
+    assert max_distance(word) == limit
+
+
+@pytest.mark.parametrize("text,original,repaired", [
+    ("posative crossmatch", "posative", "positive"),        # 8 letters, distance 1
+    ("Clear to clsoe", "clsoe", "close"),                    # transposition counts 1 (OSA)
+    ("crosmatch negative", "crosmatch", "crossmatch"),
+    ("negtaive crossmatch", "negtaive", "negative"),
+    ("crossmtach positive", "crossmtach", "crossmatch"),
+    ("organ decliend", "decliend", "declined"),
+    ("aircraft grunded", "grunded", "grounded"),
+    ("Kreuzprobe negatv", "negatv", "negativ"),
+])
+def test_repairs_within_distance(repair, text, original, repaired):
+    doc = run(repair, text)
+    token = next(t for t in doc if t.text == original)
+    assert token.norm_ == repaired
+    assert token._.semgap_original == original
+    assert doc.text == text
+    assert doc._.semgap_repairs[0]["repaired"] == repaired
+
+
+@pytest.mark.parametrize("text", [
+    "posatyve crossmatch",     # distance 2 on an 8-letter word is allowed... but not to 'positive'? see below
+])
+def test_distance_two_allowed_only_for_long_words(repair, text):
+    doc = run(repair, text)
+    assert doc[0].norm_ == "positive"  # 8 letters: distance 2 allowed
+
+
+@pytest.mark.parametrize("text", [
+    "clse to close",          # 4 letters: never repaired
+    "clear to clooose",       # 7 letters, distance 2: refused
+    "position pending",       # an ordinary English word: protected
+    "unlses the crossmatch",  # far from any glossary word
+    "unless crossmatch",      # a cue word: protected
+    "the crossmatches",       # an inflected form is a word, not a typo
+])
+def test_no_repair(repair, text):
+    doc = run(repair, text)
+    assert all(t._.semgap_original is None for t in doc)
+    assert not doc._.semgap_repairs or all(r["repaired"] is None for r in doc._.semgap_repairs)
+
+
+def _tie_glossary():
+    """Two terms of different signals whose words are each one edit from 'vorlax'."""
+    data = load_glossaries().to_dict()
+    dom = data["mortgage"]
+    next(t for t in dom["terms"] if t["id"] == "MTG.CTC")["phrases"].append("file vorlex")
+    next(t for t in dom["terms"] if t["id"] == "MTG.TITLE_DEFECT")["phrases"].append("file vorlox")
+    return GlossarySet.from_dict(data)
+
+
+def test_tie_between_signals_is_refused_and_recorded():
+    nlp = spacy.blank("en")
+    pipe = TypoRepair(nlp)
+    pipe.set_glossary(_tie_glossary())
+    doc = pipe(nlp.make_doc("file vorlax"))  # vorlex (clear) d=1, vorlox (critical) d=1
+    assert doc[1].norm_ == "vorlax"
+    assert doc[1]._.semgap_repair_candidates == ["vorlex", "vorlox"]
+    assert doc._.semgap_repairs[0]["candidates"] == ["vorlex", "vorlox"]
+
+
+def test_disabled_changes_nothing():
+    nlp = spacy.blank("en")
+    pipe = TypoRepair(nlp, enabled=False)
+    doc = pipe(nlp.make_doc("posative crossmatch"))
+    assert doc[0].norm_ == "posative" and doc._.semgap_repairs is None
+
+
+def test_factory_via_add_pipe(blank):
+    blank.add_pipe("semgap_typo_repair", config={"min_length": 6})
+    doc = blank("Clear to clsoe")  # 5 letters, now below min_length
+    assert doc[2].norm_ == "clsoe"
