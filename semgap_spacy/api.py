@@ -12,6 +12,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from ._extensions import doc_get, doc_set
 from .codes import ESCALATE, outcome_for
 from .decision import SCHEMA, make_reason, text_sha256
 from .glossary import GlossarySet, load_glossaries
@@ -100,13 +101,14 @@ def case_doc(nlp: Language, case: Any, *, problems: Optional[List[dict]] = None)
     doc = nlp.make_doc(_SURROGATES.sub("\ufffd", text))
     case_id = case.get("id")
     domain = case.get("domain")
-    doc._.semgap_case_id = case_id if isinstance(case_id, (str, int)) and not isinstance(case_id, bool) else (
-        None if case_id is None else str(case_id))
-    doc._.semgap_domain = domain if isinstance(domain, str) or domain is None else repr(domain)
-    doc._.semgap_readings = case.get("readings")
-    doc._.semgap_now = case.get("now")
-    doc._.semgap_text_sha256 = full_hash
-    doc._.semgap_case_problems = problems
+    if not (case_id is None or isinstance(case_id, str) or (isinstance(case_id, int) and not isinstance(case_id, bool))):
+        case_id = str(case_id)
+    doc_set(doc, "semgap_case_id", case_id)
+    doc_set(doc, "semgap_domain", domain if isinstance(domain, str) or domain is None else repr(domain))
+    doc_set(doc, "semgap_readings", case.get("readings"))
+    doc_set(doc, "semgap_now", case.get("now"))
+    doc_set(doc, "semgap_text_sha256", full_hash)
+    doc_set(doc, "semgap_case_problems", problems)
     return doc
 
 
@@ -135,9 +137,9 @@ def _run_one(nlp: Language, doc: Doc) -> Doc:
 
 
 def _fail(doc: Doc, exc: BaseException) -> Doc:
-    doc._.semgap_decision = fallback_decision(doc._.semgap_case_id, "component_error",
+    doc_set(doc, "semgap_decision", fallback_decision(doc_get(doc, "semgap_case_id"), "component_error",
                                               f"the pipeline failed: {type(exc).__name__}: {exc}"[:500],
-                                              nlp_glossary=None)
+                                              nlp_glossary=None))
     return doc
 
 
@@ -179,9 +181,9 @@ def _run_batch(nlp: Language, docs: List[Doc], batch_size: int) -> Iterator[Doc]
 
 def decision_of(doc: Doc) -> dict:
     """The decision JSON of a processed doc; escalate if no decision pipe ran."""
-    decision = doc._.semgap_decision
+    decision = doc_get(doc, "semgap_decision")
     if not isinstance(decision, dict):
-        return fallback_decision(doc._.semgap_case_id, "component_error",
+        return fallback_decision(doc_get(doc, "semgap_case_id"), "component_error",
                                  "the pipeline has no semgap_decision pipe; nothing decided")
     return decision
 

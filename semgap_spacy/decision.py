@@ -61,10 +61,39 @@ def make_reason(code: str, message: str, *, term_id: Optional[str] = None,
         reason["term_id"] = term_id
     if span is not None:
         start_char, end_char = span.start_char, span.end_char
+        extra.setdefault("evidence", span.text)
     if start_char is not None and end_char is not None:
         reason["start_char"], reason["end_char"] = int(start_char), int(end_char)
     reason.update({k: v for k, v in extra.items() if v is not None})
     return reason
+
+
+def verify_evidence(decision: dict, text: str) -> List[str]:
+    """Check that a decision still belongs to a text, span by span.
+
+    A reviewer UI highlights ``text[start_char:end_char]``; this says whether
+    that is safe: the text hash must match and every reason's span must hold
+    the evidence it quotes.
+    decision (dict): A decision in the format of spec §5.
+    text (str): The text to show.
+    RETURNS (List[str]): Problems found; empty when everything matches.
+    """
+    problems = []
+    if not isinstance(text, str):
+        return [f"text must be a string, not {type(text).__name__}"]
+    expected = decision.get("text_sha256")
+    if expected and expected != text_sha256(text):
+        problems.append("text_sha256 does not match the text")
+    for i, reason in enumerate(decision.get("reasons") or []):
+        if "start_char" not in reason:
+            continue
+        start, end = reason.get("start_char"), reason.get("end_char")
+        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
+            problems.append(f"reason {i} ({reason.get('code')}): span {start}..{end} is outside the text")
+        elif "evidence" in reason and text[start:end] != reason["evidence"]:
+            problems.append(f"reason {i} ({reason.get('code')}): text[{start}:{end}] is "
+                            f"{text[start:end]!r}, not {reason['evidence']!r}")
+    return problems
 
 
 def decide(reasons: List[dict]) -> str:
@@ -199,7 +228,8 @@ class Decision(SemgapPipe):
             if tied:
                 out.append(make_reason("fuzzy_tie", f"{record['original']!r} is as close to {', '.join(tied)}; "
                                        "spelling was not corrected", start_char=record["start_char"],
-                                       end_char=record["end_char"], candidates=list(tied)))
+                                       end_char=record["end_char"], candidates=list(tied),
+                                       evidence=record["original"]))
         return out
 
     def _quantity_reasons(self, doc: Doc) -> List[dict]:

@@ -110,6 +110,8 @@ class Term(_Strict):
     field: Optional[str] = None
     contract: Optional[Contract] = None
     depends_on: List[str] = []
+    # the person who approved a weakening of this term (governance diff rule)
+    second_approver: Optional[str] = None
 
     @model_validator(mode="after")
     def _check(self) -> "Term":
@@ -157,6 +159,14 @@ class Ambiguous(_Strict):
     meanings: List[Meaning] = Field(min_length=2)
 
 
+class Retirement(_Strict):
+    """A removed critical term, with the second approver who allowed it."""
+
+    id: str
+    second_approver: str
+    reason: str = ""
+
+
 class DomainGlossary(_Strict):
     domain: str
     version: str
@@ -165,6 +175,7 @@ class DomainGlossary(_Strict):
     terms: List[Term] = Field(min_length=1)
     frames: List[Frame] = []
     ambiguous: List[Ambiguous] = []
+    retired: List[Retirement] = []
 
     @field_validator("version")
     @classmethod

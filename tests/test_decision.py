@@ -142,3 +142,16 @@ def test_disabled_decision_still_decides(nlp):
     pipeline = add_semgap_pipes(spacy.blank("en"), config={"semgap_decision": {"enabled": False}})
     decision = assess(pipeline, "negative crossmatch", domain="medical_logistics")._.semgap_decision
     assert decision["decision"] == "escalate"
+
+
+def test_evidence_spans_verify_against_the_text(decide):
+    from semgap_spacy.decision import verify_evidence
+    text = "Batch released, OOS on assay, storage temperature 9 C"
+    decision = decide(text, domain="pharma_qa")
+    assert any("evidence" in r for r in decision["reasons"])
+    assert verify_evidence(decision, text) == []
+    edited = text.replace("Batch", "Lot  ")
+    problems = verify_evidence(decision, edited)
+    assert problems and "text_sha256" in problems[0]
+    shifted = dict(decision, text_sha256=None)
+    assert any("not 'OOS'" in p for p in verify_evidence(shifted, "XX" + text))
