@@ -68,7 +68,7 @@ DEFAULT_LANGUAGES = ("en", "es", "fr", "de")
 # part of the phrase ("no" in a phrase), never a cue for it.
 PHRASE_KINDS = frozenset({"phrase", "abbreviation", "translation"})
 
-_SENTENCE_ENDS = frozenset({".", "!", "?", "…", "...", ";", ","})
+_BREAK_PUNCT = frozenset({".", "!", "?", "…", "...", ";", ","})
 _ALWAYS_DASHES = frozenset({"\u2014", "\u2015", "--", "---"})
 # After ``fold`` en dash and the Unicode hyphens are already "-".
 _SPACED_DASHES = frozenset({"-", "\u2212"})
@@ -281,10 +281,6 @@ class _Effect:
     hedge: Set[str]
     is_break: bool = False
 
-    @property
-    def useful(self) -> bool:
-        return bool(self.negation or self.hedge or self.is_break)
-
 
 _WRITTEN = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
 
@@ -325,11 +321,12 @@ def _has_values(doc: Doc) -> bool:
 
 def _drop_values(doc: Doc, offsets) -> None:
     """Reset the context values of spans at these offsets to their defaults."""
-    if not offsets:
-        return
     data = doc.user_data
-    for key in [k for k in data if _is_value_key(k) and (k[2], k[3]) in offsets]:
-        del data[key]
+    if not data:
+        return
+    for start, end in offsets:
+        for name in _WRITTEN:
+            data.pop(("._.", name, start, end), None)
 
 
 @lru_cache(maxsize=4096)
@@ -455,18 +452,21 @@ class ContextScope(SemgapPipe):
 
     ORTH_CACHE_LIMIT = 200_000
 
-    def _learn(self, orths: Iterable[int]) -> None:
+    def _learn(self, distinct: Set[int], unseen: Set[int]) -> None:
         """Classify token texts not seen before, by ORTH hash: folded text, clause-break
-        class, and whether the token can start a cue."""
-        if len(self._orth_info) >= self.ORTH_CACHE_LIMIT:
-            self._reset_orth_cache()
+        class, and whether the token can start a cue.
+
+        distinct (Set[int]): Every ORTH of the doc being scanned.
+        unseen (Set[int]): Those not classified yet.
+        """
+        if len(self._orth_info) + len(unseen) > self.ORTH_CACHE_LIMIT:
+            self._reset_orth_cache()  # bounded memory; the doc's own tokens are relearned
+            unseen = distinct
         strings = self.nlp.vocab.strings
-        for orth in orths:
-            if orth in self._orth_info:
-                continue
+        for orth in unseen:
             text = strings[orth]
             folded = _fold(text)
-            if folded in _SENTENCE_ENDS or folded in _ALWAYS_DASHES:
+            if folded in _BREAK_PUNCT or folded in _ALWAYS_DASHES:
                 kind = _BREAK
             elif folded in _SPACED_DASHES:
                 kind = _DASH
@@ -475,15 +475,21 @@ class ContextScope(SemgapPipe):
             else:
                 kind = _PLAIN
             self._orth_info[orth] = (folded, kind)
-            if kind != _PLAIN:
-                self._layout_orths.add(orth)
+            if kind == _BREAK:
+                self._break_orths.add(orth)
+            elif kind == _DASH:
+                self._dash_orths.add(orth)
+            elif kind == _SPACE:
+                self._space_orths.add(orth)
             if folded in self._patterns or (
                     "'" in folded and folded[:folded.index("'") + 1] in self._elisions):
                 self._cue_orths.add(orth)
 
     def _reset_orth_cache(self) -> None:
         self._orth_info: Dict[int, Tuple[str, int]] = {}
-        self._layout_orths: Set[int] = set()
+        self._break_orths: Set[int] = set()
+        self._dash_orths: Set[int] = set()
+        self._space_orths: Set[int] = set()
         self._cue_orths: Set[int] = set()
 
     def _own_sequences(self) -> Dict[str, List[Tuple[str, ...]]]:
@@ -510,11 +516,7 @@ class ContextScope(SemgapPipe):
         return out
 
     def _load(self, data: dict) -> None:
-        # The config is the source of truth for the switches: a saved cfg must not
-        # undo an override given to spacy.load (e.g. negation=False for an ablation).
-        enabled = self.enabled
         super()._load({k: v for k, v in data.items() if k != "cue_info"})
-        self.enabled = enabled
         if "cues" in data:
             self.set_cue_sets(cue_sets_from_arg(data["cues"], self.languages))
 
@@ -575,9 +577,11 @@ class ContextScope(SemgapPipe):
         return doc
 
     def _add_cue_spans(self, doc: Doc, applied: Dict[Tuple[int, int, str], None]) -> None:
-        if self.cues_key not in doc.spans:
-            doc.spans[self.cues_key] = []
-        group = doc.spans[self.cues_key]
+        """Add the cues that applied to the cue group, keeping what others put there."""
+        group = doc.spans.get(self.cues_key)
+        if group is None:
+            doc.spans[self.cues_key] = [Span(doc, s, e, label=label) for s, e, label in applied]
+            return
         present = {(s.start, s.end, s.label_) for s in group}
         for start, end, label in applied:
             if (start, end, label) not in present:
@@ -610,15 +614,17 @@ class _Scan:
         self.margin = 0
         n = len(doc)
         orths = self.orths = doc.to_array(ORTH).tolist() if n else []
+        # Set operations run in C; the per-position passes below run only when needed.
+        distinct = set(orths)
         info = pipe._orth_info
-        unseen = [o for o in orths if o not in info]
+        unseen = distinct.difference(info)  # O(len(distinct)): CPython probes the dict
         if unseen:
-            pipe._learn(unseen)
+            pipe._learn(distinct, unseen)
             info = pipe._orth_info
-        cue_orths = pipe._cue_orths
-        candidates = [i for i, o in enumerate(orths) if o in cue_orths]
-        if not candidates:
+        hits = pipe._cue_orths.intersection(distinct)
+        if not hits:
             return
+        candidates = [i for i, o in enumerate(orths) if o in hits]
         patterns, elisions = pipe._patterns, pipe._elisions
         cues = []
         break_words: List[int] = []
@@ -649,7 +655,8 @@ class _Scan:
                 continue
             end, eff = match
             consumed = end
-            glued = self._glued(i, end)
+            glued = ((i >= 2 and info[orths[i - 1]][0] == "-")
+                     or (end + 1 < n and info[orths[end]][0] == "-")) and self._glued(i, end)
             if eff.is_break and not glued:
                 break_words.extend(range(i, end))
             if eff.negation or eff.hedge:
@@ -657,26 +664,23 @@ class _Scan:
         if not cues:
             return
         # Clause breaks only matter once there is a cue whose scope they end.
-        layout = pipe._layout_orths
-        breaks = break_words
-        space_pos = self.space_pos
-        for i in [i for i, o in enumerate(orths) if o in layout]:
-            kind = info[orths[i]][1]
-            if kind == _BREAK:
-                breaks.append(i)
-            elif kind == _SPACE:
-                space_pos.append(i)
-            elif i == 0 or i == n - 1 or doc[i].whitespace_ or doc[i - 1].whitespace_:
+        found = pipe._break_orths.intersection(distinct)
+        breaks = [i for i, o in enumerate(orths) if o in found] if found else []
+        breaks.extend(break_words)
+        found = pipe._dash_orths.intersection(distinct)
+        if found:
+            for i in [i for i, o in enumerate(orths) if o in found]:
                 # A hyphen with no space on either side is inside a word ("cross-match").
-                breaks.append(i)
+                if i == 0 or i == n - 1 or doc[i].whitespace_ or doc[i - 1].whitespace_:
+                    breaks.append(i)
+        found = pipe._space_orths.intersection(distinct)
+        if found:
+            self.space_pos = [i for i, o in enumerate(orths) if o in found]
         self.cues = cues
         self.cue_starts = [c[0] for c in cues]
         self.breaks = sorted(breaks)
         # How far from a term a cue may start and still reach it.
-        self.margin = pipe.window + len(space_pos) + pipe._longest_cue
-        if doc.has_annotation("SENT_START"):
-            starts = doc.to_array(SENT_START).tolist()
-            self.sent = [i for i in range(1, n) if starts[i] == 1]
+        self.margin = pipe.window + len(self.space_pos) + pipe._longest_cue
 
     def _folded(self, i: int) -> str:
         return self.pipe._orth_info[self.orths[i]][0]
@@ -702,6 +706,13 @@ class _Scan:
         """No clause break among tokens [a, b) and no sentence start among [a, b]."""
         if self._any(self.breaks, a, b):
             return False
+        if self.sent is None:
+            # Sentence starts from a sentencizer or parser, if any (0 = unset, 1 = start).
+            if self.doc.has_annotation("SENT_START"):
+                starts = (self.doc.to_array(SENT_START)[1:] == 1).nonzero()[0]
+                self.sent = (starts + 1).tolist()
+            else:
+                self.sent = []
         return not (self.sent and self._any(self.sent, a, b + 1))
 
     def _distance(self, a: int, b: int) -> int:
@@ -735,11 +746,13 @@ class _Scan:
         hi = bisect_right(self.cue_starts, te + self.margin)
         if lo >= hi:
             return None, None
-        kind = _span_kind(span.id_)
+        kind = None
         window = pipe.window
         neg_hits, hedge_hits = [], []
         for cs, ce, eff, glued in self.cues[lo:hi]:
             if cs >= ts and ce <= te:
+                if kind is None:
+                    kind = _span_kind(span.id_)
                 if kind in PHRASE_KINDS or self._own_covered(span, cs, ce):
                     continue
                 dist, way = -1, None
@@ -767,10 +780,8 @@ class _Scan:
         if not hits:
             return None
         dist, cs, ce = min(hits)
-        doc = self.doc
-        last = doc[ce - 1]
-        chars = (doc[cs].idx, last.idx + len(last))
-        return dist, [(h[1], h[2]) for h in hits], chars
+        cue = self.doc[cs:ce]
+        return dist, [(h[1], h[2]) for h in hits], (cue.start_char, cue.end_char)
 
 
 @Language.factory(

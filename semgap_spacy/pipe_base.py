@@ -96,9 +96,8 @@ class SemgapPipe(Pipe):
         }
 
     def _load(self, data: dict) -> None:
-        if "cfg" in data:
-            self.cfg.update(data["cfg"])
-            self.enabled = self.cfg.get("enabled", True)
+        # cfg.json is written for readers only: the pipeline's config builds the
+        # component, so a switch overridden at load time must win over the file.
         if "glossary" in data:
             self.set_glossary(GlossarySet.from_dict(data["glossary"], source=f"{self.name}/glossary"))
 
