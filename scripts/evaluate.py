@@ -1,0 +1,138 @@
+"""Score the pipeline, its ablations and the keyword baseline on the held-out splits.
+
+    python -m scripts.evaluate [--splits dev test] [--out results]
+    python -m scripts.evaluate --ablate [--splits dev test] [--out results]
+
+Labels come from ``heldout/`` (facts-only oracle); the engine only ever sees
+the case keys of spec §5 (id, domain, text, readings, now), never the label,
+the category or the facts. Variants are built from ``configs/pipeline.cfg``
+with config overrides, the way ``spacy project run ablate`` documents them.
+"""
+import argparse
+import json
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import spacy
+from thinc.api import Config
+
+from heldout import load_cases
+from heldout import baseline_keyword
+from heldout.metrics import evaluate as score
+from heldout.metrics import render_markdown
+from semgap_spacy import decide_cases
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "configs" / "pipeline.cfg"
+CASE_KEYS = ("id", "domain", "text", "readings", "now")
+
+# The same pipeline with one component switched off.
+COMPONENTS: Dict[str, Dict[str, object]] = {
+    "semgap (full)": {},
+    "without typo repair": {"components.semgap_typo_repair.enabled": False},
+    "without terms": {"components.semgap_terms.enabled": False},
+    "without context": {"components.semgap_context.enabled": False},
+    "without quantities": {"components.semgap_quantities.enabled": False},
+    "without decision": {"components.semgap_decision.enabled": False},
+}
+# One major feature switched off at a time.
+ABLATIONS: Dict[str, Dict[str, object]] = {
+    "full": {},
+    "typo_repair": {"components.semgap_typo_repair.enabled": False},
+    "inflection": {"components.semgap_terms.inflection": False},
+    "frames": {"components.semgap_terms.frames": False},
+    "negation": {"components.semgap_context.negation": False},
+    "hedges": {"components.semgap_context.hedges": False},
+    "text_quantities": {"components.semgap_quantities.text_quantities": False},
+    "readings_validation": {"components.semgap_quantities.readings": False},
+    "cross_domain": {"components.semgap_terms.cross_domain": False},
+    "ambiguity": {"components.semgap_terms.ambiguity": False},
+}
+
+
+def engine_case(case: dict) -> dict:
+    """Only the keys a caller would pass: the label and the facts stay hidden."""
+    return {k: case[k] for k in CASE_KEYS if k in case}
+
+
+def load_pipeline(overrides: Optional[Dict[str, object]] = None):
+    config = Config().from_disk(CONFIG, overrides=overrides or {})
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True)
+    nlp.initialize()
+    return nlp
+
+
+def run_variant(overrides: Dict[str, object], cases: List[dict]) -> List[dict]:
+    nlp = load_pipeline(overrides)
+    return list(decide_cases(nlp, (engine_case(c) for c in cases)))
+
+
+def run_baseline(cases: List[dict]) -> List[dict]:
+    return [baseline_keyword.decide(engine_case(c)) for c in cases]
+
+
+def _summary(result: dict) -> dict:
+    overall = result["overall"]
+    core = result["overall_excluding_novel_paraphrase"]
+    return {
+        "n": overall["n"], "accuracy": overall["accuracy"], "unsafe_proceeds": overall["unsafe_proceeds"],
+        "crashes": overall["crashes"], "critical_recall": overall["critical_recall"],
+        "accuracy_excluding_novel": core["accuracy"], "unsafe_proceeds_excluding_novel": core["unsafe_proceeds"],
+    }
+
+
+def evaluate_split(split: str, variants: Dict[str, Dict[str, object]], with_baseline: bool) -> dict:
+    cases = load_cases(split)
+    table = {}
+    details = None
+    for name, overrides in variants.items():
+        result = score(cases, run_variant(overrides, cases))
+        table[name] = _summary(result)
+        if details is None:
+            details = result  # the first variant is the full pipeline
+    if with_baseline:
+        table["keyword baseline"] = _summary(score(cases, run_baseline(cases)))
+    return {"split": split, "table": table, "full": details}
+
+
+def _fmt(summary: dict) -> str:
+    acc = summary["accuracy"]
+    core = summary["accuracy_excluding_novel"]
+    return (f"{acc['p']:.3f} [{acc['low']:.3f}, {acc['high']:.3f}] | {core['p']:.3f} | "
+            f"{summary['unsafe_proceeds']} | {summary['unsafe_proceeds_excluding_novel']} | {summary['crashes']}")
+
+
+def table_markdown(report: dict) -> str:
+    lines = [f"**{report['split']} split** (n = {next(iter(report['table'].values()))['n']})", "",
+             "| variant | accuracy [95% CI] | accuracy excl. novel | unsafe proceeds | unsafe excl. novel | crashes |",
+             "|---|---|---|---|---|---|"]
+    for name, summary in report["table"].items():
+        lines.append(f"| {name} | {_fmt(summary)} |")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--splits", nargs="+", default=["dev", "test"])
+    parser.add_argument("--ablate", action="store_true", help="switch features off one at a time")
+    parser.add_argument("--out", default=str(ROOT / "results"))
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    name = "ablation" if args.ablate else "heldout_eval"
+    variants = ABLATIONS if args.ablate else COMPONENTS
+    reports = [evaluate_split(split, variants, with_baseline=not args.ablate) for split in args.splits]
+    payload = {r["split"]: {"table": r["table"], **({} if args.ablate else {"full": r["full"]})} for r in reports}
+    (out / f"{name}.json").write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf8")
+    parts = [f"# {'Ablation' if args.ablate else 'Held-out evaluation'}", ""]
+    for report in reports:
+        parts += [table_markdown(report), ""]
+        if not args.ablate:
+            parts += [render_markdown(report["full"], title=f"semgap (full) on {report['split']}"), ""]
+    (out / f"{name}.md").write_text("\n".join(parts), encoding="utf8")
+    for report in reports:
+        print(table_markdown(report) + "\n")
+
+
+if __name__ == "__main__":
+    main()
