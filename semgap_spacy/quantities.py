@@ -18,19 +18,21 @@ Finding quantities works on characters with precompiled regexes, because the
 tokenizers of en/es/fr/de split "2°C", "38%", "25,5" and "hours—but"
 differently; spans are then aligned to tokens with
 ``doc.char_span(..., alignment_mode="expand")``. Pint is touched only when a
-tied quantity needs a real conversion.
+quantity needs a real conversion (never for "h" into an "h" contract).
 """
 import re
-from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
+from functools import lru_cache
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ._extensions import QUANTITIES_KEY, TERMS_KEY, unpack_span_id
+from ._extensions import QUANTITIES_KEY, TERMS_KEY, doc_get, doc_set, span_get, span_set, unpack_span_id
 from .codes import outcome_for
 from .glossary import Contract, GlossarySet
 from .pipe_base import SemgapPipe
 from .readings import STATUS_OK, STATUS_OUT, check_readings, contract_message, fmt, within
+from .textnorm import fold
 from .units import (AMBIGUOUS, ISO_DURATION_PATTERN, OK, UNKNOWN, UNSUPPORTED, canonical_unit,
                     convert, lookup_surface, parse_iso_duration, parse_number, tidy, unit_table)
 
@@ -71,15 +73,16 @@ _GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of somet
 # Scanning starts at digits: a pattern that starts with a character class lets
 # the regex engine skip ahead in C, which matters since most text has no
 # quantity. Everything else is checked around each number run.
-_NUM_RE = re.compile(r"[0-9]+(?:[.,][0-9]+)*")
-# After a number: a unit candidate, a symbol or a word, optionally followed by
-# a second word ("por ciento", "degrees Celsius", "° C"). It is classified by a
-# dict lookup in the alias table (two-word form first); an alternation of every
-# alias inside the regex would be tried at each digit and is several times slower.
-_UNIT_RE = re.compile(
-    r"(?:" + _SP + r"*|-)"  # "30 h", "30h", "30-hour"
+# A number, then maybe a unit candidate: a symbol or a word, optionally
+# followed by a second word ("por ciento", "degrees Celsius", "° C"). The
+# candidate is classified by a dict lookup in the alias table (two-word form
+# first); an alternation of every alias inside the regex would be tried at
+# each digit and is several times slower.
+_NUM_RE = re.compile(
+    r"(?P<num>[0-9]+(?:[.,][0-9]+)*)"
+    r"(?:(?:" + _SP + r"*|-)"  # "30 h", "30h", "30-hour"
     r"(?P<w1>[°º˚℃℉%]|[^\W\d_]+)"
-    r"(?:(?P<sp>" + _SP + r"?)(?P<w2>[^\W\d_]+))?"
+    r"(?:(?P<sp>" + _SP + r"?)(?P<w2>[^\W\d_]+))?)?"
 )
 # Between the two numbers of a range ("2–8 °C", "2 to 8 °C", "-5 bis -2 °C").
 _RANGE_JOIN_RE = re.compile(
@@ -102,7 +105,7 @@ def _signed(sign_start: Optional[int], text: str, value: float, kind: str) -> fl
 
 
 def _unit_at(text: str, m: "re.Match"):
-    """(lookup, surface, end) of the unit matched by ``_UNIT_RE``, or None."""
+    """(lookup, surface, end) of the unit matched by ``_NUM_RE``, or None."""
     w1 = m.group("w1")
     if m.group("w2") is not None:
         # "°C" may be written "° C"; two words need the space between them.
@@ -137,7 +140,7 @@ def find_quantities(text: str) -> List[TextQuantity]:
     found: List[TextQuantity] = []
     pending = None  # a number that may open a range: (start, end, sign_start, join_end)
     for m in _NUM_RE.finditer(text):
-        s, e = m.span()
+        s, e = m.span("num")
         prev = text[s - 1] if s else ""
         if prev and _glued(prev):
             pending = None
@@ -146,8 +149,7 @@ def find_quantities(text: str) -> List[TextQuantity]:
             pending = None
             continue
         sign_start = s - 1 if prev and prev in _SIGNS and (s < 2 or not _glued(text[s - 2])) else None
-        u = _UNIT_RE.match(text, e)
-        unit = _unit_at(text, u) if u is not None else None
+        unit = _unit_at(text, m) if m.group("w1") is not None else None
         lo, pending_before = None, pending
         pending = None
         if unit is None:
@@ -156,7 +158,7 @@ def find_quantities(text: str) -> List[TextQuantity]:
                 pending = (s, e, sign_start, j.end())
             continue
         lookup, surface, unit_end = unit
-        value = parse_number(m.group())
+        value = parse_number(m.group("num"))
         if value is None:
             continue
         kind = lookup.kind
@@ -223,16 +225,36 @@ def _merge_compounds(text: str, found: List[TextQuantity]) -> List[TextQuantity]
 
 # -- clauses -------------------------------------------------------------------
 
-_BREAK_RE = re.compile(
+_BREAK_PUNCT = (
     r"(?<!\d),|,(?!\d)"            # a comma, except inside a number ("25,5")
     r"|;"
-    r"|—|--"
-    r"|(?<=\s)[-–](?=\s)"          # a spaced hyphen or en dash (not "2-8", not "-3")
+    r"|[—―]|--"
+    r"|(?<=\s)[-–−](?=\s)"         # a spaced hyphen or dash (not "2-8", not "-3")
     r"|\n"
     r"|[.!?…](?=\s|$)"             # sentence end (a decimal point has no space after it)
-    r"|\b(?:but|pero|mais|aber)\b",
-    re.IGNORECASE,
 )
+# The spec's clause-break words; the context component's cue files add more
+# ("however", "sin embargo", ...) and are read too, so both components agree.
+_SPEC_BREAK_WORDS = ("but", "pero", "mais", "aber")
+
+
+@lru_cache(maxsize=1)
+def _break_re() -> "re.Pattern":
+    words = set(_SPEC_BREAK_WORDS)
+    try:
+        from .context import BREAK, DEFAULT_LANGUAGES, load_packaged_cues
+
+        for lang in DEFAULT_LANGUAGES:
+            for record in load_packaged_cues(lang).records:
+                if record.category == BREAK:
+                    words.update((record.cue, fold(record.cue)))
+    except Exception:  # the spec's words still apply without the cue files
+        pass
+    alternatives = "|".join(r"\s+".join(re.escape(w) for w in word.split())
+                            for word in sorted(words, key=len, reverse=True))
+    return re.compile(_BREAK_PUNCT + r"|(?<!\w)(?:" + alternatives + r")(?!\w)", re.IGNORECASE)
+
+
 # Abbreviations whose full stop does not end a clause ("CIT approx. 30 h").
 _NON_FINAL = frozenset({"approx", "aprox", "ca", "env", "appr", "est", "vs", "z.b", "e.g", "i.e",
                         "nr", "núm", "num"})
@@ -249,15 +271,16 @@ def break_between(text: str, start: int, end: int) -> bool:
     """Whether a clause break lies in ``text[start:end]``.
 
     Commas (not inside a number), semicolons, dashes used as separators,
-    "but"/"pero"/"mais"/"aber", line breaks and sentence ends break a clause;
-    a colon does not ("CIT: 30 h"), nor the full stop of "approx.".
+    "but"/"pero"/"mais"/"aber" (and the other clause-break words of the
+    context component's cue files), line breaks and sentence ends break a
+    clause; a colon does not ("CIT: 30 h"), nor the full stop of "approx.".
 
     text (str): The text.
     start (int): Start of the gap (character offset).
     end (int): End of the gap.
     RETURNS (bool): True when the two sides are in different clauses.
     """
-    for m in _BREAK_RE.finditer(text, start, end):
+    for m in _break_re().finditer(text, start, end):
         if m.group() == "." and _word_before(text, m.start()).casefold() in _NON_FINAL:
             continue
         return True
@@ -305,52 +328,42 @@ class QuantityLinker(SemgapPipe):
         self.max_distance = max_distance
         self.cfg.update(text_quantities=text_quantities, readings=readings, spans_key=spans_key,
                         quantities_key=quantities_key, max_distance=max_distance)
-        unit_table()  # load the alias data at construction, not on the first doc
+        unit_table()  # load the alias data and the break words now, not on the first doc
+        _break_re()
         self._rebuild()
 
     def _rebuild(self) -> None:
-        self._contracts: Dict[Tuple[str, str], Tuple[str, Contract]] = {}
-        for domain, term in self.glossary.terms():
-            if term.field and term.contract is not None:
-                self._contracts[(domain, term.field)] = (term.id, term.contract)
-
-    def _load(self, data: dict) -> None:
-        super()._load(data)
-        cfg = self.cfg
-        self.text_quantities = cfg.get("text_quantities", self.text_quantities)
-        self.readings = cfg.get("readings", self.readings)
-        self.spans_key = cfg.get("spans_key", self.spans_key)
-        self.quantities_key = cfg.get("quantities_key", self.quantities_key)
-        self.max_distance = cfg.get("max_distance", self.max_distance)
+        self._contracts = contract_index(self.glossary)
 
     # -- per doc -------------------------------------------------------------
     def process(self, doc: Doc) -> Doc:
-        ext = doc._  # one Underscore object; each ``doc._`` access builds a new one
         if self.text_quantities:
-            doc.spans[self.quantities_key] = self._quantity_spans(doc, ext)
+            doc.spans[self.quantities_key] = self._quantity_spans(doc)
         if self.readings:
-            readings = ext.semgap_readings
-            ext.semgap_readings_checked = (
-                [] if readings is None
-                else check_readings(readings, ext.semgap_domain, self.glossary, ext.semgap_now))
+            readings = doc_get(doc, "semgap_readings")
+            doc_set(doc, "semgap_readings_checked", [] if readings is None else check_readings(
+                readings, doc_get(doc, "semgap_domain"), self.glossary, doc_get(doc, "semgap_now")))
         return doc
 
-    def _quantity_spans(self, doc: Doc, ext) -> List[Span]:
+    def _quantity_spans(self, doc: Doc) -> List[Span]:
         text = doc.text
         found = find_quantities(text)
         if not found:
             return []
         fields = []
         if self.spans_key in doc.spans:
-            fields = field_mentions(doc, self.glossary, self.spans_key, self._contracts,
-                                    domain=ext.semgap_domain)
-        sents = _sentence_starts(doc) if fields else []
-        spans = []
+            fields = field_mentions(doc, self.glossary, self.spans_key,
+                                    domain=doc_get(doc, "semgap_domain"))
+        sents: List[Optional[List[int]]] = [None]  # sentence starts, computed when first needed
+        spans, seen = [], set()
         for q in found:
             span = doc.char_span(q.start, q.end, label=q.kind, alignment_mode="expand")
-            if span is None:
+            # span extensions are keyed by offsets: two quantities in one token
+            # ("2-8" in some tokenizers) would share their values, keep the first
+            if span is None or (span.start_char, span.end_char) in seen:
                 continue
-            linked = self._nearest(text, span, q, fields, sents) if fields else None
+            seen.add((span.start_char, span.end_char))
+            linked = self._nearest(doc, text, span, q, fields, sents) if fields else None
             value, unit = q.value, q.unit
             if linked is not None and q.status == OK:
                 target = linked.contract.unit
@@ -358,20 +371,17 @@ class QuantityLinker(SemgapPipe):
                 if value != q.value:
                     value = tidy(value)
                 unit = canonical_unit(target)
-            ext = span._
-            ext.semgap_magnitude = value
-            ext.semgap_unit = unit
-            ext.semgap_quantity_kind = q.kind
-            if q.status != OK:
-                ext.semgap_quantity_problem = _PROBLEM_CODES[q.status]
-            if linked is not None:
-                ext.semgap_linked_field = linked.field
-                ext.semgap_linked_term = linked.term_id
+            span_set(span, "semgap_magnitude", value)
+            span_set(span, "semgap_unit", unit)
+            span_set(span, "semgap_quantity_kind", q.kind)
+            span_set(span, "semgap_quantity_problem", _PROBLEM_CODES.get(q.status))
+            span_set(span, "semgap_linked_field", linked.field if linked is not None else None)
+            span_set(span, "semgap_linked_term", linked.term_id if linked is not None else None)
             spans.append(span)
         return spans
 
-    def _nearest(self, text: str, span: Span, q: TextQuantity, fields: List[_Field],
-                 sents: List[int]) -> Optional[_Field]:
+    def _nearest(self, doc: Doc, text: str, span: Span, q: TextQuantity, fields: List[_Field],
+                 sents: List[Optional[List[int]]]) -> Optional[_Field]:
         """The nearest field of the quantity's kind in its clause, or None.
 
         Distance is in tokens between the two spans; on a tie the field
@@ -396,7 +406,9 @@ class QuantityLinker(SemgapPipe):
             if gap is not None and gap[0] < gap[1]:
                 if break_between(text, gap[0], gap[1]):
                     continue
-                if sents and any(gap[0] < s <= gap[1] for s in sents):
+                if sents[0] is None:
+                    sents[0] = _sentence_starts(doc)
+                if any(gap[0] < s <= gap[1] for s in sents[0]):
                     continue
             best, best_key = f, key
         return best
@@ -405,8 +417,27 @@ class QuantityLinker(SemgapPipe):
 _NO_DOMAIN = object()
 
 
+@lru_cache(maxsize=1024)
+def _field_facts(span_id: str) -> Optional[Tuple[str, str, str]]:
+    """(domain, field, status) of a field term span's id_, None for other spans."""
+    facts = unpack_span_id(span_id)
+    if facts["signal"] != "field" or not facts["field"]:
+        return None
+    return facts["domain"], facts["field"], facts["status"]
+
+
+@lru_cache(maxsize=8)
+def contract_index(glossary: GlossarySet) -> Dict[Tuple[str, str], Tuple[str, Contract]]:
+    """(domain, field) -> (term id, contract), once per glossary set (they are immutable).
+
+    glossary (GlossarySet): The glossary set.
+    RETURNS (dict): The index.
+    """
+    return {(domain, term.field): (term.id, term.contract) for domain, term in glossary.terms()
+            if term.field and term.contract is not None}
+
+
 def field_mentions(doc: Doc, glossary: GlossarySet, spans_key: str = TERMS_KEY,
-                   contracts: Optional[Dict[Tuple[str, str], Tuple[str, Contract]]] = None,
                    own_domain_only: bool = False, domain=_NO_DOMAIN) -> List[_Field]:
     """Field term spans of a doc with their contracts.
 
@@ -416,7 +447,6 @@ def field_mentions(doc: Doc, glossary: GlossarySet, spans_key: str = TERMS_KEY,
     doc (Doc): The document.
     glossary (GlossarySet): The glossary with the contracts.
     spans_key (str): The term span group. Defaults to "semgap_terms".
-    contracts (Optional[dict]): A precomputed (domain, field) index.
     own_domain_only (bool): Return nothing when the domain is not governed.
     domain (Optional[str]): ``doc._.semgap_domain``, when the caller has it.
     RETURNS (List[_Field]): The field mentions, in text order.
@@ -427,27 +457,22 @@ def field_mentions(doc: Doc, glossary: GlossarySet, spans_key: str = TERMS_KEY,
     if not len(group):
         return []
     if domain is _NO_DOMAIN:
-        domain = doc._.semgap_domain
+        domain = doc_get(doc, "semgap_domain")
     governed = isinstance(domain, str) and domain in glossary.domains
     if own_domain_only and not governed:
         return []
+    contracts = contract_index(glossary)
     out = []
     for span in group:
-        facts = unpack_span_id(span.id_)
-        if facts["signal"] != "field" or not facts["field"]:
+        facts = _field_facts(span.id_)
+        if facts is None or (governed and facts[0] != domain):
             continue
-        if governed and facts["domain"] != domain:
-            continue
-        key = (facts["domain"], facts["field"])
-        if contracts is not None:
-            hit = contracts.get(key)
-        else:
-            term = glossary.field_term(*key)
-            hit = (term.id, term.contract) if term is not None and term.contract else None
+        key = facts[:2]
+        hit = contracts.get(key)
         if hit is None:
             continue
         out.append(_Field(span, span.start, span.end, span.start_char, span.end_char,
-                          facts["field"], facts["domain"], hit[0], facts["status"], hit[1]))
+                          facts[1], facts[0], hit[0], facts[2], hit[1]))
     if len(out) > 1:
         out.sort(key=lambda f: (f.start, f.end))
     return out
@@ -500,7 +525,7 @@ def quantity_findings(doc: Doc, glossary: GlossarySet, *, spans_key: str = TERMS
     for f in fields:
         by_field.setdefault(f.field, []).append(f)
     read_fields, valid = set(), {}
-    for entry in doc._.semgap_readings_checked or []:
+    for entry in doc_get(doc, "semgap_readings_checked") or []:
         if not isinstance(entry, dict):
             continue
         read_fields.add(entry.get("field"))
@@ -510,18 +535,19 @@ def quantity_findings(doc: Doc, glossary: GlossarySet, *, spans_key: str = TERMS
     out: List[dict] = []
     tied_fields = set()
     for q in quantities:
-        name = q._.semgap_linked_field
+        name = span_get(q, "semgap_linked_field")
         mentions = by_field.get(name)
         if not mentions:
             continue
         tied_fields.add(name)
-        mention = min(mentions, key=lambda f: min(abs(f.span.start_char - q.end_char),
-                                                  abs(q.start_char - f.span.end_char)))
+        q_start, q_end = q.start_char, q.end_char
+        mention = mentions[0] if len(mentions) == 1 else min(
+            mentions, key=lambda f: min(abs(f.start_char - q_end), abs(q_start - f.end_char)))
         contract = mention.contract
-        start = min(q.start_char, mention.span.start_char)
-        end = max(q.end_char, mention.span.end_char)
+        start = min(q_start, mention.start_char)
+        end = max(q_end, mention.end_char)
         unit = contract.unit
-        problem = q._.semgap_quantity_problem
+        problem = span_get(q, "semgap_quantity_problem")
         if problem:
             written = q.text
             out.append(_finding(name, mention.term_id, "unit_problem", problem,
@@ -529,7 +555,7 @@ def quantity_findings(doc: Doc, glossary: GlossarySet, *, spans_key: str = TERMS
                                 f"{'ambiguous' if problem == 'ambiguous_unit' else 'unsupported'} "
                                 f"for its contract in {unit}", None, unit, start, end))
             continue
-        value = q._.semgap_magnitude
+        value = span_get(q, "semgap_magnitude")
         if value is None:
             continue
         if name in valid:
@@ -558,7 +584,7 @@ def quantity_findings(doc: Doc, glossary: GlossarySet, *, spans_key: str = TERMS
         first = mentions[0]
         out.append(_finding(name, first.term_id, "missing", "field_without_value",
                             f"{name} is mentioned ('{first.span.text}') with no reading and no value",
-                            None, first.contract.unit, first.span.start_char, first.span.end_char))
+                            None, first.contract.unit, first.start_char, first.end_char))
     out.sort(key=lambda r: (r["start_char"], r["end_char"], r["code"]))
     return out
 

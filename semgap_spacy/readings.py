@@ -81,12 +81,17 @@ def contract_message(field: str, value: float, contract: Contract, code: str,
     head = f"{field} {fmt(value)} {contract.unit}{' ' + source if source else ''}"
     if code == "reading_in_contract":
         verb = "meets" if contract.max is None else "is within"
-        return f"{head} {verb} its {contract.describe()}"
-    if code == "limit_exceeded":
-        return f"{head} is over its {contract.describe()}"
-    if code == "below_minimum":
-        return f"{head} is under its {contract.describe()}"
-    return f"{head} is outside its {contract.describe()}"
+    else:
+        verb = _VERBS.get(code, "is outside")
+    return f"{head} {verb} its {_describe(contract)}"
+
+
+_VERBS = {"limit_exceeded": "is over", "below_minimum": "is under", "outside_band": "is outside"}
+
+
+@lru_cache(maxsize=64)
+def _describe(contract: Contract) -> str:
+    return contract.describe()
 
 
 def _entry(field, term: Optional[Term], status: str, code: str, message: str,
@@ -221,6 +226,12 @@ def _read_start(field: str, term: Term, reading: dict, now: Any) -> Tuple[Option
     return convert(hours, "hour", contract.unit), None
 
 
+@lru_cache(maxsize=8)
+def _field_index(glossary: GlossarySet) -> dict:
+    """(domain, field) -> Term, built once per glossary set (they are immutable)."""
+    return {(domain, term.field): term for domain, term in glossary.terms() if term.field}
+
+
 def check_reading(field: Any, reading: Any, domain: Optional[str], glossary: GlossarySet,
                   now: Any = None) -> dict:
     """Validate one reading and check it against its field's contract.
@@ -235,7 +246,7 @@ def check_reading(field: Any, reading: Any, domain: Optional[str], glossary: Glo
     if not isinstance(domain, str) or domain not in glossary.domains:
         return _malformed(field, None, "unknown_field",
                           f"{field}: cannot be checked, domain {domain!r} is not governed")
-    term = glossary.field_term(domain, field) if isinstance(field, str) else None
+    term = _field_index(glossary).get((domain, field)) if isinstance(field, str) else None
     if term is None or term.contract is None:
         return _malformed(field, None, "unknown_field", f"{field!r} is not a field of {domain}")
     if not isinstance(reading, dict):
@@ -254,7 +265,7 @@ def check_reading(field: Any, reading: Any, domain: Optional[str], glossary: Glo
                           f"{field}: keys {shown} are not one of {{value, unit}}, {{duration}}, {{start}}")
     if problem is not None:
         return problem
-    value = tidy(value)
+    value = tidy(value)  # conversion noise: 46.4 °F is 8 °C, not 8.000000000000057
     code = within(value, term.contract)
     status = STATUS_OK if code == "reading_in_contract" else STATUS_OUT
     return _entry(field, term, status, code, contract_message(field, value, term.contract, code),

@@ -394,6 +394,7 @@ def convert(value: float, unit: str, to_unit: str) -> float:
 
 def tidy(value: float) -> float:
     """Round away conversion noise (8.000000000000057 → 8.0), 12 significant digits."""
-    if not math.isfinite(value) or value == 0:
+    value = float(value)
+    if value == 0 or value.is_integer() or not math.isfinite(value):
         return value
     return float(f"{value:.12g}")

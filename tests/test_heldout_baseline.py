@@ -1,11 +1,7 @@
 """The naive keyword baseline: tolerant glossary reading, bank fallback, decision shape."""
 
-import sys
 from pathlib import Path
 
-# heldout/ is a top-level package of the repository, not of the installed
-# distribution: make it importable however pytest is started.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from heldout.baseline_keyword import decide, load_phrases, phrases_from_glossaries
 

@@ -3,9 +3,6 @@
 import sys
 from pathlib import Path
 
-# heldout/ is a top-level package of the repository, not of the installed
-# distribution: make it importable however pytest is started.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import collections
 import hashlib

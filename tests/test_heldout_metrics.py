@@ -1,11 +1,7 @@
 """Metrics on a tiny fixture whose numbers were worked out by hand."""
 
-import sys
 from pathlib import Path
 
-# heldout/ is a top-level package of the repository, not of the installed
-# distribution: make it importable however pytest is started.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import json
 

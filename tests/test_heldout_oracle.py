@@ -4,12 +4,8 @@ Each expected label below was derived by hand from domain-spec.md §4 (the
 comment names the rule), not by running the oracle or the engine.
 """
 
-import sys
 from pathlib import Path
 
-# heldout/ is a top-level package of the repository, not of the installed
-# distribution: make it importable however pytest is started.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pytest
 
