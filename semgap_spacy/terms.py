@@ -36,6 +36,7 @@ from .vocabulary import build_vocabulary, form_index_for, iter_phrases, spelling
 
 # Tokens that end a clause: a frame's head and outcome never reach across them.
 CLAUSE_BREAKS = (",", ";", ".", "!", "?", "-", "\u2013", "\u2014", "but", "pero", "mais", "aber")
+SPACED_DASH = "\u2014"
 HEAD_PREFIX = "HEAD:"
 OUTCOME_PREFIX = "OUTCOME:"
 
@@ -69,6 +70,12 @@ class MatchKeys:
             key = self.key_for(norm)
             if key:
                 doc[i].norm_ = key
+        if "-" in doc.text:
+            # "clear-to-close" joins words; "crossmatch - negative" separates
+            # clauses. A spaced hyphen is keyed as a dash so no phrase spans it.
+            for token in doc:
+                if token.text == "-" and (token.whitespace_ or (token.i and doc[token.i - 1].whitespace_)):
+                    token.norm_ = SPACED_DASH
         return doc
 
 

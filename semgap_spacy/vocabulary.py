@@ -6,6 +6,7 @@ with the pipeline's own tokenizer so that "cross-match" in a pattern splits
 exactly as it does in the text.
 """
 import hashlib
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -23,6 +24,11 @@ FORM_CACHE_FILE = "bundled_forms.json"
 def spelling_variants(text: str, compounds: Dict[str, List[str]]) -> List[str]:
     """Hyphen/space/joined variants of a phrase: "cross-match", "cross match", "crossmatch".
 
+    Every gap between two words may be written as a space or a hyphen
+    ("clear-to-close", "out-of-spec"); a hyphenated word may also be closed up
+    ("non-reactive", "nonreactive"); closed compounds listed in the glossary
+    may be opened ("crossmatch", "cross match", "cross-match").
+
     text (str): A glossary phrase.
     compounds (Dict[str, List[str]]): Closed compounds and their parts, e.g.
         {"crossmatch": ["cross", "match"]}, from the domain glossary.
@@ -30,18 +36,27 @@ def spelling_variants(text: str, compounds: Dict[str, List[str]]) -> List[str]:
     """
     out = [text]
     if "-" in text:
-        out += [text.replace("-", " "), text.replace("-", "")]
+        out.append(text.replace("-", ""))
     for whole, parts in compounds.items():
         pattern = re.compile(rf"\b{re.escape(whole)}\b", re.IGNORECASE)
         for variant in list(out):
             if pattern.search(variant):
-                out += [pattern.sub(" ".join(parts), variant), pattern.sub("-".join(parts), variant)]
+                out.append(pattern.sub(" ".join(parts), variant))
+    for variant in list(out):
+        words = re.split(r"[ \-]+", variant.strip())
+        if 1 < len(words) <= MAX_SEPARATED_WORDS:
+            for seps in itertools.product(" -", repeat=len(words) - 1):
+                out.append(words[0] + "".join(sep + w for sep, w in zip(seps, words[1:])))
     seen, result = set(), []
     for v in out:
         if v not in seen:
             seen.add(v)
             result.append(v)
     return result
+
+
+# Phrases longer than this keep their own separators (2^(n-1) variants otherwise).
+MAX_SEPARATED_WORDS = 5
 
 
 @dataclass

@@ -167,3 +167,19 @@ def test_user_spans_and_text_untouched():
     doc = nlp(doc)
     assert [s.text for s in doc.spans["mine"]] == ["Crossmatches"]
     assert doc.text == "Crossmatches négatives" and [t.lemma_ for t in doc] == ["", ""]
+
+
+@pytest.mark.parametrize("text,domain,term", [
+    ("clear-to-close", "mortgage", "MTG.CTC"),
+    ("negative-amortization on this one", "mortgage", "MTG.NEG_AM"),
+    ("QP-certified", "pharma_qa", "PHA.RELEASED"),
+    ("aircraft-on-ground", "aviation_maintenance", "AVN.AOG"),
+    ("cold-chain temperature 5 C", "pharma_qa", "PHA.STORAGE_TEMP"),
+    ("out of spec", "pharma_qa", "PHA.OUT_OF_SPEC"),
+])
+def test_spaces_may_be_written_as_hyphens(terms_nlp, text, domain, term):
+    assert term in [s[1] for s in spans(terms_nlp, text, domain)]
+
+
+def test_a_spaced_dash_is_not_a_hyphen(terms_nlp):
+    assert "MTG.CTC" not in [s[1] for s in spans(terms_nlp, "clear - to close", "mortgage")]
