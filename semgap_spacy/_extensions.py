@@ -166,6 +166,19 @@ def token_set(token: Token, name: str, value) -> None:
     token.doc.user_data[("._.", name, token.idx, None)] = value
 
 
+_TEXT_KEY = ("semgap", "text")
+
+
+def doc_text(doc: Doc) -> str:
+    """``doc.text``, joined once per doc: spaCy rebuilds it from the tokens on
+    every access, and several pipes need it. A doc's text never changes (the
+    retokenizer keeps it), so the cached copy cannot go stale."""
+    text = doc.user_data.get(_TEXT_KEY)
+    if text is None:
+        text = doc.user_data[_TEXT_KEY] = doc.text
+    return text
+
+
 def register_extensions() -> None:
     """Register every semgap extension once; existing ones are left alone."""
     for cls, table in ((Doc, DOC_EXTENSIONS), (Token, TOKEN_EXTENSIONS), (Span, SPAN_EXTENSIONS)):

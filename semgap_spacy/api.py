@@ -12,7 +12,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ._extensions import doc_get, doc_set
+from ._extensions import _TEXT_KEY, doc_get, doc_set
 from .codes import ESCALATE, outcome_for
 from .decision import SCHEMA, make_reason, text_sha256
 from .glossary import GlossarySet, load_glossaries
@@ -98,7 +98,9 @@ def case_doc(nlp: Language, case: Any, *, problems: Optional[List[dict]] = None)
                                     f"{MAX_TEXT_CHARS}, only the first {MAX_TEXT_CHARS} were read"))
         text = text[:MAX_TEXT_CHARS]
     # A lone surrogate cannot be stored by spaCy; U+FFFD keeps every offset.
-    doc = nlp.make_doc(_SURROGATES.sub("\ufffd", text))
+    text = _SURROGATES.sub("\ufffd", text)
+    doc = nlp.make_doc(text)
+    doc.user_data[_TEXT_KEY] = text
     case_id = case.get("id")
     domain = case.get("domain")
     if not (case_id is None or isinstance(case_id, str) or (isinstance(case_id, int) and not isinstance(case_id, bool))):

@@ -17,7 +17,7 @@ from typing import Dict, Iterable, List, Optional
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_get, doc_set, span_get,
+from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_get, doc_set, doc_text, span_get,
                           span_repaired, unpack_span_id)
 from .codes import BLOCK, ESCALATE, PROCEED, outcome_for, strictest
 from .glossary import GlossarySet
@@ -40,6 +40,12 @@ _VALUE_CODES = {"reading_in_contract", "limit_exceeded", "below_minimum", "outsi
                 "text_quantity_unconfirmed", "quantity_mismatch", "field_without_value",
                 "ambiguous_unit", "unsupported_unit"}
 _CLEARING = {"clearance", "reading_in_contract"}
+_STATE_MESSAGES = {
+    "asserted": "{!r} asserts {}",
+    "negated": "{!r} ({}) is negated",
+    "hedged": "{!r} ({}) is hedged or conditional",
+    "repaired": "{!r} matched {} only after spelling correction; a clearance must be exact",
+}
 FIXED_CHOICES = [
     {"choice": "other", "meaning": "other (free text)", "outcome": ESCALATE},
     {"choice": "leave_open", "meaning": "leave open", "outcome": ESCALATE},
@@ -61,7 +67,6 @@ def make_reason(code: str, message: str, *, term_id: Optional[str] = None,
         reason["term_id"] = term_id
     if span is not None:
         start_char, end_char = span.start_char, span.end_char
-        extra.setdefault("evidence", span.text)
     if start_char is not None and end_char is not None:
         reason["start_char"], reason["end_char"] = int(start_char), int(end_char)
     reason.update({k: v for k, v in extra.items() if v is not None})
@@ -154,12 +159,13 @@ class Decision(SemgapPipe):
         if domain is None and not any(r["code"] == "invalid_case" for r in reasons):
             reasons.append(make_reason("unknown_domain", "no domain given for the case"))
         spans = list(doc.spans[self.spans_key]) if self.spans_key in doc.spans else []
+        text = doc_text(doc) if spans else ""
         recognised = False
         if known_domain:
             own_offsets = {(s.start, s.end) for s in spans if unpack_span_id(s.id_)["domain"] == domain
                            and unpack_span_id(s.id_)["signal"] in ("clear", "critical_block", "field")}
             for span in spans:
-                reason = self._span_reason(span, domain, own_offsets)
+                reason = self._span_reason(span, domain, own_offsets, text)
                 if reason is not None:
                     recognised = True
                     reasons.append(reason)
@@ -179,31 +185,33 @@ class Decision(SemgapPipe):
                                                            reasons[i].get("start_char", 10**9), i))
         return [reasons[i] for i in order]
 
-    def _span_reason(self, span: Span, domain: str, own_offsets) -> Optional[dict]:
+    def _span_reason(self, span: Span, domain: str, own_offsets, text: str) -> Optional[dict]:
         facts = unpack_span_id(span.id_)
         signal, term_id = facts["signal"], span.label_
+        quote = text[span.start_char:span.end_char]
+        where = {"span": span, "evidence": quote}
         if facts["domain"] != domain:
             if signal in ("clear", "critical_block", "field") and (span.start, span.end) not in own_offsets:
                 return make_reason("other_domain_term",
-                                   f"{span.text!r} is a term of {facts['domain']}, not {domain}; routing may be wrong",
-                                   term_id=term_id, span=span, domain=facts["domain"])
+                                   f"{quote!r} is a term of {facts['domain']}, not {domain}; routing may be wrong",
+                                   term_id=term_id, **where, domain=facts["domain"])
             return None
         if signal == AMBIGUOUS:
-            return make_reason("ambiguous_abbreviation", f"{span.text!r} is a declared ambiguous abbreviation",
-                               term_id=None, span=span, abbreviation=span.label_.split(":", 1)[-1])
+            return make_reason("ambiguous_abbreviation", f"{quote!r} is a declared ambiguous abbreviation",
+                               term_id=None, **where, abbreviation=span.label_.split(":", 1)[-1])
         if signal == DANGLING_HEAD:
-            return make_reason("dangling_head", f"{span.text!r} is named without an outcome", span=span,
+            return make_reason("dangling_head", f"{quote!r} is named without an outcome", **where,
                                frame=span.label_.split(":", 1)[-1])
         if signal == DANGLING_OUTCOME:
-            return make_reason("dangling_outcome", f"{span.text!r} is an outcome without a head", span=span,
+            return make_reason("dangling_outcome", f"{quote!r} is an outcome without a head", **where,
                                frame=span.label_.split(":", 1)[-1])
         found = self.glossary.term(term_id)
         if found is None:
-            return make_reason("unknown_term", f"term id {term_id!r} is not in the glossary", span=span)
+            return make_reason("unknown_term", f"term id {term_id!r} is not in the glossary", **where)
         if facts["status"] == "draft":
             lang = facts["lang"]
-            return make_reason("draft_term", f"{span.text!r} ({lang}) is a draft term or translation; "
-                               "a draft can neither clear nor block", term_id=term_id, span=span)
+            return make_reason("draft_term", f"{quote!r} ({lang}) is a draft term or translation; "
+                               "a draft can neither clear nor block", term_id=term_id, **where)
         if signal == "field":
             return None  # fields are judged with their values (quantity findings)
         state = _state(span)
@@ -212,13 +220,7 @@ class Decision(SemgapPipe):
         code = _SIGNAL_REASON[(signal, state)]
         cue = (span_get(span, "semgap_negation_cue") if state == "negated"
                else span_get(span, "semgap_hedge_cue") if state == "hedged" else None)
-        messages = {
-            "asserted": f"{span.text!r} asserts {term_id}",
-            "negated": f"{span.text!r} ({term_id}) is negated",
-            "hedged": f"{span.text!r} ({term_id}) is hedged or conditional",
-            "repaired": f"{span.text!r} matched {term_id} only after spelling correction; a clearance must be exact",
-        }
-        return make_reason(code, messages[state], term_id=term_id, span=span,
+        return make_reason(code, _STATE_MESSAGES[state].format(quote, term_id), term_id=term_id, **where,
                            cue=list(cue) if cue else None)
 
     def _tie_reasons(self, doc: Doc) -> List[dict]:
@@ -305,7 +307,7 @@ class Decision(SemgapPipe):
             "reasons": reasons,
             "glossary_version": self.glossary.version_of(doc_get(doc, "semgap_domain")),
             "glossary_sha256": self.glossary.sha256,
-            "text_sha256": doc_get(doc, "semgap_text_sha256") or text_sha256(doc.text),
+            "text_sha256": doc_get(doc, "semgap_text_sha256") or text_sha256(doc_text(doc)),
         })
         return doc
 

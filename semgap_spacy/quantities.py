@@ -27,7 +27,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ._extensions import QUANTITIES_KEY, TERMS_KEY, doc_get, doc_set, span_get, span_set, unpack_span_id
+from ._extensions import QUANTITIES_KEY, TERMS_KEY, doc_get, doc_set, doc_text, span_get, span_set, unpack_span_id
 from .codes import outcome_for
 from .glossary import Contract, GlossarySet
 from .pipe_base import SemgapPipe
@@ -346,7 +346,7 @@ class QuantityLinker(SemgapPipe):
         return doc
 
     def _quantity_spans(self, doc: Doc) -> List[Span]:
-        text = doc.text
+        text = doc_text(doc)
         found = find_quantities(text)
         if not found:
             return []

@@ -27,7 +27,7 @@ from spacy.pipeline import SpanRuler
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
-from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_get, pack_span_id,
+from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_get, doc_text, pack_span_id,
                           unpack_span_id)
 from .inflection import FormIndex
 from .pipe_base import SemgapPipe
@@ -70,7 +70,7 @@ class MatchKeys:
             key = self.key_for(norm)
             if key:
                 doc[i].norm_ = key
-        if "-" in doc.text:
+        if "-" in doc_text(doc):
             # "clear-to-close" joins words; "crossmatch - negative" separates
             # clauses. A spaced hyphen is keyed as a dash so no phrase spans it.
             for token in doc:

@@ -24,7 +24,7 @@ from rapidfuzz.process import extract
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ._extensions import doc_set, token_set
+from ._extensions import doc_set, doc_text, token_set
 from .inflection import _read_table
 from .pipe_base import SemgapPipe
 from .textnorm import fold
@@ -134,7 +134,7 @@ class TypoRepair(SemgapPipe):
         # token; tokens are looked up only for the rare word that needs work.
         records = []
         starts = None
-        for match in _WORD.finditer(doc.text):
+        for match in _WORD.finditer(doc_text(doc)):
             word = match.group()
             if len(word) < self.min_length:
                 continue

@@ -1,0 +1,61 @@
+"""Every feature earns its place: on the dev split, switching any one off
+lowers accuracy or lets more unsafe proceeds through. Also the evaluation
+script end to end on a tiny fixture, and the README's results block."""
+import json
+
+import pytest
+
+from heldout import load_cases
+from heldout.metrics import evaluate as score
+from scripts import evaluate
+
+
+@pytest.fixture(scope="module")
+def dev_results():
+    cases = load_cases("dev")
+    return {name: score(cases, evaluate.run_variant(overrides, cases))["overall"]
+            for name, overrides in evaluate.ABLATIONS.items()}
+
+
+@pytest.mark.parametrize("feature", [name for name in evaluate.ABLATIONS if name != "full"])
+def test_switching_a_feature_off_costs_something_on_dev(dev_results, feature):
+    full, ablated = dev_results["full"], dev_results[feature]
+    assert (ablated["accuracy"]["p"] < full["accuracy"]["p"]
+            or ablated["unsafe_proceeds"] > full["unsafe_proceeds"]), (feature, ablated, full)
+
+
+def test_full_pipeline_has_no_crash_on_dev(dev_results):
+    assert dev_results["full"]["crashes"] == 0
+
+
+def test_engine_never_sees_labels_or_facts():
+    case = {"id": "x", "domain": "mortgage", "text": "t", "now": None, "expected": "proceed",
+            "category": "control", "facts": {"mentions": []}}
+    assert set(evaluate.engine_case(case)) == {"id", "domain", "text", "now"}
+
+
+def test_evaluate_script_on_a_tiny_fixture(tmp_path, monkeypatch):
+    cases = [
+        {"id": "f1", "domain": "mortgage", "text": "clear to close", "category": "control", "expected": "proceed"},
+        {"id": "f2", "domain": "mortgage", "text": "title defect", "category": "control", "expected": "block"},
+        {"id": "f3", "domain": "mortgage", "text": "not clear to close", "category": "negation",
+         "expected": "escalate"},
+        {"id": "f4", "domain": "mortgage", "text": "funding is fine", "category": "novel_paraphrase",
+         "expected": "proceed"},
+    ]
+    monkeypatch.setattr(evaluate, "load_cases", lambda split: cases)
+    monkeypatch.setattr(evaluate, "COMPONENTS", {"semgap (full)": {}})
+    evaluate.main(["--splits", "fixture", "--out", str(tmp_path)])
+    payload = json.loads((tmp_path / "heldout_eval.json").read_text())
+    row = payload["fixture"]["table"]["semgap (full)"]
+    assert row["n"] == 4 and row["crashes"] == 0 and row["unsafe_proceeds"] == 0
+    assert row["accuracy"]["p"] == pytest.approx(0.75)      # the novel paraphrase escalates
+    assert row["accuracy_excluding_novel"]["p"] == pytest.approx(1.0)
+    baseline = payload["fixture"]["table"]["keyword baseline"]
+    assert baseline["unsafe_proceeds"] == 1                  # "not clear to close" proceeds
+    assert "f4" in (tmp_path / "heldout_eval.md").read_text()
+
+
+def test_readme_results_block_matches_a_fresh_run():
+    from scripts import readme_results
+    assert readme_results.check() == []
