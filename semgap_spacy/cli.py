@@ -9,7 +9,6 @@ import argparse
 import json
 import sys
 from contextlib import nullcontext
-from pathlib import Path
 from typing import Iterator, List, Optional, Tuple
 
 from .api import build_pipeline, case_doc, decide_cases, pipeline_glossary

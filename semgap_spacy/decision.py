@@ -12,7 +12,7 @@ structured reviewer options; only the ambiguity with the greatest effect on the
 outcome gets them, so the reviewer answers one question at a time.
 """
 import hashlib
-from typing import Dict, Iterable, List, Optional
+from typing import List, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -20,7 +20,6 @@ from spacy.tokens import Doc, Span
 from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_get, doc_set, doc_text, span_get,
                           span_repaired, unpack_span_id)
 from .codes import BLOCK, ESCALATE, PROCEED, outcome_for, strictest
-from .glossary import GlossarySet
 from .pipe_base import SemgapPipe
 
 SCHEMA = "semgap/decision/v1"

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
+from .cli_support import err, guard, standalone_main
 from .glossary import GlossaryError, bundled_glossary_dir
 from .governance import ERROR, GovernanceError, diff, replay, validate
 
@@ -71,34 +72,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         Defaults to ``sys.argv[1:]``.
     RETURNS (int): The exit code.
     """
-    parser = argparse.ArgumentParser(prog="semgap_spacy")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    subparsers.required = True
-    register(subparsers)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse has already printed the usage error
-        return int(exc.code or 0)
-    return args.func(args)
+    return standalone_main(register, argv)
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return func(args)
-        except (GovernanceError, GlossaryError, ValueError, OSError) as err:
-            _err(str(err))
-            return 1
-        except Exception as err:  # an approver must never see a traceback
-            _err(f"internal error ({type(err).__name__}): {err}")
-            return 1
-
-    run.__doc__ = func.__doc__
-    return run
-
-
-def _err(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
+    return guard(func, (GovernanceError, GlossaryError, ValueError, OSError))
 
 
 def _summary(findings: List[Any]) -> str:
@@ -119,7 +97,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         print(f"{_summary(findings)} in {', '.join(str(s) for s in sources)}")
     errors = [f for f in findings if f.severity == ERROR]
     if errors:
-        _err(f"{len(errors)} glossary error{'s' if len(errors) != 1 else ''}; "
+        err(f"{len(errors)} glossary error{'s' if len(errors) != 1 else ''}; "
              "fix them before release")
         return 1
     return 0
@@ -127,7 +105,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 def _report_errors(report) -> int:
     for f in report.errors:
-        _err(f"{f.code}: {f.domain or '-'}{'/' + f.term if f.term else ''}: {f.message}")
+        err(f"{f.code}: {f.domain or '-'}{'/' + f.term if f.term else ''}: {f.message}")
     return 1 if report.errors else 0
 
 
@@ -194,7 +172,7 @@ def _pipeline_decide_fn():
 def _cmd_replay(args: argparse.Namespace) -> int:
     decide_fn, problem = _pipeline_decide_fn()
     if decide_fn is None:
-        _err(problem)
+        err(problem)
         return 1
     report = replay(args.cases, args.archived_version, decide_fn,
                     glossary_dir=args.glossaries, archive_root=args.archive_root)

@@ -15,6 +15,7 @@ import sqlite3
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
+from .cli_support import err, guard, standalone_main
 from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue
 
 DEFAULT_DB = "semgap_queue.sqlite3"
@@ -76,37 +77,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         Defaults to ``sys.argv[1:]``.
     RETURNS (int): The exit code.
     """
-    parser = argparse.ArgumentParser(prog="semgap_spacy")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    subparsers.required = True
-    register(subparsers)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse has already printed the usage error
-        return int(exc.code or 0)
-    return args.func(args)
+    return standalone_main(register, argv)
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return func(args)
-        except (QueueError, ValueError, OSError) as err:
-            _err(str(err))
-            return 1
-        except sqlite3.Error as err:
-            _err(f"database error on {args.db}: {err}")
-            return 1
-        except Exception as err:  # a reviewer must never see a traceback
-            _err(f"internal error ({type(err).__name__}): {err}")
-            return 1
-
-    run.__doc__ = func.__doc__
-    return run
+    return guard(func, (QueueError, ValueError, OSError), _describe_db_error)
 
 
-def _err(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
+def _describe_db_error(exc: BaseException, args: argparse.Namespace) -> Optional[str]:
+    if isinstance(exc, sqlite3.Error):
+        return f"database error on {args.db}: {exc}"
+    return None
 
 
 def _open(args: argparse.Namespace, create: bool = False, **kwargs: Any) -> ReviewQueue:
@@ -159,7 +140,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if result.ok:
         print(f"ok: {result.message}")
         return 0
-    _err(f"chain broken at entry {result.first_bad_seq}: {result.message}")
+    err(f"chain broken at entry {result.first_bad_seq}: {result.message}")
     return 1
 
 
@@ -179,8 +160,8 @@ def _read_jsonl(path: str, what: str) -> List[Any]:
                 continue
             try:
                 rows.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise QueueError(f"{path}:{lineno}: {what} line is not JSON ({err.msg})") from None
+            except json.JSONDecodeError as exc:
+                raise QueueError(f"{path}:{lineno}: {what} line is not JSON ({exc.msg})") from None
     return rows
 
 
@@ -210,7 +191,7 @@ def _cmd_enqueue(args: argparse.Namespace) -> int:
             has_hash = isinstance(decision, dict) and bool(decision.get("text_sha256"))
             key = _id_key(case_id)
             if args.cases and key not in texts and not has_hash:
-                _err(f"decision {lineno} (id {case_id!r}): no case with that id in {args.cases}")
+                err(f"decision {lineno} (id {case_id!r}): no case with that id in {args.cases}")
                 failed += 1
                 continue
             text = texts.get(key)
@@ -220,8 +201,8 @@ def _cmd_enqueue(args: argparse.Namespace) -> int:
                 text = ""
             try:
                 result = queue.enqueue(decision, text)
-            except QueueError as err:
-                _err(f"decision {lineno}: {err}")
+            except QueueError as exc:
+                err(f"decision {lineno}: {exc}")
                 failed += 1
                 continue
             if result.created:

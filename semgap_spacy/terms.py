@@ -19,7 +19,7 @@ apart, no clause break between) are paired from the frame-part matches.
 Matches go to ``doc.spans["semgap_terms"]``; ``doc.ents`` is written only on
 request and never overwrites an existing entity.
 """
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Sequence, Set, Tuple
 
 from spacy.attrs import NORM
 from spacy.language import Language
@@ -269,7 +269,7 @@ def _dangling(parts: Iterable[tuple], terms: List[tuple]) -> List[tuple]:
     default_config={"enabled": True, "spans_key": TERMS_KEY, "annotate_ents": False, "inflection": True,
                     "frames": True, "cross_domain": True, "ambiguity": True},
     requires=["token.norm"],
-    assigns=[f"doc.spans", "span._.semgap_term_id", "span._.semgap_signal"],
+    assigns=["doc.spans", "span._.semgap_term_id", "span._.semgap_signal"],
 )
 def make_terms(nlp: Language, name: str, enabled: bool, spans_key: str, annotate_ents: bool,
                inflection: bool, frames: bool, cross_domain: bool, ambiguity: bool) -> GlossaryTerms:

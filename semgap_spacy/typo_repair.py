@@ -16,7 +16,7 @@ component that reads NORM as a feature.
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import srsly
 from rapidfuzz.distance import OSA

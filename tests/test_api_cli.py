@@ -9,7 +9,7 @@ import spacy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from semgap_spacy import assess, assess_cases, build_pipeline, decide_cases
+from semgap_spacy import assess, build_pipeline, decide_cases
 from semgap_spacy.cli import main
 
 OUTCOMES = {"proceed", "escalate", "block"}

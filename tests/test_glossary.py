@@ -1,6 +1,5 @@
 """The governed glossary: every spec fact is encoded, and a bad glossary fails
 at load time naming the file, the term and the problem."""
-import copy
 
 import pytest
 import srsly

@@ -1,6 +1,5 @@
 """The naive keyword baseline: tolerant glossary reading, bank fallback, decision shape."""
 
-from pathlib import Path
 
 
 from heldout.baseline_keyword import decide, load_phrases, phrases_from_glossaries

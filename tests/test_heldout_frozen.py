@@ -1,7 +1,6 @@
 """The held-out files: frozen, reproducible, well-formed, and split cleanly."""
 
 import sys
-from pathlib import Path
 
 
 import collections

@@ -1,6 +1,5 @@
 """Metrics on a tiny fixture whose numbers were worked out by hand."""
 
-from pathlib import Path
 
 
 import json

@@ -4,7 +4,6 @@ Each expected label below was derived by hand from domain-spec.md §4 (the
 comment names the rule), not by running the oracle or the engine.
 """
 
-from pathlib import Path
 
 
 import pytest
