@@ -49,7 +49,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from ._extensions import CUES_KEY, TERMS_KEY, unpack_span_id
+from ._extensions import CUES_KEY, TERMS_KEY, doc_text, unpack_span_id
 from .pipe_base import SemgapPipe
 from .textnorm import fold
 
@@ -344,7 +344,7 @@ class ContextScope(SemgapPipe):
     def __init__(self, nlp: Language, name: str = "semgap_context", *, enabled: bool = True,
                  window: int = 6, spans_key: str = TERMS_KEY, cues_key: str = CUES_KEY,
                  languages: Sequence[str] = DEFAULT_LANGUAGES, negation: bool = True,
-                 hedges: bool = True,
+                 hedges: bool = True, questions: bool = True,
                  cues: Optional[Callable[[Iterable[str]], Dict[str, CueSet]]] = None):
         """Build the component.
 
@@ -357,6 +357,8 @@ class ContextScope(SemgapPipe):
         languages (Sequence[str]): Languages whose cues apply. Defaults to en, es, fr, de.
         negation (bool): Detect negation (ablation switch). Defaults to True.
         hedges (bool): Detect hedges (ablation switch). Defaults to True.
+        questions (bool): A term in a sentence that ends with "?" (or opens
+            with "¿") is hedged: a question does not assert. Defaults to True.
         cues (Callable): Loader from language codes to cue sets; None for the
             packaged files (``semgap.context_cues.v1``).
         """
@@ -371,6 +373,7 @@ class ContextScope(SemgapPipe):
         self.languages = list(languages)
         self.negation = negation
         self.hedges = hedges
+        self.questions = questions
         self._patterns: Dict[str, tuple] = {}
         self._elisions: Dict[str, _Effect] = {}
         self._own: Dict[str, List[Tuple[str, ...]]] = {}
@@ -379,7 +382,7 @@ class ContextScope(SemgapPipe):
         self.cue_sets = (cues or context_cues_v1())(self.languages)
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(window=window, spans_key=spans_key, cues_key=cues_key,
-                        languages=self.languages, negation=negation, hedges=hedges)
+                        languages=self.languages, negation=negation, hedges=hedges, questions=questions)
         self._rebuild()
 
     # -- data ------------------------------------------------------------
@@ -531,8 +534,9 @@ class ContextScope(SemgapPipe):
         if group is None or not len(group):
             return doc
         scan = _Scan(doc, self) if (self.negation or self.hedges) else None
+        marks = _question_marks(doc) if (self.questions and self.hedges) else ()
         direct = _direct_span_writes()
-        if direct and (scan is None or not scan.cues):
+        if direct and (scan is None or not scan.cues) and not marks:
             # Nothing is negated or hedged: the defaults (False/None) already say
             # so; only values from an earlier run over this doc need removing.
             _drop_values(doc, {(s.start_char, s.end_char) for s in group}
@@ -543,6 +547,8 @@ class ContextScope(SemgapPipe):
         applied: Dict[Tuple[int, int, str], None] = {}
         for span in terms:
             neg, hedge = scan.assess(span) if scan is not None else (None, None)
+            if hedge is None and marks:
+                hedge = _asked(doc, span, marks)
             prev = results.setdefault((span.start_char, span.end_char), [None, None])
             # Spans with the same offsets share their ``._`` values: keep the nearest cue of any.
             for slot, found, label in ((0, neg, NEGATION), (1, hedge, HEDGE)):
@@ -586,6 +592,34 @@ class ContextScope(SemgapPipe):
         for start, end, label in applied:
             if (start, end, label) not in present:
                 group.append(Span(doc, start, end, label=label))
+
+
+_SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})
+
+
+def _question_marks(doc: Doc) -> Tuple[int, ...]:
+    """Token positions of "?" and "¿"; empty (and cheap) when the text has none."""
+    text = doc_text(doc)
+    if "?" not in text and "\u00bf" not in text:
+        return ()
+    return tuple(t.i for t in doc if t.text in ("?", "\u00bf"))
+
+
+def _asked(doc: Doc, span: Span, marks: Tuple[int, ...]):
+    """A hedge result when the span's sentence is a question, else None."""
+    for i in range(span.end, len(doc)):  # the sentence's closing mark
+        token = doc[i]
+        if token.text == "?":
+            return (i - span.end, [(i, i + 1)], (token.idx, token.idx + 1))
+        if token.text in _SENTENCE_ENDS or "\n" in token.text:
+            break
+    for i in range(span.start - 1, -1, -1):  # Spanish opens questions with "¿"
+        token = doc[i]
+        if token.text == "\u00bf":
+            return (span.start - i, [(i, i + 1)], (token.idx, token.idx + 1))
+        if token.text in _SENTENCE_ENDS or "\n" in token.text:
+            break
+    return None
 
 
 # Token classes cached per ORTH hash.
@@ -794,6 +828,7 @@ class _Scan:
         "languages": list(DEFAULT_LANGUAGES),
         "negation": True,
         "hedges": True,
+        "questions": True,
         "cues": {"@misc": "semgap.context_cues.v1"},
     },
     requires=["doc.spans"],
@@ -801,7 +836,7 @@ class _Scan:
              "span._.semgap_hedge_cue", "doc.spans"],
 )
 def make_context(nlp: Language, name: str, enabled: bool, window: int, spans_key: str,
-                 cues_key: str, languages: List[str], negation: bool, hedges: bool,
+                 cues_key: str, languages: List[str], negation: bool, hedges: bool, questions: bool,
                  cues: Callable[[Iterable[str]], Dict[str, CueSet]]) -> ContextScope:
     """Create a ``semgap_context`` component (see ``ContextScope``).
 
@@ -809,4 +844,4 @@ def make_context(nlp: Language, name: str, enabled: bool, window: int, spans_key
     """
     return ContextScope(nlp, name, enabled=enabled, window=window, spans_key=spans_key,
                         cues_key=cues_key, languages=languages, negation=negation, hedges=hedges,
-                        cues=cues)
+                        questions=questions, cues=cues)

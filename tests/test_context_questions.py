@@ -1,0 +1,43 @@
+"""A question does not assert, and a withdrawn or requested clearance is no clearance."""
+import pytest
+
+from semgap_spacy import build_pipeline
+
+
+@pytest.mark.parametrize("domain,text", [
+    ("aviation_maintenance", "airworthy?"),
+    ("medical_logistics", "is the crossmatch negative?"),
+    ("pharma_qa", "Batch released? Please confirm"),
+    ("medical_logistics", "¿prueba cruzada negativa?"),
+    ("mortgage", "CTC cancelled"),
+    ("mortgage", "CTC requested"),
+    ("mortgage", "CTC on hold"),
+    ("mortgage", "should be clear to close"),
+    ("aviation_maintenance", "will be airworthy after repair"),
+    ("medical_logistics", "negative crossmatch required before dispatch"),
+])
+def test_not_asserted_clearances_escalate(decide, domain, text):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate", decision["reasons"]
+    assert {r["code"] for r in decision["reasons"]} & {"clearance_hedged", "clearance_negated"}
+
+
+@pytest.mark.parametrize("domain,text", [
+    ("pharma_qa", "Any news? Batch released."),        # the question is another sentence
+    ("mortgage", "Clear to close. Fund today?"),
+])
+def test_question_in_another_sentence_does_not_hedge(decide, domain, text):
+    assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+def test_hedge_cue_points_at_the_question_mark(decide):
+    text = "crossmatch negative?"
+    decision = decide(text)
+    reason = next(r for r in decision["reasons"] if r["code"] == "clearance_hedged")
+    assert reason["cue"] == [len(text) - 1, len(text)]
+
+
+def test_questions_switch_off():
+    nlp = build_pipeline(config={"semgap_context": {"questions": False}})
+    from semgap_spacy import assess
+    assert assess(nlp, "airworthy?", domain="aviation_maintenance")._.semgap_decision["decision"] == "proceed"
