@@ -19,7 +19,7 @@ from spacy.tokens import Doc, Span
 
 from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_get, doc_set, doc_text, span_get,
                           span_repaired, unpack_span_id)
-from .codes import BLOCK, ESCALATE, PROCEED, outcome_for, strictest
+from .codes import BLOCK, ESCALATE, OUTCOMES, PROCEED, outcome_for
 from .pipe_base import SemgapPipe
 
 SCHEMA = "semgap/decision/v1"
@@ -39,6 +39,8 @@ _VALUE_CODES = {"reading_in_contract", "limit_exceeded", "below_minimum", "outsi
                 "text_quantity_unconfirmed", "quantity_mismatch", "field_without_value",
                 "ambiguous_unit", "unsupported_unit"}
 _CLEARING = {"clearance", "reading_in_contract"}
+# Escalations a reviewer resolves by choosing a meaning.
+_OPTION_CODES = {"ambiguous_abbreviation", "dangling_head", "dangling_outcome", "fuzzy_tie"}
 _STATE_MESSAGES = {
     "asserted": "{!r} asserts {}",
     "negated": "{!r} ({}) is negated",
@@ -101,11 +103,15 @@ def verify_evidence(decision: dict, text: str) -> List[str]:
 
 
 def decide(reasons: List[dict]) -> str:
-    """The decision for a list of reasons: strictest wins, proceed needs a clearance."""
-    outcomes = [outcome_for(r.get("code", "")) for r in reasons]
-    if not outcomes or PROCEED not in outcomes and strictest(outcomes) == PROCEED:
+    """The decision for a list of reasons: strictest wins, proceed needs a clearance.
+
+    The outcome is re-derived from each code (an unknown code blocks) rather
+    than read from the reason, so a reason cannot argue for its own outcome.
+    """
+    if not reasons:
         return ESCALATE
-    return strictest(outcomes)
+    worst = max(_RANK[outcome_for(r.get("code", ""))] for r in reasons)
+    return OUTCOMES[worst]
 
 
 def _reading_reason(reading: dict) -> dict:
@@ -243,6 +249,8 @@ class Decision(SemgapPipe):
         """Give the ambiguity with the greatest effect on the outcome its options."""
         candidates = []
         for i, reason in enumerate(reasons):
+            if reason["code"] not in _OPTION_CODES:
+                continue
             options = self._options(reason, reasons, domain)
             if options:
                 ranks = [_RANK.get(o["outcome"], 2) for o in options]
