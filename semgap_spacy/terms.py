@@ -46,9 +46,11 @@ class MatchKeys:
 
     CACHE_LIMIT = 100_000
 
-    def __init__(self, nlp: Language, index: FormIndex, inflection: bool = True):
+    def __init__(self, nlp: Language, index: FormIndex, inflection: bool = True,
+                 abbreviations: Iterable[str] = ()):
         self.strings = nlp.vocab.strings
         self.index = index
+        self.abbreviations = frozenset(fold(a) for a in abbreviations)
         self.inflection = inflection
         self._cache: Dict[int, str] = {}
 
@@ -58,6 +60,9 @@ class MatchKeys:
         if hit is None:
             text = self.strings[norm]
             folded = fold(text)
+            stem, _, clitic = folded.rpartition("'")
+            if clitic in ("d", "s") and stem in self.abbreviations:
+                folded = stem  # "DC'd", "CTC's": the tokenizer keeps these as one token
             key = self.index.key(folded) if self.inflection else folded
             hit = "" if key == text else key
             if len(self._cache) >= self.CACHE_LIMIT:
@@ -110,7 +115,9 @@ class GlossaryTerms(SemgapPipe):
     # -- building --------------------------------------------------------
     def _rebuild(self) -> None:
         vocab = build_vocabulary(self.glossary, self.nlp.tokenizer)
-        self.keys = MatchKeys(self.nlp, form_index_for(vocab), self.inflection)
+        abbreviations = [a for _, t in self.glossary.terms() for a in t.abbreviations if " " not in a]
+        abbreviations += [amb.abbreviation for dom in self.glossary.domains.values() for amb in dom.ambiguous]
+        self.keys = MatchKeys(self.nlp, form_index_for(vocab), self.inflection, abbreviations)
         keyed = Language(vocab=self.nlp.vocab)
         keyed.tokenizer = _KeyTokenizer(self.nlp, self.keys)
         self.ruler = SpanRuler(keyed, f"{self.name}_ruler", spans_key=None, phrase_matcher_attr="NORM",

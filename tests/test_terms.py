@@ -183,3 +183,8 @@ def test_spaces_may_be_written_as_hyphens(terms_nlp, text, domain, term):
 
 def test_a_spaced_dash_is_not_a_hyphen(terms_nlp):
     assert "MTG.CTC" not in [s[1] for s in spans(terms_nlp, "clear - to close", "mortgage")]
+
+
+def test_clitics_on_abbreviations(terms_nlp):
+    assert [s[1] for s in spans(terms_nlp, "patient DC'd yesterday")] == ["AMBIGUOUS:DC"]
+    assert "MTG.CTC" in [s[1] for s in spans(terms_nlp, "the CTC's date", "mortgage")]
