@@ -16,6 +16,7 @@ import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .cli_support import err, guard, standalone_main
+from .jsonl import read_jsonl
 from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue
 
 DEFAULT_DB = "semgap_queue.sqlite3"
@@ -153,16 +154,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _read_jsonl(path: str, what: str) -> List[Any]:
-    rows = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise QueueError(f"{path}:{lineno}: {what} line is not JSON ({exc.msg})") from None
-    return rows
+    return read_jsonl(path, what, QueueError)
 
 
 def _case_texts(path: str) -> Dict[Any, Optional[str]]:

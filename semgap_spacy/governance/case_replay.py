@@ -7,12 +7,12 @@ of the pipeline.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 from ..glossary import bundled_glossary_dir
+from ..jsonl import read_jsonl
 from .findings import GovernanceError
 from .payload import _list
 from .sources import archive_dir
@@ -76,16 +76,7 @@ class ReplayReport:
 
 def read_cases(path: Union[str, Path]) -> List[Any]:
     """The cases of a JSONL file, one JSON value per non-blank line."""
-    cases: List[Any] = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                cases.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise GovernanceError(f"{path}:{lineno}: case line is not JSON ({err.msg})") from None
-    return cases
+    return read_jsonl(path, "case", GovernanceError)
 
 
 def _decisions(decide_fn: DecideFn, cases: List[Any], folder: Path) -> List[Dict[str, Any]]:
