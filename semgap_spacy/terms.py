@@ -19,7 +19,7 @@ apart, no clause break between) are paired from the frame-part matches.
 Matches go to ``doc.spans["semgap_terms"]``; ``doc.ents`` is written only on
 request and never overwrites an existing entity.
 """
-from typing import Dict, Iterable, List, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from spacy.attrs import NORM
 from spacy.language import Language
@@ -71,17 +71,26 @@ class MatchKeys:
         return hit
 
     def apply(self, doc: Doc) -> Doc:
-        for i, norm in enumerate(doc.to_array(NORM).tolist()):
+        self.apply_keys(doc)
+        return doc
+
+    def apply_keys(self, doc: Doc) -> List[int]:
+        """Write the keys; RETURNS the norm hash of every token afterwards."""
+        norms = doc.to_array(NORM).tolist()
+        strings = self.strings
+        for i, norm in enumerate(norms):
             key = self.key_for(norm)
             if key:
                 doc[i].norm_ = key
+                norms[i] = strings[key]
         if "-" in doc_text(doc):
             # "clear-to-close" joins words; "crossmatch - negative" separates
             # clauses. A spaced hyphen is keyed as a dash so no phrase spans it.
             for token in doc:
                 if token.text == "-" and (token.whitespace_ or (token.i and doc[token.i - 1].whitespace_)):
                     token.norm_ = SPACED_DASH
-        return doc
+                    norms[token.i] = strings[SPACED_DASH]
+        return norms
 
 
 class _KeyTokenizer:
@@ -153,16 +162,35 @@ class GlossaryTerms(SemgapPipe):
                                              "pattern": variant, "id": value_id})
         return patterns, frame_specs
 
-    def _match_table(self) -> Dict[int, Tuple[str, str]]:
-        # The ruler keys each pattern's match id on (label, id); copied once so
-        # the hot path reads the PhraseMatcher's tuples without building Spans.
-        return {key: (value["label"], value["id"]) for key, value in self.ruler._match_label_id_map.items()}
+    def _match_table(self) -> Dict[int, tuple]:
+        """Everything the hot path needs about a match id, computed once.
+
+        The ruler keys each pattern's match id on (label, id); reading the
+        PhraseMatcher's tuples through this table avoids building a Span per
+        raw match. Rows: (label, span id, part, domain, dropped, preference,
+        frame id, term id), where part is 0 for a term, 1 for a frame head
+        and 2 for a frame outcome.
+        """
+        table = {}
+        for key, value in self.ruler._match_label_id_map.items():
+            label, span_id = value["label"], value["id"]
+            facts = unpack_span_id(span_id)
+            part, frame_id, term_id = 0, "", label
+            if label.startswith(HEAD_PREFIX):
+                part, frame_id = 1, label[len(HEAD_PREFIX):]
+            elif label.startswith(OUTCOME_PREFIX):
+                part = 2
+                frame_id, _, term_id = label[len(OUTCOME_PREFIX):].rpartition(":")
+            dropped = not self.ambiguity and facts["signal"] == AMBIGUOUS
+            table[key] = (label, span_id, part, facts["domain"], dropped, _preference(span_id), frame_id, term_id)
+        return table
 
     # -- running ---------------------------------------------------------
-    def find(self, doc: Doc) -> List[Span]:
+    def find(self, doc: Doc, norms: Optional[List[int]] = None) -> List[Span]:
         """Term spans of a doc (match keys must already be in ``norm_``).
 
         doc (Doc): The document.
+        norms (Optional[List[int]]): The tokens' norm hashes, when the caller has them.
         RETURNS (List[Span]): Spans over ``doc``, sorted, duplicates removed.
         """
         table = self._table
@@ -170,58 +198,55 @@ class GlossaryTerms(SemgapPipe):
         parts: List[tuple] = []
         domain = doc_get(doc, "semgap_domain") if not self.cross_domain else None
         for match_id, start, end in self.ruler.phrase_matcher(doc):
-            label, span_id = table[match_id]
-            if label.startswith(HEAD_PREFIX) or label.startswith(OUTCOME_PREFIX):
-                parts.append((start, end, label, span_id))
-                continue
-            facts = unpack_span_id(span_id)
-            if not self.ambiguity and facts["signal"] == AMBIGUOUS:
-                continue
-            if domain and facts["domain"] != domain:
-                continue
-            terms.append((start, end, label, span_id))
+            row = table[match_id]
+            if row[2]:
+                parts.append((start, end, row))
+            elif not row[4] and not (domain and row[3] != domain):
+                terms.append((start, end, row[0], row[1], row[5]))
         if self.frames and parts:
-            frames = self._pair_frames(doc, parts)
+            frames = self._pair_frames(doc, parts, norms)
             if domain:
                 frames = [f for f in frames if unpack_span_id(f[3])["domain"] == domain]
             terms = _drop_contained_same_term(terms + frames)
             terms += _dangling(parts, terms)
-        else:
+        elif len(terms) > 1:
             terms = _drop_contained_same_term(terms)
+        if len(terms) > 1:
+            terms.sort(key=lambda t: (t[0], -t[1], t[2], t[4]))
         seen: Set[Tuple[int, int, str]] = set()
         spans = []
-        for start, end, label, span_id in sorted(terms, key=lambda t: (t[0], -t[1], t[2], _preference(t[3]))):
+        for start, end, label, span_id, _ in terms:
             if (start, end, label) not in seen:
                 seen.add((start, end, label))
                 spans.append(Span(doc, start, end, label=label, span_id=span_id))
         return spans
 
-    def _pair_frames(self, doc: Doc, parts: List[tuple]) -> List[tuple]:
-        heads = [p for p in parts if p[2].startswith(HEAD_PREFIX)]
-        outcomes = [p for p in parts if p[2].startswith(OUTCOME_PREFIX)]
+    def _pair_frames(self, doc: Doc, parts: List[tuple], norms: Optional[List[int]]) -> List[tuple]:
+        heads = [p for p in parts if p[2][2] == 1]
+        outcomes = [p for p in parts if p[2][2] == 2]
         if not heads or not outcomes:
             return []
-        norms = doc.to_array(NORM).tolist()
-        breaks = {i for i, n in enumerate(norms) if n in self.break_norms or "\n" in doc[i].text}
+        if norms is None:
+            norms = doc.to_array(NORM).tolist()
+        breaks = {i for i, n in enumerate(norms) if n in self.break_norms}
+        if "\n" in doc_text(doc):
+            breaks.update(t.i for t in doc if "\n" in t.text)
         found = []
-        for h_start, h_end, h_label, _ in heads:
-            frame_id = h_label[len(HEAD_PREFIX):]
-            window = self.frame_specs[frame_id]["window"]
-            for o_start, o_end, o_label, o_id in outcomes:
-                o_frame, _, term_id = o_label[len(OUTCOME_PREFIX):].rpartition(":")
-                if o_frame != frame_id:
+        for h_start, h_end, head in heads:
+            window = self.frame_specs[head[6]]["window"]
+            for o_start, o_end, outcome in outcomes:
+                if outcome[6] != head[6]:
                     continue
                 (l_start, l_end), (r_start, r_end) = sorted(((h_start, h_end), (o_start, o_end)))
                 if r_start < l_end:
                     continue  # overlapping: not a head/outcome pair
                 gap = range(l_end, r_start)
                 if len(gap) <= window and not breaks.intersection(gap):
-                    found.append((l_start, r_end, term_id, o_id))
+                    found.append((l_start, r_end, outcome[7], outcome[1], outcome[5]))
         return found
 
     def process(self, doc: Doc) -> Doc:
-        self.keys.apply(doc)
-        spans = self.find(doc)
+        spans = self.find(doc, self.keys.apply_keys(doc))
         doc.spans[self.spans_key] = spans
         if self.annotate_ents:
             self._add_ents(doc, spans)
@@ -259,15 +284,15 @@ def _dangling(parts: Iterable[tuple], terms: List[tuple]) -> List[tuple]:
     """Frame heads and outcome words that no term span covers (longest first)."""
     out = []
     taken: Set[int] = set()
-    for start, end, label, span_id in sorted(parts, key=lambda p: (p[0] - p[1], p[0])):
+    for start, end, row in sorted(parts, key=lambda p: (p[0] - p[1], p[0])):
         if any(t[0] < end and start < t[1] for t in terms) or taken.intersection(range(start, end)):
             continue
         taken.update(range(start, end))
-        if not label.startswith(HEAD_PREFIX):
-            frame_id = label[len(OUTCOME_PREFIX):].rpartition(":")[0]
-            label = OUTCOME_PREFIX + frame_id
-            span_id = pack_span_id(unpack_span_id(span_id)["domain"], DANGLING_OUTCOME, "en", "approved", "frame")
-        out.append((start, end, label, span_id))
+        label, span_id = row[0], row[1]
+        if row[2] == 2:
+            label = OUTCOME_PREFIX + row[6]
+            span_id = pack_span_id(row[3], DANGLING_OUTCOME, "en", "approved", "frame")
+        out.append((start, end, label, span_id, (0, 0)))
     return out
 
 
