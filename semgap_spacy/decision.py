@@ -17,8 +17,8 @@ from typing import List, Optional
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_get, doc_set, doc_text, span_get,
-                          span_repaired, unpack_span_id)
+from ._extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, QUANTITIES_KEY, TERMS_KEY, doc_get,
+                          doc_set, doc_text, span_get, span_repaired, unpack_span_id)
 from .codes import BLOCK, ESCALATE, OUTCOMES, PROCEED, outcome_for
 from .pipe_base import SemgapPipe
 
@@ -114,10 +114,13 @@ def decide(reasons: List[dict]) -> str:
     return OUTCOMES[worst]
 
 
-def _reading_reason(reading: dict) -> dict:
-    """A checked reading as a reason (it has no span: it is not in the text)."""
+def _reading_reason(reading: dict, where: Optional[tuple], text: str) -> dict:
+    """A checked reading as a reason, pointing at its field's mention when the text has one."""
+    span = {}
+    if where is not None:
+        span = {"start_char": where[0], "end_char": where[1], "evidence": text[where[0]:where[1]]}
     return make_reason(reading.get("code", "malformed_reading"), reading.get("message", "reading"),
-                       term_id=reading.get("term_id"), field=reading.get("field"))
+                       term_id=reading.get("term_id"), field=reading.get("field"), **span)
 
 
 def _state(span: Span) -> str:
@@ -175,8 +178,10 @@ class Decision(SemgapPipe):
                     recognised = True
                     reasons.append(reason)
             reasons.extend(self._tie_reasons(doc))
-            for reading in doc_get(doc, "semgap_readings_checked") or []:
-                reasons.append(_reading_reason(reading))
+            readings = doc_get(doc, "semgap_readings_checked") or []
+            places = self._field_places(doc) if readings and spans else {}
+            for reading in readings:
+                reasons.append(_reading_reason(reading, places.get(reading.get("field")), text))
                 recognised = recognised or reading.get("code") in _VALUE_CODES
             for finding in self._quantity_reasons(doc):
                 reasons.append(finding)
@@ -238,6 +243,21 @@ class Decision(SemgapPipe):
                                        end_char=record["end_char"], candidates=list(tied),
                                        evidence=record["original"]))
         return out
+
+    def _field_places(self, doc: Doc) -> dict:
+        """field -> (start_char, end_char) of its first mention, widened to a tied quantity."""
+        from .quantities import field_mentions
+
+        places = {}
+        for mention in field_mentions(doc, self.glossary, self.spans_key, own_domain_only=True):
+            places.setdefault(mention.field, (mention.start_char, mention.end_char))
+        if places and QUANTITIES_KEY in doc.spans:
+            for q in doc.spans[QUANTITIES_KEY]:
+                field = span_get(q, "semgap_linked_field")
+                if field in places:
+                    start, end = places[field]
+                    places[field] = (min(start, q.start_char), max(end, q.end_char))
+        return places
 
     def _quantity_reasons(self, doc: Doc) -> List[dict]:
         from .quantities import quantity_findings  # the function is shared with the quantity pipe
