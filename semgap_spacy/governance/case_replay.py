@@ -102,7 +102,7 @@ def replay(cases_jsonl: Union[str, Path, Sequence[Any]], archived_version: str,
     cases_jsonl (str | Path | list): A cases JSONL file (spec §5), or the cases.
     archived_version (str): A version under ``glossaries/archive/``.
     decide_fn (Callable): ``decide_fn(cases, glossary_dir) -> decisions``, in
-        case order; the lead wires it to the real pipeline.
+        case order; the CLI passes one that builds the real pipeline.
     glossary_dir (str | Path | None): The "new" glossaries; default bundled.
     archive_root (str | Path | None): Where versions are archived.
     RETURNS (ReplayReport): Per case the archived (old) and current (new)
