@@ -54,6 +54,16 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.add_argument("--rationale", default="")
     p.set_defaults(func=_guard(_cmd_resolve))
 
+    p = sub.add_parser("clarify", parents=[common],
+                       help="record a reviewer's meaning for an ambiguous abbreviation in an entry")
+    p.add_argument("seq", type=int)
+    p.add_argument("--reviewer", default="", help="the human reviewer's name (required)")
+    p.add_argument("--abbreviation", required=True, help='as written, e.g. "OOS"')
+    p.add_argument("--choice", required=True,
+                   help="one of the offered meanings, 'other: <text>', 'leave open' or 'reject'")
+    p.add_argument("--rationale", default="")
+    p.set_defaults(func=_guard(_cmd_clarify))
+
     p = sub.add_parser("verify", parents=[common], help="check the hash chain")
     p.set_defaults(func=_guard(_cmd_verify))
 
@@ -132,6 +142,14 @@ def _cmd_resolve(args: argparse.Namespace) -> int:
         seq = queue.resolve(args.seq, args.reviewer, args.outcome, args.rationale)
     print(f"entry {args.seq} resolved as {args.outcome} by {args.reviewer.strip()} "
           f"(resolution entry {seq})")
+    return 0
+
+
+def _cmd_clarify(args: argparse.Namespace) -> int:
+    with _open(args) as queue:
+        seq = queue.clarify(args.seq, args.reviewer, args.abbreviation, args.choice, args.rationale)
+    print(f"entry {args.seq}: {args.abbreviation} read as {args.choice!r} by {args.reviewer.strip()} "
+          f"(concept_clarified entry {seq}); it will be offered again, never applied automatically")
     return 0
 
 
