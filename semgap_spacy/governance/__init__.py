@@ -1,11 +1,7 @@
 """Glossary governance: validate, diff, changelog and replay.
 
-Loading a glossary (``semgap_spacy.glossary``) refuses the first hard error it
-meets, which is right for the pipeline and wrong for the person editing the
-YAML: they want every problem at once, plus the risks a loader cannot refuse
-(a phrase that is also a negation cue, two words of opposite signals one typo
-apart). So ``validate`` reads the raw YAML and runs its own checks, then runs
-the pydantic models only to catch whatever else they refuse.
+``validate`` reports every problem and risk of some glossaries at once
+(see ``validation``), where loading stops at the first hard error.
 
 ``diff`` compares two versions of the glossaries and enforces the release
 rules: anything changed needs a version bump, and any change that makes the
