@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-import yaml
+import srsly
 
 BANK_DIR = Path(__file__).with_name("bank")
 SPLITS = ("dev", "test")
@@ -116,7 +116,7 @@ class Bank:
     def __init__(self, directory: Path = BANK_DIR):
         def load(name):
             with open(directory / name, encoding="utf-8") as fh:
-                return yaml.safe_load(fh)
+                return srsly.yaml_loads(fh.read())
 
         self.glossary = load("glossary.yaml")
         self.surface = load("surface.yaml")

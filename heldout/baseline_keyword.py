@@ -18,7 +18,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+import srsly
 
 from . import HELDOUT_DIR
 
@@ -62,8 +62,8 @@ def phrases_from_glossaries(directory: Path) -> dict[str, set[str]]:
         return out
     for path in sorted(list(directory.glob("*.yaml")) + list(directory.glob("*.yml"))):
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
+            data = srsly.yaml_loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
             continue  # a broken file is the glossary's problem, not the baseline's
         for term in _terms(data):
             if term.get("signal") in SIGNALS:

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
-import yaml
+import srsly
 
 from .drift import data_section, load_config
 from .textnorm import fold
@@ -253,8 +253,8 @@ def check_candidates_path(path: Union[str, Path]) -> Path:
             )
     if target.exists():
         try:
-            existing = yaml.safe_load(target.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
+            existing = srsly.yaml_loads(target.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as err:
             raise CandidateWriteError(
                 f"refusing to overwrite {path}: it exists and is not readable YAML ({err})"
             ) from None
@@ -303,7 +303,7 @@ def write_candidates(candidates: Sequence[Candidate], path: Union[str, Path],
     fd, tmp = tempfile.mkstemp(prefix=".candidates-", suffix=".yaml", dir=str(target.parent))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            yaml.safe_dump(doc, fh, sort_keys=False, allow_unicode=True)
+            fh.write(srsly.yaml_dumps(doc, sort_keys=False))
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

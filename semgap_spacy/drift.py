@@ -31,7 +31,7 @@ from importlib import resources
 from statistics import median
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-import yaml
+import srsly
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 RATE_NAMES = ("unrecognised_rate", "correction_rate", "escalation_rate")
@@ -68,7 +68,7 @@ class DriftConfig(BaseModel):
 @lru_cache(maxsize=1)
 def _data() -> Dict[str, Any]:
     text = resources.files("semgap_spacy.data").joinpath("drift.yaml").read_text("utf-8")
-    return yaml.safe_load(text)
+    return srsly.yaml_loads(text)
 
 
 def data_section(name: str) -> Dict[str, Any]:

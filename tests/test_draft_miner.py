@@ -1,6 +1,6 @@
 """Draft-term miner: drafts only, capped, minus known phrases, never into a glossary."""
 import pytest
-import yaml
+import srsly
 
 from semgap_spacy.draft_miner import (
     Candidate,
@@ -118,7 +118,7 @@ def test_draft_miner_selects_escalated_unrecognised_texts():
 def test_draft_miner_writes_draft_file(tmp_path):
     target = tmp_path / "glossaries" / "candidates" / "medical_logistics.yaml"
     write_candidates(mine_candidates(TEXTS, max_candidates=2), target, source="week 48")
-    doc = yaml.safe_load(target.read_text(encoding="utf-8"))
+    doc = srsly.yaml_loads(target.read_text(encoding="utf-8"))
     assert doc["kind"] == "semgap_candidates"
     assert len(doc["candidates"]) == 2
     assert {c["status"] for c in doc["candidates"]} == {"draft"}
@@ -126,7 +126,7 @@ def test_draft_miner_writes_draft_file(tmp_path):
                for c in doc["candidates"])
     # Re-running over an earlier candidates file is allowed.
     write_candidates(mine_candidates(TEXTS, max_candidates=1), target)
-    assert len(yaml.safe_load(target.read_text(encoding="utf-8"))["candidates"]) == 1
+    assert len(srsly.yaml_loads(target.read_text(encoding="utf-8"))["candidates"]) == 1
 
 
 @pytest.mark.parametrize("relative", [
@@ -144,7 +144,7 @@ def test_draft_miner_refuses_glossaries_directory(tmp_path, relative):
 
 def test_draft_miner_refuses_file_with_approved_terms(tmp_path):
     glossary = tmp_path / "approved.yaml"
-    original = yaml.safe_dump({"domain": "mortgage", "terms": [
+    original = srsly.yaml_dumps({"domain": "mortgage", "terms": [
         {"id": "MTG.CTC", "status": "approved", "approver": "R", "phrases": ["clear to close"]}]})
     glossary.write_text(original, encoding="utf-8")
     with pytest.raises(CandidateWriteError, match="approved glossary terms"):
