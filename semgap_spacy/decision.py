@@ -246,7 +246,7 @@ class Decision(SemgapPipe):
 
     def _field_places(self, doc: Doc) -> dict:
         """field -> (start_char, end_char) of its first mention, widened to a tied quantity."""
-        from .quantities import field_mentions
+        from .fields import field_mentions
 
         places = {}
         for mention in field_mentions(doc, self.glossary, self.spans_key, own_domain_only=True):
@@ -260,7 +260,7 @@ class Decision(SemgapPipe):
         return places
 
     def _quantity_reasons(self, doc: Doc) -> List[dict]:
-        from .quantities import quantity_findings  # the function is shared with the quantity pipe
+        from .fields import quantity_findings
 
         return list(quantity_findings(doc, self.glossary))
 

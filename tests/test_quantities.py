@@ -13,7 +13,8 @@ import semgap_spacy.quantities  # noqa: F401  (registers the factory)
 from semgap_spacy._extensions import pack_span_id
 from semgap_spacy.codes import REASON_CODES, outcome_for
 from semgap_spacy.glossary import load_glossaries
-from semgap_spacy.quantities import QuantityLinker, find_quantities, quantity_findings
+from semgap_spacy.fields import quantity_findings
+from semgap_spacy.quantities import QuantityLinker, find_quantities
 
 NOW = "2026-11-30T10:00:00Z"
 FINDING_KEYS = {"field", "term_id", "status", "code", "outcome", "message", "value", "unit",
