@@ -143,6 +143,13 @@ def doc_get(doc: Doc, name: str):
     return doc.user_data.get(("._.", name, None, None), _DOC_DEFAULTS[name])
 
 
+def doc_key(name: str) -> tuple:
+    """The ``doc.user_data`` key that holds ``doc._.<name>`` (for hot paths
+    that write several values at once)."""
+    assert name in _DOC_DEFAULTS, name
+    return ("._.", name, None, None)
+
+
 def doc_set(doc: Doc, name: str, value) -> None:
     """Fast ``doc._.<name> = value``."""
     assert name in _DOC_DEFAULTS, name

@@ -12,7 +12,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ._extensions import _TEXT_KEY, doc_get, doc_set
+from ._extensions import _TEXT_KEY, doc_get, doc_key, doc_set
 from .codes import ESCALATE, outcome_for
 from .decision import SCHEMA, make_reason, text_sha256
 from .glossary import GlossarySet, load_glossaries
@@ -72,6 +72,12 @@ def pipeline_glossary(nlp: Language) -> GlossarySet:
     return load_glossaries()
 
 
+# Where case_doc stores the case inputs (``doc._.<name>``).
+_CASE_ID, _DOMAIN, _READINGS, _NOW, _TEXT_SHA256, _CASE_PROBLEMS = (
+    doc_key(name) for name in ("semgap_case_id", "semgap_domain", "semgap_readings", "semgap_now",
+                               "semgap_text_sha256", "semgap_case_problems"))
+
+
 def case_doc(nlp: Language, case: Any, *, problems: Optional[List[dict]] = None) -> Doc:
     """A Doc for a case, with its inputs on ``doc._`` and its problems as reasons.
 
@@ -79,7 +85,7 @@ def case_doc(nlp: Language, case: Any, *, problems: Optional[List[dict]] = None)
     problems (Optional[List[dict]]): Reasons found before the case was parsed.
     RETURNS (Doc): Ready for the pipes; never raises for bad input.
     """
-    problems = list(problems or [])
+    problems = list(problems) if problems else []
     if not isinstance(case, dict):
         if not problems:
             problems.append(make_reason("invalid_case", f"a case must be a JSON object, not {type(case).__name__}"))
@@ -97,20 +103,24 @@ def case_doc(nlp: Language, case: Any, *, problems: Optional[List[dict]] = None)
         problems.append(make_reason("text_too_long", f"text has {len(text)} characters; the limit is "
                                     f"{MAX_TEXT_CHARS}, only the first {MAX_TEXT_CHARS} were read"))
         text = text[:MAX_TEXT_CHARS]
-    # A lone surrogate cannot be stored by spaCy; U+FFFD keeps every offset.
-    text = _SURROGATES.sub("\ufffd", text)
+    if not text.isascii():
+        # A lone surrogate cannot be stored by spaCy; U+FFFD keeps every offset.
+        text = _SURROGATES.sub("\ufffd", text)
     doc = nlp.make_doc(text)
-    doc.user_data[_TEXT_KEY] = text
     case_id = case.get("id")
     domain = case.get("domain")
     if not (case_id is None or isinstance(case_id, str) or (isinstance(case_id, int) and not isinstance(case_id, bool))):
         case_id = str(case_id)
-    doc_set(doc, "semgap_case_id", case_id)
-    doc_set(doc, "semgap_domain", domain if isinstance(domain, str) or domain is None else repr(domain))
-    doc_set(doc, "semgap_readings", case.get("readings"))
-    doc_set(doc, "semgap_now", case.get("now"))
-    doc_set(doc, "semgap_text_sha256", full_hash)
-    doc_set(doc, "semgap_case_problems", problems)
+    # The storage doc_set writes, written directly: a dict write each
+    # rather than a function call each.
+    user_data = doc.user_data
+    user_data[_TEXT_KEY] = text
+    user_data[_CASE_ID] = case_id
+    user_data[_DOMAIN] = domain if isinstance(domain, str) or domain is None else repr(domain)
+    user_data[_READINGS] = case.get("readings")
+    user_data[_NOW] = case.get("now")
+    user_data[_TEXT_SHA256] = full_hash
+    user_data[_CASE_PROBLEMS] = problems
     return doc
 
 

@@ -38,7 +38,8 @@ could let a clearance through.
 import hashlib
 import json
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from collections import UserDict
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -46,7 +47,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 
 from spacy.attrs import ORTH, SENT_START
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import registry
 
 from ._extensions import CUES_KEY, TERMS_KEY, doc_text, unpack_span_id
@@ -280,6 +281,15 @@ class _Effect:
     negation: Set[str]
     hedge: Set[str]
     is_break: bool = False
+    # (negation, hedge) reach by way: None (cue inside the term), "forward", "backward";
+    # filled by ``seal`` once the sets are complete.
+    reach: Dict[Optional[str], Tuple[bool, bool]] = field(default_factory=dict, compare=False)
+
+    def seal(self) -> None:
+        """Precompute ``reach`` so the per-term check is one dict lookup."""
+        self.reach = {None: (bool(self.negation), bool(self.hedge))}
+        for way in ("forward", "backward"):
+            self.reach[way] = (_reaches(self.negation, way), _reaches(self.hedge, way))
 
 
 _WRITTEN = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
@@ -316,7 +326,15 @@ def _is_value_key(key) -> bool:
 
 
 def _has_values(doc: Doc) -> bool:
-    return any(_is_value_key(k) for k in doc.user_data)
+    """Whether any context value is stored on the doc (an earlier run, or a user).
+
+    Runs on every doc without a cue, so the test of ``_is_value_key`` is
+    written out inline rather than called once per user_data key.
+    """
+    for k in doc.user_data:
+        if type(k) is tuple and len(k) == 4 and k[0] == "._." and k[1] in _WRITTEN_SET:
+            return True
+    return False
 
 
 def _drop_values(doc: Doc, offsets) -> None:
@@ -376,6 +394,8 @@ class ContextScope(SemgapPipe):
         self.questions = questions
         self._patterns: Dict[str, tuple] = {}
         self._elisions: Dict[str, _Effect] = {}
+        self._cue_rests: Dict[str, List[Tuple[str, ...]]] = {}
+        self._rest_words: Set[str] = set()
         self._own: Dict[str, List[Tuple[str, ...]]] = {}
         self._reset_orth_cache()
         self._longest_cue = 1
@@ -450,6 +470,16 @@ class ContextScope(SemgapPipe):
         self._patterns = patterns
         self._elisions = elisions
         self._longest_cue = max((len(f) for f in effects), default=1)
+        for eff in list(effects.values()) + list(elisions.values()):
+            eff.seal()
+        # For the per-doc pre-check (``_may_cue``): the later words of every longer
+        # negation/hedge cue, by its first word.
+        rests: Dict[str, List[Tuple[str, ...]]] = {}
+        for form, eff in effects.items():
+            if len(form) > 1 and (eff.negation or eff.hedge):
+                rests.setdefault(form[0], []).append(form[1:])
+        self._cue_rests = rests
+        self._rest_words = {word for forms in rests.values() for rest in forms for word in rest}
         self._reset_orth_cache()  # which tokens can start a cue depends on the cues
         self._own = self._own_sequences()
 
@@ -478,22 +508,67 @@ class ContextScope(SemgapPipe):
             else:
                 kind = _PLAIN
             self._orth_info[orth] = (folded, kind)
+            self._known_orths.add(orth)
             if kind == _BREAK:
                 self._break_orths.add(orth)
             elif kind == _DASH:
                 self._dash_orths.add(orth)
             elif kind == _SPACE:
                 self._space_orths.add(orth)
+            if folded in self._rest_words:
+                self._rest_orths.add(orth)
             if folded in self._patterns or (
                     "'" in folded and folded[:folded.index("'") + 1] in self._elisions):
                 self._cue_orths.add(orth)
+                entry = self._cue_entry(folded)
+                self._cue_entries[orth] = entry
+                if any(eff is not None and (eff.negation or eff.hedge) for eff in entry[1:]):
+                    self._sure_orths.add(orth)
+
+    def _cue_entry(self, folded: str) -> Tuple[Optional[dict], Optional[_Effect], Optional[_Effect]]:
+        """What a token with this folded text can start: (longer cues by their second
+        word, its one-token cue, its elision cue such as "n'a"); None where it has none."""
+        longer, single = self._patterns.get(folded, (None, None))
+        elided = None
+        if "'" in folded:
+            head = folded[:folded.index("'") + 1]
+            eff = self._elisions.get(head)
+            if eff is not None and len(folded) > len(head):
+                elided = eff
+        return longer or None, single, elided
+
+    def _may_cue(self, hits: Set[int], orths: List[int]) -> bool:
+        """Whether a negation or hedge cue can match in a doc, given its tokens that
+        start a cue (``hits``) and all its tokens (``orths``, learned).
+
+        Most docs hold a cue's first word ("is", "to", "a", "en") without the cue,
+        and the full scan costs more than the rest of the component. This is a
+        necessary condition only, so skipping the scan when it fails is safe: a
+        token that is a cue by itself, or a longer cue whose every word occurs
+        somewhere in the doc.
+        """
+        if not self._sure_orths.isdisjoint(hits):
+            return True
+        info, rests_by_key = self._orth_info, self._cue_rests
+        words = {info[o][0] for o in self._rest_orths.intersection(orths)}
+        if not words:
+            return False
+        for orth in hits:
+            for rest in rests_by_key.get(info[orth][0], ()):
+                if words.issuperset(rest):
+                    return True
+        return False
 
     def _reset_orth_cache(self) -> None:
         self._orth_info: Dict[int, Tuple[str, int]] = {}
+        self._known_orths: Set[int] = set()  # the keys of _orth_info, for C-speed subset tests
         self._break_orths: Set[int] = set()
         self._dash_orths: Set[int] = set()
         self._space_orths: Set[int] = set()
         self._cue_orths: Set[int] = set()
+        self._sure_orths: Set[int] = set()  # cue orths that are a cue by themselves
+        self._cue_entries: Dict[int, tuple] = {}  # cue orth -> ``_cue_entry``
+        self._rest_orths: Set[int] = set()  # words that a longer negation/hedge cue goes on with
 
     def _own_sequences(self) -> Dict[str, List[Tuple[str, ...]]]:
         """Head and value word sequences of each frame, by term id and frame id."""
@@ -530,40 +605,37 @@ class ContextScope(SemgapPipe):
         doc (Doc): The document, with term spans in ``doc.spans[spans_key]``.
         RETURNS (Doc): The same document.
         """
-        group = doc.spans.get(self.spans_key)
+        group = _span_group(doc, self.spans_key)
         if group is None or not len(group):
             return doc
-        scan = _Scan(doc, self) if (self.negation or self.hedges) else None
+        scan = self._scan(doc) if (self.negation or self.hedges) else None
         marks = _question_marks(doc) if (self.questions and self.hedges) else ()
         direct = _direct_span_writes()
-        if direct and (scan is None or not scan.cues) and not marks:
+        if direct and scan is None and not marks:
             # Nothing is negated or hedged: the defaults (False/None) already say
             # so; only values from an earlier run over this doc need removing.
-            _drop_values(doc, {(s.start_char, s.end_char) for s in group}
-                         if _has_values(doc) else ())
+            if _has_values(doc):
+                _drop_values(doc, {(s.start_char, s.end_char) for s in group})
             return doc
-        terms = list(group)
+        # Each Span of the group costs a construction: read them once.
+        terms = [(s.start, s.end, s.start_char, s.end_char, s) for s in group]
         results: Dict[Tuple[int, int], list] = {}
         applied: Dict[Tuple[int, int, str], None] = {}
-        for span in terms:
-            neg, hedge = scan.assess(span) if scan is not None else (None, None)
+        for term in terms:
+            neg, hedge = scan.assess(term) if scan is not None else (None, None)
             if hedge is None and marks:
-                hedge = _asked(doc, span, marks)
-            prev = results.setdefault((span.start_char, span.end_char), [None, None])
-            # Spans with the same offsets share their ``._`` values: keep the nearest cue of any.
-            for slot, found, label in ((0, neg, NEGATION), (1, hedge, HEDGE)):
-                if found is None:
-                    continue
-                if prev[slot] is None or found[0] < prev[slot][0]:
-                    prev[slot] = found
-                for cue in found[1]:
-                    applied[(cue[0], cue[1], label)] = None
+                hedge = _asked(doc, term[0], term[1])
+            prev = results.setdefault((term[2], term[3]), [None, None])
+            if neg is not None:
+                _merge(prev, 0, neg, NEGATION, applied)
+            if hedge is not None:
+                _merge(prev, 1, hedge, HEDGE, applied)
         if direct:
             data = doc.user_data
-            unmarked = set()
+            unmarked = []
             for (start, end), (neg, hedge) in results.items():
                 if neg is None and hedge is None:
-                    unmarked.add((start, end))
+                    unmarked.append((start, end))
                     continue
                 data[("._.", "semgap_negated", start, end)] = neg is not None
                 data[("._.", "semgap_hedged", start, end)] = hedge is not None
@@ -571,8 +643,8 @@ class ContextScope(SemgapPipe):
                 data[("._.", "semgap_hedge_cue", start, end)] = list(hedge[2]) if hedge is not None else None
             _drop_values(doc, unmarked)
         else:
-            for span in terms:
-                neg, hedge = results[(span.start_char, span.end_char)]
+            for _, _, start_char, end_char, span in terms:
+                neg, hedge = results[(start_char, end_char)]
                 ext = span._
                 ext.semgap_negated = neg is not None
                 ext.semgap_hedged = hedge is not None
@@ -582,16 +654,71 @@ class ContextScope(SemgapPipe):
             self._add_cue_spans(doc, applied)
         return doc
 
+    def _scan(self, doc: Doc) -> Optional["_Scan"]:
+        """The cue scan of a doc, or None when no negation or hedge cue occurs in it.
+
+        Most docs have none, so what decides that runs first and in C where it
+        can: one ORTH per token, set operations, and ``_may_cue``.
+        """
+        orths = _orths(doc)
+        if not self._known_orths.issuperset(orths):
+            distinct = set(orths)
+            self._learn(distinct, distinct.difference(self._known_orths))
+        hits = self._cue_orths.intersection(orths)
+        if not hits or not self._may_cue(hits, orths):
+            return None
+        scan = _Scan(doc, self, orths, hits)
+        return scan if scan.cues else None
+
     def _add_cue_spans(self, doc: Doc, applied: Dict[Tuple[int, int, str], None]) -> None:
         """Add the cues that applied to the cue group, keeping what others put there."""
-        group = doc.spans.get(self.cues_key)
+        group = _span_group(doc, self.cues_key)
         if group is None:
-            doc.spans[self.cues_key] = [Span(doc, s, e, label=label) for s, e, label in applied]
+            # What ``doc.spans[key] = [spans]`` builds, without its extra Python frames.
+            doc.spans[self.cues_key] = SpanGroup(
+                doc, name=self.cues_key, spans=[Span(doc, s, e, label=label) for s, e, label in applied])
             return
         present = {(s.start, s.end, s.label_) for s in group}
         for start, end, label in applied:
             if (start, end, label) not in present:
                 group.append(Span(doc, start, end, label=label))
+
+
+def _merge(prev: list, slot: int, found: tuple, label: str,
+           applied: Dict[Tuple[int, int, str], None]) -> None:
+    """Fold one span's cue result into the result of its offsets.
+
+    Spans with the same offsets share their ``._`` values: keep the nearest cue
+    of any. Every cue that applied to any of them goes to the cue group.
+    """
+    if prev[slot] is None or found[0] < prev[slot][0]:
+        prev[slot] = found
+    for start, end in found[1]:
+        applied[(start, end, label)] = None
+
+
+def _plain_user_dict() -> bool:
+    """Whether ``doc.spans`` is a UserDict whose lookups are UserDict's own.
+
+    ``doc.spans.get`` goes through three Python frames before it reaches the dict
+    that holds the groups; when this holds, that dict is read directly.
+    """
+    try:
+        from spacy.tokens._dict_proxies import SpanGroups
+    except ImportError:  # pragma: no cover - another spaCy layout: the public path
+        return False
+    return (issubclass(SpanGroups, UserDict) and SpanGroups.get is UserDict.get
+            and SpanGroups.__getitem__ is UserDict.__getitem__
+            and not hasattr(SpanGroups, "__missing__"))
+
+
+_SPANS_VIA_DATA = _plain_user_dict()
+
+
+def _span_group(doc: Doc, key: str):
+    """``doc.spans.get(key)``, without the UserDict detour when that is safe."""
+    spans = doc.spans
+    return spans.data.get(key) if _SPANS_VIA_DATA else spans.get(key)
 
 
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})
@@ -605,21 +732,32 @@ def _question_marks(doc: Doc) -> Tuple[int, ...]:
     return tuple(t.i for t in doc if t.text in ("?", "\u00bf"))
 
 
-def _asked(doc: Doc, span: Span, marks: Tuple[int, ...]):
-    """A hedge result when the span's sentence is a question, else None."""
-    for i in range(span.end, len(doc)):  # the sentence's closing mark
+def _asked(doc: Doc, start: int, end: int):
+    """A hedge result when the sentence of the span [start, end) is a question, else None."""
+    for i in range(end, len(doc)):  # the sentence's closing mark
         token = doc[i]
         if token.text == "?":
-            return (i - span.end, [(i, i + 1)], (token.idx, token.idx + 1))
+            return (i - end, [(i, i + 1)], (token.idx, token.idx + 1))
         if token.text in _SENTENCE_ENDS or "\n" in token.text:
             break
-    for i in range(span.start - 1, -1, -1):  # Spanish opens questions with "¿"
+    for i in range(start - 1, -1, -1):  # Spanish opens questions with "¿"
         token = doc[i]
         if token.text == "\u00bf":
-            return (span.start - i, [(i, i + 1)], (token.idx, token.idx + 1))
+            return (start - i, [(i, i + 1)], (token.idx, token.idx + 1))
         if token.text in _SENTENCE_ENDS or "\n" in token.text:
             break
     return None
+
+
+# Below this many tokens, reading ORTH token by token beats ``to_array``'s numpy round trip.
+_ARRAY_FROM = 16
+
+
+def _orths(doc: Doc) -> List[int]:
+    """The ORTH hash of every token, by the cheaper route for the doc's length."""
+    if len(doc) < _ARRAY_FROM:
+        return [t.orth for t in doc]
+    return doc.to_array(ORTH).tolist()
 
 
 # Token classes cached per ORTH hash.
@@ -627,67 +765,47 @@ _PLAIN, _BREAK, _DASH, _SPACE = 0, 1, 2, 3
 
 
 class _Scan:
-    """Cue matches and clause breaks of one doc.
+    """Cue matches and clause breaks of one doc that has a cue's words (``ContextScope._scan``).
 
-    This runs on every doc, so the per-token work is one cached lookup by ORTH
-    hash; only tokens that can start a cue or end a clause get more attention.
-    Breaks, space tokens and sentence starts are kept as sorted positions and
-    range checks bisect them.
+    The per-token work is one cached lookup by ORTH hash; only tokens that can
+    start a cue or end a clause get more attention. Breaks, space tokens and
+    sentence starts are kept as sorted positions and range checks bisect them.
     """
 
     __slots__ = ("pipe", "doc", "cues", "cue_starts", "breaks", "sent", "space_pos", "orths", "margin")
 
-    def __init__(self, doc: Doc, pipe: ContextScope):
+    def __init__(self, doc: Doc, pipe: ContextScope, orths: List[int], hits: Set[int]):
+        """doc (Doc): The doc. pipe (ContextScope): Its cues and caches.
+        orths (List[int]): ORTH of every token, all learned by ``pipe``.
+        hits (Set[int]): Those orths that can start a cue.
+        """
         self.pipe = pipe
         self.doc = doc
-        self.cues = []
-        self.cue_starts: List[int] = []
-        self.breaks: List[int] = []
-        self.space_pos: List[int] = []
+        self.orths = orths
         self.sent: Optional[List[int]] = None
-        self.margin = 0
-        n = len(doc)
-        orths = self.orths = doc.to_array(ORTH).tolist() if n else []
-        # Set operations run in C; the per-position passes below run only when needed.
-        distinct = set(orths)
-        info = pipe._orth_info
-        unseen = distinct.difference(info)  # O(len(distinct)): CPython probes the dict
-        if unseen:
-            pipe._learn(distinct, unseen)
-            info = pipe._orth_info
-        hits = pipe._cue_orths.intersection(distinct)
-        if not hits:
-            return
-        candidates = [i for i, o in enumerate(orths) if o in hits]
-        patterns, elisions = pipe._patterns, pipe._elisions
-        cues = []
+        self.space_pos: List[int] = []
+        self.breaks: List[int] = []
+        n = len(orths)
+        info, entries = pipe._orth_info, pipe._cue_entries
+        cues = self.cues = []
         break_words: List[int] = []
         consumed = 0  # leftmost-longest: a token inside a cue starts no other cue
-        for i in candidates:
+        for i in [i for i, o in enumerate(orths) if o in hits]:
             if i < consumed:
                 continue
-            folded = info[orths[i]][0]
-            match = None
-            entry = patterns.get(folded)
-            if entry is not None:
-                longer, single = entry
-                if longer and i + 1 < n:
-                    for form, eff in longer.get(info[orths[i + 1]][0], ()):
-                        k = len(form)
-                        if k == 2 or (i + k <= n and all(info[orths[i + j]][0] == form[j]
-                                                         for j in range(2, k))):
-                            match = (i + k, eff)
-                            break
-                if match is None and single is not None:
-                    match = (i + 1, single)
-            if match is None and "'" in folded:
-                head = folded[:folded.index("'") + 1]
-                eff = elisions.get(head)
-                if eff is not None and len(folded) > len(head):
-                    match = (i + 1, eff)
-            if match is None:
-                continue
-            end, eff = match
+            longer, eff, elided = entries[orths[i]]
+            end = i + 1
+            if longer and end < n:
+                for form, form_eff in longer.get(info[orths[end]][0], ()):
+                    k = len(form)
+                    if k == 2 or (i + k <= n and all(info[orths[i + j]][0] == form[j]
+                                                     for j in range(2, k))):
+                        end, eff = i + k, form_eff
+                        break
+            if end == i + 1 and eff is None:
+                eff = elided
+                if eff is None:
+                    continue
             consumed = end
             glued = ((i >= 2 and info[orths[i - 1]][0] == "-")
                      or (end + 1 < n and info[orths[end]][0] == "-")) and self._glued(i, end)
@@ -695,23 +813,23 @@ class _Scan:
                 break_words.extend(range(i, end))
             if eff.negation or eff.hedge:
                 cues.append((i, end, eff, glued))
+        self.cue_starts = [c[0] for c in cues]
         if not cues:
+            self.margin = 0
             return
         # Clause breaks only matter once there is a cue whose scope they end.
-        found = pipe._break_orths.intersection(distinct)
+        found = pipe._break_orths.intersection(orths)
         breaks = [i for i, o in enumerate(orths) if o in found] if found else []
         breaks.extend(break_words)
-        found = pipe._dash_orths.intersection(distinct)
+        found = pipe._dash_orths.intersection(orths)
         if found:
             for i in [i for i, o in enumerate(orths) if o in found]:
                 # A hyphen with no space on either side is inside a word ("cross-match").
                 if i == 0 or i == n - 1 or doc[i].whitespace_ or doc[i - 1].whitespace_:
                     breaks.append(i)
-        found = pipe._space_orths.intersection(distinct)
+        found = pipe._space_orths.intersection(orths)
         if found:
             self.space_pos = [i for i, o in enumerate(orths) if o in found]
-        self.cues = cues
-        self.cue_starts = [c[0] for c in cues]
         self.breaks = sorted(breaks)
         # How far from a term a cue may start and still reach it.
         self.margin = pipe.window + len(self.space_pos) + pipe._longest_cue
@@ -730,24 +848,27 @@ class _Scan:
             return True
         return False
 
-    @staticmethod
-    def _any(positions: List[int], a: int, b: int) -> bool:
-        """Whether a sorted list has a value in [a, b)."""
-        idx = bisect_left(positions, a)
-        return idx < len(positions) and positions[idx] < b
-
     def _clear(self, a: int, b: int) -> bool:
         """No clause break among tokens [a, b) and no sentence start among [a, b]."""
-        if self._any(self.breaks, a, b):
-            return False
-        if self.sent is None:
-            # Sentence starts from a sentencizer or parser, if any (0 = unset, 1 = start).
-            if self.doc.has_annotation("SENT_START"):
-                starts = (self.doc.to_array(SENT_START)[1:] == 1).nonzero()[0]
-                self.sent = (starts + 1).tolist()
-            else:
-                self.sent = []
-        return not (self.sent and self._any(self.sent, a, b + 1))
+        breaks = self.breaks
+        if breaks:
+            idx = bisect_left(breaks, a)
+            if idx < len(breaks) and breaks[idx] < b:
+                return False
+        sent = self.sent
+        if sent is None:
+            sent = self.sent = self._sentence_starts()
+        if not sent:
+            return True
+        idx = bisect_left(sent, a)
+        return not (idx < len(sent) and sent[idx] <= b)
+
+    def _sentence_starts(self) -> List[int]:
+        """Sentence starts from a sentencizer or parser, if any (0 = unset, 1 = start)."""
+        if not self.doc.has_annotation("SENT_START"):
+            return []
+        starts = (self.doc.to_array(SENT_START)[1:] == 1).nonzero()[0]
+        return (starts + 1).tolist()
 
     def _distance(self, a: int, b: int) -> int:
         """Tokens in [a, b), space tokens not counted."""
@@ -769,53 +890,59 @@ class _Scan:
                     covered.update(range(i, i + k))
         return all(j - span.start in covered for j in range(start, end))
 
-    def assess(self, span: Span):
-        """The governing negation and hedge cue of a span, each as (distance,
-        [cue token ranges that apply], (start_char, end_char) of the nearest) or None."""
-        if not self.cues:
-            return None, None
-        pipe = self.pipe
-        ts, te = span.start, span.end
-        lo = bisect_left(self.cue_starts, ts - self.margin)
-        hi = bisect_right(self.cue_starts, te + self.margin)
+    def assess(self, term: tuple):
+        """The governing negation and hedge cue of a term, each as (distance,
+        [cue token ranges that apply], (start_char, end_char) of the nearest) or None.
+
+        term (tuple): (start, end, start_char, end_char, span) of a term span.
+        """
+        ts, te = term[0], term[1]
+        starts = self.cue_starts
+        lo = bisect_left(starts, ts - self.margin)
+        hi = bisect_right(starts, te + self.margin)
         if lo >= hi:
             return None, None
+        pipe = self.pipe
+        negation, hedges, window = pipe.negation, pipe.hedges, pipe.window
+        spaced = bool(self.space_pos)
         kind = None
-        window = pipe.window
         neg_hits, hedge_hits = [], []
         for cs, ce, eff, glued in self.cues[lo:hi]:
             if cs >= ts and ce <= te:
                 if kind is None:
-                    kind = _span_kind(span.id_)
-                if kind in PHRASE_KINDS or self._own_covered(span, cs, ce):
+                    kind = _span_kind(term[4].id_)
+                if kind in PHRASE_KINDS or self._own_covered(term[4], cs, ce):
                     continue
                 dist, way = -1, None
             elif ce <= ts:
                 if glued:
                     continue
-                dist, way = self._distance(ce, ts), "forward"
+                dist, way = (self._distance(ce, ts) if spaced else ts - ce), "forward"
                 if dist >= window or not self._clear(ce, ts):
                     continue
             elif cs >= te:
                 if glued:
                     continue
-                dist, way = self._distance(te, cs), "backward"
+                dist, way = (self._distance(te, cs) if spaced else cs - te), "backward"
                 if dist >= window or not self._clear(te, cs):
                     continue
             else:
                 continue  # straddles the span's edge: part of the term's own words
-            if pipe.negation and eff.negation and (way is None or _reaches(eff.negation, way)):
+            neg_ok, hedge_ok = eff.reach[way]
+            if negation and neg_ok:
                 neg_hits.append((dist, cs, ce))
-            if pipe.hedges and eff.hedge and (way is None or _reaches(eff.hedge, way)):
+            if hedges and hedge_ok:
                 hedge_hits.append((dist, cs, ce))
-        return self._pick(neg_hits), self._pick(hedge_hits)
+        return (self._pick(neg_hits) if neg_hits else None,
+                self._pick(hedge_hits) if hedge_hits else None)
 
     def _pick(self, hits):
-        if not hits:
-            return None
-        dist, cs, ce = min(hits)
-        cue = self.doc[cs:ce]
-        return dist, [(h[1], h[2]) for h in hits], (cue.start_char, cue.end_char)
+        """(distance, [every cue's token range], (start_char, end_char) of the nearest)."""
+        dist, cs, ce = min(hits) if len(hits) > 1 else hits[0]
+        # The offsets ``doc[cs:ce]`` would have, without building the Span.
+        first = self.doc[cs]
+        last = self.doc[ce - 1] if ce - cs > 1 else first
+        return dist, [(h[1], h[2]) for h in hits], (first.idx, last.idx + len(last))
 
 
 @Language.factory(

@@ -27,7 +27,7 @@ from typing import List, NamedTuple, Optional, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ._extensions import QUANTITIES_KEY, TERMS_KEY, doc_get, doc_set, doc_text, span_set
+from ._extensions import QUANTITIES_KEY, TERMS_KEY, doc_text
 from .fields import _Field, contract_index, field_mentions
 from .glossary import GlossarySet
 from .pipe_base import SemgapPipe
@@ -66,6 +66,10 @@ class TextQuantity(NamedTuple):
     mergeable: bool = True
 
 
+# TextQuantity from a tuple of all its fields: the class call goes through a
+# Python-level __new__ with keyword handling, several times slower per quantity.
+_quantity = TextQuantity._make
+
 _SP = r"[ \t\u00a0\u202f]"
 _SIGNS = "-−‐+"
 _MINUS_SIGNS = "-−‐"
@@ -78,8 +82,11 @@ _GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of somet
 # candidate is classified by a dict lookup in the alias table (two-word form
 # first); an alternation of every alias inside the regex would be tried at
 # each digit and is several times slower.
+# "[0-9][0-9]*" rather than "[0-9]+": only a plain character class (not a
+# repeat) at the start gives the engine its skip-ahead prefix. The groups are
+# read by position in find_quantities: num, w1, sp, w2.
 _NUM_RE = re.compile(
-    r"(?P<num>[0-9]+(?:[.,][0-9]+)*)"
+    r"(?P<num>[0-9][0-9]*(?:[.,][0-9]+)*)"
     r"(?:(?:" + _SP + r"*|-)"  # "30 h", "30h", "30-hour"
     r"(?P<w1>[°º˚℃℉%]|[^\W\d_]+)"
     r"(?:(?P<sp>" + _SP + r"?)(?P<w2>[^\W\d_]+))?)?"
@@ -104,12 +111,14 @@ def _signed(sign_start: Optional[int], text: str, value: float, kind: str) -> fl
     return value
 
 
-def _unit_at(text: str, m: "re.Match"):
-    """(lookup, surface, end) of the unit matched by ``_NUM_RE``, or None."""
-    w1 = m.group("w1")
-    if m.group("w2") is not None:
+def _unit_at(text: str, m: "re.Match", w1: str, sp: Optional[str], w2: Optional[str]):
+    """(lookup, surface, end) of the unit matched by ``_NUM_RE``, or None.
+
+    w1, sp, w2 are the match's groups of those names (w1 is not None).
+    """
+    if w2 is not None:
         # "°C" may be written "° C"; two words need the space between them.
-        if m.group("sp") or not w1.isalpha():
+        if sp or not w1.isalpha():
             surface = text[m.start("w1"):m.end("w2")]
             hit = lookup_surface(surface)
             if hit.status != UNKNOWN:
@@ -139,17 +148,26 @@ def find_quantities(text: str) -> List[TextQuantity]:
         return []
     found: List[TextQuantity] = []
     pending = None  # a number that may open a range: (start, end, sign_start, join_end)
-    for m in _NUM_RE.finditer(text):
-        s, e = m.span("num")
-        prev = text[s - 1] if s else ""
-        if prev and _glued(prev):
-            pending = None
-            continue
-        if prev == ":" and s >= 2 and text[s - 2].isdigit():
-            pending = None
-            continue
-        sign_start = s - 1 if prev and prev in _SIGNS and (s < 2 or not _glued(text[s - 2])) else None
-        unit = _unit_at(text, m) if m.group("w1") is not None else None
+    search, pos = _NUM_RE.search, 0
+    while True:  # finditer, without the iterator's overhead (matches are never empty)
+        m = search(text, pos)
+        if m is None:
+            break
+        pos = m.end()
+        s, e = m.span(1)
+        num, w1, sp, w2 = m.groups()
+        sign_start = None
+        if s:
+            prev = text[s - 1]
+            if _glued(prev):
+                pending = None
+                continue
+            if prev == ":" and s >= 2 and text[s - 2].isdigit():
+                pending = None
+                continue
+            if prev in _SIGNS and (s < 2 or not _glued(text[s - 2])):
+                sign_start = s - 1
+        unit = _unit_at(text, m, w1, sp, w2) if w1 is not None else None
         lo, pending_before = None, pending
         pending = None
         if unit is None:
@@ -158,7 +176,8 @@ def find_quantities(text: str) -> List[TextQuantity]:
                 pending = (s, e, sign_start, j.end())
             continue
         lookup, surface, unit_end = unit
-        value = parse_number(m.group("num"))
+        # parse_number's own fast path, without the call: num is ASCII digits
+        value = float(num) if num.isdigit() else parse_number(num)
         if value is None:
             continue
         kind = lookup.kind
@@ -173,11 +192,15 @@ def find_quantities(text: str) -> List[TextQuantity]:
             lo_value = parse_number(text[lo[0]:lo[1]])
             if lo_value is not None:
                 lo_start = lo[2] if lo[2] is not None and kind == "temperature" else lo[0]
-                found.append(TextQuantity(lo_start, lo[1], _signed(lo[2], text, lo_value, kind),
-                                          lookup.unit, kind, lookup.status, surface, extent, False))
-        start = sign_start if sign_start is not None and kind == "temperature" else s
-        found.append(TextQuantity(start, unit_end, _signed(sign_start, text, value, kind),
-                                  lookup.unit, kind, lookup.status, surface, extent, lo is None))
+                found.append(_quantity((lo_start, lo[1], _signed(lo[2], text, lo_value, kind),
+                                        lookup.unit, kind, lookup.status, surface, extent, False)))
+        start = s
+        if sign_start is not None:
+            value = _signed(sign_start, text, value, kind)
+            if kind == "temperature":
+                start = sign_start
+        found.append(_quantity((start, unit_end, value, lookup.unit, kind, lookup.status, surface,
+                                extent, lo is None)))
     if "P" in text:
         for m in _ISO_RE.finditer(text):
             if m.start() and _glued(text[m.start() - 1]):
@@ -280,6 +303,11 @@ def break_between(text: str, start: int, end: int) -> bool:
     end (int): End of the gap.
     RETURNS (bool): True when the two sides are in different clauses.
     """
+    gap = text[start:end]
+    if gap.isspace() and "\n" not in gap:
+        # the usual gap, "CIT 30 h": every break consumes a character that is
+        # not a space (or a line break), so the regex cannot match here
+        return False
     for m in _break_re().finditer(text, start, end):
         if m.group() == "." and _word_before(text, m.start()).casefold() in _NON_FINAL:
             continue
@@ -294,10 +322,47 @@ def _sentence_starts(doc: Doc) -> List[int]:
     return [sent.start_char for sent in doc.sents if sent.start_char > 0]
 
 
+def _sentence_starts_in(doc: Doc, start: int, end: int, first: int, last: int,
+                        sents: List[Optional[List[int]]]) -> bool:
+    """Whether one of ``_sentence_starts(doc)`` lies in (start, end].
+
+    The caller knows that only tokens ``first``..``last`` can start inside
+    that range, so it reads those tokens rather than scanning the whole doc
+    (``has_annotation`` alone costs more than the rest of the tie): without a
+    "sents" hook, ``doc.sents`` starts a sentence at exactly the tokens i >= 1
+    whose sent_start is 1, and there are none when SENT_START is not
+    annotated. ``Token.sent_start`` is that raw value (``is_sent_start`` would
+    also be true for other positive values, which ``doc.sents`` ignores).
+    ``sents`` holds ``_sentence_starts(doc)`` once a hook made it needed.
+    """
+    if "sents" in doc.user_hooks:
+        if sents[0] is None:
+            sents[0] = _sentence_starts(doc)
+        return any(start < s <= end for s in sents[0])
+    for i in range(max(first, 1), last + 1):
+        token = doc[i]
+        if token.sent_start == 1 and start < token.idx <= end:
+            return True
+    return False
+
+
 # -- the component -------------------------------------------------------------
 
 
 _PROBLEM_CODES = {AMBIGUOUS: "ambiguous_unit", UNSUPPORTED: "unsupported_unit"}
+# user_data keys of doc._ extensions, as _extensions.doc_get/doc_set build them
+_READINGS_KEY = ("._.", "semgap_readings", None, None)
+_DOMAIN_KEY = ("._.", "semgap_domain", None, None)
+_NOW_KEY = ("._.", "semgap_now", None, None)
+_CHECKED_KEY = ("._.", "semgap_readings_checked", None, None)
+
+
+def _in_unit(value: float, unit: str, target: str) -> Tuple[float, str]:
+    """(magnitude, canonical unit) of a text quantity in its field's contract unit."""
+    converted = convert(value, unit, target)
+    if converted != value:
+        converted = tidy(converted)
+    return converted, canonical_unit(target)
 
 
 class QuantityLinker(SemgapPipe):
@@ -327,75 +392,91 @@ class QuantityLinker(SemgapPipe):
         if self.text_quantities:
             doc.spans[self.quantities_key] = self._quantity_spans(doc)
         if self.readings:
-            readings = doc_get(doc, "semgap_readings")
-            doc_set(doc, "semgap_readings_checked", [] if readings is None else check_readings(
-                readings, doc_get(doc, "semgap_domain"), self.glossary, doc_get(doc, "semgap_now")))
+            # doc_get / doc_set, read and written in one place (all three
+            # inputs default to None)
+            user_data = doc.user_data
+            readings = user_data.get(_READINGS_KEY)
+            user_data[_CHECKED_KEY] = [] if readings is None else check_readings(
+                readings, user_data.get(_DOMAIN_KEY), self.glossary, user_data.get(_NOW_KEY))
         return doc
 
     def _quantity_spans(self, doc: Doc) -> List[Span]:
+        """The quantity spans of a doc, with their span extensions written.
+
+        The term span group is only read (one Span per item) once the text
+        has a quantity, and each extension value is stored directly under the
+        key ``span_set`` would use.
+        """
         text = doc_text(doc)
         found = find_quantities(text)
         if not found:
             return []
-        fields = []
-        if self.spans_key in doc.spans:
-            fields = field_mentions(doc, self.glossary, self.spans_key,
-                                    domain=doc_get(doc, "semgap_domain"))
-        sents: List[Optional[List[int]]] = [None]  # sentence starts, computed when first needed
+        user_data = doc.user_data
+        # [] when the doc has no term span group
+        fields = field_mentions(doc, self.glossary, self.spans_key,
+                                domain=user_data.get(_DOMAIN_KEY))
+        sents: List[Optional[List[int]]] = [None]  # for _sentence_starts_in
         spans, seen = [], set()
         for q in found:
             span = doc.char_span(q.start, q.end, label=q.kind, alignment_mode="expand")
+            if span is None:
+                continue
+            start_char, end_char = span.start_char, span.end_char
             # span extensions are keyed by offsets: two quantities in one token
             # ("2-8" in some tokenizers) would share their values, keep the first
-            if span is None or (span.start_char, span.end_char) in seen:
+            if (start_char, end_char) in seen:
                 continue
-            seen.add((span.start_char, span.end_char))
-            linked = self._nearest(doc, text, span, q, fields, sents) if fields else None
+            seen.add((start_char, end_char))
+            linked = None
+            if fields:
+                linked = self._nearest(doc, text, span.start, span.end, q, fields, sents)
             value, unit = q.value, q.unit
             if linked is not None and q.status == OK:
-                target = linked.contract.unit
-                value = convert(q.value, q.unit, target)
-                if value != q.value:
-                    value = tidy(value)
-                unit = canonical_unit(target)
-            span_set(span, "semgap_magnitude", value)
-            span_set(span, "semgap_unit", unit)
-            span_set(span, "semgap_quantity_kind", q.kind)
-            span_set(span, "semgap_quantity_problem", _PROBLEM_CODES.get(q.status))
-            span_set(span, "semgap_linked_field", linked.field if linked is not None else None)
-            span_set(span, "semgap_linked_term", linked.term_id if linked is not None else None)
+                value, unit = _in_unit(q.value, q.unit, linked.contract.unit)
+            # _extensions.span_set(span, name, value) for the six values
+            user_data[("._.", "semgap_magnitude", start_char, end_char)] = value
+            user_data[("._.", "semgap_unit", start_char, end_char)] = unit
+            user_data[("._.", "semgap_quantity_kind", start_char, end_char)] = q.kind
+            user_data[("._.", "semgap_quantity_problem", start_char, end_char)] = \
+                _PROBLEM_CODES.get(q.status)
+            user_data[("._.", "semgap_linked_field", start_char, end_char)] = \
+                linked.field if linked is not None else None
+            user_data[("._.", "semgap_linked_term", start_char, end_char)] = \
+                linked.term_id if linked is not None else None
             spans.append(span)
         return spans
 
-    def _nearest(self, doc: Doc, text: str, span: Span, q: TextQuantity, fields: List[_Field],
-                 sents: List[Optional[List[int]]]) -> Optional[_Field]:
+    def _nearest(self, doc: Doc, text: str, q_start: int, q_end: int, q: TextQuantity,
+                 fields: List[_Field], sents: List[Optional[List[int]]]) -> Optional[_Field]:
         """The nearest field of the quantity's kind in its clause, or None.
 
-        Distance is in tokens between the two spans; on a tie the field
-        before the quantity wins ("CIT 30 h" is the usual order).
+        q_start, q_end are the quantity span's token offsets. Distance is in
+        tokens between the two spans; on a tie the field before the quantity
+        wins ("CIT 30 h" is the usual order).
         """
         best, best_key = None, None
-        q_start, q_end = span.start, span.end
+        kind = q.kind
         for f in fields:
-            if f.contract.kind != q.kind:
+            if f.contract.kind != kind:
                 continue
             f_start, f_end = f.start, f.end
+            # gap: the characters between the two; tokens: the only tokens
+            # that can start inside it (the first token after the left span
+            # up to the first token of the right one)
             if f_end <= q_start:
                 key = (q_start - f_end, 0, f_start)
-                gap = (f.end_char, q.extent[0])
+                gap, tokens = (f.end_char, q.extent[0]), (f_end, q_start)
             elif q_end <= f_start:
                 key = (f_start - q_end, 1, f_start)
-                gap = (q.extent[1], f.start_char)
+                gap, tokens = (q.extent[1], f.start_char), (q_end, f_start)
             else:
-                key, gap = (0, 0, f_start), None
+                key, gap, tokens = (0, 0, f_start), None, None
             if key[0] > self.max_distance or (best_key is not None and key >= best_key):
                 continue
             if gap is not None and gap[0] < gap[1]:
                 if break_between(text, gap[0], gap[1]):
                     continue
-                if sents[0] is None:
-                    sents[0] = _sentence_starts(doc)
-                if any(gap[0] < s <= gap[1] for s in sents[0]):
+                if _sentence_starts_in(doc, gap[0], gap[1], tokens[0], tokens[1], sents):
                     continue
             best, best_key = f, key
         return best

@@ -18,7 +18,7 @@ import math
 import re
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from .codes import outcome_for
 from .glossary import Contract, GlossarySet, Term
@@ -32,9 +32,6 @@ STATUS_MALFORMED = "malformed"
 # float noise of a unit conversion (24.000000000001 h) is still on the limit.
 REL_EPS = 1e-9
 
-_VALUE_KEYS = frozenset({"value", "unit"})
-_DURATION_KEYS = frozenset({"duration"})
-_START_KEYS = frozenset({"start"})
 # A datetime must have a full date and at least the hour: "2026" or
 # "2026-11-30" alone cannot give an elapsed time in hours.
 _DATETIME = re.compile(r"^\d{4}-?\d{2}-?\d{2}[T ]\d{2}")
@@ -56,12 +53,24 @@ def within(value: float, contract: Contract) -> str:
     RETURNS (str): "reading_in_contract", "limit_exceeded", "below_minimum"
         or "outside_band".
     """
+    low, high = _limits(contract)
+    return _code(value, low, high, contract.is_band)
+
+
+def _limits(contract: Contract) -> Tuple[Optional[float], Optional[float]]:
+    """(min, max) of a contract widened by the ``REL_EPS`` slack; None when open."""
     lo, hi = contract.min, contract.max
-    above = hi is not None and value > hi + REL_EPS * max(1.0, abs(hi))
-    below = lo is not None and value < lo - REL_EPS * max(1.0, abs(lo))
+    return (None if lo is None else lo - REL_EPS * max(1.0, abs(lo)),
+            None if hi is None else hi + REL_EPS * max(1.0, abs(hi)))
+
+
+def _code(value: float, low: Optional[float], high: Optional[float], band: bool) -> str:
+    """``within`` on limits from ``_limits``, so they can be computed once per field."""
+    above = high is not None and value > high
+    below = low is not None and value < low
     if not (above or below):
         return "reading_in_contract"
-    if contract.is_band:
+    if band:
         return "outside_band"
     return "limit_exceeded" if above else "below_minimum"
 
@@ -79,19 +88,22 @@ def contract_message(field: str, value: float, contract: Contract, code: str,
     RETURNS (str): The message.
     """
     head = f"{field} {fmt(value)} {contract.unit}{' ' + source if source else ''}"
+    return head + _verdict(contract, code)
+
+
+_VERBS = {"limit_exceeded": "is over", "below_minimum": "is under", "outside_band": "is outside"}
+_CODES = ("reading_in_contract", "limit_exceeded", "below_minimum", "outside_band")
+
+
+@lru_cache(maxsize=256)
+def _verdict(contract: Contract, code: str) -> str:
+    """The end of a contract message, " is over its limit of 24 h": it depends
+    on the contract and the code only, so it is worded once."""
     if code == "reading_in_contract":
         verb = "meets" if contract.max is None else "is within"
     else:
         verb = _VERBS.get(code, "is outside")
-    return f"{head} {verb} its {_describe(contract)}"
-
-
-_VERBS = {"limit_exceeded": "is over", "below_minimum": "is under", "outside_band": "is outside"}
-
-
-@lru_cache(maxsize=64)
-def _describe(contract: Contract) -> str:
-    return contract.describe()
+    return f" {verb} its {contract.describe()}"
 
 
 def _entry(field, term: Optional[Term], status: str, code: str, message: str,
@@ -232,6 +244,34 @@ def _field_index(glossary: GlossarySet) -> dict:
     return {(domain, term.field): term for domain, term in glossary.terms() if term.field}
 
 
+class _FieldCheck(NamedTuple):
+    """What checking a reading of one field needs beyond the reading itself,
+    worked out once per glossary set rather than on every reading."""
+
+    term: Term
+    unit: str  # the contract's unit
+    low: Optional[float]  # limits with their slack, see ``_limits``
+    high: Optional[float]
+    band: bool
+    # code -> (status, outcome, end of the message from ``_verdict``)
+    verdicts: Dict[str, Tuple[str, str, str]]
+
+
+@lru_cache(maxsize=8)
+def _field_checks(glossary: GlossarySet) -> Dict[Tuple[str, str], _FieldCheck]:
+    """(domain, field) -> _FieldCheck for the fields of ``_field_index`` with a contract."""
+    checks = {}
+    for key, term in _field_index(glossary).items():
+        contract = term.contract
+        if contract is None:
+            continue
+        low, high = _limits(contract)
+        verdicts = {code: (STATUS_OK if code == "reading_in_contract" else STATUS_OUT,
+                           outcome_for(code), _verdict(contract, code)) for code in _CODES}
+        checks[key] = _FieldCheck(term, contract.unit, low, high, contract.is_band, verdicts)
+    return checks
+
+
 def check_reading(field: Any, reading: Any, domain: Optional[str], glossary: GlossarySet,
                   now: Any = None) -> dict:
     """Validate one reading and check it against its field's contract.
@@ -246,30 +286,42 @@ def check_reading(field: Any, reading: Any, domain: Optional[str], glossary: Glo
     if not isinstance(domain, str) or domain not in glossary.domains:
         return _malformed(field, None, "unknown_field",
                           f"{field}: cannot be checked, domain {domain!r} is not governed")
-    term = _field_index(glossary).get((domain, field)) if isinstance(field, str) else None
-    if term is None or term.contract is None:
+    check = _field_checks(glossary).get((domain, field)) if isinstance(field, str) else None
+    if check is None:  # no such field, or a field without a contract
         return _malformed(field, None, "unknown_field", f"{field!r} is not a field of {domain}")
+    term = check.term
     if not isinstance(reading, dict):
         return _malformed(field, term, "malformed_reading",
                           f"{field}: a reading must be an object, not {type(reading).__name__}")
-    keys = frozenset(reading)
-    if keys == _VALUE_KEYS:
+    # exactly the keys {value, unit}, {duration} or {start}: a dict's keys are
+    # unique, so its size and two look-ups say as much as a frozenset of them
+    size = len(reading)
+    if size == 2 and "value" in reading and "unit" in reading:
         value, problem = _read_value(field, term, reading)
-    elif keys == _DURATION_KEYS:
+    elif size == 1 and "duration" in reading:
         value, problem = _read_duration(field, term, reading)
-    elif keys == _START_KEYS:
+    elif size == 1 and "start" in reading:
         value, problem = _read_start(field, term, reading, now)
     else:
-        shown = sorted(str(k) for k in keys)
+        shown = sorted(str(k) for k in reading)
         return _malformed(field, term, "malformed_reading",
                           f"{field}: keys {shown} are not one of {{value, unit}}, {{duration}}, {{start}}")
     if problem is not None:
         return problem
     value = tidy(value)  # conversion noise: 46.4 °F is 8 °C, not 8.000000000000057
-    code = within(value, term.contract)
-    status = STATUS_OK if code == "reading_in_contract" else STATUS_OUT
-    return _entry(field, term, status, code, contract_message(field, value, term.contract, code),
-                  value)
+    code = _code(value, check.low, check.high, check.band)  # within(value, term.contract)
+    status, outcome, verdict = check.verdicts[code]
+    # _entry(...) with contract_message(field, value, term.contract, code), from the check
+    return {
+        "field": field,
+        "term_id": term.id,
+        "status": status,
+        "code": code,
+        "outcome": outcome,
+        "message": f"{field} {value:g} {check.unit}{verdict}",  # {value:g} is fmt(value)
+        "value": value,
+        "unit": check.unit,
+    }
 
 
 def check_readings(readings: Any, domain: Optional[str], glossary: GlossarySet,

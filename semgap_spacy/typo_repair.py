@@ -83,6 +83,8 @@ class TypoRepair(SemgapPipe):
         self.protect_dictionary_words = protect_dictionary_words
         self._cache: Dict[str, Tuple[Optional[str], Optional[List[str]]]] = {}
         self._folds: Dict[str, str] = {}
+        # Whitespace-separated chunks of text in which no word needs repair.
+        self._clean: Set[str] = set()
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(min_length=min_length, short_max=short_max,
                         protect_dictionary_words=protect_dictionary_words)
@@ -99,6 +101,7 @@ class TypoRepair(SemgapPipe):
         self.protected = protected_words()
         self.dictionary = dictionary_words() if self.protect_dictionary_words else frozenset()
         self._cache.clear()
+        self._clean.clear()
 
     def repair(self, word: str) -> Tuple[Optional[str], Optional[List[str]]]:
         """Repair one folded word.
@@ -130,18 +133,29 @@ class TypoRepair(SemgapPipe):
         return result
 
     def process(self, doc: Doc) -> Doc:
-        # Scanning the text with one regex is far cheaper than visiting every
-        # token; tokens are looked up only for the rare word that needs work.
+        # Most docs hold only words seen before and found sound. Whitespace
+        # splitting is far cheaper than any regex scan, and a run of letters
+        # never crosses whitespace, so a doc whose chunks ("ischemia,",
+        # "°C") were all seen clean is settled by one set test.
+        text = doc_text(doc)
+        chunks = text.split()
+        if self._clean.issuperset(chunks):
+            return doc
+        self._repair_words(doc, text)
+        for chunk in chunks:
+            if chunk not in self._clean and self._is_clean(chunk):
+                if len(self._clean) >= self.CACHE_LIMIT:
+                    self._clean.clear()  # bounded: memory stays flat on long streams
+                self._clean.add(chunk)
+        return doc
+
+    def _repair_words(self, doc: Doc, text: str) -> None:
+        """Repair the doc's words, recording each repair and each refusal."""
         records = []
         starts = None
-        for match in _WORD.finditer(doc_text(doc)):
+        for match in _long_words(self.min_length).finditer(text):
             word = match.group()
-            if len(word) < self.min_length:
-                continue
-            folded = self._folds.get(word)
-            if folded is None:
-                folded = self._fold(word)
-            repaired, tied = self.repair(folded)
+            repaired, tied = self._repair_written(word)
             if repaired is None and not tied:
                 continue
             if starts is None:
@@ -159,7 +173,18 @@ class TypoRepair(SemgapPipe):
                 token_set(token, "semgap_repair_candidates", tied)
         if records:
             doc_set(doc, "semgap_repairs", records)
-        return doc
+
+    def _is_clean(self, chunk: str) -> bool:
+        """Whether no word of a whitespace-free chunk needs repair or a refusal record."""
+        return all(self._repair_written(word) == (None, None)
+                   for word in _long_words(self.min_length).findall(chunk))
+
+    def _repair_written(self, word: str) -> Tuple[Optional[str], Optional[List[str]]]:
+        """``repair`` of a word as written (folded through a cache)."""
+        folded = self._folds.get(word)
+        if folded is None:
+            folded = self._fold(word)
+        return self.repair(folded)
 
     def _fold(self, word: str) -> str:
         if len(self._folds) >= self.CACHE_LIMIT:
@@ -168,8 +193,13 @@ class TypoRepair(SemgapPipe):
         return folded
 
 
-# Runs of letters: the only strings typo repair ever considers.
-_WORD = re.compile(r"[^\W\d_]+")
+@lru_cache(maxsize=8)
+def _long_words(min_length: int) -> "re.Pattern":
+    """Runs of letters at least ``min_length`` long: the only strings typo
+    repair ever considers (shorter words are never repaired). Greedy, so a
+    match is always a whole run: a run too short to match at its start cannot
+    match inside it either."""
+    return re.compile(r"[^\W\d_]{%d,}" % max(min_length, 1))
 
 
 @Language.factory(

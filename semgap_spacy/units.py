@@ -372,6 +372,19 @@ def _plan(unit: str, to_unit: str) -> Tuple[Optional[float], object, object]:
     return float(ureg.Quantity(1.0, src).to(dst).magnitude), src, dst
 
 
+@lru_cache(maxsize=256)
+def _conversion(unit: str, to_unit: str) -> Optional[Tuple[Optional[float], object, object]]:
+    """None when both strings name one unit (no Pint needed), else ``_plan``.
+
+    One cached call per (unit, target) pair instead of two ``_canonical``
+    look-ups and a ``_plan`` look-up on every conversion. Failures (unknown
+    units, different kinds) raise and are not cached, as before.
+    """
+    if _canonical(unit) == _canonical(to_unit):
+        return None
+    return _plan(unit, to_unit)
+
+
 def convert(value: float, unit: str, to_unit: str) -> float:
     """Convert a magnitude between units of the same kind.
 
@@ -384,9 +397,12 @@ def convert(value: float, unit: str, to_unit: str) -> float:
     RETURNS (float): The magnitude in ``to_unit``.
     RAISES (ValueError): An unknown unit, or units of different kinds.
     """
-    if unit == to_unit or _canonical(unit) == _canonical(to_unit):
+    if unit == to_unit:
+        return float(value)
+    plan = _conversion(unit, to_unit)
+    if plan is None:
         return float(value)  # no Pint needed, the common case
-    factor, src, dst = _plan(unit, to_unit)
+    factor, src, dst = plan
     if factor is not None:
         return value * factor
     return float(get_registry().Quantity(value, src).to(dst).magnitude)
