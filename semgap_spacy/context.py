@@ -38,7 +38,6 @@ could let a clearance through.
 import hashlib
 import json
 from bisect import bisect_left, bisect_right
-from collections import UserDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -605,7 +604,7 @@ class ContextScope(SemgapPipe):
         doc (Doc): The document, with term spans in ``doc.spans[spans_key]``.
         RETURNS (Doc): The same document.
         """
-        group = _span_group(doc, self.spans_key)
+        group = doc.spans.get(self.spans_key)
         if group is None or not len(group):
             return doc
         scan = self._scan(doc) if (self.negation or self.hedges) else None
@@ -672,7 +671,7 @@ class ContextScope(SemgapPipe):
 
     def _add_cue_spans(self, doc: Doc, applied: Dict[Tuple[int, int, str], None]) -> None:
         """Add the cues that applied to the cue group, keeping what others put there."""
-        group = _span_group(doc, self.cues_key)
+        group = doc.spans.get(self.cues_key)
         if group is None:
             # What ``doc.spans[key] = [spans]`` builds, without its extra Python frames.
             doc.spans[self.cues_key] = SpanGroup(
@@ -695,30 +694,6 @@ def _merge(prev: list, slot: int, found: tuple, label: str,
         prev[slot] = found
     for start, end in found[1]:
         applied[(start, end, label)] = None
-
-
-def _plain_user_dict() -> bool:
-    """Whether ``doc.spans`` is a UserDict whose lookups are UserDict's own.
-
-    ``doc.spans.get`` goes through three Python frames before it reaches the dict
-    that holds the groups; when this holds, that dict is read directly.
-    """
-    try:
-        from spacy.tokens._dict_proxies import SpanGroups
-    except ImportError:  # pragma: no cover - another spaCy layout: the public path
-        return False
-    return (issubclass(SpanGroups, UserDict) and SpanGroups.get is UserDict.get
-            and SpanGroups.__getitem__ is UserDict.__getitem__
-            and not hasattr(SpanGroups, "__missing__"))
-
-
-_SPANS_VIA_DATA = _plain_user_dict()
-
-
-def _span_group(doc: Doc, key: str):
-    """``doc.spans.get(key)``, without the UserDict detour when that is safe."""
-    spans = doc.spans
-    return spans.data.get(key) if _SPANS_VIA_DATA else spans.get(key)
 
 
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})

@@ -56,12 +56,8 @@ def stored_span_value(user_data: dict, name: str, start_char: int, end_char: int
 
 
 def span_group(doc: Doc, key: str):
-    """``doc.spans[key]``, or None when the doc has no such group.
-
-    ``doc.spans`` is a ``UserDict``: ``in`` and ``[]`` are two Python-level
-    calls, while its documented ``data`` dict answers in one C lookup.
-    """
-    return doc.spans.data.get(key)
+    """``doc.spans[key]``, or None when the doc has no such group."""
+    return doc.spans.get(key)
 
 
 def term_rows(doc: Doc, spans_key: str = TERMS_KEY) -> List[TermRow]:

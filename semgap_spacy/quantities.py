@@ -330,9 +330,8 @@ def _sentence_starts_in(doc: Doc, start: int, end: int, first: int, last: int,
     that range, so it reads those tokens rather than scanning the whole doc
     (``has_annotation`` alone costs more than the rest of the tie): without a
     "sents" hook, ``doc.sents`` starts a sentence at exactly the tokens i >= 1
-    whose sent_start is 1, and there are none when SENT_START is not
-    annotated. ``Token.sent_start`` is that raw value (``is_sent_start`` would
-    also be true for other positive values, which ``doc.sents`` ignores).
+    that are marked as sentence starts, and there are none when SENT_START
+    is not annotated.
     ``sents`` holds ``_sentence_starts(doc)`` once a hook made it needed.
     """
     if "sents" in doc.user_hooks:
@@ -341,7 +340,7 @@ def _sentence_starts_in(doc: Doc, start: int, end: int, first: int, last: int,
         return any(start < s <= end for s in sents[0])
     for i in range(max(first, 1), last + 1):
         token = doc[i]
-        if token.sent_start == 1 and start < token.idx <= end:
+        if token.is_sent_start and start < token.idx <= end:
             return True
     return False
 

@@ -309,16 +309,16 @@ def check_reading(field: Any, reading: Any, domain: Optional[str], glossary: Glo
     if problem is not None:
         return problem
     value = tidy(value)  # conversion noise: 46.4 °F is 8 °C, not 8.000000000000057
-    code = _code(value, check.low, check.high, check.band)  # within(value, term.contract)
+    code = _code(value, check.low, check.high, check.band)  # = within(value, term.contract)
     status, outcome, verdict = check.verdicts[code]
-    # _entry(...) with contract_message(field, value, term.contract, code), from the check
+    # the entry ``_entry`` would build, with the message ``contract_message`` would word
     return {
         "field": field,
         "term_id": term.id,
         "status": status,
         "code": code,
         "outcome": outcome,
-        "message": f"{field} {value:g} {check.unit}{verdict}",  # {value:g} is fmt(value)
+        "message": f"{field} {fmt(value)} {check.unit}{verdict}",
         "value": value,
         "unit": check.unit,
     }

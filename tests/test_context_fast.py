@@ -79,13 +79,6 @@ def test_orths_match_to_array(text):
     assert context._orths(doc) == (doc.to_array(ORTH).tolist() if len(doc) else [])
 
 
-def test_span_group_matches_doc_spans_get():
-    doc = spacy.blank("en")("no crossmatch positive")
-    assert context._span_group(doc, "semgap_terms") is None
-    doc.spans["semgap_terms"] = [Span(doc, 1, 3, label="T")]
-    assert context._span_group(doc, "semgap_terms") is doc.spans.get("semgap_terms")
-
-
 def test_pick_offsets_are_those_of_the_cue_span(pipe):
     doc = pipe.nlp.make_doc("Title defect ruled out; CTC pending")
     scan = pipe._scan(doc)
