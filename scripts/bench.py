@@ -60,6 +60,27 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+def tokenizer_seconds(texts, repeats: int) -> float:
+    """Seconds for the blank English tokenizer alone over the texts, best of ``repeats``."""
+    blank = spacy.blank("en")
+    list(blank.pipe(texts[:200]))  # warm-up
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in blank.pipe(texts, batch_size=256):
+            pass
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def write_result(result: dict, path: str) -> None:
+    """Write a result as JSON (and print it)."""
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+    print(json.dumps(result, indent=2))
+
+
 def per_component_us(nlp, cases, repeats: int = 2) -> dict:
     """Microseconds per case that each pipe adds when the cases stream.
 
@@ -91,15 +112,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="runs of each leg; the fastest counts")
     args = parser.parse_args()
 
-    texts = [c["text"] for c in make_cases(args.n)]
-    blank = spacy.blank("en")
-    list(blank.pipe(texts[:200]))  # warm-up
-    tokenizer_s = float("inf")
-    for _ in range(args.repeats):
-        start = time.perf_counter()
-        for _ in blank.pipe(texts, batch_size=256):
-            pass
-        tokenizer_s = min(tokenizer_s, time.perf_counter() - start)
+    tokenizer_s = tokenizer_seconds([c["text"] for c in make_cases(args.n)], args.repeats)
 
     nlp = build_pipeline()
     list(decide_cases(nlp, make_cases(200)))  # warm-up: caches, lazy registries
@@ -130,10 +143,7 @@ def main() -> None:
         "decisions": decisions,
         "per_component_us": per_component_us(nlp, cases[:2000]),
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
-    print(json.dumps(result, indent=2))
+    write_result(result, args.out)
 
 
 if __name__ == "__main__":

@@ -20,17 +20,15 @@ Whatever the real pipes do costs on top of this, so the ratio printed here is
 an upper bound for any implementation with the same outputs on this machine.
 """
 import argparse
-import json
 import re
 import time
-from pathlib import Path
 
 import spacy
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Span, SpanGroup
 
-from scripts.bench import make_cases
+from scripts.bench import make_cases, tokenizer_seconds, write_result
 from semgap_spacy import load_glossaries
 from semgap_spacy.api import case_doc
 from semgap_spacy.decision import SCHEMA
@@ -83,13 +81,6 @@ def floor_pipeline() -> Language:
     return nlp
 
 
-def _timed(make_stream) -> float:
-    start = time.perf_counter()
-    for _ in make_stream():
-        pass
-    return time.perf_counter() - start
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=10_000)
@@ -98,15 +89,16 @@ def main() -> None:
     args = parser.parse_args()
 
     cases = list(make_cases(args.n))
-    texts = [c["text"] for c in cases]
-    blank = spacy.blank("en")
-    list(blank.pipe(texts[:200]))
-    tokenizer_s = min(_timed(lambda: blank.pipe(texts, batch_size=256)) for _ in range(args.repeats))
+    tokenizer_s = tokenizer_seconds([c["text"] for c in cases], args.repeats)
 
     nlp = floor_pipeline()
-    list(nlp.pipe((case_doc(nlp, c) for c in cases[:200])))
-    floor_s = min(_timed(lambda: nlp.pipe((case_doc(nlp, c) for c in cases), batch_size=256))
-                  for _ in range(args.repeats))
+    list(nlp.pipe((case_doc(nlp, c) for c in cases[:200])))  # warm-up
+    floor_s = float("inf")
+    for _ in range(args.repeats):
+        start = time.perf_counter()
+        for _ in nlp.pipe((case_doc(nlp, c) for c in cases), batch_size=256):
+            pass
+        floor_s = min(floor_s, time.perf_counter() - start)
     result = {
         "n_cases": args.n,
         "repeats_best_of": args.repeats,
@@ -116,10 +108,7 @@ def main() -> None:
         "floor_us_per_case": round(floor_s / args.n * 1e6, 1),
         "target_ratio": 0.25,
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
-    print(json.dumps(result, indent=2))
+    write_result(result, args.out)
 
 
 if __name__ == "__main__":
