@@ -21,14 +21,13 @@ an upper bound for any implementation with the same outputs on this machine.
 """
 import argparse
 import re
-import time
 
 import spacy
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Span, SpanGroup
 
-from scripts.bench import make_cases, tokenizer_seconds, write_result
+from scripts.bench import blank_tokenizer, interleaved_best, make_cases, write_result
 from semgap_spacy import load_glossaries
 from semgap_spacy.api import case_doc
 from semgap_spacy.decision import SCHEMA
@@ -85,20 +84,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=10_000)
     parser.add_argument("--out", default="results/bench_floor.json")
-    parser.add_argument("--repeats", type=int, default=3, help="runs of each leg; the fastest counts")
+    parser.add_argument("--repeats", type=int, default=5, help="runs of each leg; the fastest counts")
     args = parser.parse_args()
 
     cases = list(make_cases(args.n))
-    tokenizer_s = tokenizer_seconds([c["text"] for c in cases], args.repeats)
-
+    tokenizer_leg = blank_tokenizer([c["text"] for c in cases])
     nlp = floor_pipeline()
     list(nlp.pipe((case_doc(nlp, c) for c in cases[:200])))  # warm-up
-    floor_s = float("inf")
-    for _ in range(args.repeats):
-        start = time.perf_counter()
+
+    def floor_leg(run: int) -> None:
         for _ in nlp.pipe((case_doc(nlp, c) for c in cases), batch_size=256):
             pass
-        floor_s = min(floor_s, time.perf_counter() - start)
+
+    best = interleaved_best({"tokenizer": tokenizer_leg, "floor": floor_leg}, args.repeats)
+    tokenizer_s, floor_s = best["tokenizer"], best["floor"]
     result = {
         "n_cases": args.n,
         "repeats_best_of": args.repeats,
