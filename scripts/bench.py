@@ -83,6 +83,15 @@ def interleaved_best(legs: dict, repeats: int) -> dict:
     return best
 
 
+def bench_args(doc: str, default_out: str) -> argparse.Namespace:
+    """The command line both benchmarks take."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=10_000)
+    parser.add_argument("--out", default=default_out)
+    parser.add_argument("--repeats", type=int, default=5, help="runs of each leg; the fastest counts")
+    return parser.parse_args()
+
+
 def write_result(result: dict, path: str) -> None:
     """Write a result as JSON (and print it)."""
     out = Path(path)
@@ -116,11 +125,7 @@ def per_component_us(nlp, cases, repeats: int = 2) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=10_000)
-    parser.add_argument("--out", default="results/bench.json")
-    parser.add_argument("--repeats", type=int, default=5, help="runs of each leg; the fastest counts")
-    args = parser.parse_args()
+    args = bench_args(__doc__, "results/bench.json")
 
     cases = list(make_cases(args.n))
     tokenizer_leg = blank_tokenizer([c["text"] for c in cases])

@@ -19,7 +19,6 @@ checks, no policy):
 Whatever the real pipes do costs on top of this, so the ratio printed here is
 an upper bound for any implementation with the same outputs on this machine.
 """
-import argparse
 import re
 
 import spacy
@@ -27,7 +26,7 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Span, SpanGroup
 
-from scripts.bench import blank_tokenizer, interleaved_best, make_cases, write_result
+from scripts.bench import bench_args, blank_tokenizer, interleaved_best, make_cases, write_result
 from semgap_spacy import load_glossaries
 from semgap_spacy.api import case_doc
 from semgap_spacy.decision import SCHEMA
@@ -81,11 +80,7 @@ def floor_pipeline() -> Language:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=10_000)
-    parser.add_argument("--out", default="results/bench_floor.json")
-    parser.add_argument("--repeats", type=int, default=5, help="runs of each leg; the fastest counts")
-    args = parser.parse_args()
+    args = bench_args(__doc__, "results/bench_floor.json")
 
     cases = list(make_cases(args.n))
     tokenizer_leg = blank_tokenizer([c["text"] for c in cases])
