@@ -127,24 +127,12 @@ def decide(reasons: List[dict]) -> str:
 
 
 def _reading_reason(reading: dict, where: Optional[tuple], text: str) -> dict:
-    """A checked reading as a reason, pointing at its field's mention when the text has one.
-
-    Built like ``make_reason(code, message, term_id=.., field=.., start_char=..,
-    end_char=.., evidence=..)`` (same keys, same order), without keyword packing.
-    """
-    code = reading.get("code", "malformed_reading")
-    reason = {"code": code, "outcome": outcome_for(code), "message": reading.get("message", "reading")}
-    term_id = reading.get("term_id")
-    if term_id:
-        reason["term_id"] = term_id
+    """A checked reading as a reason, pointing at its field's mention when the text has one."""
+    span = {}
     if where is not None:
-        reason["start_char"], reason["end_char"] = where
-    field = reading.get("field")
-    if field is not None:
-        reason["field"] = field
-    if where is not None:
-        reason["evidence"] = text[where[0]:where[1]]
-    return reason
+        span = {"start_char": where[0], "end_char": where[1], "evidence": text[where[0]:where[1]]}
+    return make_reason(reading.get("code", "malformed_reading"), reading.get("message", "reading"),
+                       term_id=reading.get("term_id"), field=reading.get("field"), **span)
 
 
 def _nothing_clears(reasons: List[dict]) -> bool:
@@ -167,18 +155,10 @@ def _term_facts(span_id: str) -> Tuple[str, str, str, str]:
 
 def _quoted_reason(code: str, message: str, term_id: Optional[str], start_char: int, end_char: int,
                    quote: str, extra_key: Optional[str] = None, extra=None) -> dict:
-    """``make_reason(code, message, term_id=.., start_char=.., end_char=.., evidence=quote,
-    <extra_key>=extra)`` built directly: it is made for every term span, and
-    packing keyword arguments costs more than the dict itself."""
-    reason = {"code": code, "outcome": outcome_for(code), "message": message}
-    if term_id:
-        reason["term_id"] = term_id
-    reason["start_char"] = start_char
-    reason["end_char"] = end_char
-    reason["evidence"] = quote
-    if extra is not None:
-        reason[extra_key] = extra
-    return reason
+    """A reason about a term span, quoting the text it covers."""
+    more = {extra_key: extra} if extra_key else {}
+    return make_reason(code, message, term_id=term_id, start_char=start_char, end_char=end_char,
+                       evidence=quote, **more)
 
 
 def _state(start: int, end: int, user_data: dict, repairs) -> str:

@@ -253,7 +253,7 @@ class _FieldCheck(NamedTuple):
     low: Optional[float]  # limits with their slack, see ``_limits``
     high: Optional[float]
     band: bool
-    # code -> (status, outcome, end of the message from ``_verdict``)
+    # code -> (status, end of the message from ``_verdict``)
     verdicts: Dict[str, Tuple[str, str, str]]
 
 
@@ -266,8 +266,8 @@ def _field_checks(glossary: GlossarySet) -> Dict[Tuple[str, str], _FieldCheck]:
         if contract is None:
             continue
         low, high = _limits(contract)
-        verdicts = {code: (STATUS_OK if code == "reading_in_contract" else STATUS_OUT,
-                           outcome_for(code), _verdict(contract, code)) for code in _CODES}
+        verdicts = {code: (STATUS_OK if code == "reading_in_contract" else STATUS_OUT, _verdict(contract, code))
+                    for code in _CODES}
         checks[key] = _FieldCheck(term, contract.unit, low, high, contract.is_band, verdicts)
     return checks
 
@@ -310,18 +310,8 @@ def check_reading(field: Any, reading: Any, domain: Optional[str], glossary: Glo
         return problem
     value = tidy(value)  # conversion noise: 46.4 °F is 8 °C, not 8.000000000000057
     code = _code(value, check.low, check.high, check.band)  # = within(value, term.contract)
-    status, outcome, verdict = check.verdicts[code]
-    # the entry ``_entry`` would build, with the message ``contract_message`` would word
-    return {
-        "field": field,
-        "term_id": term.id,
-        "status": status,
-        "code": code,
-        "outcome": outcome,
-        "message": f"{field} {fmt(value)} {check.unit}{verdict}",
-        "value": value,
-        "unit": check.unit,
-    }
+    status, verdict = check.verdicts[code]
+    return _entry(field, term, status, code, f"{field} {fmt(value)} {check.unit}{verdict}", value)
 
 
 def check_readings(readings: Any, domain: Optional[str], glossary: GlossarySet,

@@ -250,8 +250,6 @@ class GlossaryTerms(SemgapPipe):
                 frames = [f for f in frames if unpack_span_id(f[2].span_id)["domain"] == domain]
             terms += [frame for frame in frames if not _beaten(frame, terms)]
             terms += _dangling(parts, terms)
-        if len(terms) == 2 and terms[0][0] < terms[1][0] and terms[0][2].label != terms[1][2].label:
-            return terms  # the usual doc: two terms, in order (see _settled)
         if len(terms) > 1 and not _settled(terms):
             return _final(terms)
         return terms

@@ -87,7 +87,7 @@ def test_field_checks_word_like_within_and_contract_message(glossary):
                       210.0, 1e6):
             code = _code(value, check.low, check.high, check.band)
             assert code == within(value, contract)
-            status, outcome, verdict = check.verdicts[code]
+            status, verdict = check.verdicts[code]
             assert f"{field} {value:g} {check.unit}{verdict}" == contract_message(field, value, contract, code)
         assert (check.low, check.high) == _limits(contract)
 
