@@ -20,8 +20,8 @@ from pathlib import Path
 import spacy
 from spacy.tokens import Span
 
-import semgap_spacy.context  # noqa: F401  (registers the factory)
-from semgap_spacy._extensions import TERMS_KEY, pack_span_id
+import semgap_spacy.pipes.context  # noqa: F401  (registers the factory)
+from semgap_spacy.pipes.extensions import TERMS_KEY, pack_span_id
 
 REPO = Path(__file__).resolve().parents[1]
 

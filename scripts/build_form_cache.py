@@ -8,8 +8,8 @@ from pathlib import Path
 
 import spacy
 
-from semgap_spacy.glossary import load_glossaries
-from semgap_spacy.vocabulary import FORM_CACHE_FILE, build_vocabulary, compute_form_cache
+from semgap_spacy.glossary.models import load_glossaries
+from semgap_spacy.core.vocabulary import FORM_CACHE_FILE, build_vocabulary, compute_form_cache
 
 
 def main() -> None:

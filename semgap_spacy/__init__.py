@@ -5,14 +5,14 @@ Importing the package registers the five factories (the ``spacy_factories``
 entry points do the same without an import) and every ``._`` extension.
 """
 from .about import __version__
-from . import _extensions  # noqa: F401  (registers the extensions)
-from . import registry  # noqa: F401  (registers @misc functions)
-from .typo_repair import TypoRepair, make_typo_repair
-from .terms import GlossaryTerms, make_terms
-from .context import make_context
-from .quantities import make_quantities
-from .decision import Decision, make_decision
-from .glossary import GlossaryError, GlossarySet, load_glossaries
+from .pipes import extensions  # noqa: F401  (registers the extensions)
+from .glossary import registry  # noqa: F401  (registers @misc functions)
+from .pipes.typo_repair import TypoRepair, make_typo_repair
+from .pipes.terms import GlossaryTerms, make_terms
+from .pipes.context import make_context
+from .pipes.quantities import make_quantities
+from .pipes.decision import Decision, make_decision
+from .glossary.models import GlossaryError, GlossarySet, load_glossaries
 from .api import (PIPE_NAMES, add_semgap_pipes, assess, assess_cases, build_pipeline, decide_cases,
                   decision_of)
 

@@ -1,7 +1,7 @@
 """Entry point for ``python -m semgap_spacy``."""
 import sys
 
-from .cli import main
+from .ops.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -12,11 +12,11 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ._extensions import _TEXT_KEY, doc_get, doc_key, doc_set
-from .codes import ESCALATE, outcome_for
-from .decision import SCHEMA, make_reason, text_sha256
-from .glossary import GlossarySet, load_glossaries
-from .pipe_base import glossary_from_arg
+from .pipes.extensions import _TEXT_KEY, doc_get, doc_key, doc_set
+from .core.reasons import ESCALATE, outcome_for
+from .pipes.decision import SCHEMA, make_reason, text_sha256
+from .glossary.models import GlossarySet, load_glossaries
+from .pipes.base import glossary_from_arg
 
 MAX_TEXT_CHARS = 4000
 PIPE_NAMES = ("semgap_typo_repair", "semgap_terms", "semgap_context", "semgap_quantities", "semgap_decision")

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from semgap_spacy import assess, build_pipeline, decide_cases
-from semgap_spacy.cli import main
+from semgap_spacy.ops.cli import main
 
 OUTCOMES = {"proceed", "escalate", "block"}
 
@@ -138,7 +138,7 @@ def test_config_file_to_disk_and_spacy_load_round_trip(tmp_path):
 
 
 def test_custom_glossary_travels_with_the_pipeline(tmp_path):
-    from semgap_spacy.glossary import load_glossaries, GlossarySet
+    from semgap_spacy.glossary.models import load_glossaries, GlossarySet
     data = load_glossaries().to_dict()
     data["mortgage"]["terms"][0]["phrases"].append("funding approved")
     data["mortgage"]["version"] = "2026.12.0"

@@ -8,9 +8,9 @@ from spacy.language import Language
 from spacy.tokens import Span
 from spacy.util import load_model_from_config
 
-import semgap_spacy.context  # noqa: F401  (registers the factory and the cue loader)
-from semgap_spacy._extensions import pack_span_id
-from semgap_spacy.context import (CueError, CueRecord, CueSet, ContextScope, cue_sets_from_arg,
+import semgap_spacy.pipes.context  # noqa: F401  (registers the factory and the cue loader)
+from semgap_spacy.pipes.extensions import pack_span_id
+from semgap_spacy.pipes.context import (CueError, CueRecord, CueSet, ContextScope, cue_sets_from_arg,
                                   load_packaged_cues)
 
 PHRASE_ID = pack_span_id("mortgage", "clear", "en", "approved", "phrase")
@@ -484,7 +484,7 @@ def test_context_initialize_from_directory(tmp_path):
 def test_context_entry_point_declared():
     from importlib.metadata import entry_points
     names = {ep.name: ep.value for ep in entry_points(group="spacy_factories")}
-    assert names.get("semgap_context") == "semgap_spacy.context:make_context"
+    assert names.get("semgap_context") == "semgap_spacy.pipes.context:make_context"
 
 
 # -- cue data ------------------------------------------------------------

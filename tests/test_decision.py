@@ -1,8 +1,8 @@
 """The decision policy of spec §4, end to end through the five pipes."""
 import pytest
 
-from semgap_spacy.codes import REASON_CODES, outcome_for, strictest
-from semgap_spacy.decision import decide
+from semgap_spacy.core.reasons import REASON_CODES, outcome_for, strictest
+from semgap_spacy.pipes.decision import decide
 
 NOW = "2026-11-30T10:00:00Z"
 
@@ -145,7 +145,7 @@ def test_disabled_decision_still_decides(nlp):
 
 
 def test_evidence_spans_verify_against_the_text(decide):
-    from semgap_spacy.decision import verify_evidence
+    from semgap_spacy.pipes.decision import verify_evidence
     text = "Batch released, OOS on assay, storage temperature 9 C"
     decision = decide(text, domain="pharma_qa")
     assert any("evidence" in r for r in decision["reasons"])

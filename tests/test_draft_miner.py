@@ -2,7 +2,7 @@
 import pytest
 import srsly
 
-from semgap_spacy.draft_miner import (
+from semgap_spacy.ops.draft_miner import (
     Candidate,
     CandidateWriteError,
     check_candidates_path,

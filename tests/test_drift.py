@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semgap_spacy.drift import (
+from semgap_spacy.ops.drift import (
     compare_windows,
     load_config,
     monitor,

@@ -4,7 +4,7 @@ at load time naming the file, the term and the problem."""
 import pytest
 import srsly
 
-from semgap_spacy.glossary import GlossaryError, GlossarySet, bundled_glossary_dir, load_domain_file, load_glossaries
+from semgap_spacy.glossary.models import GlossaryError, GlossarySet, bundled_glossary_dir, load_domain_file, load_glossaries
 
 SPEC_TERMS = {
     "medical_logistics": {"MED.XM_NEGATIVE": "clear", "MED.XM_POSITIVE": "critical_block",

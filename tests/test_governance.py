@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import srsly
 
-from semgap_spacy import governance
-from semgap_spacy.glossary import GlossarySet, bundled_glossary_dir, load_domain_file
-from semgap_spacy.glossary_cli import main
-from semgap_spacy.governance import (FINDING_CODES, Finding, GovernanceError, changelog, diff,
+from semgap_spacy.glossary import governance
+from semgap_spacy.glossary.models import GlossarySet, bundled_glossary_dir, load_domain_file
+from semgap_spacy.ops.glossary_cli import main
+from semgap_spacy.glossary.governance import (FINDING_CODES, Finding, GovernanceError, changelog, diff,
                                      has_errors, load_cues, replay, validate)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "glossaries"

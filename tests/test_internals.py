@@ -4,9 +4,9 @@ from importlib import resources
 
 import spacy
 
-from semgap_spacy._extensions import doc_get, doc_set, doc_text, span_get, span_set, token_set
-from semgap_spacy.glossary import load_glossaries
-from semgap_spacy.vocabulary import FORM_CACHE_FILE, build_vocabulary, compute_form_cache
+from semgap_spacy.pipes.extensions import doc_get, doc_set, doc_text, span_get, span_set, token_set
+from semgap_spacy.glossary.models import load_glossaries
+from semgap_spacy.core.vocabulary import FORM_CACHE_FILE, build_vocabulary, compute_form_cache
 
 
 def test_fast_accessors_agree_with_underscore():

@@ -1,4 +1,4 @@
-"""The MCP server, end to end: a real ``python -m semgap_spacy.mcp_server``
+"""The MCP server, end to end: a real ``python -m semgap_spacy.ops.mcp_server``
 subprocess, driven over stdio by the SDK's own client.
 
 The server is started once for the module (the ``transcript`` fixture runs
@@ -19,7 +19,7 @@ pytest.importorskip("mcp")
 import anyio  # noqa: E402  (the SDK depends on it)
 from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 
-SERVER_ARGS = ["-m", "semgap_spacy.mcp_server"]
+SERVER_ARGS = ["-m", "semgap_spacy.ops.mcp_server"]
 TOOL_NAMES = {"assess", "explain_term", "list_domains", "queue_enqueue"}
 DOMAINS = {"aviation_maintenance", "medical_logistics", "mortgage", "pharma_qa"}
 CALL_TIMEOUT = 60  # seconds; the first start builds the pipeline
@@ -245,7 +245,7 @@ def test_queue_enqueue(transcript):
 
 
 def test_queue_file_is_the_env_path(transcript):
-    from semgap_spacy.review_queue import ReviewQueue
+    from semgap_spacy.ops.review_queue import ReviewQueue
 
     assert transcript["queue_db"].exists()
     assert not (transcript["workdir"] / "semgap_queue.sqlite3").exists()
@@ -350,7 +350,7 @@ def test_stdout_is_protocol_only(tmp_path):
 
 
 def test_internal_failure_is_an_error_result_not_a_crash(nlp, tmp_path):
-    from semgap_spacy import mcp_server
+    from semgap_spacy.ops import mcp_server
 
     app = mcp_server.SemgapMCPServer(nlp, queue_db=tmp_path / "q.sqlite3")
 
@@ -367,7 +367,7 @@ def test_internal_failure_is_an_error_result_not_a_crash(nlp, tmp_path):
 
 
 def test_queue_path_default_and_env(nlp, tmp_path, monkeypatch):
-    from semgap_spacy import mcp_server
+    from semgap_spacy.ops import mcp_server
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("SEMGAP_QUEUE_DB", raising=False)

@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 from spacy.lang.en import English
 from spacy.tokens import Span
 
-import semgap_spacy.quantities  # noqa: F401  (registers the factory)
-from semgap_spacy._extensions import pack_span_id
-from semgap_spacy.codes import REASON_CODES, outcome_for
-from semgap_spacy.glossary import load_glossaries
-from semgap_spacy.fields import quantity_findings
-from semgap_spacy.quantities import QuantityLinker, find_quantities
+import semgap_spacy.pipes.quantities  # noqa: F401  (registers the factory)
+from semgap_spacy.pipes.extensions import pack_span_id
+from semgap_spacy.core.reasons import REASON_CODES, outcome_for
+from semgap_spacy.glossary.models import load_glossaries
+from semgap_spacy.core.findings import quantity_findings
+from semgap_spacy.pipes.quantities import QuantityLinker, find_quantities
 
 NOW = "2026-11-30T10:00:00Z"
 FINDING_KEYS = {"field", "term_id", "status", "code", "outcome", "message", "value", "unit",
@@ -408,7 +408,7 @@ def test_to_disk_and_spacy_load_round_trip(tmp_path):
 
 
 def test_from_bytes_restores_the_glossary_and_keeps_its_own_config(glossary):
-    from semgap_spacy.glossary import GlossarySet
+    from semgap_spacy.glossary.models import GlossarySet
 
     nlp = spacy.blank("en")
     pipe = nlp.add_pipe("semgap_quantities", config={"readings": False})
@@ -441,7 +441,7 @@ def test_multiprocessing_gives_the_same_spans():
 
 def test_entry_point_is_declared():
     names = {ep.name: ep.value for ep in entry_points(group="spacy_factories")}
-    assert names.get("semgap_quantities") == "semgap_spacy.quantities:make_quantities"
+    assert names.get("semgap_quantities") == "semgap_spacy.pipes.quantities:make_quantities"
 
 
 # -- never raises ----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """`queue clarify` records a named reviewer's reading of an ambiguous abbreviation."""
 from semgap_spacy import build_pipeline, decide_cases
-from semgap_spacy.queue_cli import main
-from semgap_spacy.review_queue import ReviewQueue
+from semgap_spacy.ops.queue_cli import main
+from semgap_spacy.ops.review_queue import ReviewQueue
 
 
 def test_clarify_from_the_command_line(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""Tests for ``semgap_spacy.readings``: spec §5 readings and the timestamp rules of §4."""
+"""Tests for ``semgap_spacy.core.readings``: spec §5 readings and the timestamp rules of §4."""
 import json
 import math
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semgap_spacy.codes import REASON_CODES, outcome_for
-from semgap_spacy.glossary import load_glossaries
-from semgap_spacy.readings import check_reading, check_readings, within
+from semgap_spacy.core.reasons import REASON_CODES, outcome_for
+from semgap_spacy.glossary.models import load_glossaries
+from semgap_spacy.core.readings import check_reading, check_readings, within
 
 NOW = "2026-11-30T10:00:00Z"
 ENTRY_KEYS = {"field", "term_id", "status", "code", "outcome", "message", "value", "unit"}

@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from semgap_spacy.queue_cli import main as queue_main
-from semgap_spacy.review_queue import (
+from semgap_spacy.ops.queue_cli import main as queue_main
+from semgap_spacy.ops.review_queue import (
     GENESIS_HASH,
     QueueError,
     ReviewQueue,

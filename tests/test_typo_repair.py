@@ -2,8 +2,8 @@
 import pytest
 import spacy
 
-from semgap_spacy.glossary import GlossarySet, load_glossaries
-from semgap_spacy.typo_repair import TypoRepair, max_distance
+from semgap_spacy.glossary.models import GlossarySet, load_glossaries
+from semgap_spacy.pipes.typo_repair import TypoRepair, max_distance
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,9 @@
-"""Tests for ``semgap_spacy.units``: the alias table, numbers, ISO durations, Pint."""
+"""Tests for ``semgap_spacy.core.units``: the alias table, numbers, ISO durations, Pint."""
 import threading
 
 import pytest
 
-from semgap_spacy.units import (AMBIGUOUS, KINDS, OK, UNKNOWN, UNSUPPORTED, UnitDataError, UnitTable,
+from semgap_spacy.core.units import (AMBIGUOUS, KINDS, OK, UNKNOWN, UNSUPPORTED, UnitDataError, UnitTable,
                                 canonical_unit, convert, get_registry, parse_iso_duration,
                                 parse_number, parse_unit, tidy, unit_table)
 

@@ -1,0 +1,231 @@
+"""diff: compare two glossary versions and enforce the release rules.
+
+Anything changed needs a version bump, and any change that makes the
+pipeline less strict (a weakening) needs a second approver, independent of the
+term's owner and approver. ``changelog`` is the same comparison, rendered for
+people.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from ..models import GlossarySet
+from ..models import _VERSION as VERSION_RE
+from .contracts import _contract_changes
+from .diff_report import DiffReport, DomainDiff, TermDiff, Weakening
+from .findings import _finding
+from .payload import _dict, _fmt, _frame_values, _list, _same_person, _str, _terms, _variants
+from .sources import Source, load_raw
+
+
+def _version_key(version: Any) -> Optional[Tuple[int, ...]]:
+    if isinstance(version, str) and VERSION_RE.match(version):
+        return tuple(int(x) for x in version.split("."))
+    return None
+
+
+def _label(source: Any) -> str:
+    if isinstance(source, (str, Path)):
+        return str(source)
+    if isinstance(source, GlossarySet):
+        return f"glossary set {source.version}"
+    if isinstance(source, (list, tuple)):
+        return ", ".join(str(s) for s in source)
+    return f"<{type(source).__name__}>"
+
+
+def _domains_of(source: Source, side: str, report: DiffReport) -> Dict[str, dict]:
+    out: Dict[str, dict] = {}
+    for raw in load_raw(source):
+        if raw.error or not isinstance(raw.payload, dict):
+            report.findings.append(_finding("unreadable", raw.name, None,
+                                            f"{side}: {raw.error or 'not a mapping'}", raw.path))
+            continue
+        if raw.name in out:
+            report.findings.append(_finding("duplicate_domain", raw.name, None,
+                                            f"{side}: domain {raw.name} is given twice", raw.path))
+            continue
+        out[raw.name] = raw.payload
+    return out
+
+
+_TERM_KEYS = ("signal", "status", "definition", "owner", "approver", "second_approver",
+              "field", "depends_on")
+
+
+def _diff_term(tid: str, ot: dict, nt: dict, o_vals: List[str], n_vals: List[str]
+               ) -> Tuple[TermDiff, List[Tuple[str, str]]]:
+    td = TermDiff(tid, "changed", nt.get("signal"))
+    for key in _TERM_KEYS:
+        if ot.get(key) != nt.get(key):
+            td.changes.append(f"{key}: {_fmt(ot.get(key))} → {_fmt(nt.get(key))}")
+    otr, ntr = _dict(ot.get("translations")), _dict(nt.get("translations"))
+    for lang in sorted(set(otr) | set(ntr), key=str):
+        a, b = _dict(otr.get(lang)), _dict(ntr.get(lang))
+        for key in ("status", "reviewer"):
+            if lang in otr and lang in ntr and a.get(key) != b.get(key):
+                td.changes.append(f"{lang} translation {key}: {_fmt(a.get(key))} → {_fmt(b.get(key))}")
+    ov, nv = _variants(ot), _variants(nt)
+    td.added_phrases = [p for p in nv if p not in ov]
+    td.removed_phrases = [p for p in ov if p not in nv]
+    for w in sorted(set(o_vals) - set(n_vals)):
+        td.changes.append(f'frame value "{w}" removed')
+    for w in sorted(set(n_vals) - set(o_vals)):
+        td.changes.append(f'frame value "{w}" added')
+    c_changes, weak = _contract_changes(ot.get("contract"), nt.get("contract")) \
+        if ot.get("contract") is not None or nt.get("contract") is not None else ([], [])
+    td.changes += c_changes
+
+    osig, nsig = ot.get("signal"), nt.get("signal")
+    if osig != nsig and (osig == "critical_block" or nsig == "clear"):
+        weak.insert(0, ("signal_weakened", f"signal weakened: {osig} → {nsig}"))
+    elif osig == "critical_block":
+        if ot.get("status") == "approved" and nt.get("status") != "approved":
+            weak.append(("critical_demoted_to_draft",
+                         f"critical term status {ot.get('status')} → {nt.get('status')}: "
+                         "it will escalate instead of block"))
+        for p in td.removed_phrases:
+            weak.append(("critical_phrase_removed", f"critical phrase {p} removed"))
+        for lang in sorted(set(otr) & set(ntr), key=str):
+            if _dict(otr[lang]).get("status") == "approved" and _dict(ntr[lang]).get("status") != "approved":
+                weak.append(("critical_phrase_removed", f"{lang} translation of a critical term "
+                             "demoted to draft"))
+        for w in sorted(set(o_vals) - set(n_vals)):
+            weak.append(("critical_phrase_removed", f'critical frame value "{w}" removed'))
+    return td, weak
+
+
+def _diff_other(old: dict, new: dict) -> List[str]:
+    lines: List[str] = []
+    if old.get("description") != new.get("description"):
+        lines.append("description changed")
+    oc, nc = _dict(old.get("compounds")), _dict(new.get("compounds"))
+    for k in sorted(set(oc) | set(nc), key=str):
+        if oc.get(k) != nc.get(k):
+            lines.append(f"compound {k}: {_fmt(oc.get(k))} → {_fmt(nc.get(k))}")
+    of = {_dict(f).get("id"): _dict(f) for f in _list(old.get("frames"))}
+    nf = {_dict(f).get("id"): _dict(f) for f in _list(new.get("frames"))}
+    for fid in sorted(set(of) | set(nf), key=str):
+        a, b = of.get(fid), nf.get(fid)
+        if a is None:
+            lines.append(f"frame {fid} added")
+        elif b is None:
+            lines.append(f"frame {fid} removed")
+        elif a != b:
+            for key in ("heads", "window"):
+                if a.get(key) != b.get(key):
+                    lines.append(f"frame {fid} {key}: {_fmt(a.get(key))} → {_fmt(b.get(key))}")
+            if a.get("values") != b.get("values"):
+                lines.append(f"frame {fid} values changed")
+    oa = {_dict(a).get("abbreviation"): _dict(a) for a in _list(old.get("ambiguous"))}
+    na = {_dict(a).get("abbreviation"): _dict(a) for a in _list(new.get("ambiguous"))}
+    for ab in sorted(set(oa) | set(na), key=str):
+        if ab not in na:
+            lines.append(f"ambiguous abbreviation {ab} removed")
+        elif ab not in oa:
+            lines.append(f"ambiguous abbreviation {ab} added")
+        elif oa[ab] != na[ab]:
+            lines.append(f"ambiguous abbreviation {ab}: meanings changed")
+    if old.get("retired") != new.get("retired"):
+        lines.append("retired terms changed")
+    known = {"domain", "version", "description", "compounds", "terms", "frames", "ambiguous",
+             "retired"}
+    for key in sorted((set(old) | set(new)) - known, key=str):
+        if old.get(key) != new.get(key):
+            lines.append(f"{key} changed")
+    return lines
+
+
+def _independent(name: Any, others: Iterable[Any]) -> Tuple[bool, str]:
+    if not _str(name):
+        return False, "no second approver is named"
+    for other in others:
+        if _same_person(name, other):
+            return False, f"second approver {_str(name)!r} is already the term's owner or approver"
+    return True, ""
+
+
+def diff(old: Source, new: Source) -> DiffReport:
+    """Compare two versions of the glossaries and apply the release rules.
+
+    old, new: Directories, files or archived versions (see ``load_raw``).
+    RETURNS (DiffReport): Per-domain term and phrase changes, weakenings, and
+        findings: ``version_not_bumped`` when a domain changed without a higher
+        version, ``weakening_without_second_approver`` when a change makes the
+        pipeline less strict and the new version names no independent second
+        approver (``second_approver`` on the term; for a removed critical term,
+        an entry ``{id, second_approver}`` in the domain's ``retired`` list).
+    """
+    report = DiffReport(_label(old), _label(new))
+    olds, news = _domains_of(old, "old", report), _domains_of(new, "new", report)
+    for name in sorted(set(olds) | set(news)):
+        o, n = olds.get(name), news.get(name)
+        dd = DomainDiff(name, "changed", _dict(o).get("version"), _dict(n).get("version"))
+        report.domains[name] = dd
+        if o is None:
+            dd.status = "added"
+            for _, tid, t in _terms(n):
+                dd.terms[tid] = TermDiff(tid, "added", t.get("signal"), added_phrases=_variants(t))
+            continue
+        ot = {tid: t for _, tid, t in _terms(o)}
+        nt = {tid: t for _, tid, t in _terms(n)} if n is not None else {}
+        retired = {_dict(r).get("id"): _dict(r) for r in _list(_dict(n).get("retired"))}
+        o_vals, n_vals = _frame_values(o), _frame_values(n or {})
+        weak: List[Tuple[str, str, str, Any, List[Any]]] = []  # (term, kind, detail, sa, people)
+        for tid, t in ot.items():
+            if tid not in nt:
+                dd.terms[tid] = TermDiff(tid, "removed", t.get("signal"), removed_phrases=_variants(t))
+                if t.get("signal") == "critical_block":
+                    entry = retired.get(tid, {})
+                    weak.append((tid, "critical_removed",
+                                 f"critical term {tid} removed" + (" with its domain" if n is None else ""),
+                                 entry.get("second_approver"), [t.get("owner"), t.get("approver")]))
+        for tid, t in nt.items():
+            if tid not in ot:
+                dd.terms[tid] = TermDiff(tid, "added", t.get("signal"), added_phrases=_variants(t))
+                continue
+            if ot[tid] == t and o_vals.get(tid, []) == n_vals.get(tid, []):
+                continue
+            td, tw = _diff_term(tid, ot[tid], t, o_vals.get(tid, []), n_vals.get(tid, []))
+            if td.changes or td.added_phrases or td.removed_phrases:
+                dd.terms[tid] = td
+            people = [ot[tid].get("owner"), ot[tid].get("approver"), t.get("owner"), t.get("approver")]
+            weak += [(tid, kind, detail, t.get("second_approver"), people) for kind, detail in tw]
+        if n is None:
+            dd.status = "removed"
+        else:
+            dd.other_changes = _diff_other(o, n)
+            strip = lambda p: {k: v for k, v in p.items() if k != "version"}  # noqa: E731
+            if strip(o) == strip(n):
+                dd.status = "unchanged"
+            ko, kn = _version_key(o.get("version")), _version_key(n.get("version"))
+            if kn is None:
+                report.findings.append(_finding(
+                    "bad_version", name, None,
+                    f"new version {n.get('version')!r} is not YYYY.MM.N"))
+            elif dd.status == "changed" and (ko is None or kn <= ko):
+                report.findings.append(_finding(
+                    "version_not_bumped", name, None,
+                    f"domain {name} changed but its version went {o.get('version')} → "
+                    f"{n.get('version')}; a changed glossary needs a higher version"))
+            elif ko is not None and kn < ko:
+                report.findings.append(_finding(
+                    "version_not_bumped", name, None,
+                    f"domain {name}: version went backwards, {o.get('version')} → {n.get('version')}"))
+        for tid, kind, detail, sa, people in weak:
+            ok, why = _independent(sa, people)
+            report.weakenings.append(Weakening(name, tid, kind, detail, _str(sa) or None, ok))
+            if not ok:
+                where = (f"an entry {{id: {tid}, second_approver: ...}} in the domain's `retired` list"
+                         if kind == "critical_removed" else "`second_approver` on the term")
+                report.findings.append(_finding(
+                    "weakening_without_second_approver", name, tid,
+                    f"{tid}: {detail}. A weakening needs a second approver, different from the "
+                    f"owner and the approver, named in the new version ({where}): {why}"))
+    return report
+
+
+def changelog(old: Source, new: Source) -> str:
+    """A Markdown changelog of what changed between two glossary versions."""
+    return diff(old, new).to_markdown()

@@ -1,0 +1,366 @@
+"""The governed glossary: pydantic models, loading, validation and hashing.
+
+A glossary is the only place the pipeline learns what a phrase means, so a bad
+one must fail when it is loaded, with the file, the term and the problem named,
+rather than later as a wrong decision. Every decision carries the version and
+the SHA-256 of the canonical form, so a decision can always be traced back to
+the exact glossary that produced it.
+"""
+import hashlib
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Dict, Iterator, List, Literal, Optional, Tuple, Union
+
+import srsly
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from ..util.textnorm import fold
+
+SIGNALS = ("clear", "critical_block", "field")
+LANGUAGES = ("en", "es", "fr", "de")
+QUANTITY_KINDS = ("duration", "temperature", "ratio", "pressure")
+# The canonical unit a contract may be written in, per quantity kind.
+CONTRACT_UNITS = {
+    "duration": ("h", "min", "day"),
+    "temperature": ("degC", "degF", "K"),
+    "ratio": ("percent",),
+    "pressure": ("psi", "bar", "kPa"),
+}
+_VERSION = re.compile(r"^\d{4}\.\d{1,2}\.\d+$")
+
+
+class GlossaryError(ValueError):
+    """A glossary file that cannot be used; the message names file, term, problem."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Contract(_Strict):
+    """What a field's value must satisfy. Limits are inclusive (spec §4)."""
+
+    kind: Literal["duration", "temperature", "ratio", "pressure"]
+    unit: Optional[str] = None
+    min: Optional[float] = None
+    max: Optional[float] = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "Contract":
+        if not self.unit:
+            raise ValueError("contract without unit")
+        if self.unit not in CONTRACT_UNITS[self.kind]:
+            raise ValueError(
+                f"contract unit {self.unit!r} is not a {self.kind} unit "
+                f"(one of {', '.join(CONTRACT_UNITS[self.kind])})"
+            )
+        if self.min is None and self.max is None:
+            raise ValueError("contract without min or max")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"contract min {self.min} is above max {self.max}")
+        return self
+
+    @property
+    def is_band(self) -> bool:
+        return self.min is not None and self.max is not None
+
+    def describe(self) -> str:
+        """Human wording of the contract, as used in reason messages."""
+        if self.is_band:
+            return f"band {_num(self.min)}–{_num(self.max)} {self.unit}"
+        if self.max is not None:
+            return f"limit of {_num(self.max)} {self.unit}"
+        return f"minimum of {_num(self.min)} {self.unit}"
+
+    def tolerance(self) -> float:
+        """1 % of the limit (for a band, of its upper bound): spec §4's agreement rule."""
+        bound = self.max if self.max is not None else self.min
+        return abs(bound) * 0.01
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+class Translation(_Strict):
+    status: Literal["approved", "draft"]
+    reviewer: Optional[str] = None
+    phrases: List[str] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _check(self) -> "Translation":
+        if self.status == "approved" and not (self.reviewer or "").strip():
+            raise ValueError("approved translation without a reviewer")
+        return self
+
+
+class Term(_Strict):
+    id: str
+    signal: Literal["clear", "critical_block", "field"]
+    definition: str
+    owner: str
+    approver: Optional[str] = None
+    status: Literal["approved", "draft"]
+    phrases: List[str] = Field(min_length=1)
+    abbreviations: List[str] = []
+    translations: Dict[Literal["es", "fr", "de"], Translation] = {}
+    field: Optional[str] = None
+    contract: Optional[Contract] = None
+    depends_on: List[str] = []
+    # the person who approved a weakening of this term (governance diff rule)
+    second_approver: Optional[str] = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "Term":
+        if self.status == "approved" and not (self.approver or "").strip():
+            raise ValueError("missing approver")
+        if self.approver and fold(self.approver.strip()) == fold(self.owner.strip()):
+            raise ValueError("approver equal to owner")
+        if self.signal == "field":
+            if not self.field:
+                raise ValueError("field term without a field name")
+            if self.contract is None:
+                raise ValueError("field term without a contract")
+        elif self.field or self.contract:
+            raise ValueError(f"{self.signal} term must not have a field or contract")
+        return self
+
+    def variants(self) -> Iterator[Tuple[str, str, str, str]]:
+        """Every phrase of the term as (text, language, status, kind)."""
+        for p in self.phrases:
+            yield p, "en", self.status, "phrase"
+        for a in self.abbreviations:
+            yield a, "en", self.status, "abbreviation"
+        for lang, tr in self.translations.items():
+            status = "draft" if "draft" in (self.status, tr.status) else "approved"
+            for p in tr.phrases:
+                yield p, lang, status, "translation"
+
+
+class Frame(_Strict):
+    """Head word plus outcome word, in either order, a few tokens apart."""
+
+    id: str
+    heads: List[str] = Field(min_length=1)
+    window: int = Field(default=3, ge=0, le=10)
+    values: Dict[str, List[str]] = Field(min_length=1)
+
+
+class Meaning(_Strict):
+    meaning: str
+    term: Optional[str] = None
+
+
+class Ambiguous(_Strict):
+    abbreviation: str
+    meanings: List[Meaning] = Field(min_length=2)
+
+
+class Retirement(_Strict):
+    """A removed critical term, with the second approver who allowed it."""
+
+    id: str
+    second_approver: str
+    reason: str = ""
+
+
+class DomainGlossary(_Strict):
+    domain: str
+    version: str
+    description: str = ""
+    compounds: Dict[str, List[str]] = {}
+    terms: List[Term] = Field(min_length=1)
+    frames: List[Frame] = []
+    ambiguous: List[Ambiguous] = []
+    retired: List[Retirement] = []
+
+    @field_validator("version")
+    @classmethod
+    def _version(cls, v: str) -> str:
+        if not _VERSION.match(v):
+            raise ValueError(f"version {v!r} is not YYYY.MM.N")
+        return v
+
+    @model_validator(mode="after")
+    def _check(self) -> "DomainGlossary":
+        ids = [t.id for t in self.terms]
+        dupes = {i for i in ids if ids.count(i) > 1}
+        if dupes:
+            raise ValueError(f"duplicate term id {sorted(dupes)[0]}")
+        seen: Dict[str, str] = {}
+        for term in self.terms:
+            for text, _, _, _ in term.variants():
+                key = phrase_key(text)
+                if key in seen and seen[key] != term.id:
+                    raise ValueError(
+                        f"term {term.id}: phrase {text!r} is also a phrase of {seen[key]}"
+                    )
+                seen[key] = term.id
+        fields = [t.field for t in self.terms if t.field]
+        if len(fields) != len(set(fields)):
+            raise ValueError("two terms name the same field")
+        known = set(ids)
+        for frame in self.frames:
+            for term_id in frame.values:
+                if term_id not in known:
+                    raise ValueError(f"frame {frame.id}: unknown term {term_id}")
+        for amb in self.ambiguous:
+            for m in amb.meanings:
+                if m.term and m.term not in known:
+                    raise ValueError(f"ambiguous {amb.abbreviation}: unknown term {m.term}")
+        return self
+
+    def canonical_json(self) -> str:
+        return json.dumps(self.model_dump(mode="json"), sort_keys=True,
+                          separators=(",", ":"), ensure_ascii=False)
+
+
+def phrase_key(text: str) -> str:
+    """Folded phrase with hyphen/space variants collapsed, for duplicate checks."""
+    return re.sub(r"[\s\-]+", "", fold(text))
+
+
+class GlossarySet:
+    """All domains the pipeline knows, with one version and one hash.
+
+    Cross-domain routing needs every domain at once, so the unit that a decision
+    cites is the whole set, not one file.
+    """
+
+    def __init__(self, domains: Dict[str, DomainGlossary]):
+        if not domains:
+            raise GlossaryError("no glossary domains loaded")
+        self.domains = dict(sorted(domains.items()))
+        self._terms: Dict[str, Tuple[str, Term]] = {}
+        for name, dom in self.domains.items():
+            for term in dom.terms:
+                if term.id in self._terms:
+                    raise GlossaryError(
+                        f"term {term.id}: id used in {self._terms[term.id][0]} and {name}"
+                    )
+                self._terms[term.id] = (name, term)
+        canonical = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"),
+                               ensure_ascii=False)
+        self.sha256 = hashlib.sha256(canonical.encode("utf8")).hexdigest()
+        versions = sorted({d.version for d in self.domains.values()})
+        self.version = versions[0] if len(versions) == 1 else "+".join(versions)
+
+    def __repr__(self) -> str:
+        return f"<GlossarySet {self.version} {list(self.domains)} {self.sha256[:12]}>"
+
+    def term(self, term_id: str) -> Optional[Tuple[str, Term]]:
+        """(domain, Term) for a term id, or None."""
+        return self._terms.get(term_id)
+
+    def terms(self) -> Iterator[Tuple[str, Term]]:
+        for name, dom in self.domains.items():
+            for term in dom.terms:
+                yield name, term
+
+    def field_term(self, domain: str, field: str) -> Optional[Term]:
+        dom = self.domains.get(domain)
+        if dom is None:
+            return None
+        for term in dom.terms:
+            if term.field == field:
+                return term
+        return None
+
+    def version_of(self, domain: Optional[str]) -> str:
+        dom = self.domains.get(domain or "")
+        return dom.version if dom else self.version
+
+    def to_dict(self) -> dict:
+        return {name: dom.model_dump(mode="json") for name, dom in self.domains.items()}
+
+    @classmethod
+    def from_dict(cls, data: dict, source: str = "<dict>") -> "GlossarySet":
+        return cls({name: _validate(payload, f"{source}:{name}") for name, payload in data.items()})
+
+    @classmethod
+    def from_paths(cls, paths: List[Union[str, Path]]) -> "GlossarySet":
+        domains: Dict[str, DomainGlossary] = {}
+        for path in paths:
+            dom = load_domain_file(path)
+            if dom.domain in domains:
+                raise GlossaryError(f"{path}: domain {dom.domain} is loaded twice")
+            domains[dom.domain] = dom
+        return cls(domains)
+
+    @classmethod
+    def from_dir(cls, path: Union[str, Path]) -> "GlossarySet":
+        path = Path(path)
+        if not path.is_dir():
+            raise GlossaryError(f"{path}: not a glossary directory")
+        files = sorted(p for p in path.glob("*.yaml") if p.is_file())
+        if not files:
+            raise GlossaryError(f"{path}: no *.yaml glossary files")
+        return cls.from_paths(files)
+
+
+def _validate(payload, source: str) -> DomainGlossary:
+    if not isinstance(payload, dict):
+        raise GlossaryError(f"{source}: a glossary must be a mapping, not {type(payload).__name__}")
+    try:
+        return DomainGlossary.model_validate(payload)
+    except ValidationError as err:
+        raise GlossaryError(_explain(err, payload, source)) from None
+
+
+def _explain(err: ValidationError, payload: dict, source: str) -> str:
+    lines = []
+    for e in err.errors():
+        loc = list(e["loc"])
+        where = ""
+        if len(loc) >= 2 and loc[0] == "terms" and isinstance(loc[1], int):
+            terms = payload.get("terms") or []
+            term_id = terms[loc[1]].get("id", f"#{loc[1]}") if loc[1] < len(terms) and isinstance(terms[loc[1]], dict) else f"#{loc[1]}"
+            where = f"term {term_id}"
+            rest = [str(x) for x in loc[2:]]
+            if rest:
+                where += f" ({'.'.join(rest)})"
+        elif loc:
+            where = ".".join(str(x) for x in loc)
+        msg = e["msg"].removeprefix("Value error, ")
+        lines.append(f"{source}: {where + ': ' if where else ''}{msg}")
+    return "\n".join(lines)
+
+
+def load_domain_file(path: Union[str, Path]) -> DomainGlossary:
+    """Load and validate one domain glossary file.
+
+    path (str | Path): A YAML file.
+    RETURNS (DomainGlossary): The validated glossary.
+    RAISES (GlossaryError): Naming the file, the term and the problem.
+    """
+    path = Path(path)
+    try:
+        payload = srsly.read_yaml(path)
+    except FileNotFoundError:
+        raise GlossaryError(f"{path}: file not found") from None
+    except Exception as exc:  # the YAML parser's own errors vary by version
+        raise GlossaryError(f"{path}: not valid YAML ({exc})") from None
+    return _validate(payload, str(path))
+
+
+def bundled_glossary_dir() -> Path:
+    """Where the glossaries shipped with the package live (also in a wheel)."""
+    return Path(str(resources.files("semgap_spacy.glossaries")))
+
+
+@lru_cache(maxsize=8)
+def _cached_dir(path: str) -> GlossarySet:
+    return GlossarySet.from_dir(path)
+
+
+def load_glossaries(path: Optional[Union[str, Path]] = None) -> GlossarySet:
+    """Load a glossary set, the bundled one by default; cached per process.
+
+    path (str | Path | None): A directory of domain YAML files.
+    RETURNS (GlossarySet): The validated set.
+    """
+    target = Path(path) if path else bundled_glossary_dir()
+    return _cached_dir(str(target.resolve()))

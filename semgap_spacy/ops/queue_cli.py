@@ -1,0 +1,228 @@
+"""The ``queue`` command: list, show, resolve, verify, export and fill the review queue.
+
+It is meant for the people who review escalations, so every refusal is one
+line on stderr and exit code 1, never a traceback. ``register`` plugs it into
+the package's main CLI; ``main`` runs it alone (and in tests):
+
+    python -m semgap_spacy.queue_cli queue verify --db semgap_queue.sqlite3
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import sys
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from .cli_support import err, guard, standalone_main
+from ..util.jsonl import read_jsonl
+from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue
+
+DEFAULT_DB = "semgap_queue.sqlite3"
+
+
+def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
+    """Add the ``queue`` command and its sub-commands to an argparse CLI.
+
+    subparsers (argparse._SubParsersAction): From ``parser.add_subparsers()``.
+    RETURNS (argparse.ArgumentParser): The ``queue`` parser.
+    """
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", default=DEFAULT_DB,
+                        help=f"review queue SQLite file (default: {DEFAULT_DB})")
+    queue = subparsers.add_parser(
+        "queue", help="the review queue of escalate/block decisions",
+        description="Review queue: an append-only, hash-chained record of decisions "
+                    "a person must look at, and of their resolutions.")
+    sub = queue.add_subparsers(dest="queue_command", metavar="ACTION")
+    sub.required = True
+
+    p = sub.add_parser("list", parents=[common], help="list queued decisions")
+    p.add_argument("--status", choices=STATUSES, default="open")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.set_defaults(func=_guard(_cmd_list))
+
+    p = sub.add_parser("show", parents=[common], help="show one entry and its follow-ups")
+    p.add_argument("seq", type=int)
+    p.set_defaults(func=_guard(_cmd_show))
+
+    p = sub.add_parser("resolve", parents=[common], help="record a reviewer's resolution")
+    p.add_argument("seq", type=int)
+    p.add_argument("--reviewer", default="", help="the human reviewer's name (required)")
+    p.add_argument("--outcome", required=True, choices=OUTCOMES)
+    p.add_argument("--rationale", default="")
+    p.set_defaults(func=_guard(_cmd_resolve))
+
+    p = sub.add_parser("clarify", parents=[common],
+                       help="record a reviewer's meaning for an ambiguous abbreviation in an entry")
+    p.add_argument("seq", type=int)
+    p.add_argument("--reviewer", default="", help="the human reviewer's name (required)")
+    p.add_argument("--abbreviation", required=True, help='as written, e.g. "OOS"')
+    p.add_argument("--choice", required=True,
+                   help="one of the offered meanings, 'other: <text>', 'leave open' or 'reject'")
+    p.add_argument("--rationale", default="")
+    p.set_defaults(func=_guard(_cmd_clarify))
+
+    p = sub.add_parser("verify", parents=[common], help="check the hash chain")
+    p.set_defaults(func=_guard(_cmd_verify))
+
+    p = sub.add_parser("export", parents=[common], help="write every entry as JSONL")
+    p.add_argument("--out", default=None, help="output file (default: stdout)")
+    p.set_defaults(func=_guard(_cmd_export))
+
+    p = sub.add_parser("enqueue", parents=[common], help="queue escalate/block decisions")
+    p.add_argument("--decisions", required=True, help="decisions JSONL (spec §5)")
+    p.add_argument("--cases", default=None,
+                   help="cases JSONL; supplies each decision's text, matched by id")
+    p.add_argument("--store-raw-text", action="store_true",
+                   help="also keep the case text itself (off by default: it may hold personal data)")
+    p.set_defaults(func=_guard(_cmd_enqueue))
+    return queue
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``queue ...`` as a stand-alone CLI.
+
+    argv (Optional[Sequence[str]]): Arguments, starting with "queue".
+        Defaults to ``sys.argv[1:]``.
+    RETURNS (int): The exit code.
+    """
+    return standalone_main(register, argv)
+
+
+def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    return guard(func, (QueueError, ValueError, OSError), _describe_db_error)
+
+
+def _describe_db_error(exc: BaseException, args: argparse.Namespace) -> Optional[str]:
+    if isinstance(exc, sqlite3.Error):
+        return f"database error on {args.db}: {exc}"
+    return None
+
+
+def _open(args: argparse.Namespace, create: bool = False, **kwargs: Any) -> ReviewQueue:
+    # Only enqueue may create a queue: "verify" on a mistyped path must not
+    # report an empty, intact chain.
+    if not create and not os.path.exists(args.db):
+        raise QueueError(f"no review queue at {args.db} (enqueue creates it; check --db)")
+    return ReviewQueue(args.db, **kwargs)
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    with _open(args) as queue:
+        items = queue.list(args.status)
+    if args.json:
+        for item in items:
+            print(json.dumps(item, ensure_ascii=False, sort_keys=True))
+        return 0
+    if not items:
+        print(f"no {args.status} entries" if args.status != "all" else "queue is empty")
+        return 0
+    print(f"{'SEQ':>5}  {'CASE':<16} {'DECISION':<9} {'STATUS':<9} CODES / RESOLUTION")
+    for item in items:
+        tail = ", ".join(c for c in item["codes"] if c) or "-"
+        res = item["resolution"]
+        if res:
+            tail += f"  -> {res['outcome']} by {res['reviewer']}"
+        print(f"{item['seq']:>5}  {str(item['case_id'] or '-'):<16} {item['decision']:<9} "
+              f"{item['status']:<9} {tail}")
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    with _open(args) as queue:
+        entry = queue.show(args.seq)
+    print(json.dumps(entry, ensure_ascii=False, indent=2, sort_keys=True))
+    return 0
+
+
+def _cmd_resolve(args: argparse.Namespace) -> int:
+    with _open(args) as queue:
+        seq = queue.resolve(args.seq, args.reviewer, args.outcome, args.rationale)
+    print(f"entry {args.seq} resolved as {args.outcome} by {args.reviewer.strip()} "
+          f"(resolution entry {seq})")
+    return 0
+
+
+def _cmd_clarify(args: argparse.Namespace) -> int:
+    with _open(args) as queue:
+        seq = queue.clarify(args.seq, args.reviewer, args.abbreviation, args.choice, args.rationale)
+    print(f"entry {args.seq}: {args.abbreviation} read as {args.choice!r} by {args.reviewer.strip()} "
+          f"(concept_clarified entry {seq}); it will be offered again, never applied automatically")
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    with _open(args) as queue:
+        result = queue.verify()
+    if result.ok:
+        print(f"ok: {result.message}")
+        return 0
+    err(f"chain broken at entry {result.first_bad_seq}: {result.message}")
+    return 1
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    with _open(args) as queue:
+        n = queue.export(args.out if args.out else sys.stdout)
+    if args.out:
+        print(f"exported {n} entries to {args.out}")
+    return 0
+
+
+def _read_jsonl(path: str, what: str) -> List[Any]:
+    return read_jsonl(path, what, QueueError)
+
+
+def _case_texts(path: str) -> Dict[Any, Optional[str]]:
+    texts: Dict[Any, Optional[str]] = {}
+    for case in _read_jsonl(path, "case"):
+        if isinstance(case, dict) and "id" in case:
+            text = case.get("text")
+            texts[_id_key(case["id"])] = text if isinstance(text, str) else None
+    return texts
+
+
+def _id_key(case_id: Any) -> Any:
+    return case_id if isinstance(case_id, (str, int)) and not isinstance(case_id, bool) else repr(case_id)
+
+
+def _cmd_enqueue(args: argparse.Namespace) -> int:
+    decisions = _read_jsonl(args.decisions, "decision")
+    texts = _case_texts(args.cases) if args.cases else {}
+    created = existing = skipped = failed = 0
+    with _open(args, create=True, store_raw_text=args.store_raw_text) as queue:
+        for lineno, decision in enumerate(decisions, 1):
+            if isinstance(decision, dict) and decision.get("decision") == "proceed":
+                skipped += 1
+                continue
+            case_id = decision.get("id") if isinstance(decision, dict) else None
+            has_hash = isinstance(decision, dict) and bool(decision.get("text_sha256"))
+            key = _id_key(case_id)
+            if args.cases and key not in texts and not has_hash:
+                err(f"decision {lineno} (id {case_id!r}): no case with that id in {args.cases}")
+                failed += 1
+                continue
+            text = texts.get(key)
+            if text is None and key in texts and not has_hash:
+                # A case whose text is not a string escalates with invalid_text
+                # and is decided on the empty text; hash what was decided on.
+                text = ""
+            try:
+                result = queue.enqueue(decision, text)
+            except QueueError as exc:
+                err(f"decision {lineno}: {exc}")
+                failed += 1
+                continue
+            if result.created:
+                created += 1
+            else:
+                existing += 1
+    print(f"queued {created} new, {existing} already queued, {skipped} proceed skipped, "
+          f"{failed} refused")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

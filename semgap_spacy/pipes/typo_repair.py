@@ -1,0 +1,221 @@
+"""``semgap_typo_repair``: repair misspelt glossary words, conservatively.
+
+Only words the glossary uses are candidates, so repair can never invent a
+term the glossary does not have. The rules are strict because a repaired word
+can turn an escalation into a block: restricted edit distance (OSA) of 1 for
+words of up to 7 letters and 2 for longer ones, never for words under 5
+letters, never for protected words (cues, units, ordinary dictionary words),
+and never when the nearest candidates carry different signals.
+
+The repaired form goes to ``token.norm_`` where the matchers read it; the
+original text stays in ``token.text`` and in ``token._.semgap_original``.
+``doc.text`` never changes. Rewriting ``norm_`` is the documented way to feed
+a normalized form to spaCy's matchers; place the pipe after any statistical
+component that reads NORM as a feature.
+"""
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Dict, List, Optional, Set, Tuple
+
+import srsly
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extract
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from .extensions import doc_set, doc_text, token_set
+from ..lang.inflection import _read_table
+from .base import SemgapPipe
+from ..util.textnorm import fold
+from ..core.vocabulary import build_vocabulary, form_index_for
+
+
+def max_distance(word: str, short_max: int = 7, min_length: int = 5) -> int:
+    """Edit distance allowed for a word: 0 under 5 letters, 1 up to 7, else 2."""
+    if len(word) < min_length:
+        return 0
+    return 1 if len(word) <= short_max else 2
+
+
+@lru_cache(maxsize=1)
+def protected_words() -> frozenset:
+    """Words typo repair must leave alone: the packaged list plus cue words.
+
+    Cue words are read from the negation data so that "unless" can never be
+    "repaired" into a glossary word; units likewise.
+    """
+    words: Set[str] = set()
+    data = resources.files("semgap_spacy.data")
+    payload = srsly.json_loads((data / "protected_words.json").read_text(encoding="utf8"))
+    words.update(fold(w) for w in payload["protected_words"])
+    negation = data / "negation"
+    if negation.is_dir():
+        for entry in negation.iterdir():
+            if entry.name.endswith(".json"):
+                cues = srsly.json_loads(entry.read_text(encoding="utf8"))
+                for records in cues.values():
+                    if isinstance(records, list):
+                        for rec in records:
+                            if isinstance(rec, dict) and isinstance(rec.get("cue"), str):
+                                words.update(fold(rec["cue"]).split())
+    return frozenset(words)
+
+
+@lru_cache(maxsize=1)
+def dictionary_words() -> frozenset:
+    """English word forms from spacy-lookups-data: real words are not typos."""
+    table = _read_table("en", "lemma_lookup") or {}
+    words = {fold(k) for k in table}
+    words.update(fold(v) for v in table.values() if isinstance(v, str))
+    return frozenset(words)
+
+
+class TypoRepair(SemgapPipe):
+    """Repair misspelt glossary words into ``token.norm_``."""
+
+    CACHE_LIMIT = 50_000
+
+    def __init__(self, nlp: Language, name: str = "semgap_typo_repair", *, enabled: bool = True,
+                 min_length: int = 5, short_max: int = 7, protect_dictionary_words: bool = True):
+        self.min_length = min_length
+        self.short_max = short_max
+        self.protect_dictionary_words = protect_dictionary_words
+        self._cache: Dict[str, Tuple[Optional[str], Optional[List[str]]]] = {}
+        self._folds: Dict[str, str] = {}
+        # Whitespace-separated chunks of text in which no word needs repair.
+        self._clean: Set[str] = set()
+        super().__init__(nlp, name, enabled=enabled)
+        self.cfg.update(min_length=min_length, short_max=short_max,
+                        protect_dictionary_words=protect_dictionary_words)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        vocab = build_vocabulary(self.glossary, self.nlp.tokenizer)
+        index = form_index_for(vocab)
+        self.signals = vocab.signals
+        # Inflected forms of glossary words are words too, not typos.
+        self.known = set(vocab.all_words()) | set(index.forms)
+        self.index = index
+        self.candidates = sorted(vocab.all_words())
+        self.protected = protected_words()
+        self.dictionary = dictionary_words() if self.protect_dictionary_words else frozenset()
+        self._cache.clear()
+        self._clean.clear()
+
+    def repair(self, word: str) -> Tuple[Optional[str], Optional[List[str]]]:
+        """Repair one folded word.
+
+        word (str): A folded token text.
+        RETURNS (Tuple[Optional[str], Optional[List[str]]]): (repaired word,
+            None), (None, tied candidates) when refused for a tie, or (None, None).
+        """
+        hit = self._cache.get(word)
+        if hit is not None:
+            return hit
+        result: Tuple[Optional[str], Optional[List[str]]] = (None, None)
+        limit = max_distance(word, self.short_max, self.min_length)
+        if (limit and word.isalpha() and word not in self.known
+                and word not in self.protected and word not in self.dictionary
+                and self.index.key(word) not in self.index.keys):
+            found = extract(word, self.candidates, scorer=OSA.distance, score_cutoff=limit, limit=None)
+            if found:
+                best = min(score for _, score, _ in found)
+                tied = sorted(c for c, score, _ in found if score == best)
+                signal_sets = {frozenset(self.signals[c]) for c in tied}
+                if len(signal_sets) == 1:
+                    result = (tied[0], None)
+                else:
+                    result = (None, tied)
+        if len(self._cache) >= self.CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[word] = result
+        return result
+
+    def process(self, doc: Doc) -> Doc:
+        # Most docs hold only words seen before and found sound. Whitespace
+        # splitting is far cheaper than any regex scan, and a run of letters
+        # never crosses whitespace, so a doc whose chunks ("ischemia,",
+        # "°C") were all seen clean is settled by one set test.
+        text = doc_text(doc)
+        chunks = text.split()
+        if self._clean.issuperset(chunks):
+            return doc
+        self._repair_words(doc, text)
+        for chunk in chunks:
+            if chunk not in self._clean and self._is_clean(chunk):
+                if len(self._clean) >= self.CACHE_LIMIT:
+                    self._clean.clear()  # bounded: memory stays flat on long streams
+                self._clean.add(chunk)
+        return doc
+
+    def _repair_words(self, doc: Doc, text: str) -> None:
+        """Repair the doc's words, recording each repair and each refusal."""
+        records = []
+        starts = None
+        for match in _long_words(self.min_length).finditer(text):
+            word = match.group()
+            repaired, tied = self._repair_written(word)
+            if repaired is None and not tied:
+                continue
+            if starts is None:
+                starts = {t.idx: t.i for t in doc}
+            i = starts.get(match.start())
+            if i is None or doc[i].text != word:
+                continue  # the word is only part of a token ("30hours")
+            token = doc[i]
+            records.append({"start_char": token.idx, "end_char": token.idx + len(word),
+                            "original": word, "repaired": repaired, "candidates": tied})
+            if repaired is not None:
+                token_set(token, "semgap_original", word)
+                token.norm_ = repaired
+            else:
+                token_set(token, "semgap_repair_candidates", tied)
+        if records:
+            doc_set(doc, "semgap_repairs", records)
+
+    def _is_clean(self, chunk: str) -> bool:
+        """Whether no word of a whitespace-free chunk needs repair or a refusal record."""
+        return all(self._repair_written(word) == (None, None)
+                   for word in _long_words(self.min_length).findall(chunk))
+
+    def _repair_written(self, word: str) -> Tuple[Optional[str], Optional[List[str]]]:
+        """``repair`` of a word as written (folded through a cache)."""
+        folded = self._folds.get(word)
+        if folded is None:
+            folded = self._fold(word)
+        return self.repair(folded)
+
+    def _fold(self, word: str) -> str:
+        if len(self._folds) >= self.CACHE_LIMIT:
+            self._folds.clear()
+        folded = self._folds[word] = fold(word)
+        return folded
+
+
+@lru_cache(maxsize=8)
+def _long_words(min_length: int) -> "re.Pattern":
+    """Runs of letters at least ``min_length`` long: the only strings typo
+    repair ever considers (shorter words are never repaired). Greedy, so a
+    match is always a whole run: a run too short to match at its start cannot
+    match inside it either."""
+    return re.compile(r"[^\W\d_]{%d,}" % max(min_length, 1))
+
+
+@Language.factory(
+    "semgap_typo_repair",
+    default_config={"enabled": True, "min_length": 5, "short_max": 7, "protect_dictionary_words": True},
+    assigns=["token.norm", "token._.semgap_original", "token._.semgap_repair_candidates"],
+)
+def make_typo_repair(nlp: Language, name: str, enabled: bool, min_length: int, short_max: int,
+                     protect_dictionary_words: bool) -> TypoRepair:
+    """Build the typo repair component.
+
+    enabled (bool): Off leaves every token as written. Defaults to True.
+    min_length (int): Words shorter than this are never repaired. Defaults to 5.
+    short_max (int): Words up to this length allow distance 1, longer ones 2. Defaults to 7.
+    protect_dictionary_words (bool): Never repair ordinary English words. Defaults to True.
+    RETURNS (TypoRepair): The component.
+    """
+    return TypoRepair(nlp, name, enabled=enabled, min_length=min_length, short_max=short_max,
+                      protect_dictionary_words=protect_dictionary_words)
