@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-from semgap_spacy.pipes.quantities import find_quantities
+from semgap_spacy.core.quantities import find_quantities
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT / ".." / "shared" / "benchmarks" / "quantulum3" / "quantities.json"

@@ -18,8 +18,9 @@ def test_wheel_contains_glossaries_and_rule_data(tmp_path):
         assert f"semgap_spacy/glossaries/{domain}.yaml" in names
         assert f"semgap_spacy/glossaries/archive/2026.11.0/{domain}.yaml" in names
     for lang in ("en", "es", "fr", "de"):
-        assert f"semgap_spacy/data/negation/{lang}.json" in names
-    for data in ("units.yaml", "protected_words.json", "bundled_forms.json", "drift.yaml", "governance.yaml"):
+        assert f"semgap_spacy/lang/{lang}/cues.json" in names
+        assert f"semgap_spacy/lang/{lang}/pack.yaml" in names
+    for data in ("units.yaml", "bundled_forms.json", "drift.yaml", "governance.yaml"):
         assert f"semgap_spacy/data/{data}" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -14,7 +14,8 @@ from semgap_spacy.pipes.extensions import pack_span_id
 from semgap_spacy.core.reasons import REASON_CODES, outcome_for
 from semgap_spacy.glossary.models import load_glossaries
 from semgap_spacy.core.findings import quantity_findings
-from semgap_spacy.pipes.quantities import QuantityLinker, find_quantities
+from semgap_spacy.core.quantities import find_quantities
+from semgap_spacy.pipes.quantities import QuantityLinker
 
 NOW = "2026-11-30T10:00:00Z"
 FINDING_KEYS = {"field", "term_id", "status", "code", "outcome", "message", "value", "unit",

@@ -1,0 +1,176 @@
+"""Language packs: everything the pipeline knows about a language, as data.
+
+One folder per language, as in spaCy's own ``spacy/lang/``: ``pack.yaml``
+(clause-break words, list conjunctions, never-neutral words, number and unit
+conventions, the words typo repair must not touch) and ``cues.json``
+(negation, hedge, pseudo and clause-break cues). Every pack answers every
+field, checked when it loads, so a language that forgot one fails at load
+rather than silently reading less.
+
+Adding a language is adding a folder: ``register_pack(path)`` for a folder of
+your own (or an entry point in the ``semgap_languages`` group naming a
+function that returns the folder). Components that read packs take every
+registered language unless their config lists some.
+"""
+from functools import lru_cache
+from importlib import resources
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Dict, List, Tuple, Union
+
+import srsly
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .cues import CueError, CueSet
+
+PACK_FILE = "pack.yaml"
+CUES_FILE = "cues.json"
+ENTRY_POINT_GROUP = "semgap_languages"
+BUNDLED = ("en", "es", "fr", "de")
+
+
+class LanguagePackError(ValueError):
+    """A language pack that cannot be used; the message names the folder, the field and the problem."""
+
+
+def _words(values: List[str]) -> List[str]:
+    out = []
+    for v in values:
+        if not isinstance(v, str) or not v.strip():
+            raise ValueError(f"{v!r} is not a word")
+        out.append(v.strip())
+    return out
+
+
+class LanguagePack(BaseModel):
+    """The data of one language. Every field is required: a pack says "none" with an empty list."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    code: str = Field(pattern=r"^[a-z]{2,3}$")
+    name: str
+    #: the spaCy language whose STOP_WORDS and lookup tables describe this one
+    spacy_lang: str
+    #: whether spaCy's English-style suffix rules (``lemma_rules``) add inflections
+    lemma_rules: bool
+    #: words that end a clause ("but"); the cue file's ``break`` records add more
+    clause_break_words: List[str]
+    #: conjunctions that close a list ("no A, B or C" is one list)
+    list_conjunctions: List[str]
+    #: words that never count as neutral, even when they are stop words (spec §4.1)
+    never_neutral: List[str]
+    #: abbreviations whose full stop ends no clause ("approx.")
+    non_final_abbreviations: List[str]
+    #: conjunctions joining the parts of one quantity ("2 h and 30 min")
+    quantity_conjunctions: List[str]
+    #: words typo repair never rewrites (unit words, cue-like words)
+    protected_words: List[str]
+    cues: CueSet
+
+    _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral",
+                                   "non_final_abbreviations", "quantity_conjunctions",
+                                   "protected_words")(_words)
+
+
+def load_pack(folder: Union[str, Path]) -> LanguagePack:
+    """Read and validate the pack in a folder.
+
+    folder (str | Path): A folder holding ``pack.yaml`` and ``cues.json``.
+    RETURNS (LanguagePack): The pack.
+    """
+    folder = Path(str(folder))
+    for name in (PACK_FILE, CUES_FILE):
+        if not (folder / name).is_file():
+            raise LanguagePackError(f"{folder}: language pack has no {name}")
+    try:
+        data = srsly.read_yaml(folder / PACK_FILE)
+        cues_payload = srsly.read_json(folder / CUES_FILE)
+    except ValueError as exc:
+        raise LanguagePackError(f"{folder}: cannot read the pack ({exc})") from None
+    if not isinstance(data, dict):
+        raise LanguagePackError(f"{folder / PACK_FILE}: must be a mapping")
+    code = data.get("code")
+    try:
+        cues = CueSet.from_payload(cues_payload, str(folder / CUES_FILE), lang=code)
+    except CueError as exc:
+        raise LanguagePackError(str(exc)) from None
+    try:
+        return LanguagePack(**data, cues=cues)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise LanguagePackError(f"{folder / PACK_FILE}: {problems}") from None
+
+
+_registered: Dict[str, Path] = {}
+
+
+def register_pack(folder: Union[str, Path]) -> LanguagePack:
+    """Add a language pack from a folder of your own; it replaces a pack of the same code.
+
+    folder (str | Path): The pack folder.
+    RETURNS (LanguagePack): The validated pack.
+    """
+    pack = load_pack(folder)
+    _registered[pack.code] = Path(str(folder))
+    _all_packs.cache_clear()
+    return pack
+
+
+def unregister_pack(code: str) -> None:
+    """Forget a pack added with ``register_pack``."""
+    _registered.pop(code, None)
+    _all_packs.cache_clear()
+
+
+def _bundled_folders() -> Dict[str, Path]:
+    root = Path(str(resources.files(__name__)))
+    return {code: root / code for code in BUNDLED}
+
+
+def _entry_point_folders() -> Dict[str, Path]:
+    found = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        folder = Path(str(ep.load()()))
+        found[ep.name] = folder
+    return found
+
+
+@lru_cache(maxsize=1)
+def _all_packs() -> Tuple[Tuple[str, LanguagePack], ...]:
+    folders = {**_bundled_folders(), **_entry_point_folders(), **_registered}
+    return tuple((code, load_pack(folder)) for code, folder in folders.items())
+
+
+def packs() -> Dict[str, LanguagePack]:
+    """Every available pack by code: the bundled four, entry points, then registered folders."""
+    return dict(_all_packs())
+
+
+def languages() -> Tuple[str, ...]:
+    """The codes of every available pack."""
+    return tuple(code for code, _ in _all_packs())
+
+
+def get_pack(code: str) -> LanguagePack:
+    """The pack of a language.
+
+    code (str): A language code.
+    RETURNS (LanguagePack): Its pack; a clear error when there is none.
+    """
+    found = packs()
+    if code not in found:
+        raise LanguagePackError(f"no language pack for {code!r} (available: {', '.join(found)})")
+    return found[code]
+
+
+def union(field: str) -> Tuple[str, ...]:
+    """One list field over every pack, in pack order, without repeats ("but", "pero", ...)."""
+    out: Dict[str, None] = {}
+    for pack in packs().values():
+        for word in getattr(pack, field):
+            out.setdefault(word, None)
+    return tuple(out)
+
+
+__all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "packs",
+           "languages", "get_pack", "union", "CueSet", "CueError"]

@@ -21,7 +21,7 @@ from ..util.textnorm import fold
 RULE_POS = ("noun", "verb", "adj")
 
 
-def _read_table(lang: str, table: str) -> Optional[dict]:
+def read_table(lang: str, table: str) -> Optional[dict]:
     """A raw table of spacy-lookups-data as a dict, or None when absent."""
     try:
         base = resources.files("spacy_lookups_data") / "data" / f"{lang}_{table}.json.gz"
@@ -66,7 +66,7 @@ def build_form_index(words_by_lang: Tuple[Tuple[str, FrozenSet[str]], ...]) -> D
     for lang, words in words_by_lang:
         for w in words:
             uf.find(w)
-        table = _read_table(lang, "lemma_lookup")
+        table = read_table(lang, "lemma_lookup")
         if not table:
             continue
         # two passes over the table keep only glossary forms in memory
@@ -88,7 +88,7 @@ def build_form_index(words_by_lang: Tuple[Tuple[str, FrozenSet[str]], ...]) -> D
 @lru_cache(maxsize=1)
 def english_rules() -> List[Tuple[str, str]]:
     """Suffix rules (old, new) of spaCy's English rule lemmatizer."""
-    table = _read_table("en", "lemma_rules") or {}
+    table = read_table("en", "lemma_rules") or {}
     rules: List[Tuple[str, str]] = []
     for pos in RULE_POS:
         for old, new in table.get(pos, []):

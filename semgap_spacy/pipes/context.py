@@ -8,7 +8,7 @@ for every span in ``doc.spans["semgap_terms"]``, whether a negation cue ("no",
 
 The rule, in the order it is applied:
 
-- Cues come from package data (``semgap_spacy/data/negation/{lang}.json``),
+- Cues come from the language packs (``semgap_spacy/lang/<code>/cues.json``),
   one file per language, loaded through the registered
   ``semgap.context_cues.v1`` function; the config holds only the reference.
 - Cues match whole tokens of the folded token *text* (case and accents
@@ -24,250 +24,37 @@ The rule, in the order it is applied:
   negative for DSA") does not apply to it.
 - Otherwise a forward cue reaches a term that starts within ``window`` tokens
   after it, a backward cue a term that ends within ``window`` tokens before
-  it, with no clause break in between. Breaks are "," ";" "." "!" "?" "…",
-  newlines, spaced dashes (" - ", " – ", "—"; a hyphen with no space on
-  either side is part of a word), the clause-break words of the data files
-  ("but", "pero", "mais", "aber", "however", ...) and, when the doc has
-  sentence boundaries, sentence starts. A colon is not a break
-  ("crossmatch result: positive").
+  it, with no clause break in between. Clause breaks are the one rule of
+  ``core.clauses`` (commas outside numbers, semicolons, separating dashes,
+  line breaks, sentence ends, the clause-break words of the language packs)
+  plus, when the doc has sentence boundaries, sentence starts. A colon is not
+  a break ("crossmatch result: positive").
 
 Cues of every configured language apply to every span: a Spanish cue in an
 English-tokenized doc still counts. A false cue only escalates; a missed one
 could let a clearance through.
 """
-import hashlib
 import json
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from spacy.attrs import ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
-from spacy.util import registry
 
+from ..lang import languages as languages_available
+from ..lang.cues import BREAK, HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
 from .extensions import CUES_KEY, TERMS_KEY, doc_text, unpack_span_id
 from .base import SemgapPipe
+from ..core.clauses import clause_rule
 from ..util.textnorm import fold
 
-CUES_TOP_KEY = "semgap_context_cues"
-PAYLOAD_KEYS = frozenset({"lang", "version", "description", "cues"})
-RECORD_KEYS = frozenset({"cue", "category", "direction", "note"})
-REQUIRED_RECORD_KEYS = frozenset({"cue", "category"})
-NEGATION = "negation"
-HEDGE = "hedge"
-BREAK = "break"
-PSEUDO = "pseudo"
-CATEGORIES = (NEGATION, HEDGE, BREAK, PSEUDO)
-DIRECTIONS = ("forward", "backward", "both")
-DEFAULT_LANGUAGES = ("en", "es", "fr", "de")
 # Span kinds whose tokens are all glossary phrase words: a cue word inside one is
 # part of the phrase ("no" in a phrase), never a cue for it.
 PHRASE_KINDS = frozenset({"phrase", "abbreviation", "translation"})
-
-_BREAK_PUNCT = frozenset({".", "!", "?", "…", "...", ";", ","})
-_ALWAYS_DASHES = frozenset({"\u2014", "\u2015", "--", "---"})
-# After ``fold`` en dash and the Unicode hyphens are already "-".
-_SPACED_DASHES = frozenset({"-", "\u2212"})
-
-
-class CueError(ValueError):
-    """A cue file or record that cannot be used; the message names source, record, problem."""
-
-
-@dataclass(frozen=True)
-class CueRecord:
-    """One cue: its text, what it signals and which way it reaches.
-
-    cue (str): The cue words as written ("ruled out"); folded when matched.
-    category (str): "negation", "hedge", "break" (ends a clause) or "pseudo"
-        (looks like a cue but is none: "not only").
-    direction (Optional[str]): "forward" (cue before the term), "backward"
-        (cue after it) or "both"; required for negation and hedge only.
-    note (Optional[str]): Why the cue is there; documentation only.
-    """
-
-    cue: str
-    category: str
-    direction: Optional[str] = None
-    note: Optional[str] = None
-
-    @classmethod
-    def from_dict(cls, data: dict, source: str = "<cues>") -> "CueRecord":
-        """Validate one record against the key whitelist.
-
-        data (dict): A record such as {"cue": "no", "category": "negation", "direction": "forward"}.
-        source (str): Where the record comes from, for the error message.
-        RETURNS (CueRecord): The record.
-        """
-        if not isinstance(data, dict):
-            raise CueError(f"{source}: a cue record must be an object, not {type(data).__name__}")
-        label = repr(data.get("cue", "?"))
-        unknown = sorted(set(data) - RECORD_KEYS)
-        if unknown:
-            raise CueError(f"{source}: cue {label}: unknown key(s) {unknown}; "
-                           f"allowed keys are {sorted(RECORD_KEYS)}")
-        missing = sorted(REQUIRED_RECORD_KEYS - set(data))
-        if missing:
-            raise CueError(f"{source}: cue {label}: missing key(s) {missing}")
-        cue, category = data["cue"], data["category"]
-        direction, note = data.get("direction"), data.get("note")
-        if not isinstance(cue, str) or not cue.strip():
-            raise CueError(f"{source}: cue {label}: 'cue' must be a non-empty string")
-        if category not in CATEGORIES:
-            raise CueError(f"{source}: cue {label}: category {category!r} is not one of {list(CATEGORIES)}")
-        if category in (NEGATION, HEDGE):
-            if direction not in DIRECTIONS:
-                raise CueError(f"{source}: cue {label}: a {category} cue needs a direction, "
-                               f"one of {list(DIRECTIONS)} (got {direction!r})")
-        elif direction is not None:
-            raise CueError(f"{source}: cue {label}: a {category} cue takes no direction")
-        if note is not None and not isinstance(note, str):
-            raise CueError(f"{source}: cue {label}: 'note' must be a string")
-        return cls(cue=cue.strip(), category=category, direction=direction, note=note)
-
-    def to_dict(self) -> dict:
-        """The record as written in the data files (the inverse of ``from_dict``).
-
-        RETURNS (dict): The record.
-        """
-        out = {"cue": self.cue, "category": self.category}
-        if self.direction is not None:
-            out["direction"] = self.direction
-        if self.note is not None:
-            out["note"] = self.note
-        return out
-
-
-@dataclass(frozen=True)
-class CueSet:
-    """The validated cues of one language, with the version and hash of the payload."""
-
-    lang: str
-    version: str
-    description: str
-    records: Tuple[CueRecord, ...]
-
-    @classmethod
-    def from_payload(cls, payload: dict, source: str = "<cues>",
-                     lang: Optional[str] = None) -> "CueSet":
-        """Validate a cue file's content: ``{"semgap_context_cues": {...}}``.
-
-        payload (dict): The parsed JSON.
-        source (str): Where it comes from, for error messages.
-        lang (Optional[str]): The language the file must declare, if known.
-        RETURNS (CueSet): The cue set.
-        """
-        if not isinstance(payload, dict) or set(payload) != {CUES_TOP_KEY}:
-            found = sorted(payload) if isinstance(payload, dict) else type(payload).__name__
-            raise CueError(f"{source}: a cue file is an object with the single key "
-                           f"{CUES_TOP_KEY!r} (found {found})")
-        body = payload[CUES_TOP_KEY]
-        if not isinstance(body, dict):
-            raise CueError(f"{source}: {CUES_TOP_KEY!r} must be an object")
-        unknown = sorted(set(body) - PAYLOAD_KEYS)
-        if unknown:
-            raise CueError(f"{source}: unknown key(s) {unknown}; allowed keys are {sorted(PAYLOAD_KEYS)}")
-        for key in ("lang", "version", "cues"):
-            if key not in body:
-                raise CueError(f"{source}: missing key {key!r}")
-        if lang is not None and body["lang"] != lang:
-            raise CueError(f"{source}: declares lang {body['lang']!r}, expected {lang!r}")
-        if not isinstance(body["cues"], list) or not body["cues"]:
-            raise CueError(f"{source}: 'cues' must be a non-empty list")
-        records = tuple(CueRecord.from_dict(r, f"{source} record {i}") for i, r in enumerate(body["cues"]))
-        seen: Dict[str, str] = {}
-        for r in records:
-            key = " ".join(fold(r.cue).split())
-            if key in seen and seen[key] != r.category:
-                raise CueError(f"{source}: cue {r.cue!r} is both {seen[key]} and {r.category}")
-            seen[key] = r.category
-        return cls(lang=str(body["lang"]), version=str(body["version"]),
-                   description=str(body.get("description", "")), records=records)
-
-    def to_payload(self) -> dict:
-        """The file content (the inverse of ``from_payload``).
-
-        RETURNS (dict): ``{"semgap_context_cues": {...}}``.
-        """
-        return {CUES_TOP_KEY: {"lang": self.lang, "version": self.version,
-                               "description": self.description,
-                               "cues": [r.to_dict() for r in self.records]}}
-
-    @property
-    def sha256(self) -> str:
-        canonical = json.dumps(self.to_payload(), sort_keys=True, separators=(",", ":"),
-                               ensure_ascii=False)
-        return hashlib.sha256(canonical.encode("utf8")).hexdigest()
-
-
-@lru_cache(maxsize=16)
-def load_packaged_cues(lang: str) -> CueSet:
-    """The cues shipped in ``semgap_spacy/data/negation/{lang}.json``; cached, immutable.
-
-    lang (str): A language code.
-    RETURNS (CueSet): The validated cues.
-    """
-    folder = resources.files("semgap_spacy.data").joinpath("negation")
-    available = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
-    if lang not in available:
-        raise CueError(f"no packaged negation/hedge cues for language {lang!r} "
-                       f"(available: {', '.join(available)})")
-    source = f"semgap_spacy/data/negation/{lang}.json"
-    try:
-        payload = json.loads(folder.joinpath(f"{lang}.json").read_text(encoding="utf8"))
-    except json.JSONDecodeError as exc:
-        raise CueError(f"{source}: not valid JSON ({exc})") from None
-    return CueSet.from_payload(payload, source, lang=lang)
-
-
-def load_cue_sets(languages: Iterable[str]) -> Dict[str, CueSet]:
-    """The packaged cue sets of several languages.
-
-    languages (Iterable[str]): Language codes.
-    RETURNS (Dict[str, CueSet]): One cue set per language.
-    """
-    return {lang: load_packaged_cues(lang) for lang in languages}
-
-
-@registry.misc("semgap.context_cues.v1")
-def context_cues_v1() -> Callable[[Iterable[str]], Dict[str, CueSet]]:
-    """The loader for the packaged cue files (``semgap_spacy.data``, ``negation/``).
-
-    RETURNS (Callable[[Iterable[str]], Dict[str, CueSet]]): Maps language codes
-        to their validated cue sets.
-    """
-    return load_cue_sets
-
-
-def cue_sets_from_arg(cues: Union[str, Path, dict], languages: Sequence[str]) -> Dict[str, CueSet]:
-    """Cue sets from a directory of ``{lang}.json`` files or a ``{lang: payload}`` dict.
-
-    cues (str | Path | dict): The directory or the dict.
-    languages (Sequence[str]): The languages needed.
-    RETURNS (Dict[str, CueSet]): One cue set per language.
-    """
-    out: Dict[str, CueSet] = {}
-    if isinstance(cues, dict):
-        for lang in languages:
-            if lang not in cues:
-                raise CueError(f"cue payloads have no language {lang!r} (found {sorted(cues)})")
-            out[lang] = CueSet.from_payload(cues[lang], f"<cues:{lang}>", lang=lang)
-        return out
-    folder = Path(cues)
-    for lang in languages:
-        file = folder / f"{lang}.json"
-        if not file.is_file():
-            raise CueError(f"{file}: cue file not found")
-        try:
-            payload = json.loads(file.read_text(encoding="utf8"))
-        except json.JSONDecodeError as exc:
-            raise CueError(f"{file}: not valid JSON ({exc})") from None
-        out[lang] = CueSet.from_payload(payload, str(file), lang=lang)
-    return out
 
 
 _fold = lru_cache(maxsize=65536)(fold)
@@ -360,7 +147,7 @@ class ContextScope(SemgapPipe):
 
     def __init__(self, nlp: Language, name: str = "semgap_context", *, enabled: bool = True,
                  window: int = 6, spans_key: str = TERMS_KEY, cues_key: str = CUES_KEY,
-                 languages: Sequence[str] = DEFAULT_LANGUAGES, negation: bool = True,
+                 languages: Optional[Sequence[str]] = None, negation: bool = True,
                  hedges: bool = True, questions: bool = True,
                  cues: Optional[Callable[[Iterable[str]], Dict[str, CueSet]]] = None):
         """Build the component.
@@ -371,7 +158,8 @@ class ContextScope(SemgapPipe):
         window (int): How many tokens a cue reaches outside the span. Defaults to 6.
         spans_key (str): The span group holding the terms. Defaults to "semgap_terms".
         cues_key (str): The span group receiving the cues that applied. Defaults to "semgap_cues".
-        languages (Sequence[str]): Languages whose cues apply. Defaults to en, es, fr, de.
+        languages (Optional[Sequence[str]]): Languages whose cues apply; None for every
+            language pack (``semgap_spacy.lang.languages()``). Defaults to None.
         negation (bool): Detect negation (ablation switch). Defaults to True.
         hedges (bool): Detect hedges (ablation switch). Defaults to True.
         questions (bool): A term in a sentence that ends with "?" (or opens
@@ -381,6 +169,8 @@ class ContextScope(SemgapPipe):
         """
         if isinstance(window, bool) or not isinstance(window, int) or window < 0:
             raise ValueError(f"{name}: window must be a non-negative integer, not {window!r}")
+        if languages is None:
+            languages = languages_available()
         if isinstance(languages, str) or not languages or not all(isinstance(x, str) for x in languages):
             raise ValueError(f"{name}: languages must be a non-empty list of language codes, "
                              f"not {languages!r}")
@@ -398,6 +188,7 @@ class ContextScope(SemgapPipe):
         self._own: Dict[str, List[Tuple[str, ...]]] = {}
         self._reset_orth_cache()
         self._longest_cue = 1
+        self._clauses = clause_rule()
         self.cue_sets = (cues or context_cues_v1())(self.languages)
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(window=window, spans_key=spans_key, cues_key=cues_key,
@@ -498,21 +289,11 @@ class ContextScope(SemgapPipe):
         for orth in unseen:
             text = strings[orth]
             folded = _fold(text)
-            if folded in _BREAK_PUNCT or folded in _ALWAYS_DASHES:
-                kind = _BREAK
-            elif folded in _SPACED_DASHES:
-                kind = _DASH
-            elif text.isspace():
-                kind = _BREAK if ("\n" in text or "\r" in text) else _SPACE
-            else:
-                kind = _PLAIN
-            self._orth_info[orth] = (folded, kind)
+            # a line break is a clause break (``core.clauses``), other space tokens are not counted
+            spaced = text.isspace() and "\n" not in text and "\r" not in text
+            self._orth_info[orth] = (folded,)
             self._known_orths.add(orth)
-            if kind == _BREAK:
-                self._break_orths.add(orth)
-            elif kind == _DASH:
-                self._dash_orths.add(orth)
-            elif kind == _SPACE:
+            if spaced:
                 self._space_orths.add(orth)
             if folded in self._rest_words:
                 self._rest_orths.add(orth)
@@ -561,8 +342,6 @@ class ContextScope(SemgapPipe):
     def _reset_orth_cache(self) -> None:
         self._orth_info: Dict[int, Tuple[str, int]] = {}
         self._known_orths: Set[int] = set()  # the keys of _orth_info, for C-speed subset tests
-        self._break_orths: Set[int] = set()
-        self._dash_orths: Set[int] = set()
         self._space_orths: Set[int] = set()
         self._cue_orths: Set[int] = set()
         self._sure_orths: Set[int] = set()  # cue orths that are a cue by themselves
@@ -736,7 +515,6 @@ def _orths(doc: Doc) -> List[int]:
 
 
 # Token classes cached per ORTH hash.
-_PLAIN, _BREAK, _DASH, _SPACE = 0, 1, 2, 3
 
 
 class _Scan:
@@ -763,7 +541,6 @@ class _Scan:
         n = len(orths)
         info, entries = pipe._orth_info, pipe._cue_entries
         cues = self.cues = []
-        break_words: List[int] = []
         consumed = 0  # leftmost-longest: a token inside a cue starts no other cue
         for i in [i for i, o in enumerate(orths) if o in hits]:
             if i < consumed:
@@ -784,28 +561,26 @@ class _Scan:
             consumed = end
             glued = ((i >= 2 and info[orths[i - 1]][0] == "-")
                      or (end + 1 < n and info[orths[end]][0] == "-")) and self._glued(i, end)
-            if eff.is_break and not glued:
-                break_words.extend(range(i, end))
             if eff.negation or eff.hedge:
                 cues.append((i, end, eff, glued))
         self.cue_starts = [c[0] for c in cues]
         if not cues:
             self.margin = 0
             return
-        # Clause breaks only matter once there is a cue whose scope they end.
-        found = pipe._break_orths.intersection(orths)
-        breaks = [i for i, o in enumerate(orths) if o in found] if found else []
-        breaks.extend(break_words)
-        found = pipe._dash_orths.intersection(orths)
-        if found:
-            for i in [i for i, o in enumerate(orths) if o in found]:
-                # A hyphen with no space on either side is inside a word ("cross-match").
-                if i == 0 or i == n - 1 or doc[i].whitespace_ or doc[i - 1].whitespace_:
-                    breaks.append(i)
+        # Clause breaks only matter once there is a cue whose scope they end; the
+        # tokens that hold one are breaks (the one rule of ``core.clauses``).
+        ranges = pipe._clauses.breaks(doc_text(doc))
+        breaks = []
+        if ranges:
+            starts = [token.idx for token in doc]
+            for b_start, b_end in ranges:
+                first = bisect_right(starts, b_start) - 1
+                last = bisect_left(starts, b_end) - 1
+                breaks.extend(range(max(first, 0), last + 1))
         found = pipe._space_orths.intersection(orths)
         if found:
             self.space_pos = [i for i, o in enumerate(orths) if o in found]
-        self.breaks = sorted(breaks)
+        self.breaks = sorted(set(breaks))
         # How far from a term a cue may start and still reach it.
         self.margin = pipe.window + len(self.space_pos) + pipe._longest_cue
 
@@ -927,7 +702,7 @@ class _Scan:
         "window": 6,
         "spans_key": TERMS_KEY,
         "cues_key": CUES_KEY,
-        "languages": list(DEFAULT_LANGUAGES),
+        "languages": None,
         "negation": True,
         "hedges": True,
         "questions": True,
@@ -938,7 +713,7 @@ class _Scan:
              "span._.semgap_hedge_cue", "doc.spans"],
 )
 def make_context(nlp: Language, name: str, enabled: bool, window: int, spans_key: str,
-                 cues_key: str, languages: List[str], negation: bool, hedges: bool, questions: bool,
+                 cues_key: str, languages: Optional[List[str]], negation: bool, hedges: bool, questions: bool,
                  cues: Callable[[Iterable[str]], Dict[str, CueSet]]) -> ContextScope:
     """Create a ``semgap_context`` component (see ``ContextScope``).
 

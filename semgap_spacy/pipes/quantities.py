@@ -20,9 +20,7 @@ differently; spans are then aligned to tokens with
 ``doc.char_span(..., alignment_mode="expand")``. Pint is touched only when a
 quantity needs a real conversion (never for "h" into an "h" contract).
 """
-import re
-from functools import lru_cache
-from typing import List, NamedTuple, Optional, Tuple
+from typing import List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -32,288 +30,9 @@ from ..core.findings import _Field, contract_index, field_mentions
 from ..glossary.models import GlossarySet
 from .base import SemgapPipe
 from ..core.readings import check_readings
-from ..util.textnorm import fold
-from ..core.units import (AMBIGUOUS, ISO_DURATION_PATTERN, OK, UNKNOWN, UNSUPPORTED, canonical_unit,
-                    convert, lookup_surface, parse_iso_duration, parse_number, tidy, unit_table)
-
-# -- finding quantities in text ------------------------------------------------
-
-
-class TextQuantity(NamedTuple):
-    """A quantity found in text.
-
-    start, end: character offsets of the quantity ("30 hours").
-    value: the magnitude as written (sign only kept for temperatures); None
-        for an ISO duration with years or months.
-    unit: canonical Pint unit name, None for an ambiguous unit.
-    kind: the quantity kind of the unit.
-    status: "ok", "ambiguous" or "unsupported".
-    surface: the unit as written.
-    extent: (start, end) of the whole expression (a range "2–8 °C" is one
-        expression with two quantities); clause breaks inside it are ignored.
-    mergeable: whether it may join adjacent durations ("20 h 30 min"); not
-        for ISO durations and ranges, which are complete in themselves.
-    """
-
-    start: int
-    end: int
-    value: Optional[float]
-    unit: Optional[str]
-    kind: str
-    status: str
-    surface: str
-    extent: Tuple[int, int]
-    mergeable: bool = True
-
-
-# TextQuantity from a tuple of all its fields: the class call goes through a
-# Python-level __new__ with keyword handling, several times slower per quantity.
-_quantity = TextQuantity._make
-
-_SP = r"[ \t\u00a0\u202f]"
-_SIGNS = "-−‐+"
-_MINUS_SIGNS = "-−‐"
-_GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of something else
-# Scanning starts at digits: a pattern that starts with a character class lets
-# the regex engine skip ahead in C, which matters since most text has no
-# quantity. Everything else is checked around each number run.
-# A number, then maybe a unit candidate: a symbol or a word, optionally
-# followed by a second word ("por ciento", "degrees Celsius", "° C"). The
-# candidate is classified by a dict lookup in the alias table (two-word form
-# first); an alternation of every alias inside the regex would be tried at
-# each digit and is several times slower.
-# "[0-9][0-9]*" rather than "[0-9]+": only a plain character class (not a
-# repeat) at the start gives the engine its skip-ahead prefix. The groups are
-# read by position in find_quantities: num, w1, sp, w2.
-_NUM_RE = re.compile(
-    r"(?P<num>[0-9][0-9]*(?:[.,][0-9]+)*)"
-    r"(?:(?:" + _SP + r"*|-)"  # "30 h", "30h", "30-hour"
-    r"(?P<w1>[°º˚℃℉%]|[^\W\d_]+)"
-    r"(?:(?P<sp>" + _SP + r"?)(?P<w2>[^\W\d_]+))?)?"
-)
-# Between the two numbers of a range ("2–8 °C", "2 to 8 °C", "-5 bis -2 °C").
-_RANGE_JOIN_RE = re.compile(
-    r"(?:" + _SP + r"?[-–]" + _SP + r"?|" + _SP + r"+(?:to|bis|à|a|au)" + _SP + r"+)(?=[-−‐+]?[0-9])"
-)
-_ISO_RE = re.compile(ISO_DURATION_PATTERN + r"(?![\w])")
-_COMPOUND_GAP = re.compile(r"\s+(?:(?:and|y|et|und)\s+)?$", re.IGNORECASE)
-
-
-def _glued(ch: str) -> bool:
-    return ch.isalnum() or ch in _GLUE
-
-
-def _signed(sign_start: Optional[int], text: str, value: float, kind: str) -> float:
-    # A minus only means a negative value for a temperature; elsewhere it is
-    # punctuation ("- 30 h" in a list) and never yields a negative duration.
-    if sign_start is not None and kind == "temperature" and text[sign_start] in _MINUS_SIGNS:
-        return -value
-    return value
-
-
-def _unit_at(text: str, m: "re.Match", w1: str, sp: Optional[str], w2: Optional[str]):
-    """(lookup, surface, end) of the unit matched by ``_NUM_RE``, or None.
-
-    w1, sp, w2 are the match's groups of those names (w1 is not None).
-    """
-    if w2 is not None:
-        # "°C" may be written "° C"; two words need the space between them.
-        if sp or not w1.isalpha():
-            surface = text[m.start("w1"):m.end("w2")]
-            hit = lookup_surface(surface)
-            if hit.status != UNKNOWN:
-                return hit, surface, m.end("w2")
-    end = m.end("w1")
-    if w1.isalpha() and end < len(text) and (text[end].isalnum() or text[end] == "_"):
-        return None  # "1h30": the unit runs into a number
-    hit = lookup_surface(w1)
-    if hit.status == UNKNOWN:
-        return None
-    return hit, w1, end
-
-
-def find_quantities(text: str) -> List[TextQuantity]:
-    """Every quantity with a known, ambiguous or unsupported unit in a text.
-
-    Bare numbers, numbers with unknown units, numbers glued to words ("v2")
-    or to a time of day ("10:30 h"), and numbers that do not read cleanly
-    ("1,5000") are not quantities. A range ("2–8 °C") gives two quantities
-    with the unit of the second. Adjacent durations in decreasing units
-    ("20 h 30 min", "2 days and 4 hours") are merged into one.
-
-    text (str): Any text.
-    RETURNS (List[TextQuantity]): The quantities, in text order.
-    """
-    if not isinstance(text, str):
-        return []
-    found: List[TextQuantity] = []
-    pending = None  # a number that may open a range: (start, end, sign_start, join_end)
-    search, pos = _NUM_RE.search, 0
-    while True:  # finditer, without the iterator's overhead (matches are never empty)
-        m = search(text, pos)
-        if m is None:
-            break
-        pos = m.end()
-        s, e = m.span(1)
-        num, w1, sp, w2 = m.groups()
-        sign_start = None
-        if s:
-            prev = text[s - 1]
-            if _glued(prev):
-                pending = None
-                continue
-            if prev == ":" and s >= 2 and text[s - 2].isdigit():
-                pending = None
-                continue
-            if prev in _SIGNS and (s < 2 or not _glued(text[s - 2])):
-                sign_start = s - 1
-        unit = _unit_at(text, m, w1, sp, w2) if w1 is not None else None
-        lo, pending_before = None, pending
-        pending = None
-        if unit is None:
-            j = _RANGE_JOIN_RE.match(text, e)
-            if j is not None:
-                pending = (s, e, sign_start, j.end())
-            continue
-        lookup, surface, unit_end = unit
-        # parse_number's own fast path, without the call: num is ASCII digits
-        value = float(num) if num.isdigit() else parse_number(num)
-        if value is None:
-            continue
-        kind = lookup.kind
-        first = s if sign_start is None else sign_start
-        if pending_before is not None and pending_before[3] == first:
-            lo = pending_before
-        if lo is None:
-            extent = (first, unit_end)
-        else:
-            extent = (lo[0] if lo[2] is None else lo[2], unit_end)
-        if lo is not None:
-            lo_value = parse_number(text[lo[0]:lo[1]])
-            if lo_value is not None:
-                lo_start = lo[2] if lo[2] is not None and kind == "temperature" else lo[0]
-                found.append(_quantity((lo_start, lo[1], _signed(lo[2], text, lo_value, kind),
-                                        lookup.unit, kind, lookup.status, surface, extent, False)))
-        start = s
-        if sign_start is not None:
-            value = _signed(sign_start, text, value, kind)
-            if kind == "temperature":
-                start = sign_start
-        found.append(_quantity((start, unit_end, value, lookup.unit, kind, lookup.status, surface,
-                                extent, lo is None)))
-    if "P" in text:
-        for m in _ISO_RE.finditer(text):
-            if m.start() and _glued(text[m.start() - 1]):
-                continue
-            parsed = parse_iso_duration(m.group())
-            if parsed.status == OK:
-                found.append(TextQuantity(m.start(), m.end(), parsed.hours, "hour", "duration", OK,
-                                          m.group(), (m.start(), m.end()), False))
-            elif parsed.status == UNSUPPORTED:
-                found.append(TextQuantity(m.start(), m.end(), None, None, "duration", UNSUPPORTED,
-                                          m.group(), (m.start(), m.end()), False))
-    if len(found) > 1:
-        found.sort(key=lambda q: (q.start, -q.end))
-        found = _merge_compounds(text, _drop_overlaps(found))
-    return found
-
-
-def _drop_overlaps(found: List[TextQuantity]) -> List[TextQuantity]:
-    kept: List[TextQuantity] = []
-    for q in found:
-        if kept and q.start < kept[-1].end and q.extent != kept[-1].extent:
-            continue
-        kept.append(q)
-    return kept
-
-
-def _merge_compounds(text: str, found: List[TextQuantity]) -> List[TextQuantity]:
-    merged: List[TextQuantity] = []
-    smallest: Optional[str] = None  # the last (smallest) unit of the compound being built
-    for q in found:
-        prev = merged[-1] if merged else None
-        if (smallest is not None and q.mergeable and q.status == OK and q.kind == "duration"
-                and prev.extent[1] <= q.start
-                and _COMPOUND_GAP.match(text, prev.extent[1], q.start)
-                and convert(1.0, smallest, "hour") > convert(1.0, q.unit, "hour")):
-            value = prev.value + convert(q.value, q.unit, prev.unit)
-            merged[-1] = prev._replace(end=q.end, value=value, surface=f"{prev.surface} {q.surface}",
-                                       extent=(prev.extent[0], q.extent[1]))
-            smallest = q.unit
-            continue
-        merged.append(q)
-        smallest = q.unit if q.mergeable and q.status == OK and q.kind == "duration" else None
-    return merged
-
-
-# -- clauses -------------------------------------------------------------------
-
-_BREAK_PUNCT = (
-    r"(?<!\d),|,(?!\d)"            # a comma, except inside a number ("25,5")
-    r"|;"
-    r"|[—―]|--"
-    r"|(?<=\s)[-–−](?=\s)"         # a spaced hyphen or dash (not "2-8", not "-3")
-    r"|\n"
-    r"|[.!?…](?=\s|$)"             # sentence end (a decimal point has no space after it)
-)
-# The spec's clause-break words; the context component's cue files add more
-# ("however", "sin embargo", ...) and are read too, so both components agree.
-_SPEC_BREAK_WORDS = ("but", "pero", "mais", "aber")
-
-
-@lru_cache(maxsize=1)
-def _break_re() -> "re.Pattern":
-    words = set(_SPEC_BREAK_WORDS)
-    try:
-        from .context import BREAK, DEFAULT_LANGUAGES, load_packaged_cues
-
-        for lang in DEFAULT_LANGUAGES:
-            for record in load_packaged_cues(lang).records:
-                if record.category == BREAK:
-                    words.update((record.cue, fold(record.cue)))
-    except Exception:  # the spec's words still apply without the cue files
-        pass
-    alternatives = "|".join(r"\s+".join(re.escape(w) for w in word.split())
-                            for word in sorted(words, key=len, reverse=True))
-    return re.compile(_BREAK_PUNCT + r"|(?<!\w)(?:" + alternatives + r")(?!\w)", re.IGNORECASE)
-
-
-# Abbreviations whose full stop does not end a clause ("CIT approx. 30 h").
-_NON_FINAL = frozenset({"approx", "aprox", "ca", "env", "appr", "est", "vs", "z.b", "e.g", "i.e",
-                        "nr", "núm", "num"})
-
-
-def _word_before(text: str, end: int) -> str:
-    start = end
-    while start > 0 and end - start < 8 and (text[start - 1].isalnum() or text[start - 1] == "."):
-        start -= 1
-    return text[start:end]
-
-
-def break_between(text: str, start: int, end: int) -> bool:
-    """Whether a clause break lies in ``text[start:end]``.
-
-    Commas (not inside a number), semicolons, dashes used as separators,
-    "but"/"pero"/"mais"/"aber" (and the other clause-break words of the
-    context component's cue files), line breaks and sentence ends break a
-    clause; a colon does not ("CIT: 30 h"), nor the full stop of "approx.".
-
-    text (str): The text.
-    start (int): Start of the gap (character offset).
-    end (int): End of the gap.
-    RETURNS (bool): True when the two sides are in different clauses.
-    """
-    gap = text[start:end]
-    if gap.isspace() and "\n" not in gap:
-        # the usual gap, "CIT 30 h": every break consumes a character that is
-        # not a space (or a line break), so the regex cannot match here
-        return False
-    for m in _break_re().finditer(text, start, end):
-        if m.group() == "." and _word_before(text, m.start()).casefold() in _NON_FINAL:
-            continue
-        return True
-    return False
-
+from ..core.clauses import clause_rule
+from ..core.quantities import TextQuantity, find_quantities
+from ..core.units import AMBIGUOUS, OK, UNSUPPORTED, canonical_unit, convert, tidy, unit_table
 
 def _sentence_starts(doc: Doc) -> List[int]:
     """Sentence start offsets set by a sentencizer or parser, if any."""
@@ -380,7 +99,7 @@ class QuantityLinker(SemgapPipe):
         self.cfg.update(text_quantities=text_quantities, readings=readings, spans_key=spans_key,
                         quantities_key=quantities_key, max_distance=max_distance)
         unit_table()  # load the alias data and the break words now, not on the first doc
-        _break_re()
+        self._clauses = clause_rule()
         self._rebuild()
 
     def _rebuild(self) -> None:
@@ -473,7 +192,7 @@ class QuantityLinker(SemgapPipe):
             if key[0] > self.max_distance or (best_key is not None and key >= best_key):
                 continue
             if gap is not None and gap[0] < gap[1]:
-                if break_between(text, gap[0], gap[1]):
+                if self._clauses.break_between(text, gap[0], gap[1]):
                     continue
                 if _sentence_starts_in(doc, gap[0], gap[1], tokens[0], tokens[1], sents):
                     continue

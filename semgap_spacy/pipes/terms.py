@@ -31,12 +31,12 @@ from .extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, 
                           unpack_span_id)
 from ..lang.inflection import FormIndex
 from .base import SemgapPipe
+from ..core.clauses import clause_rule
 from ..util.textnorm import fold
 from ..core.vocabulary import build_vocabulary, form_index_for, iter_phrases, spelling_variants
 
-# Tokens that end a clause: a frame's head and outcome never reach across them.
-CLAUSE_BREAKS = (",", ";", ".", "!", "?", "-", "\u2013", "\u2014", "but", "pero", "mais", "aber")
 SPACED_DASH = "\u2014"
+_HYPHENS = frozenset({"-", "\u2010", "\u2011", "\u2013"})
 HEAD_PREFIX = "HEAD:"
 OUTCOME_PREFIX = "OUTCOME:"
 
@@ -157,7 +157,7 @@ class GlossaryTerms(SemgapPipe):
         patterns, self.frame_specs = self._patterns()
         self.ruler.add_patterns(patterns)
         self._table = self._match_table()
-        self.break_norms = {self.nlp.vocab.strings.add(b) for b in CLAUSE_BREAKS}
+        self._clauses = clause_rule()
         self._span_facts: Dict[str, dict] = {}
 
     def _patterns(self):
@@ -185,18 +185,15 @@ class GlossaryTerms(SemgapPipe):
                                              "pattern": variant, "id": value_id})
         return patterns, frame_specs
 
-    def _match_table(self) -> Dict[int, "_Row"]:
-        """Everything the hot path needs about a match id, computed once.
-
-        The ruler keys each pattern's match id on (label, id); reading the
-        PhraseMatcher's tuples through this table avoids building a Span per
-        raw match, and the label and id hashes ready in each row spare a
-        string lookup per final Span.
-        """
+    def _match_table(self) -> Dict[Tuple[int, int], "_Row"]:
+        """Everything the hot path needs about a match, by its (label, id) hashes, computed once."""
         strings = self.nlp.vocab.strings
         table = {}
-        for key, value in self.ruler._match_label_id_map.items():
-            label, span_id = value["label"], value["id"]
+        for pattern in self.ruler.patterns:
+            label, span_id = pattern["label"], pattern.get("id", "")
+            key = (strings.add(label), strings.add(span_id))
+            if key in table:
+                continue
             facts = unpack_span_id(span_id)
             part, frame_id, term_id = 0, "", label
             if label.startswith(HEAD_PREFIX):
@@ -238,8 +235,9 @@ class GlossaryTerms(SemgapPipe):
         terms: List[tuple] = []
         parts: List[tuple] = []
         domain = doc_get(doc, "semgap_domain") if not self.cross_domain else None
-        for match_id, start, end in self.ruler.phrase_matcher(doc):
-            row = table[match_id]
+        for match in self.ruler.match(doc):
+            start, end = match.start, match.end
+            row = table[match.label, match.id]
             if row.part:
                 parts.append((start, end, row))
             elif not row.dropped and not (domain and row.domain != domain):
@@ -272,20 +270,17 @@ class GlossaryTerms(SemgapPipe):
                     start, gap_start, gap_end, end = o_start, o_end, h_start, h_end
                 if gap_start > gap_end or gap_end - gap_start > head.window:
                     continue  # overlapping (not a head/outcome pair), or too far apart
-                if gap_start == gap_end or not self._clause_break(doc, norms, gap_start, gap_end):
+                if gap_start == gap_end or not self._clause_break(doc, gap_start, gap_end):
                     found.append((start, end, outcome.frame_term))
         return found
 
-    def _clause_break(self, doc: Doc, norms: Optional[List[int]], start: int, end: int) -> bool:
-        """Whether a token in [start, end) ends a clause (a break word, a
-        spaced dash, a line break). Gaps are a few tokens at most."""
-        newlines = "\n" in doc_text(doc)
-        for i in range(start, end):
-            if (norms[i] if norms is not None else doc[i].norm) in self.break_norms:
-                return True
-            if newlines and "\n" in doc[i].text:
-                return True
-        return False
+    def _clause_break(self, doc: Doc, start: int, end: int) -> bool:
+        """Whether the tokens [start, end) between a head and an outcome keep them apart: a clause
+        break, or a hyphen, which makes the outcome part of another word ("is non-reactive" holds no
+        outcome "reactive")."""
+        if any(doc[i].text in _HYPHENS for i in range(start, end)):
+            return True
+        return self._clauses.break_between(doc_text(doc), doc[start].idx, doc[end - 1].idx + len(doc[end - 1]))
 
     def process(self, doc: Doc) -> Doc:
         self.keys.apply_keys(doc)

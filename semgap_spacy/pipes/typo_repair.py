@@ -15,17 +15,16 @@ component that reads NORM as a feature.
 """
 import re
 from functools import lru_cache
-from importlib import resources
 from typing import Dict, List, Optional, Set, Tuple
 
-import srsly
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from .extensions import doc_set, doc_text, token_set
-from ..lang.inflection import _read_table
+from ..lang import packs, union
+from ..lang.inflection import read_table
 from .base import SemgapPipe
 from ..util.textnorm import fold
 from ..core.vocabulary import build_vocabulary, form_index_for
@@ -42,30 +41,20 @@ def max_distance(word: str, short_max: int = 7, min_length: int = 5) -> int:
 def protected_words() -> frozenset:
     """Words typo repair must leave alone: the packaged list plus cue words.
 
-    Cue words are read from the negation data so that "unless" can never be
+    Both come from the language packs: cue words so that "unless" can never be
     "repaired" into a glossary word; units likewise.
     """
-    words: Set[str] = set()
-    data = resources.files("semgap_spacy.data")
-    payload = srsly.json_loads((data / "protected_words.json").read_text(encoding="utf8"))
-    words.update(fold(w) for w in payload["protected_words"])
-    negation = data / "negation"
-    if negation.is_dir():
-        for entry in negation.iterdir():
-            if entry.name.endswith(".json"):
-                cues = srsly.json_loads(entry.read_text(encoding="utf8"))
-                for records in cues.values():
-                    if isinstance(records, list):
-                        for rec in records:
-                            if isinstance(rec, dict) and isinstance(rec.get("cue"), str):
-                                words.update(fold(rec["cue"]).split())
+    words: Set[str] = {fold(w) for w in union("protected_words")}
+    for pack in packs().values():
+        for record in pack.cues.records:
+            words.update(fold(record.cue).split())
     return frozenset(words)
 
 
 @lru_cache(maxsize=1)
 def dictionary_words() -> frozenset:
     """English word forms from spacy-lookups-data: real words are not typos."""
-    table = _read_table("en", "lemma_lookup") or {}
+    table = read_table("en", "lemma_lookup") or {}
     words = {fold(k) for k in table}
     words.update(fold(v) for v in table.values() if isinstance(v, str))
     return frozenset(words)

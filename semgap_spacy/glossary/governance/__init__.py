@@ -22,7 +22,8 @@ import from ``semgap_spacy.governance`` and never from its modules:
 - ``case_replay``: ``replay``
 
 ``NEGATION_DIR`` is read from this package at call time, so setting
-``semgap_spacy.governance.NEGATION_DIR`` changes which cue files are read.
+``semgap_spacy.glossary.governance.NEGATION_DIR`` to a folder of ``<lang>.json``
+files reads those instead of the language packs' cue files.
 """
 from __future__ import annotations
 

@@ -20,13 +20,13 @@ from .payload import _norm
 
 
 _DATA = Path(__file__).resolve().parents[2] / "data"
-#: Where the context component's cue lists live (one <lang>.json per language).
-#: ``load_cues`` reads it from the package (``semgap_spacy.governance.NEGATION_DIR``),
-#: so set it there, as the tests do, not on this module.
-NEGATION_DIR = _DATA / "negation"
+#: A folder of <lang>.json cue files to read instead of the language packs'
+#: ``cues.json`` (None: the packs). ``load_cues`` reads it from the package
+#: (``semgap_spacy.glossary.governance.NEGATION_DIR``), so set it there, as the tests do.
+NEGATION_DIR: Optional[Path] = None
 
 
-def _negation_dir() -> Path:
+def _negation_dir() -> Optional[Path]:
     """``NEGATION_DIR`` as the package holds it now.
 
     Read at call time from ``semgap_spacy.governance``, not from this module's
@@ -63,7 +63,7 @@ def load_cues(negation_dir: Optional[Union[str, Path]] = None) -> Dict[str, Dict
     """Negation and hedge cues per language: {lang: {folded cue: kind}}.
 
     The spec's list (data/governance.yaml) is always included; cues from
-    ``data/negation/<lang>.json`` are added when those files exist.
+    the language packs (``semgap_spacy/lang/<lang>/cues.json``) are added.
     """
     cues: Dict[str, Dict[str, str]] = {lang: {} for lang in LANGUAGES}
     for lang, kinds in (_rules().get("cues") or {}).items():
@@ -72,13 +72,16 @@ def load_cues(negation_dir: Optional[Union[str, Path]] = None) -> Dict[str, Dict
                 cues.setdefault(lang, {})[_norm(str(word))] = f"{kind} cue"
     folder = Path(negation_dir) if negation_dir else _negation_dir()
     for lang in LANGUAGES:
-        path = folder / f"{lang}.json"
-        if not path.is_file():
-            continue
-        try:
-            payload = srsly.read_json(path)
-        except Exception:  # a half-written file must not break validation
-            continue
+        if folder is None:
+            payload = _pack_cues(lang)
+        else:
+            path = folder / f"{lang}.json"
+            if not path.is_file():
+                continue
+            try:
+                payload = srsly.read_json(path)
+            except Exception:  # a half-written file must not break validation
+                continue
         for cue, kind in _cue_records(payload, "cue"):
             key = _norm(cue)
             # "pseudo" cues ("not only") negate nothing and "break" cues ("but")
@@ -86,6 +89,16 @@ def load_cues(negation_dir: Optional[Union[str, Path]] = None) -> Dict[str, Dict
             if key and kind not in _NOT_CUES:
                 cues[lang].setdefault(key, kind if kind.endswith("cue") else f"{kind} cue")
     return cues
+
+
+def _pack_cues(lang: str) -> Any:
+    """The cue file of a language pack, as written; {} when the language has no pack."""
+    from ...lang import LanguagePackError, get_pack
+
+    try:
+        return get_pack(lang).cues.to_payload()
+    except LanguagePackError:
+        return {}
 
 
 def max_edits(letters: int) -> int:

@@ -1,0 +1,233 @@
+"""Quantities written in text ("30 hours", "30h", "25,5 h", "46.4 °F", "38 pct",
+"PT30H", "2–8 °C"), found on plain characters.
+
+The tokenizers of en/es/fr/de split "2°C", "38%", "25,5" and "hours—but"
+differently, so quantities are read from the text with precompiled regexes
+and the pipe aligns them to tokens afterwards. Units are classified only by
+the alias table of ``units`` (never by handing a surface to Pint).
+"""
+import re
+from functools import lru_cache
+from typing import List, NamedTuple, Optional, Tuple
+
+from .units import ISO_DURATION_PATTERN, OK, UNKNOWN, UNSUPPORTED, convert, lookup_surface, parse_iso_duration, parse_number
+
+class TextQuantity(NamedTuple):
+    """A quantity found in text.
+
+    start, end: character offsets of the quantity ("30 hours").
+    value: the magnitude as written (sign only kept for temperatures); None
+        for an ISO duration with years or months.
+    unit: canonical Pint unit name, None for an ambiguous unit.
+    kind: the quantity kind of the unit.
+    status: "ok", "ambiguous" or "unsupported".
+    surface: the unit as written.
+    extent: (start, end) of the whole expression (a range "2–8 °C" is one
+        expression with two quantities); clause breaks inside it are ignored.
+    mergeable: whether it may join adjacent durations ("20 h 30 min"); not
+        for ISO durations and ranges, which are complete in themselves.
+    """
+
+    start: int
+    end: int
+    value: Optional[float]
+    unit: Optional[str]
+    kind: str
+    status: str
+    surface: str
+    extent: Tuple[int, int]
+    mergeable: bool = True
+
+
+# TextQuantity from a tuple of all its fields: the class call goes through a
+# Python-level __new__ with keyword handling, several times slower per quantity.
+_quantity = TextQuantity._make
+
+_SP = r"[ \t\u00a0\u202f]"
+_SIGNS = "-−‐+"
+_MINUS_SIGNS = "-−‐"
+_GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of something else
+# Scanning starts at digits: a pattern that starts with a character class lets
+# the regex engine skip ahead in C, which matters since most text has no
+# quantity. Everything else is checked around each number run.
+# A number, then maybe a unit candidate: a symbol or a word, optionally
+# followed by a second word ("por ciento", "degrees Celsius", "° C"). The
+# candidate is classified by a dict lookup in the alias table (two-word form
+# first); an alternation of every alias inside the regex would be tried at
+# each digit and is several times slower.
+# "[0-9][0-9]*" rather than "[0-9]+": only a plain character class (not a
+# repeat) at the start gives the engine its skip-ahead prefix. The groups are
+# read by position in find_quantities: num, w1, sp, w2.
+_NUM_RE = re.compile(
+    r"(?P<num>[0-9][0-9]*(?:[.,][0-9]+)*)"
+    r"(?:(?:" + _SP + r"*|-)"  # "30 h", "30h", "30-hour"
+    r"(?P<w1>[°º˚℃℉%]|[^\W\d_]+)"
+    r"(?:(?P<sp>" + _SP + r"?)(?P<w2>[^\W\d_]+))?)?"
+)
+# Between the two numbers of a range ("2–8 °C", "2 to 8 °C", "-5 bis -2 °C").
+_RANGE_JOIN_RE = re.compile(
+    r"(?:" + _SP + r"?[-–]" + _SP + r"?|" + _SP + r"+(?:to|bis|à|a|au)" + _SP + r"+)(?=[-−‐+]?[0-9])"
+)
+_ISO_RE = re.compile(ISO_DURATION_PATTERN + r"(?![\w])")
+
+
+def _glued(ch: str) -> bool:
+    return ch.isalnum() or ch in _GLUE
+
+
+def _signed(sign_start: Optional[int], text: str, value: float, kind: str) -> float:
+    # A minus only means a negative value for a temperature; elsewhere it is
+    # punctuation ("- 30 h" in a list) and never yields a negative duration.
+    if sign_start is not None and kind == "temperature" and text[sign_start] in _MINUS_SIGNS:
+        return -value
+    return value
+
+
+def _unit_at(text: str, m: "re.Match", w1: str, sp: Optional[str], w2: Optional[str]):
+    """(lookup, surface, end) of the unit matched by ``_NUM_RE``, or None.
+
+    w1, sp, w2 are the match's groups of those names (w1 is not None).
+    """
+    if w2 is not None:
+        # "°C" may be written "° C"; two words need the space between them.
+        if sp or not w1.isalpha():
+            surface = text[m.start("w1"):m.end("w2")]
+            hit = lookup_surface(surface)
+            if hit.status != UNKNOWN:
+                return hit, surface, m.end("w2")
+    end = m.end("w1")
+    if w1.isalpha() and end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        return None  # "1h30": the unit runs into a number
+    hit = lookup_surface(w1)
+    if hit.status == UNKNOWN:
+        return None
+    return hit, w1, end
+
+
+def find_quantities(text: str) -> List[TextQuantity]:
+    """Every quantity with a known, ambiguous or unsupported unit in a text.
+
+    Bare numbers, numbers with unknown units, numbers glued to words ("v2")
+    or to a time of day ("10:30 h"), and numbers that do not read cleanly
+    ("1,5000") are not quantities. A range ("2–8 °C") gives two quantities
+    with the unit of the second. Adjacent durations in decreasing units
+    ("20 h 30 min", "2 days and 4 hours") are merged into one.
+
+    text (str): Any text.
+    RETURNS (List[TextQuantity]): The quantities, in text order.
+    """
+    if not isinstance(text, str):
+        return []
+    found: List[TextQuantity] = []
+    pending = None  # a number that may open a range: (start, end, sign_start, join_end)
+    search, pos = _NUM_RE.search, 0
+    while True:  # finditer, without the iterator's overhead (matches are never empty)
+        m = search(text, pos)
+        if m is None:
+            break
+        pos = m.end()
+        s, e = m.span(1)
+        num, w1, sp, w2 = m.groups()
+        sign_start = None
+        if s:
+            prev = text[s - 1]
+            if _glued(prev):
+                pending = None
+                continue
+            if prev == ":" and s >= 2 and text[s - 2].isdigit():
+                pending = None
+                continue
+            if prev in _SIGNS and (s < 2 or not _glued(text[s - 2])):
+                sign_start = s - 1
+        unit = _unit_at(text, m, w1, sp, w2) if w1 is not None else None
+        lo, pending_before = None, pending
+        pending = None
+        if unit is None:
+            j = _RANGE_JOIN_RE.match(text, e)
+            if j is not None:
+                pending = (s, e, sign_start, j.end())
+            continue
+        lookup, surface, unit_end = unit
+        # parse_number's own fast path, without the call: num is ASCII digits
+        value = float(num) if num.isdigit() else parse_number(num)
+        if value is None:
+            continue
+        kind = lookup.kind
+        first = s if sign_start is None else sign_start
+        if pending_before is not None and pending_before[3] == first:
+            lo = pending_before
+        if lo is None:
+            extent = (first, unit_end)
+        else:
+            extent = (lo[0] if lo[2] is None else lo[2], unit_end)
+        if lo is not None:
+            lo_value = parse_number(text[lo[0]:lo[1]])
+            if lo_value is not None:
+                lo_start = lo[2] if lo[2] is not None and kind == "temperature" else lo[0]
+                found.append(_quantity((lo_start, lo[1], _signed(lo[2], text, lo_value, kind),
+                                        lookup.unit, kind, lookup.status, surface, extent, False)))
+        start = s
+        if sign_start is not None:
+            value = _signed(sign_start, text, value, kind)
+            if kind == "temperature":
+                start = sign_start
+        found.append(_quantity((start, unit_end, value, lookup.unit, kind, lookup.status, surface,
+                                extent, lo is None)))
+    if "P" in text:
+        for m in _ISO_RE.finditer(text):
+            if m.start() and _glued(text[m.start() - 1]):
+                continue
+            parsed = parse_iso_duration(m.group())
+            if parsed.status == OK:
+                found.append(TextQuantity(m.start(), m.end(), parsed.hours, "hour", "duration", OK,
+                                          m.group(), (m.start(), m.end()), False))
+            elif parsed.status == UNSUPPORTED:
+                found.append(TextQuantity(m.start(), m.end(), None, None, "duration", UNSUPPORTED,
+                                          m.group(), (m.start(), m.end()), False))
+    if len(found) > 1:
+        found.sort(key=lambda q: (q.start, -q.end))
+        found = _merge_compounds(text, _drop_overlaps(found))
+    return found
+
+
+def _drop_overlaps(found: List[TextQuantity]) -> List[TextQuantity]:
+    kept: List[TextQuantity] = []
+    for q in found:
+        if kept and q.start < kept[-1].end and q.extent != kept[-1].extent:
+            continue
+        kept.append(q)
+    return kept
+
+
+def _merge_compounds(text: str, found: List[TextQuantity]) -> List[TextQuantity]:
+    merged: List[TextQuantity] = []
+    smallest: Optional[str] = None  # the last (smallest) unit of the compound being built
+    for q in found:
+        prev = merged[-1] if merged else None
+        if (smallest is not None and q.mergeable and q.status == OK and q.kind == "duration"
+                and prev.extent[1] <= q.start
+                and _compound_gap().match(text, prev.extent[1], q.start)
+                and convert(1.0, smallest, "hour") > convert(1.0, q.unit, "hour")):
+            value = prev.value + convert(q.value, q.unit, prev.unit)
+            merged[-1] = prev._replace(end=q.end, value=value, surface=f"{prev.surface} {q.surface}",
+                                       extent=(prev.extent[0], q.extent[1]))
+            smallest = q.unit
+            continue
+        merged.append(q)
+        smallest = q.unit if q.mergeable and q.status == OK and q.kind == "duration" else None
+    return merged
+
+
+
+
+def _compound_gap() -> "re.Pattern":
+    """What may stand between the parts of one quantity: spaces, or a conjunction of a language pack."""
+    from ..lang import union
+
+    return _gap_re(union("quantity_conjunctions"))
+
+
+@lru_cache(maxsize=8)
+def _gap_re(words: Tuple[str, ...]) -> "re.Pattern":
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(r"\s+(?:(?:" + alternatives + r")\s+)?$", re.IGNORECASE)
