@@ -29,7 +29,7 @@ from spacy.tokens import Span, SpanGroup
 from scripts.bench import bench_args, blank_tokenizer, interleaved_best, make_cases, write_result
 from semgap_spacy import load_glossaries
 from semgap_spacy.api import case_doc
-from semgap_spacy.pipes.decision import SCHEMA
+from semgap_spacy.core.reasons import SCHEMA
 
 _QUANTITY = re.compile(r"[0-9]+(?:[.,][0-9]+)?\s*(?:%|°C|C|h|hours|min|psi)\b")
 

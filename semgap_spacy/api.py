@@ -14,7 +14,7 @@ from spacy.tokens import Doc
 
 from .pipes.extensions import _TEXT_KEY, doc_get, doc_key, doc_set
 from .core.reasons import ESCALATE, outcome_for
-from .pipes.decision import SCHEMA, make_reason, text_sha256
+from .core.reasons import SCHEMA, make_reason, text_sha256
 from .glossary.models import GlossarySet, load_glossaries
 from .pipes.base import glossary_from_arg
 

@@ -592,21 +592,3 @@ def test_context_multiprocessing(n_process):
     multi = _flags(nlp.pipe(TEXTS, n_process=n_process, batch_size=4))
     assert multi == single
     assert single[0] == [(True, False, [0, 3], None)]
-
-
-def _note_texts(seed: int, n: int = 300):
-    """Ops-chat-like texts: punctuation, capitals, numbers, a few cues per doc."""
-    import random
-    rng = random.Random(seed)
-    parts = ["Update {n}: appraisal came in at {n}k and title search is back",
-             "Underwriting says the file is clear to close",
-             "no delays on courier {n}, crossmatch positive per lab {n}",
-             "Rate lock expires in {n} days so keep it moving",
-             "Tail N{n} has an open write-up (hydraulic leak), inspection pending",
-             "Borrower {n} signs Thursday; CTC expected by {n}:00",
-             "Box temperature {n} C, cold ischemia {n} h, all logged",
-             "QP certified lot {n} \u2014 storage temperature {n}\u00b0C, shelf life {n} days",
-             "Dr. Okafor's team confirmed the organ offer at {n}:{n}",
-             "Keine Verz\u00f6gerung, aber Kreuzprobe positiv; Charge {n} freigegeben"]
-    return [". ".join(rng.choice(parts).format(n=rng.randint(1, 99)) for _ in range(4)) + "."
-            for _ in range(n)]

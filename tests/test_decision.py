@@ -2,7 +2,7 @@
 import pytest
 
 from semgap_spacy.core.reasons import REASON_CODES, outcome_for, strictest
-from semgap_spacy.pipes.decision import decide
+from semgap_spacy.core.reasons import decide
 
 NOW = "2026-11-30T10:00:00Z"
 

@@ -13,7 +13,8 @@ import semgap_spacy.pipes.quantities  # noqa: F401  (registers the factory)
 from semgap_spacy.pipes.extensions import pack_span_id
 from semgap_spacy.core.reasons import REASON_CODES, outcome_for
 from semgap_spacy.glossary.models import load_glossaries
-from semgap_spacy.core.findings import quantity_findings
+from semgap_spacy.core.findings import field_mentions, quantity_findings as core_quantity_findings
+from semgap_spacy.pipes.extensions import quantity_rows, term_rows
 from semgap_spacy.core.quantities import find_quantities
 from semgap_spacy.pipes.quantities import QuantityLinker
 
@@ -231,6 +232,12 @@ def test_quantity_getter_rebuilds_a_pint_quantity(nlp):
 
 def codes(findings):
     return [f["code"] for f in findings]
+
+
+def quantity_findings(doc, glossary):
+    """The findings of a processed doc, from its span groups read as rows."""
+    fields = field_mentions(term_rows(doc), glossary, doc._.semgap_domain)
+    return core_quantity_findings(fields, quantity_rows(doc), doc._.semgap_readings_checked, doc.text)
 
 
 def findings_for(nlp, glossary, text, fields, **kwargs):

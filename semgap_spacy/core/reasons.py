@@ -1,16 +1,18 @@
-"""The closed set of reason codes and the outcome each one implies.
+"""The closed set of reason codes, the outcome each one implies, and the reason format.
 
 A reason whose code is not in this table is treated as ``block`` (spec §5):
 a typo in a code, or a code from a newer package version, must never let an
 action through.
 """
-from typing import Dict
+import hashlib
+from typing import Dict, List, Optional
 
 PROCEED = "proceed"
 ESCALATE = "escalate"
 BLOCK = "block"
 OUTCOMES = (PROCEED, ESCALATE, BLOCK)
-_RANK = {PROCEED: 0, ESCALATE: 1, BLOCK: 2}
+RANK = {PROCEED: 0, ESCALATE: 1, BLOCK: 2}
+SCHEMA = "semgap/decision/v1"
 
 REASON_CODES: Dict[str, str] = {
     # evidence that clears
@@ -72,8 +74,39 @@ def strictest(outcomes) -> str:
     RETURNS (str): The strictest, or "escalate" for an empty input, since
         proceed needs positive evidence.
     """
-    ranked = [_RANK.get(o, _RANK[BLOCK]) for o in outcomes]
+    ranked = [RANK.get(o, RANK[BLOCK]) for o in outcomes]
     if not ranked:
         return ESCALATE
     best = max(ranked)
     return OUTCOMES[best]
+
+
+def text_sha256(text: str) -> str:
+    """SHA-256 of a text; lone surrogates are kept rather than refused."""
+    return hashlib.sha256(text.encode("utf8", "surrogatepass")).hexdigest()
+
+
+def make_reason(code: str, message: str, *, term_id: Optional[str] = None,
+                start_char: Optional[int] = None, end_char: Optional[int] = None, **extra) -> dict:
+    """A reason dict in the decision format; the outcome comes from the code."""
+    reason = {"code": code, "outcome": outcome_for(code), "message": message}
+    if term_id:
+        reason["term_id"] = term_id
+    if start_char is not None and end_char is not None:
+        reason["start_char"], reason["end_char"] = int(start_char), int(end_char)
+    for key, value in extra.items():
+        if value is not None:
+            reason[key] = value
+    return reason
+
+
+def decide(reasons: List[dict]) -> str:
+    """The decision for a list of reasons: strictest wins, proceed needs a clearance.
+
+    The outcome is re-derived from each code (an unknown code blocks) rather
+    than read from the reason, so a reason cannot argue for its own outcome.
+    """
+    if not reasons:
+        return ESCALATE
+    worst = max([RANK[outcome_for(r.get("code", ""))] for r in reasons])
+    return OUTCOMES[worst]

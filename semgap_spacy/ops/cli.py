@@ -12,7 +12,7 @@ from contextlib import nullcontext
 from typing import Iterator, List, Optional, Tuple
 
 from ..api import build_pipeline, case_doc, decide_cases, pipeline_glossary
-from ..pipes.decision import make_reason
+from ..core.reasons import make_reason
 
 DEMO_CASES = [
     {"id": "demo-01", "domain": "medical_logistics", "text": "xm neg, cold ischemia 30 hours",

@@ -17,7 +17,7 @@ import srsly
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
-from spacy.util import ensure_path
+from spacy.util import ensure_path, registry
 
 from .extensions import record_component_error
 from ..glossary.models import GlossarySet, load_glossaries
@@ -77,9 +77,11 @@ class SemgapPipe(Pipe):
         """Load the glossary this component reads.
 
         glossary (GlossarySet | str | Path | dict | None): The glossary set, a
-            directory of domain YAML files, or None for the bundled glossaries.
+            directory of domain YAML files, or None to keep the current one (the
+            bundled glossaries, or what ``semgap.glossary_init.v1`` set).
         """
-        self.set_glossary(glossary_from_arg(glossary))
+        if glossary is not None:
+            self.set_glossary(glossary_from_arg(glossary))
 
     def set_glossary(self, glossary: GlossarySet) -> None:
         self.glossary = glossary
@@ -125,3 +127,21 @@ class SemgapPipe(Pipe):
                 data[key] = srsly.read_json(file)
         self._load(data)
         return self
+
+
+@registry.callbacks("semgap.glossary_init.v1")
+def glossary_init_v1(path: Optional[str] = None) -> Callable[[Language], Language]:
+    """An ``[initialize.before_init]`` callback that gives every semgap pipe one glossary set.
+
+    The set is loaded once, here, rather than once per pipe; it then travels in
+    each pipe's ``to_disk`` so an assembled pipeline never reads the YAML again.
+    path (Optional[str]): Directory of ``*.yaml`` domain glossaries; None for the bundled ones.
+    RETURNS (Callable[[Language], Language]): The callback.
+    """
+    def set_glossary(nlp: Language) -> Language:
+        glossary = load_glossaries(path)
+        for _, pipe in nlp.pipeline:
+            if isinstance(pipe, SemgapPipe):
+                pipe.set_glossary(glossary)
+        return nlp
+    return set_glossary

@@ -47,7 +47,8 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from ..lang import languages as languages_available
 from ..lang.cues import BREAK, HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
-from .extensions import CUES_KEY, TERMS_KEY, doc_text, unpack_span_id
+from .extensions import (CUES_KEY, TERMS_KEY, doc_text, drop_span_values, has_span_values, set_span_values,
+                         term_facts)
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
 from ..util.textnorm import fold
@@ -81,61 +82,12 @@ class _Effect:
 _WRITTEN = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
 
 
-@lru_cache(maxsize=1)
-def _direct_span_writes() -> bool:
-    """Whether span extension values may be written straight into ``doc.user_data``.
-
-    ``span._.x = v`` builds an Underscore object per call, which costs more than
-    the whole cue scan. spaCy keys span values as ("._.", name, start_char,
-    end_char); this probe checks, through the public getter, that the key format
-    and our plain (setter-less) extensions are still what we expect, and
-    otherwise the slow public path is used.
-    """
-    from spacy.vocab import Vocab
-
-    try:
-        doc = Doc(Vocab(), words=["probe"])
-        for name in _WRITTEN:
-            if Span.get_extension(name)[3] is not None:  # a setter must run
-                return False
-            doc.user_data[("._.", name, 0, 5)] = "probe"
-        return all(getattr(doc[0:1]._, name) == "probe" for name in _WRITTEN)
-    except Exception:  # pragma: no cover - any surprise means the public path
-        return False
-
-
 _WRITTEN_SET = frozenset(_WRITTEN)
-
-
-def _is_value_key(key) -> bool:
-    return type(key) is tuple and len(key) == 4 and key[0] == "._." and key[1] in _WRITTEN_SET
-
-
-def _has_values(doc: Doc) -> bool:
-    """Whether any context value is stored on the doc (an earlier run, or a user).
-
-    Runs on every doc without a cue, so the test of ``_is_value_key`` is
-    written out inline rather than called once per user_data key.
-    """
-    for k in doc.user_data:
-        if type(k) is tuple and len(k) == 4 and k[0] == "._." and k[1] in _WRITTEN_SET:
-            return True
-    return False
-
-
-def _drop_values(doc: Doc, offsets) -> None:
-    """Reset the context values of spans at these offsets to their defaults."""
-    data = doc.user_data
-    if not data:
-        return
-    for start, end in offsets:
-        for name in _WRITTEN:
-            data.pop(("._.", name, start, end), None)
 
 
 @lru_cache(maxsize=4096)
 def _span_kind(span_id: str) -> str:
-    return unpack_span_id(span_id)["kind"]
+    return term_facts(span_id).kind
 
 
 def _reaches(directions: Set[str], way: str) -> bool:
@@ -388,12 +340,11 @@ class ContextScope(SemgapPipe):
             return doc
         scan = self._scan(doc) if (self.negation or self.hedges) else None
         marks = _question_marks(doc) if (self.questions and self.hedges) else ()
-        direct = _direct_span_writes()
-        if direct and scan is None and not marks:
+        if scan is None and not marks:
             # Nothing is negated or hedged: the defaults (False/None) already say
             # so; only values from an earlier run over this doc need removing.
-            if _has_values(doc):
-                _drop_values(doc, {(s.start_char, s.end_char) for s in group})
+            if has_span_values(doc, _WRITTEN_SET):
+                drop_span_values(doc, _WRITTEN, {(s.start_char, s.end_char) for s in group})
             return doc
         # Each Span of the group costs a construction: read them once.
         terms = [(s.start, s.end, s.start_char, s.end_char, s) for s in group]
@@ -408,26 +359,16 @@ class ContextScope(SemgapPipe):
                 _merge(prev, 0, neg, NEGATION, applied)
             if hedge is not None:
                 _merge(prev, 1, hedge, HEDGE, applied)
-        if direct:
-            data = doc.user_data
-            unmarked = []
-            for (start, end), (neg, hedge) in results.items():
-                if neg is None and hedge is None:
-                    unmarked.append((start, end))
-                    continue
-                data[("._.", "semgap_negated", start, end)] = neg is not None
-                data[("._.", "semgap_hedged", start, end)] = hedge is not None
-                data[("._.", "semgap_negation_cue", start, end)] = list(neg[2]) if neg is not None else None
-                data[("._.", "semgap_hedge_cue", start, end)] = list(hedge[2]) if hedge is not None else None
-            _drop_values(doc, unmarked)
-        else:
-            for _, _, start_char, end_char, span in terms:
-                neg, hedge = results[(start_char, end_char)]
-                ext = span._
-                ext.semgap_negated = neg is not None
-                ext.semgap_hedged = hedge is not None
-                ext.semgap_negation_cue = list(neg[2]) if neg is not None else None
-                ext.semgap_hedge_cue = list(hedge[2]) if hedge is not None else None
+        unmarked = []
+        for (start, end), (neg, hedge) in results.items():
+            if neg is None and hedge is None:
+                unmarked.append((start, end))
+                continue
+            set_span_values(doc, start, end, {
+                "semgap_negated": neg is not None, "semgap_hedged": hedge is not None,
+                "semgap_negation_cue": list(neg[2]) if neg is not None else None,
+                "semgap_hedge_cue": list(hedge[2]) if hedge is not None else None})
+        drop_span_values(doc, _WRITTEN, unmarked)
         if applied:
             self._add_cue_spans(doc, applied)
         return doc

@@ -11,48 +11,42 @@ quantity, the list of repairs) are getters over the stored values.
 
 Term spans live in ``doc.spans["semgap_terms"]``. A span's ``label_`` is the
 term id (or the frame / ambiguity id) and its ``id_`` packs the match facts as
-``domain|signal|lang|status|kind|field``. Keeping those facts in the span
+``domain|signal|lang|status|kind|field``, packed and read back (as a
+``TermFacts`` record) only here. Keeping those facts in the span
 itself, rather than in per-offset user data, means two terms that match the
 same characters (a phrase shared by two domains) never overwrite each other.
 """
 from functools import lru_cache
-from typing import Optional
+from typing import List, Optional
 
 from spacy.tokens import Doc, Span, Token
+
+from ..core.findings import QuantityRow, TermFacts, TermRow
 
 TERMS_KEY = "semgap_terms"
 QUANTITIES_KEY = "semgap_quantities"
 CUES_KEY = "semgap_cues"
 
-# Positions of the packed fields in a term span's id_.
-_ID_FIELDS = ("domain", "signal", "lang", "status", "kind", "field")
-
-# Span signals beyond the glossary's own three.
-AMBIGUOUS = "ambiguous"
-DANGLING_HEAD = "dangling_head"
-DANGLING_OUTCOME = "dangling_outcome"
 
 
 def pack_span_id(domain: str, signal: str, lang: str, status: str, kind: str,
                  field: Optional[str] = None) -> str:
-    """Pack match facts into a term span's ``id_``."""
+    """The ``id_`` of a term span: its match facts, packed (``term_facts`` reads them back)."""
     return "|".join([domain, signal, lang, status, kind, field or ""])
 
 
 @lru_cache(maxsize=4096)
-def unpack_span_id(span_id: str) -> dict:
-    """The match facts of a term span's ``id_``; empty strings when absent.
-
-    Cached: callers must not mutate the returned dict.
-    """
+def term_facts(span_id: str) -> TermFacts:
+    """The match facts packed in a term span's ``id_``; empty strings where a fact is absent."""
     parts = (span_id or "").split("|")
-    parts += [""] * (len(_ID_FIELDS) - len(parts))
-    return dict(zip(_ID_FIELDS, parts))
+    parts += [""] * (len(TermFacts._fields) - len(parts))
+    facts = parts[:len(TermFacts._fields)]
+    return TermFacts(*facts[:5], facts[5] or None)
 
 
 def _id_getter(name: str):
     def get(span: Span) -> Optional[str]:
-        return unpack_span_id(span.id_).get(name) or None
+        return getattr(term_facts(span.id_), name) or None
     return get
 
 
@@ -158,13 +152,70 @@ def doc_set(doc: Doc, name: str, value) -> None:
 
 def span_get(span: Span, name: str):
     """Fast ``span._.<name>`` for a stored extension."""
-    return span.doc.user_data.get(("._.", name, span.start_char, span.end_char), _SPAN_DEFAULTS[name])
+    return span_value(span.doc, name, span.start_char, span.end_char)
 
 
 def span_set(span: Span, name: str, value) -> None:
     """Fast ``span._.<name> = value``."""
-    assert name in _SPAN_DEFAULTS, name
-    span.doc.user_data[("._.", name, span.start_char, span.end_char)] = value
+    set_span_values(span.doc, span.start_char, span.end_char, {name: value})
+
+
+def _span_key(name: str, start_char: int, end_char: int) -> tuple:
+    return ("._.", name, start_char, end_char)
+
+
+def span_value(doc: Doc, name: str, start_char: int, end_char: int):
+    """``span._.<name>`` of the span at these offsets, without building the Span (stored extensions only)."""
+    return doc.user_data.get(_span_key(name, start_char, end_char), _SPAN_DEFAULTS[name])
+
+
+@lru_cache(maxsize=1)
+def _direct_span_writes() -> bool:
+    """Whether our span values may be stored without building a Span: true while each of our
+    stored span extensions is ours (no setter of someone else's must run) and spaCy still keys
+    span values as this module does, checked once through the public getter."""
+    from spacy.vocab import Vocab
+
+    try:
+        doc = Doc(Vocab(), words=["probe"])
+        for name in _SPAN_DEFAULTS:
+            if Span.get_extension(name)[3] is not None:
+                return False
+            doc.user_data[_span_key(name, 0, 5)] = "probe"
+        return all(getattr(doc[0:1]._, name) == "probe" for name in _SPAN_DEFAULTS)
+    except Exception:  # pragma: no cover - any surprise means the public path
+        return False
+
+
+def set_span_values(doc: Doc, start_char: int, end_char: int, values: dict) -> None:
+    """``span._.<name> = value`` for several stored extensions of the span at these offsets."""
+    if _direct_span_writes():
+        data = doc.user_data
+        for name, value in values.items():
+            assert name in _SPAN_DEFAULTS, name
+            data[_span_key(name, start_char, end_char)] = value
+        return
+    span = doc.char_span(start_char, end_char)
+    for name, value in values.items():
+        setattr(span._, name, value)
+
+
+def has_span_values(doc: Doc, names: frozenset) -> bool:
+    """Whether the doc stores a value of any of these span extensions, for any span."""
+    for k in doc.user_data:
+        if type(k) is tuple and len(k) == 4 and k[0] == "._." and k[1] in names:
+            return True
+    return False
+
+
+def drop_span_values(doc: Doc, names, offsets) -> None:
+    """Reset these span extensions of the spans at these offsets to their defaults."""
+    data = doc.user_data
+    if not data:
+        return
+    for start, end in offsets:
+        for name in names:
+            data.pop(_span_key(name, start, end), None)
 
 
 def token_set(token: Token, name: str, value) -> None:
@@ -202,3 +253,35 @@ def record_component_error(doc: Doc, component: str, exc: BaseException) -> None
 
 
 register_extensions()
+
+
+def term_rows(doc: Doc, spans_key: str = TERMS_KEY) -> List[TermRow]:
+    """A term span group as rows, in group order (one Span built per item, once).
+
+    doc (Doc): The document.
+    spans_key (str): The term span group. Defaults to "semgap_terms".
+    RETURNS (List[TermRow]): The rows; empty when the group is missing.
+    """
+    group = doc.spans.get(spans_key)
+    if group is None:
+        return []
+    return [TermRow(s.start, s.end, s.start_char, s.end_char, s.label_, term_facts(s.id_)) for s in group]
+
+
+def quantity_rows(doc: Doc, quantities_key: str = QUANTITIES_KEY) -> List[QuantityRow]:
+    """A quantity span group as rows with the linked field, problem and magnitude.
+
+    doc (Doc): A document processed by ``semgap_quantities``.
+    quantities_key (str): The quantity span group. Defaults to "semgap_quantities".
+    RETURNS (List[QuantityRow]): The rows, in group order; empty when the group is missing.
+    """
+    group = doc.spans.get(quantities_key)
+    if group is None:
+        return []
+    out = []
+    for q in group:
+        start, end = q.start_char, q.end_char
+        out.append(QuantityRow(start, end, span_value(doc, "semgap_linked_field", start, end),
+                               span_value(doc, "semgap_quantity_problem", start, end),
+                               span_value(doc, "semgap_magnitude", start, end)))
+    return out

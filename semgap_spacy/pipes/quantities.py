@@ -10,9 +10,9 @@ Three jobs, each behind its own switch so they can be ablated:
    ``semgap_linked_field`` / ``semgap_linked_term`` /
    ``semgap_quantity_problem``.
 2. ``readings``: validate ``doc._.semgap_readings`` into
-   ``doc._.semgap_readings_checked`` (see ``semgap_spacy.readings``).
-3. ``semgap_spacy.fields.quantity_findings(doc, glossary)``, for the decision
-   component: the reason-like findings the two give together.
+   ``doc._.semgap_readings_checked`` (see ``core.readings``).
+3. ``core.findings.quantity_findings``, for the decision component: the
+   reason-like findings the two give together.
 
 Finding quantities works on characters with precompiled regexes, because the
 tokenizers of en/es/fr/de split "2°C", "38%", "25,5" and "hours—but"
@@ -25,8 +25,8 @@ from typing import List, Optional, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .extensions import QUANTITIES_KEY, TERMS_KEY, doc_text
-from ..core.findings import _Field, contract_index, field_mentions
+from .extensions import QUANTITIES_KEY, TERMS_KEY, doc_get, doc_set, doc_text, set_span_values, term_rows
+from ..core.findings import FieldMention, contract_index, field_mentions
 from ..glossary.models import GlossarySet
 from .base import SemgapPipe
 from ..core.readings import check_readings
@@ -68,11 +68,6 @@ def _sentence_starts_in(doc: Doc, start: int, end: int, first: int, last: int,
 
 
 _PROBLEM_CODES = {AMBIGUOUS: "ambiguous_unit", UNSUPPORTED: "unsupported_unit"}
-# user_data keys of doc._ extensions, as _extensions.doc_get/doc_set build them
-_READINGS_KEY = ("._.", "semgap_readings", None, None)
-_DOMAIN_KEY = ("._.", "semgap_domain", None, None)
-_NOW_KEY = ("._.", "semgap_now", None, None)
-_CHECKED_KEY = ("._.", "semgap_readings_checked", None, None)
 
 
 def _in_unit(value: float, unit: str, target: str) -> Tuple[float, str]:
@@ -110,12 +105,9 @@ class QuantityLinker(SemgapPipe):
         if self.text_quantities:
             doc.spans[self.quantities_key] = self._quantity_spans(doc)
         if self.readings:
-            # doc_get / doc_set, read and written in one place (all three
-            # inputs default to None)
-            user_data = doc.user_data
-            readings = user_data.get(_READINGS_KEY)
-            user_data[_CHECKED_KEY] = [] if readings is None else check_readings(
-                readings, user_data.get(_DOMAIN_KEY), self.glossary, user_data.get(_NOW_KEY))
+            readings = doc_get(doc, "semgap_readings")
+            doc_set(doc, "semgap_readings_checked", [] if readings is None else check_readings(
+                readings, doc_get(doc, "semgap_domain"), self.glossary, doc_get(doc, "semgap_now")))
         return doc
 
     def _quantity_spans(self, doc: Doc) -> List[Span]:
@@ -129,10 +121,8 @@ class QuantityLinker(SemgapPipe):
         found = find_quantities(text)
         if not found:
             return []
-        user_data = doc.user_data
-        # [] when the doc has no term span group
-        fields = field_mentions(doc, self.glossary, self.spans_key,
-                                domain=user_data.get(_DOMAIN_KEY))
+        fields = field_mentions(term_rows(doc, self.spans_key), self.glossary, doc_get(doc, "semgap_domain"),
+                                own_domain_only=False)
         sents: List[Optional[List[int]]] = [None]  # for _sentence_starts_in
         spans, seen = [], set()
         for q in found:
@@ -151,21 +141,16 @@ class QuantityLinker(SemgapPipe):
             value, unit = q.value, q.unit
             if linked is not None and q.status == OK:
                 value, unit = _in_unit(q.value, q.unit, linked.contract.unit)
-            # _extensions.span_set(span, name, value) for the six values
-            user_data[("._.", "semgap_magnitude", start_char, end_char)] = value
-            user_data[("._.", "semgap_unit", start_char, end_char)] = unit
-            user_data[("._.", "semgap_quantity_kind", start_char, end_char)] = q.kind
-            user_data[("._.", "semgap_quantity_problem", start_char, end_char)] = \
-                _PROBLEM_CODES.get(q.status)
-            user_data[("._.", "semgap_linked_field", start_char, end_char)] = \
-                linked.field if linked is not None else None
-            user_data[("._.", "semgap_linked_term", start_char, end_char)] = \
-                linked.term_id if linked is not None else None
+            set_span_values(doc, start_char, end_char, {
+                "semgap_magnitude": value, "semgap_unit": unit, "semgap_quantity_kind": q.kind,
+                "semgap_quantity_problem": _PROBLEM_CODES.get(q.status),
+                "semgap_linked_field": linked.field if linked is not None else None,
+                "semgap_linked_term": linked.term_id if linked is not None else None})
             spans.append(span)
         return spans
 
     def _nearest(self, doc: Doc, text: str, q_start: int, q_end: int, q: TextQuantity,
-                 fields: List[_Field], sents: List[Optional[List[int]]]) -> Optional[_Field]:
+                 fields: List[FieldMention], sents: List[Optional[List[int]]]) -> Optional[FieldMention]:
         """The nearest field of the quantity's kind in its clause, or None.
 
         q_start, q_end are the quantity span's token offsets. Distance is in

@@ -27,8 +27,8 @@ from spacy.pipeline import SpanRuler
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import filter_spans
 
-from .extensions import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_get, doc_text, pack_span_id,
-                          unpack_span_id)
+from ..core.findings import AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME
+from .extensions import TERMS_KEY, doc_get, doc_text, pack_span_id, term_facts
 from ..lang.inflection import FormIndex
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
@@ -194,19 +194,19 @@ class GlossaryTerms(SemgapPipe):
             key = (strings.add(label), strings.add(span_id))
             if key in table:
                 continue
-            facts = unpack_span_id(span_id)
+            facts = term_facts(span_id)
             part, frame_id, term_id = 0, "", label
             if label.startswith(HEAD_PREFIX):
                 part, frame_id = 1, label[len(HEAD_PREFIX):]
             elif label.startswith(OUTCOME_PREFIX):
                 part = 2
                 frame_id, _, term_id = label[len(OUTCOME_PREFIX):].rpartition(":")
-            dropped = not self.ambiguity and facts["signal"] == AMBIGUOUS
+            dropped = not self.ambiguity and facts.signal == AMBIGUOUS
             window = self.frame_specs[frame_id]["window"] if part == 1 else 0
-            table[key] = _Row(label, span_id, part, facts["domain"], dropped, frame_id, window,
+            table[key] = _Row(label, span_id, part, facts.domain, dropped, frame_id, window,
                               term=_term(strings, label, span_id, _preference(span_id)),
                               frame_term=_term(strings, term_id, span_id, _preference(span_id)),
-                              dangling=self._dangling_term(part, label, span_id, frame_id, facts["domain"]))
+                              dangling=self._dangling_term(part, label, span_id, frame_id, facts.domain))
         return table
 
     def _dangling_term(self, part: int, label: str, span_id: str, frame_id: str, domain: str) -> "_Term":
@@ -245,7 +245,7 @@ class GlossaryTerms(SemgapPipe):
         if self.frames and parts:
             frames = self._pair_frames(doc, parts, norms)
             if domain:
-                frames = [f for f in frames if unpack_span_id(f[2].span_id)["domain"] == domain]
+                frames = [f for f in frames if term_facts(f[2].span_id).domain == domain]
             terms += [frame for frame in frames if not _beaten(frame, terms)]
             terms += _dangling(parts, terms)
         if len(terms) > 1 and not _settled(terms):
@@ -296,7 +296,7 @@ class GlossaryTerms(SemgapPipe):
         taken = set()
         for ent in doc.ents:
             taken.update(range(ent.start, ent.end))
-        glossary_terms = [s for s in spans if unpack_span_id(s.id_)["signal"] in ("clear", "critical_block", "field")]
+        glossary_terms = [s for s in spans if term_facts(s.id_).signal in ("clear", "critical_block", "field")]
         free = [s for s in filter_spans(glossary_terms) if not taken.intersection(range(s.start, s.end))]
         if free:
             doc.ents = list(doc.ents) + [Span(doc, s.start, s.end, label=s.label_) for s in free]
@@ -398,8 +398,8 @@ _KIND_ORDER = {"phrase": 0, "abbreviation": 1, "translation": 2, "frame": 3}
 
 def _preference(span_id: str) -> Tuple[int, int]:
     """Among matches of one term on the same tokens, report an approved English phrase first."""
-    facts = unpack_span_id(span_id)
-    return (facts["status"] != "approved", _KIND_ORDER.get(facts["kind"], 9))
+    facts = term_facts(span_id)
+    return (facts.status != "approved", _KIND_ORDER.get(facts.kind, 9))
 
 
 def _dangling(parts: Iterable[tuple], terms: List[tuple]) -> List[tuple]:

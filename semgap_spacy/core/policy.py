@@ -1,0 +1,318 @@
+"""The decision policy of spec §4, on plain data.
+
+Every finding becomes a reason with a code from the closed set in
+``reasons``; the strictest outcome wins; ``proceed`` needs at least one
+clearance and nothing stricter. Anything the pipes could not read with
+confidence (a component error, a tie, an ambiguity, an unknown term id) is a
+reason to escalate, so the policy fails closed by construction.
+
+Escalations that a person must resolve by choosing a meaning (a declared
+ambiguous abbreviation, a fuzzy tie, a dangling head or outcome) carry
+structured reviewer options; only the ambiguity with the greatest effect on the
+outcome gets them, so the reviewer answers one question at a time.
+"""
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from ..glossary.models import GlossarySet
+from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
+                       field_mentions, quantity_findings)
+from .reasons import BLOCK, ESCALATE, PROCEED, RANK as _RANK, decide, make_reason, outcome_for
+
+
+class Mark(NamedTuple):
+    """What the context step said of a term span."""
+
+    negated: bool = False
+    hedged: bool = False
+    negation_cue: Optional[list] = None
+    hedge_cue: Optional[list] = None
+
+
+NO_MARK = Mark()
+
+
+class CaseFindings(NamedTuple):
+    """Everything the pipes found for one case, as plain values."""
+
+    domain: Optional[str]
+    text: str
+    terms: List[TermRow]
+    marks: Dict[Tuple[int, int], Mark]
+    quantities: List[QuantityRow]
+    case_problems: Optional[list] = None
+    component_errors: Optional[list] = None
+    repairs: Optional[list] = None
+    readings_checked: Optional[list] = None
+    #: the term rows the quantity findings read when they differ from ``terms`` (None: the same)
+    finding_terms: Optional[List[TermRow]] = None
+
+
+_SIGNAL_REASON = {
+    # (signal, state) -> code
+    ("critical_block", "asserted"): "critical_term",
+    ("critical_block", "negated"): "critical_negated",
+    ("critical_block", "hedged"): "critical_hedged",
+    ("clear", "asserted"): "clearance",
+    ("clear", "negated"): "clearance_negated",
+    ("clear", "hedged"): "clearance_hedged",
+    ("clear", "repaired"): "clearance_repaired",
+}
+# Signals that decide (or carry a value); another domain's such term suggests misrouting.
+_DECIDING_SIGNALS = ("clear", "critical_block", "field")
+# Codes that show the text or readings said something about a field.
+_VALUE_CODES = {"reading_in_contract", "limit_exceeded", "below_minimum", "outside_band",
+                "text_quantity_unconfirmed", "quantity_mismatch", "field_without_value",
+                "ambiguous_unit", "unsupported_unit"}
+_CLEARING = {"clearance", "reading_in_contract"}
+# Escalations a reviewer resolves by choosing a meaning.
+_OPTION_CODES = {"ambiguous_abbreviation", "dangling_head", "dangling_outcome", "fuzzy_tie"}
+_STATE_MESSAGES = {
+    "asserted": "{!r} asserts {}",
+    "negated": "{!r} ({}) is negated",
+    "hedged": "{!r} ({}) is hedged or conditional",
+    "repaired": "{!r} matched {} only after spelling correction; a clearance must be exact",
+}
+FIXED_CHOICES = [
+    {"choice": "other", "meaning": "other (free text)", "outcome": ESCALATE},
+    {"choice": "leave_open", "meaning": "leave open", "outcome": ESCALATE},
+    {"choice": "reject", "meaning": "reject", "outcome": BLOCK},
+]
+
+
+def _reading_reason(reading: dict, where: Optional[tuple], text: str) -> dict:
+    """A checked reading as a reason, pointing at its field's mention when the text has one."""
+    span = {}
+    if where is not None:
+        span = {"start_char": where[0], "end_char": where[1], "evidence": text[where[0]:where[1]]}
+    return make_reason(reading.get("code", "malformed_reading"), reading.get("message", "reading"),
+                       term_id=reading.get("term_id"), field=reading.get("field"), **span)
+
+
+def _nothing_clears(reasons: List[dict]) -> bool:
+    """True when every reason proceeds and none is a clearance: the case lacks one."""
+    for r in reasons:
+        if r["outcome"] != PROCEED:
+            return False
+    for r in reasons:
+        if r["code"] in _CLEARING:
+            return False
+    return True
+
+
+def _quoted_reason(code: str, message: str, term_id: Optional[str], start_char: int, end_char: int,
+                   quote: str, extra_key: Optional[str] = None, extra=None) -> dict:
+    """A reason about a term span, quoting the text it covers."""
+    more = {extra_key: extra} if extra_key else {}
+    return make_reason(code, message, term_id=term_id, start_char=start_char, end_char=end_char,
+                       evidence=quote, **more)
+
+
+def _state(start: int, end: int, mark: Mark, repairs) -> str:
+    """How the text holds a term: negated, hedged, repaired (a typo-repaired token inside) or asserted."""
+    if mark.negated:
+        return "negated"
+    if mark.hedged:
+        return "hedged"
+    if repairs and any(r["repaired"] is not None and start <= r["start_char"] < end for r in repairs):
+        return "repaired"
+    return "asserted"
+
+
+def _tie_reasons(repairs) -> List[dict]:
+    """A fuzzy tie that typo repair refused to resolve, per repair record."""
+    out = []
+    for record in repairs:
+        tied = record.get("candidates")
+        if tied:
+            out.append(make_reason("fuzzy_tie", f"{record['original']!r} is as close to {', '.join(tied)}; "
+                                   "spelling was not corrected", start_char=record["start_char"],
+                                   end_char=record["end_char"], candidates=list(tied),
+                                   evidence=record["original"]))
+    return out
+
+
+def _field_places(fields: List[FieldMention], quantities: List[QuantityRow]) -> dict:
+    """field -> (start_char, end_char) of its first mention, widened to a tied quantity."""
+    places = {}
+    for mention in fields:
+        places.setdefault(mention.field, (mention.start_char, mention.end_char))
+    if places:
+        for q_start, q_end, field, _, _ in quantities:
+            if field in places:
+                start, end = places[field]
+                places[field] = (min(start, q_start), max(end, q_end))
+    return places
+
+
+class Policy:
+    """The decision policy for one glossary set."""
+
+    def __init__(self, glossary: GlossarySet):
+        self.glossary = glossary
+
+    def reasons(self, case: CaseFindings) -> List[dict]:
+        """Every reason for a case, strictest first, then in text order.
+
+        case (CaseFindings): What the pipes found.
+        RETURNS (List[dict]): The reasons, in the decision format.
+        """
+        domain = case.domain
+        reasons: List[dict] = list(case.case_problems or [])
+        for err in case.component_errors or []:
+            reasons.append(make_reason("component_error", f"{err['component']} failed: {err['error']}"))
+        known_domain = domain in self.glossary.domains
+        if domain is not None and not known_domain and not any(r["code"] == "unknown_domain" for r in reasons):
+            reasons.append(make_reason("unknown_domain", f"unknown domain {domain!r}"))
+        if domain is None and not any(r["code"] == "invalid_case" for r in reasons):
+            reasons.append(make_reason("unknown_domain", "no domain given for the case"))
+        rows, text = case.terms, case.text
+        recognised = False
+        if known_domain:
+            repairs = case.repairs or ()
+            term_reasons = self._term_reasons(rows, domain, text, case.marks, repairs)
+            recognised = bool(term_reasons)
+            reasons.extend(term_reasons)
+            if repairs:
+                reasons.extend(_tie_reasons(repairs))
+            checked = case.readings_checked
+            readings = checked or []
+            fields = field_mentions(rows, self.glossary, domain)
+            finding_fields = fields if case.finding_terms is None else field_mentions(
+                case.finding_terms, self.glossary, domain)
+            quantities = case.quantities if fields or finding_fields else []
+            places = _field_places(fields, quantities) if readings else {}
+            for reading in readings:
+                reasons.append(_reading_reason(reading, places.get(reading.get("field")), text))
+                recognised = recognised or reading.get("code") in _VALUE_CODES
+            if finding_fields:
+                for finding in quantity_findings(finding_fields, quantities, checked, text):
+                    reasons.append(finding)
+                    recognised = recognised or finding.get("code") in _VALUE_CODES
+        self._attach_options(reasons, domain)
+        if known_domain and not recognised:
+            reasons.append(make_reason("no_recognised_term", "no recognised term and no valid reading"))
+        elif _nothing_clears(reasons):
+            reasons.append(make_reason("no_clearance", "nothing in the text or readings clears the action"))
+        # a stable sort keeps equal reasons in the order they were found
+        if len(reasons) > 1:
+            reasons.sort(key=lambda r: (-_RANK.get(r["outcome"], 2), r.get("start_char", 10**9)))
+        return reasons
+
+    def _term_reasons(self, rows: List[TermRow], domain: str, text: str, marks: Dict[Tuple[int, int], Mark],
+                      repairs) -> List[dict]:
+        """One reason per term span that says something, in span order."""
+        out = []
+        own_offsets = None
+        for start, end, start_char, end_char, label, facts in rows:
+            term_domain, signal, lang, status = facts.domain, facts.signal, facts.lang, facts.status
+            quote = text[start_char:end_char]
+            if term_domain != domain:
+                if signal not in _DECIDING_SIGNALS:
+                    continue
+                if own_offsets is None:  # only a foreign term needs them
+                    own_offsets = {(r.start, r.end) for r in rows if r.facts.domain == domain
+                                   and r.facts.signal in _DECIDING_SIGNALS}
+                if (start, end) not in own_offsets:
+                    out.append(_quoted_reason(
+                        "other_domain_term", f"{quote!r} is a term of {term_domain}, not {domain}; "
+                        "routing may be wrong", label, start_char, end_char, quote, "domain", term_domain))
+                continue
+            reason = self._own_term_reason(signal, lang, status, label, start_char, end_char, quote,
+                                           marks, repairs)
+            if reason is not None:
+                out.append(reason)
+        return out
+
+    def _own_term_reason(self, signal: str, lang: str, status: str, label: str, start_char: int,
+                         end_char: int, quote: str, marks: Dict[Tuple[int, int], Mark],
+                         repairs) -> Optional[dict]:
+        """The reason for a term span of the case's own domain, None for a field."""
+        if signal == AMBIGUOUS:
+            return _quoted_reason("ambiguous_abbreviation", f"{quote!r} is a declared ambiguous abbreviation",
+                                  None, start_char, end_char, quote, "abbreviation", label.split(":", 1)[-1])
+        if signal == DANGLING_HEAD:
+            return _quoted_reason("dangling_head", f"{quote!r} is named without an outcome", None,
+                                  start_char, end_char, quote, "frame", label.split(":", 1)[-1])
+        if signal == DANGLING_OUTCOME:
+            return _quoted_reason("dangling_outcome", f"{quote!r} is an outcome without a head", None,
+                                  start_char, end_char, quote, "frame", label.split(":", 1)[-1])
+        term_id = label
+        if self.glossary.term(term_id) is None:
+            return _quoted_reason("unknown_term", f"term id {term_id!r} is not in the glossary", None,
+                                  start_char, end_char, quote)
+        if status == "draft":
+            return _quoted_reason("draft_term", f"{quote!r} ({lang}) is a draft term or translation; "
+                                  "a draft can neither clear nor block", term_id, start_char, end_char, quote)
+        if signal == "field":
+            return None  # fields are judged with their values (quantity findings)
+        mark = marks.get((start_char, end_char), NO_MARK)
+        state = _state(start_char, end_char, mark, repairs)
+        if signal == "critical_block" and state == "repaired":
+            state = "asserted"  # a misspelt critical still blocks
+        cue = mark.negation_cue if state == "negated" else mark.hedge_cue if state == "hedged" else None
+        return _quoted_reason(_SIGNAL_REASON[(signal, state)], _STATE_MESSAGES[state].format(quote, term_id),
+                              term_id, start_char, end_char, quote, "cue", list(cue) if cue else None)
+
+    # -- reviewer options ----------------------------------------------------
+    def _attach_options(self, reasons: List[dict], domain: Optional[str]) -> None:
+        """Give the ambiguity with the greatest effect on the outcome its options."""
+        if _OPTION_CODES.isdisjoint([r["code"] for r in reasons]):
+            return  # the usual case: nothing to choose
+        candidates = []
+        for i, reason in enumerate(reasons):
+            if reason["code"] not in _OPTION_CODES:
+                continue
+            options = self._options(reason, reasons, domain)
+            if options:
+                ranks = [_RANK.get(o["outcome"], 2) for o in options]
+                candidates.append((max(ranks) - min(ranks), -i, i, options))
+        if not candidates:
+            return
+        candidates.sort(reverse=True)
+        _, _, index, options = candidates[0]
+        reasons[index]["options"] = options + [dict(c) for c in FIXED_CHOICES]
+        for _, _, i, _ in candidates[1:]:
+            reasons[i]["deferred"] = True
+
+    def _options(self, reason: dict, reasons: List[dict], domain: Optional[str]) -> List[dict]:
+        code = reason["code"]
+        dom = self.glossary.domains.get(domain or "")
+        if dom is None:
+            return []
+        meanings: List[tuple] = []  # (meaning, term id or None)
+        if code == "ambiguous_abbreviation":
+            for amb in dom.ambiguous:
+                if amb.abbreviation.casefold() == reason.get("abbreviation", "").casefold():
+                    meanings = [(m.meaning, m.term) for m in amb.meanings]
+        elif code in ("dangling_head", "dangling_outcome"):
+            for frame in dom.frames:
+                if frame.id == reason.get("frame"):
+                    if code == "dangling_head":
+                        meanings = [(f"{frame.heads[0]} {values[0]}", tid) for tid, values in frame.values.items()]
+                    else:
+                        meanings = [(f"{frame.heads[0]} {v}", tid) for tid, values in frame.values.items()
+                                    for v in values[:1]]
+        elif code == "fuzzy_tie":
+            for word in reason.get("candidates", []):
+                ids = [t.id for t in dom.terms if any(word in p.casefold().split() for p, *_ in t.variants())]
+                meanings.append((word, ids[0] if ids else None))
+        if not meanings:
+            return []
+        rest = [r for r in reasons if r is not reason]
+        evidence = {k: reason[k] for k in ("start_char", "end_char") if k in reason}
+        options = []
+        for meaning, term_id in meanings:
+            added = []
+            if term_id:
+                term = self.glossary.term(term_id)[1]
+                code_for = {"critical_block": "critical_term", "clear": "clearance"}.get(term.signal)
+                if code_for:
+                    added.append({"code": code_for, "outcome": outcome_for(code_for)})
+            pool = rest + added
+            outcome = decide(pool) if pool else ESCALATE
+            options.append({"meaning": meaning, "term_id": term_id, "outcome": outcome, "evidence": evidence})
+        worst = max(_RANK[o["outcome"]] for o in options)
+        for o in options:
+            o["risk"] = ("high: a stricter reading exists and would be overridden"
+                         if _RANK[o["outcome"]] < worst else "low: the strictest reading")
+        return options
