@@ -474,6 +474,12 @@ def print_summary(report: dict) -> None:
             print(f"  {comp:15s} negation {fmt(res['negation'])}")
             if "hedge" in res:
                 print(f"  {'':15s} hedge    {fmt(res['hedge'])}")
+            if "by_note" in res:
+                worst = sorted(res["by_note"].items(), key=lambda kv: -(kv[1].get("negation_errors", 0)
+                                                                       + kv[1].get("hedge_errors", 0)))
+                shown = [f"{note} {v.get('negation_errors', 0)}+{v.get('hedge_errors', 0)}/{v['targets']}"
+                         for note, v in worst[:6] if v.get("negation_errors", 0) + v.get("hedge_errors", 0)]
+                print(f"  {'':15s} errors (negation+hedge/targets) by phenomenon: {', '.join(shown) or 'none'}")
             if "causes" in res:
                 print(f"  {'':15s} misses by cause:       {res['causes']['misses']}")
                 print(f"  {'':15s} false alarms by cause: {res['causes']['false_alarms']}")
