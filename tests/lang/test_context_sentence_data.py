@@ -18,6 +18,20 @@ MIN_SIZE = {"en": 150, "es": 100, "fr": 50, "de": 50}
 # Phrasings the Spanish set must hold (issue 12: where the component misses on Spanish).
 ES_PHRASES = ("no parece", "no se descarta", "falta de", "negativo", "se suspende", "retirada de",
               "compatible con", "sugiere", "parece", "al parecer", "valorar", "si ", "sí")
+# Phrasings each set must hold: pseudo cues, terminators, backward and speculation cues, ops hedges.
+PHRASES = {
+    "en": ("not only", "no change", "no increase", "without difficulty", "no later than", "cannot exclude",
+           "cannot be ruled out", "rule out", "ruled out", "versus", "consistent with", "suggestive of",
+           "may represent", "question of", "evaluate for", "either", "differential includes", "likely",
+           "unlikely", "pending", "once", "awaiting", "to be confirmed", "if ", "is negative", "resolved",
+           "free of", "but", "however", "although"),
+    "es": ES_PHRASES + ("sin demora", "no solo", "pero", "pendiente"),
+    "fr": ("sans délai", "non seulement", "mais", "en attente", "si ", "où"),
+    "de": ("nicht nur", "ohne verzögerung", "aber", "ausstehend", "falls", "wenn"),
+}
+# Phenomena every language covers (the ``note`` of a record).
+NOTES = ("list_conj", "list_no_conj", "long_scope", "cue_in_target", "section_header", "terminator",
+         "backward", "pseudo", "speculation", "conditional", "ops")
 
 
 def load(lang):
@@ -68,10 +82,17 @@ def test_both_polarities_in_every_language(sets):
         assert (True, False) in flags and (False, True) in flags and (False, False) in flags, lang
 
 
-def test_spanish_phrasings_covered(sets):
-    texts = [rec["text"].lower() for rec in sets["es"]]
-    missing = [p for p in ES_PHRASES if not any(p in t for t in texts)]
+@pytest.mark.parametrize("lang", sorted(MIN_SIZE))
+def test_phrasings_covered(sets, lang):
+    texts = [rec["text"].lower() for rec in sets[lang]]
+    missing = [p for p in PHRASES[lang] if not any(p in t for t in texts)]
     assert not missing
+
+
+@pytest.mark.parametrize("lang", sorted(MIN_SIZE))
+def test_phenomena_covered(sets, lang):
+    notes = {rec["note"] for rec in sets[lang]}
+    assert not [n for n in NOTES if n not in notes]
 
 
 def test_jsonl_built_from_sources():
