@@ -157,7 +157,7 @@ class ContextScope(SemgapPipe):
             files or a ``{lang: payload}`` dict; None keeps the current cues.
         """
         if cues is not None:
-            self.cue_sets = cue_sets_from_arg(cues, self.languages)
+            self.set_cue_sets(cue_sets_from_arg(cues, self.languages))
         super().initialize(get_examples, nlp=nlp, glossary=glossary)
 
     def set_cue_sets(self, cue_sets: Dict[str, CueSet]) -> None:

@@ -1,0 +1,39 @@
+"""The one clause rule, on plain text (spec §4: a cue or quantity belongs to its own clause)."""
+import pytest
+
+from semgap_spacy.core.clauses import ClauseRule, clause_rule
+
+
+@pytest.mark.parametrize("text,broken", [
+    ("crossmatch result: positive", False),   # a colon is no break
+    ("crossmatch, positive", True),
+    ("25,5 h", False),                        # a decimal comma
+    ("crossmatch; positive", True),
+    ("crossmatch - positive", True),          # a spaced hyphen separates
+    ("cross-match positive", False),          # an unspaced one joins
+    ("2-8 C", False),
+    ("crossmatch — positive", True),
+    ("crossmatch\npositive", True),
+    ("crossmatch. Positive", True),
+    ("CIT approx. 30 h", False),              # an abbreviation's full stop
+    ("46.4 F", False),                        # a decimal point
+    ("crossmatch but positive", True),
+    ("crossmatch pero positive", True),
+    ("crossmatch aber positive", True),
+    ("crossmatch mais positive", True),
+    ("crossmatch butter positive", False),    # whole words only
+])
+def test_clause_breaks(text, broken):
+    assert clause_rule().break_between(text, 0, len(text)) is broken
+
+
+def test_breaks_are_character_ranges_into_the_text():
+    text = "no delays, crossmatch positive; but fine"
+    assert [text[a:b] for a, b in clause_rule().breaks(text)] == [",", ";", "but"]
+
+
+def test_a_rule_with_its_own_words():
+    rule = ClauseRule(["zut"], ["ca"])
+    assert rule.break_between("a zut b", 0, 7)
+    assert not rule.break_between("ca. 30 h", 0, 8)
+    assert rule.break_between("a but b", 0, 7) is False

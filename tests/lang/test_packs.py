@@ -1,0 +1,106 @@
+"""Language packs: every pack answers every field, bad packs fail at load with a
+clear message, and a fifth language is one new folder, no code change."""
+import json
+
+import pytest
+import spacy
+import srsly
+
+from semgap_spacy import assess, build_pipeline
+from semgap_spacy.core.clauses import clause_rule
+from semgap_spacy.lang import (BUNDLED, LanguagePack, LanguagePackError, get_pack, languages, load_pack, packs,
+                               register_pack, union, unregister_pack)
+
+
+@pytest.mark.parametrize("code", BUNDLED)
+def test_every_bundled_pack_answers_every_field(code):
+    pack = get_pack(code)
+    for name in LanguagePack.model_fields:
+        value = getattr(pack, name)
+        assert value is not None, f"{code}: {name}"
+    # the spec's words are there (§4, §4.1)
+    assert pack.clause_break_words and pack.list_conjunctions and pack.never_neutral
+    assert any(r.category == "negation" for r in pack.cues.records)
+    assert any(r.category == "hedge" for r in pack.cues.records)
+
+
+def test_spec_words_are_in_the_packs():
+    assert set(union("clause_break_words")) >= {"but", "pero", "mais", "aber"}
+    assert {"nor", "ni", "noch", "oder"} <= set(union("list_conjunctions"))
+    assert {"not", "sin", "sans", "ohne", "once", "falls"} <= set(union("never_neutral"))
+
+
+def _toy_pack(folder, code="xx", **changes):
+    folder.mkdir(parents=True, exist_ok=True)
+    pack = {"code": code, "name": "Toy", "spacy_lang": "en", "lemma_rules": False,
+            "clause_break_words": ["zut"], "list_conjunctions": ["og"], "never_neutral": ["nix"],
+            "non_final_abbreviations": [], "quantity_conjunctions": ["og"], "protected_words": []}
+    pack.update(changes)
+    srsly.write_yaml(folder / "pack.yaml", pack)
+    cues = {"semgap_context_cues": {"lang": code, "version": "1", "description": "toy",
+                                    "cues": [{"cue": "nix", "category": "negation", "direction": "forward"},
+                                             {"cue": "zut", "category": "break"}]}}
+    (folder / "cues.json").write_text(json.dumps(cues), encoding="utf8")
+    return folder
+
+
+@pytest.fixture
+def toy_language(tmp_path):
+    register_pack(_toy_pack(tmp_path / "xx"))
+    yield "xx"
+    unregister_pack("xx")
+
+
+def test_a_fifth_language_is_one_folder(toy_language):
+    assert "xx" in languages() and packs()["xx"].name == "Toy"
+    nlp = build_pipeline()  # nothing names "xx": every registered pack applies
+    assert "xx" in nlp.get_pipe("semgap_context").languages
+    # its negation cue negates the clearance ...
+    negated = assess(nlp, "nix clear to close", domain="mortgage")._.semgap_decision
+    assert negated["decision"] == "escalate"
+    assert [r["code"] for r in negated["reasons"]] == ["clearance_negated"]
+    # ... and its clause-break word ends the cue's scope, for every pipe
+    ended = assess(nlp, "nix zut clear to close", domain="mortgage")._.semgap_decision
+    assert [r["code"] for r in ended["reasons"]] == ["clearance"]
+    assert clause_rule().break_between("nix zut clear", 3, 8)
+
+
+def test_without_the_toy_pack_its_words_mean_nothing():
+    nlp = build_pipeline()
+    decision = assess(nlp, "nix clear to close", domain="mortgage")._.semgap_decision
+    assert [r["code"] for r in decision["reasons"]] == ["clearance"]
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"code": "X1"}, "code"),
+    ({"never_neutral": ["ok", ""]}, "never_neutral"),
+    ({"clause_break_words": "but"}, "clause_break_words"),
+    ({"colour": "blue"}, "colour"),
+])
+def test_a_bad_pack_fails_at_load_naming_the_field(tmp_path, change, message):
+    folder = _toy_pack(tmp_path / "bad", **change)
+    with pytest.raises(LanguagePackError, match=message):
+        load_pack(folder)
+
+
+def test_a_pack_missing_a_field_fails(tmp_path):
+    folder = _toy_pack(tmp_path / "bad")
+    data = srsly.read_yaml(folder / "pack.yaml")
+    del data["list_conjunctions"]
+    srsly.write_yaml(folder / "pack.yaml", data)
+    with pytest.raises(LanguagePackError, match="list_conjunctions"):
+        load_pack(folder)
+
+
+def test_a_pack_without_cues_fails(tmp_path):
+    folder = _toy_pack(tmp_path / "bad")
+    (folder / "cues.json").unlink()
+    with pytest.raises(LanguagePackError, match="cues.json"):
+        load_pack(folder)
+
+
+def test_unknown_language_is_a_clear_error():
+    with pytest.raises(LanguagePackError, match="no language pack for 'it'"):
+        get_pack("it")
+    with pytest.raises(LanguagePackError, match="no language pack for 'it'"):
+        spacy.blank("en").add_pipe("semgap_context", config={"languages": ["it"]})
