@@ -344,27 +344,46 @@ def _is_mixed(scripts: FrozenSet[str]) -> bool:
     return not resolved
 
 
-@functools.lru_cache(maxsize=4096)
-def _latin_lookalike(ch: str) -> Optional[str]:
-    """The Latin character(s) ``ch`` is confusable with (Unicode confusables.txt).
-
-    The library keeps the confusable pairs of TR39 without their direction, so
-    among ``ch``'s homoglyphs we take one written in Latin letters only,
-    preferring a single ASCII letter. Only non-Latin letters of a mixed word are
-    mapped: TR39's full skeleton also rewrites Latin ("m" -> "rn"), which would
-    no longer match the glossary's own spelling.
-    """
+def _latin_homoglyphs(ch: str) -> List[str]:
+    """The homoglyphs of ``ch`` written in Latin letters only (Unicode confusables.txt)."""
     from confusable_homoglyphs import confusables
     found = confusables.is_confusable(ch, greedy=True, preferred_aliases=["latin"]) or []
-    candidates = []
+    out = []
     for entry in found:
         for glyph in entry.get("homoglyphs", ()):
             c = glyph.get("c", "")
             if c and all(_script(x) == "LATIN" for x in c):
-                candidates.append(c)
+                out.append(c)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _latin_lookalike(ch: str) -> Optional[str]:
+    """The Latin character(s) ``ch`` is confusable with, or None.
+
+    The library keeps TR39's confusable pairs without their direction, so among
+    ``ch``'s homoglyphs we take one written in Latin letters only, preferring a
+    single ASCII letter. TR39 folds case look-alikes too (Cyrillic "І" and Latin
+    "I" both have "l" as prototype); a capital that lands on a small letter is
+    taken to the capital ASCII letter confusable with it, so "І" reads "I", as
+    a person reads it. Only non-Latin letters of a mixed word are mapped:
+    TR39's full skeleton also rewrites Latin ("m" -> "rn"), which would no
+    longer match the glossary's own spelling.
+    """
+    candidates = _latin_homoglyphs(ch)
     if not candidates:
         return None
-    return min(candidates, key=lambda c: (len(c), not c.isascii(), c))
+    pick = min(candidates, key=lambda c: (len(c), not c.isascii(), c))
+    if ch.isupper() and not pick.isupper():
+        capitals = [c for c in [pick] + _latin_homoglyphs(pick)
+                    if len(c) == 1 and c.isascii() and c.isupper()]
+        if not capitals and len(pick) == 1:
+            from confusable_homoglyphs import confusables
+            capitals = [g.get("c", "") for g in confusables.confusables_data.get(pick, ())
+                        if len(g.get("c", "")) == 1 and g["c"].isascii() and g["c"].isupper()]
+        if capitals:
+            pick = min(capitals)
+    return pick
 
 
 @functools.lru_cache(maxsize=65536)
@@ -401,9 +420,12 @@ def read_token(text: str) -> TokenReading:
         if script in foreign:
             suspicious.append(SuspiciousChar(raw, f"U+{ord(raw):04X}", unicodedata.name(raw, "UNNAMED"),
                                              script, offset))
+    # TR39 takes the skeleton of the NFD form, before compatibility folding: NFKC
+    # would turn GREEK LUNATE SIGMA SYMBOL (a "c" look-alike) into a final sigma
+    # that looks like nothing Latin. So map first, then read the result in NFKC.
     skeleton = []
-    for ch in unicodedata.normalize("NFD", normal):
+    for ch in unicodedata.normalize("NFD", _strip_ignorable(text)):
         script = _letter_script(ch)
         latin = _latin_lookalike(ch) if script is not None and script != "LATIN" else None
         skeleton.append(latin if latin is not None else ch)
-    return TokenReading(unicodedata.normalize("NFC", "".join(skeleton)), tuple(suspicious))
+    return TokenReading(_nfkc("".join(skeleton)), tuple(suspicious))
