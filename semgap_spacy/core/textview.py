@@ -70,8 +70,8 @@ _CF_PLANES = ((0, 0x30000), (0xE0000, 0xE1000))
 
 
 @functools.lru_cache(maxsize=1)
-def _ignorable_table() -> Dict[int, None]:
-    """A ``str.translate`` table dropping every ignorable, built once from unicodedata.
+def _ignorable_table() -> FrozenSet[int]:
+    """Every ignorable code point, built once from unicodedata (tens of ms).
 
     Built from the running Python's Unicode data rather than a frozen list, so
     a newer Python's new format characters are dropped too.
@@ -79,11 +79,24 @@ def _ignorable_table() -> Dict[int, None]:
     points = set(_rules()["ignorable"])
     for low, high in _CF_PLANES:
         points.update(cp for cp in range(low, high) if unicodedata.category(chr(cp)) == "Cf")
-    return dict.fromkeys(points)
+    return frozenset(points)
+
+
+@functools.lru_cache(maxsize=1)
+def _ignorable_re() -> "re.Pattern":
+    """The ignorables as one character class of ranges (fast to scan, unlike a translate table)."""
+    points = sorted(_ignorable_table())
+    ranges, start, prev = [], points[0], points[0]
+    for cp in points[1:] + [-1]:
+        if cp != prev + 1:
+            ranges.append(re.escape(chr(start)) if start == prev else f"{re.escape(chr(start))}-{re.escape(chr(prev))}")
+            start = cp
+        prev = cp
+    return re.compile("[" + "".join(ranges) + "]")
 
 
 def _strip_ignorable(text: str) -> str:
-    return text if text.isascii() else text.translate(_ignorable_table())
+    return text if text.isascii() else _ignorable_re().sub("", text)
 
 
 def _nfkc(text: str) -> str:
@@ -324,6 +337,7 @@ def _script(ch: str) -> str:
     return categories.alias(ch)
 
 
+@functools.lru_cache(maxsize=8192)
 def _letter_script(ch: str) -> Optional[str]:
     """The script a letter or mark counts for in mixed-script detection, else None."""
     if not unicodedata.category(ch).startswith(("L", "M")):
