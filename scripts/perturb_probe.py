@@ -81,9 +81,10 @@ def make_perturbed(bases: List[dict], n: int, seed: int) -> List[dict]:
     return out
 
 
-def run(n: int, seed: int, examples: int = 4) -> dict:
+def run(n: int, seed: int, examples: int = 4, nlp=None) -> dict:
+    """The probe's figures (see the module docstring); ``nlp`` defaults to the bundled pipeline."""
     import semgap_spacy
-    nlp = semgap_spacy.build_pipeline()
+    nlp = nlp if nlp is not None else semgap_spacy.build_pipeline()
     bases = base_cases()
     plain = [{k: v for k, v in b.items() if not k.startswith("_")} for b in bases]
     base_decisions, has_clearance = {}, set()
