@@ -13,15 +13,19 @@ perturbed case that proceeds is a fail-open. Those whose unperturbed base
 already proceeds today are counted apart: they are misses of the pipeline,
 not of the reading. Whitespace-only edits must not change the decision at
 all; the probe counts those that do.
+
+``--simulate-canonical`` decides the canonical reading of each perturbed text
+(``semgap_spacy.core.textview``) instead, a forecast of wiring it into the pipes.
 """
 import argparse
 import json
 import random
+import re
 import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,8 +85,28 @@ def make_perturbed(bases: List[dict], n: int, seed: int) -> List[dict]:
     return out
 
 
-def run(n: int, seed: int, examples: int = 4, nlp=None) -> dict:
-    """The probe's figures (see the module docstring); ``nlp`` defaults to the bundled pipeline."""
+def canonical_text(text: str) -> Tuple[str, bool]:
+    """(the canonical reading of ``text``, whether a word of it mixes scripts).
+
+    Only for ``--simulate-canonical``: what the pipes would read once they use
+    ``semgap_spacy.core.textview``. Words are read as written (whitespace
+    split), then the text view is taken of their canonical forms.
+    """
+    from semgap_spacy.core.textview import read_text, read_token
+    parts = re.split(r"(\s+)", text)
+    readings = [None if not p or p.isspace() else read_token(p) for p in parts]
+    joined = "".join(p if r is None else r.canonical for p, r in zip(parts, readings))
+    return read_text(joined).text, any(r is not None and r.is_suspicious for r in readings)
+
+
+def run(n: int, seed: int, examples: int = 4, nlp=None, simulate_canonical: bool = False) -> dict:
+    """The probe's figures (see the module docstring); ``nlp`` defaults to the bundled pipeline.
+
+    simulate_canonical (bool): Decide the canonical reading of each perturbed
+        text instead of the text (a word that mixes scripts counts as escalate,
+        as spec §4.1 says). A forecast of wiring the view into the pipes, not a
+        measurement of the pipeline: its spans would not point into the original.
+    """
     import semgap_spacy
     nlp = nlp if nlp is not None else semgap_spacy.build_pipeline()
     bases = base_cases()
@@ -94,7 +118,15 @@ def run(n: int, seed: int, examples: int = 4, nlp=None) -> dict:
             has_clearance.add(d["id"])
     perturbed = make_perturbed(bases, n, seed)
     started = time.perf_counter()
-    decisions = list(semgap_spacy.decide_cases(nlp, [p["case"] for p in perturbed]))
+    inputs = [p["case"] for p in perturbed]
+    suspicious = [False] * len(inputs)
+    if simulate_canonical:
+        read = [canonical_text(c["text"]) for c in inputs]
+        inputs = [dict(c, text=t) for c, (t, _) in zip(inputs, read)]
+        suspicious = [s for _, s in read]
+    decisions = list(semgap_spacy.decide_cases(nlp, inputs))
+    decisions = [dict(d, decision="escalate") if s and d["decision"] == "proceed" else d
+                 for d, s in zip(decisions, suspicious)]
     seconds = time.perf_counter() - started
     per_family: Dict[str, Counter] = {}
     shown: Dict[str, List[dict]] = {}
@@ -123,7 +155,9 @@ def run(n: int, seed: int, examples: int = 4, nlp=None) -> dict:
     proceeded = sum(c["proceeded"] for c in per_family.values())
     by_perturbation = sum(c["proceeded_by_perturbation"] for c in per_family.values())
     return {
-        "command": f"python -m scripts.perturb_probe --n {n} --seed {seed}",
+        "command": f"python -m scripts.perturb_probe --n {n} --seed {seed}"
+                   + (" --simulate-canonical" if simulate_canonical else ""),
+        "simulated_canonical_reading": simulate_canonical,
         "bases": len(bases),
         "bases_proceeding_unperturbed": sum(1 for v in base_decisions.values() if v == "proceed"),
         "total": total,
@@ -148,10 +182,12 @@ def main(argv=None) -> int:
     parser.add_argument("--n", type=int, default=6000, help="perturbed cases to make (default 6000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of every choice (default 1)")
     parser.add_argument("--out", type=Path, default=None, help="also write the JSON here")
+    parser.add_argument("--simulate-canonical", action="store_true",
+                        help="decide the canonical reading of each text (a forecast of wiring core/textview in)")
     args = parser.parse_args(argv)
     if args.n < 1:
         parser.error("--n must be at least 1")
-    result = run(args.n, args.seed)
+    result = run(args.n, args.seed, simulate_canonical=args.simulate_canonical)
     text = json.dumps(result, indent=2, ensure_ascii=False)
     print(text)
     if args.out:

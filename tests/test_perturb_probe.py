@@ -42,3 +42,12 @@ def test_probe_cases_are_reproducible_from_the_seed():
 ])
 def test_issue_texts_do_not_proceed(decide, domain, text):
     assert decide(text, domain=domain)["decision"] != "proceed"
+
+
+@pytest.mark.parametrize("text,reading,suspicious", [
+    ("CRS signed, A\u043eG", "CRS signed, AoG", True),
+    ("File is n\u200bot\nclear  to close", "File is not clear to close", False),
+    ("\u0441l\u0435\u0430r to close", "clear to close", True),
+])
+def test_simulated_canonical_reading(text, reading, suspicious):
+    assert perturb_probe.canonical_text(text) == (reading, suspicious)
