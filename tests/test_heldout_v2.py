@@ -139,3 +139,20 @@ def test_no_case_is_in_both_splits(splits):
 def test_readme_v2_table_is_current(splits):
     table = generate_v2.stats_table(splits)
     assert table in (HELDOUT_DIR / "README.md").read_text(encoding="utf-8"), "refresh: python -m heldout.generate --version 2 --stats"
+
+
+def test_metrics_report_the_harmless_proceed_rate(splits):
+    from heldout import metrics
+
+    cases = splits["test"]
+    # A system that proceeds exactly on the oracle's proceeds: every harmless case that is
+    # a clean proceed counts, none that needs teaching does.
+    decisions = [{"id": c["id"], "decision": c["expected"], "reasons": []} for c in cases]
+    h = metrics.evaluate(cases, decisions)["harmless"]
+    harmless = [c for c in cases if c["facts"]["harmless"]]
+    assert h["n"] == len(harmless)
+    assert h["proceed_rate"]["successes"] == sum(c["expected"] == "proceed" for c in harmless)
+    assert h["with_word_unseen_in_dev"]["n"] == sum(bool(c["facts"]["unseen_in_dev"]) for c in harmless)
+    assert "Harmless cases" in metrics.render_markdown(metrics.evaluate(cases, decisions))
+    assert metrics.evaluate(load_cases("dev"), [])["harmless"] is None  # v1 has no flag
+    assert len(load_cases("v2/dev")) == len(splits["dev"])
