@@ -17,9 +17,9 @@ HELDOUT_DIR = Path(__file__).resolve().parent
 
 
 def load_cases(path_or_split: str | Path) -> list[dict]:
-    """Cases from a JSONL file, or from ``"dev"`` / ``"test"`` in this package."""
+    """Cases from a JSONL file, or from ``"dev"`` / ``"test"`` (v1) or ``"v2/dev"`` / ``"v2/test"`` in this package."""
     path = Path(path_or_split)
-    if str(path_or_split) in ("dev", "test"):
+    if str(path_or_split) in ("dev", "test", "v2/dev", "v2/test"):
         path = HELDOUT_DIR / f"{path_or_split}.jsonl"
     with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]

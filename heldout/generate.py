@@ -957,7 +957,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--force-refreeze", action="store_true", help="replace test.jsonl and FROZEN.sha256")
     parser.add_argument("--out", type=Path, default=HERE, help="directory holding dev.jsonl, test.jsonl, FROZEN.sha256")
     parser.add_argument("--stats", action="store_true", help="print case counts per category and split, write nothing")
+    parser.add_argument("--version", type=int, choices=(1, 2), default=1, help="split version: 1 (frozen history) or 2 (spec §4.1, in v2/)")
     args = parser.parse_args(argv)
+    if args.version == 2:
+        from . import generate_v2
+
+        out_v2 = args.out / "v2" if args.out != HERE else generate_v2.OUT_DIR
+        return generate_v2.run(args.check, args.force_refreeze, args.stats, out_v2)
     if args.stats:
         from . import load_cases
 

@@ -112,11 +112,35 @@ def summarise(rows: list[dict]) -> dict:
     }
 
 
+def harmless_block(cases: list[dict], rows: list[dict]) -> dict | None:
+    """Proceed rate on the v2 cases marked harmless (the teaching curve's figure, spec §4.2).
+
+    Split by whether a case holds an unexplained word that no dev text has
+    (``facts.unseen_in_dev``): a review round over dev cannot teach those.
+    None for splits without the flag (v1).
+    """
+    flagged = [(c, r) for c, r in zip(cases, rows) if isinstance(c.get("facts"), dict) and "harmless" in c["facts"]]
+    if not flagged:
+        return None
+
+    def block(pairs):
+        return {"n": len(pairs), "proceed_rate": wilson(sum(r["decision"] == "proceed" for _c, r in pairs), len(pairs))}
+
+    harmless = [(c, r) for c, r in flagged if c["facts"]["harmless"]]
+    unseen = [(c, r) for c, r in harmless if c["facts"].get("unseen_in_dev")]
+    return {
+        **block(harmless),
+        "with_word_unseen_in_dev": block(unseen),
+        "without_word_unseen_in_dev": block([(c, r) for c, r in harmless if not c["facts"].get("unseen_in_dev")]),
+    }
+
+
 def evaluate(cases: list[dict], decisions: list) -> dict:
     """All metrics as a JSON-serialisable dict."""
     rows = _rows(cases, decisions)
     categories = sorted({r["category"] for r in rows}, key=str)
     return {
+        "harmless": harmless_block(cases, rows),
         "overall": summarise(rows),
         "overall_excluding_novel_paraphrase": summarise([r for r in rows if r["category"] != NOVEL]),
         "by_category": {c: summarise([r for r in rows if r["category"] == c]) for c in categories},
@@ -163,6 +187,12 @@ def render_markdown(results: dict, title: str = "Held-out evaluation") -> str:
     lines = [f"# {title}", "", head, rule]
     lines.append(_row("**overall**", results["overall"]))
     lines.append(_row("**overall excl. novel_paraphrase**", results["overall_excluding_novel_paraphrase"]))
+    harmless = results.get("harmless")
+    if harmless:
+        lines += ["", "## Harmless cases (clearance + only harmless unexplained words): proceed rate", ""]
+        lines.append(f"- all: {_pct(harmless['proceed_rate'])}")
+        lines.append(f"- with a word unseen in dev: {_pct(harmless['with_word_unseen_in_dev']['proceed_rate'])}")
+        lines.append(f"- without: {_pct(harmless['without_word_unseen_in_dev']['proceed_rate'])}")
     lines += ["", "## By category", "", head, rule]
     for name, s in results["by_category"].items():
         lines.append(_row(name, s))

@@ -32,6 +32,8 @@ where the two disagree.
 
 from __future__ import annotations
 
+from . import coverage
+
 STRICTNESS = {"proceed": 0, "escalate": 1, "block": 2}
 
 # Tiny float slack so that 1440 min converted to 24.000000000000004 h is still
@@ -69,8 +71,11 @@ def findings(facts: dict) -> list[tuple[str, str, str]]:
 
     out: list[tuple[str, str, str]] = []
     domain = facts["domain"]
+    # v2 facts list every word of the text: then cue scope and §4.1 are read from
+    # the words (coverage.py) and a mention's polarity is the rule's, not the intent's.
+    cov = coverage.analyse(facts) if "tokens" in facts else None
 
-    for m in facts.get("mentions", []):
+    for index, m in enumerate(facts.get("mentions", [])):
         term = m["term"]
         if m["status"] == "draft":
             out.append(("draft_term", "escalate", term))  # never clears, never blocks
@@ -78,7 +83,8 @@ def findings(facts: dict) -> list[tuple[str, str, str]]:
         if m["domain"] != domain:
             out.append(("other_domain_term", "escalate", term))  # routing may be wrong
             continue
-        asserted = m["polarity"] == "asserted"
+        polarity = cov.polarity.get(index, m["polarity"]) if cov else m["polarity"]
+        asserted = polarity == "asserted"
         if m["signal"] == "critical_block":
             # A misspelt critical term still blocks: the repair only ever makes us stricter.
             out.append(("critical", "block", term) if asserted else ("critical_not_asserted", "escalate", term))
@@ -131,6 +137,8 @@ def findings(facts: dict) -> list[tuple[str, str, str]]:
         if m["signal"] == "field" and m["domain"] == domain and m["status"] == "approved":
             if m["field"] not in fields_with_reading and m["field"] not in fields_with_quantity:
                 out.append(("field_without_reading", "escalate", m["field"]))
+    if cov is not None:
+        out.extend(coverage.findings(facts, cov))
     return out
 
 
@@ -144,3 +152,20 @@ def label(case_facts: dict) -> str:
     if "clearance" in outcomes:
         return "proceed"
     return "escalate"  # nothing recognised and no valid reading: no clearance
+
+
+def harmless(case_facts: dict) -> bool:
+    """A clearance, and nothing that blocks or escalates but unexplained harmless filler.
+
+    These are the cases a review round (§4.2) can turn into proceeds by marking
+    words *neutral* or *name*; the teaching curve is measured on them.
+    """
+    if "tokens" not in case_facts or case_facts.get("case_malformed"):
+        return False
+    found = findings(case_facts)
+    if not any(outcome == "clearance" for _, outcome, _ in found):
+        return False
+    if any(outcome == "block" or (outcome == "escalate" and rule != "unexplained_content") for rule, outcome, _ in found):
+        return False
+    words = coverage.unexplained_words(case_facts)
+    return all(t["role"] in coverage.HARMLESS_ROLES for t in words)
