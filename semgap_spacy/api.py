@@ -192,12 +192,29 @@ def _run_batch(nlp: Language, docs: List[Doc], batch_size: int) -> Iterator[Doc]
 
 
 def decision_of(doc: Doc) -> dict:
-    """The decision JSON of a processed doc; escalate if no decision pipe ran."""
+    """The decision JSON of a processed doc; escalate if no decision pipe ran.
+
+    ``DocBin`` reads ``user_data`` back with msgpack's ``use_list=False`` (its
+    keys are tuples and must stay hashable), so after a round trip every list
+    of the stored decision is a tuple. The stored value is left as it is; the
+    decision handed out has lists again, identical to the one first made.
+    """
     decision = doc_get(doc, "semgap_decision")
     if not isinstance(decision, dict):
         return fallback_decision(doc_get(doc, "semgap_case_id"), "component_error",
                                  "the pipeline has no semgap_decision pipe; nothing decided")
+    if isinstance(decision.get("reasons"), tuple):
+        return _as_lists(decision)
     return decision
+
+
+def _as_lists(value: Any) -> Any:
+    """A JSON value with every tuple (msgpack's arrays) turned back into a list."""
+    if isinstance(value, dict):
+        return {k: _as_lists(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_lists(v) for v in value]
+    return value
 
 
 def decide_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256) -> Iterator[dict]:

@@ -24,4 +24,5 @@ def test_wheel_contains_glossaries_and_rule_data(tmp_path):
         assert f"semgap_spacy/data/{data}" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "semgap_spacy/py.typed" in names  # type checkers read the package's hints
     assert "semgap_terms = semgap_spacy.pipes.terms:make_terms" in text

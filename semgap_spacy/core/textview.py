@@ -32,7 +32,7 @@ import re
 import unicodedata
 from collections import Counter
 from importlib import resources
-from typing import Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
+from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
 __all__ = ["TextView", "TokenReading", "SuspiciousChar", "read_text", "read_token", "is_ignorable"]
 

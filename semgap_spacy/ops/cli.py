@@ -13,6 +13,7 @@ from typing import Iterator, List, Optional, Tuple
 
 from ..api import build_pipeline, case_doc, decide_cases, pipeline_glossary
 from ..core.reasons import make_reason
+from . import glossary_cli, queue_cli, report_cli
 
 DEMO_CASES = [
     {"id": "demo-01", "domain": "medical_logistics", "text": "xm neg, cold ischemia 30 hours",
@@ -106,12 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="decide a dozen examples from the spec and print a table")
     p.add_argument("--glossaries", default=None)
     p.set_defaults(func=_cmd_demo)
-    for module in ("glossary_cli", "queue_cli"):
-        try:
-            mod = __import__(f"semgap_spacy.{module}", fromlist=["register"])
-        except ImportError:
-            continue
-        mod.register(sub)
+    for module in (glossary_cli, queue_cli, report_cli):
+        module.register(sub)
     return parser
 
 
