@@ -272,7 +272,7 @@ class GlossarySet:
         if problems:
             where = sources or {}
             raise GlossaryError("\n".join(
-                f"{where.get(dom, dom)}: term {tid} (depends_on): {msg}"
+                f"{where.get(dom, dom)}: {msg}"
                 for dom, tid, msg in problems))
         canonical = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"),
                                ensure_ascii=False)
