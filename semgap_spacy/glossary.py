@@ -134,10 +134,16 @@ class Term(_Strict):
 
     @model_validator(mode="after")
     def _check(self) -> "Term":
-        if self.status == "approved" and not (self.approver or "").strip():
-            raise ValueError("missing approver")
+        # a clear or critical term decides alone, so it needs an approver even as a draft
+        if (self.status == "approved" or self.signal != "field") and not (self.approver or "").strip():
+            raise ValueError("missing approver [rule missing_approver]")
         if self.approver and fold(self.approver.strip()) == fold(self.owner.strip()):
-            raise ValueError("approver equal to owner")
+            raise ValueError("approver equal to owner [rule approver_is_owner]")
+        if self.second_approver and any(
+                fold(self.second_approver.strip()) == fold(p.strip())
+                for p in (self.owner, self.approver or "")):
+            raise ValueError(f"second approver {self.second_approver!r} must differ from the "
+                             "owner and the approver [rule second_approver_not_independent]")
         if self.signal == "field":
             if not self.field:
                 raise ValueError("field term without a field name")
@@ -269,6 +275,8 @@ class GlossarySet:
         # depends_on may cross domains, so it can only be resolved for the set
         problems = rules.dependency_problems(
             (name, term.id, term.depends_on) for name, term in self.terms())
+        problems += rules.draft_dependency_problems(
+            (name, term.id, term.status, term.depends_on) for name, term in self.terms())
         if problems:
             where = sources or {}
             raise GlossaryError("\n".join(

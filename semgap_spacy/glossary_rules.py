@@ -268,6 +268,30 @@ def domain_problem(name: Any) -> Optional[str]:
     return None
 
 
+def draft_dependency_problems(terms: Iterable[Tuple[str, str, Any, Any]]
+                              ) -> List[Tuple[str, str, str]]:
+    """An approved term must not rest on a draft term (it would vouch for it).
+
+    terms: (domain, term id, status, depends_on) for every term of the set;
+        unknown dependencies are ``dependency_problems``' to report.
+    RETURNS: (domain, term id, message) per approved term resting on a draft.
+    """
+    rows = list(terms)
+    status = {}
+    for _, tid, st, _ in rows:
+        status.setdefault(tid, st)
+    out: List[Tuple[str, str, str]] = []
+    for dom, tid, st, deps in rows:
+        if st != "approved" or not isinstance(deps, list):
+            continue
+        for dep in deps:
+            if isinstance(dep, str) and dep in status and status[dep] != "approved":
+                out.append((dom, tid, f"approved term {tid} depends on {dep}, which is a "
+                                      f"draft; approve {dep} first or make {tid} a draft "
+                                      f"{rule_tag('draft_dependency')}"))
+    return out
+
+
 def dependency_problems(terms: Iterable[Tuple[str, str, Any]]) -> List[Tuple[str, str, str]]:
     """Every unknown or cyclic ``depends_on`` across a whole set of domains.
 

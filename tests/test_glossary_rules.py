@@ -83,6 +83,13 @@ VARIANTS = [
     ("second_approver_zwj", _set("second_approver", "\u200d"), "bad_person_name", "MTG.CTC", MTG),
     ("reviewer_blank", _tr("es", "reviewer", " "), "bad_person_name", "MTG.CTC", MTG),
     ("reviewer_bell", _tr("fr", "reviewer", "Claire\x07"), "bad_person_name", "MTG.CTC", MTG),
+    # approvals: a clear/critical term needs an approver even as a draft; a
+    # second approver is a third person
+    ("draft_clear_without_approver", lambda p: (_term(p, "MTG.CTC").update(status="draft"),
+                                                _term(p, "MTG.CTC").pop("approver")),
+     "missing_approver", "MTG.CTC", MTG),
+    ("second_approver_is_owner", _set("second_approver", "priya natarajan"),
+     "second_approver_not_independent", "MTG.CTC", MTG),
     # depends_on: resolvable and acyclic across the loaded set
     ("depends_on_self", _deps(("MTG.CTC", "MTG.CTC")), "dependency_cycle", "MTG.CTC", MTG),
     ("depends_on_two_cycle", _deps(("MTG.CTC", "MTG.TITLE_DEFECT"),
@@ -93,6 +100,9 @@ VARIANTS = [
                                               ("MTG.DTI", "MTG.CTC")),
      # the set is read in file order, so the cycle is reported where it is entered
      "dependency_cycle", "MED.XM_NEGATIVE", "medical_logistics"),
+    ("approved_depends_on_draft", lambda p: (_term(p, "MTG.DTI").update(status="draft"),
+                                             _deps(("MTG.CTC", "MTG.DTI"))(p)),
+     "draft_dependency", "MTG.CTC", MTG),
     ("depends_on_unknown", _deps(("MTG.CTC", "MTG.NOPE")), "unknown_reference", "MTG.CTC", MTG),
     ("depends_on_unknown_other_domain", _deps(("MTG.DTI", "MED.NOPE")), "unknown_reference",
      "MTG.DTI", MTG),
@@ -170,7 +180,8 @@ def test_the_table_is_big_and_covers_every_rule():
     rules = {v[2] for v in VARIANTS}
     assert rules == {"bad_person_name", "dependency_cycle", "unknown_reference",
                      "phrase_without_content", "phrase_is_cue", "phrase_not_printable",
-                     "bad_abbreviation", "bad_version", "bad_domain_name"}
+                     "bad_abbreviation", "bad_version", "bad_domain_name", "missing_approver",
+                     "second_approver_not_independent", "draft_dependency"}
     assert all(FINDING_CODES[r] == "error" for r in rules)
 
 

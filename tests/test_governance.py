@@ -9,7 +9,8 @@ import pytest
 import srsly
 
 from semgap_spacy import governance
-from semgap_spacy.glossary import GlossarySet, bundled_glossary_dir, load_domain_file
+from semgap_spacy.glossary import (GlossaryError, GlossarySet, bundled_glossary_dir,
+                                   load_domain_file)
 from semgap_spacy.glossary_cli import main
 from semgap_spacy.governance import (FINDING_CODES, Finding, GovernanceError, changelog, diff,
                                      has_errors, load_cues, replay, validate)
@@ -117,10 +118,11 @@ def test_all_problems_reported_not_just_the_first(spec_cues_only):
     assert severities == sorted(severities, key=lambda s: s != "error")
 
 
-def test_draft_critical_term_without_approver_loads_but_is_an_error(spec_cues_only):
-    # load-time validation accepts a draft without approver; governance does not,
-    # for a term that could clear or block once approved
-    load_domain_file(FIXTURES / "missing_approver" / "demo.yaml")
+def test_draft_critical_term_without_approver_is_refused_by_loader_and_validate(spec_cues_only):
+    # a term that could clear or block once approved needs an approver even as a
+    # draft; the loader and governance agree on it (one rule, in the model)
+    with pytest.raises(GlossaryError, match="DEMO.STOP: missing approver"):
+        load_domain_file(FIXTURES / "missing_approver" / "demo.yaml")
     assert "missing_approver" in _codes(validate(FIXTURES / "missing_approver"), "error")
 
 

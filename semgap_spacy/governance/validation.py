@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Set, Tuple
 
 from ..glossary import SIGNALS, phrase_key
-from ..glossary_rules import dependency_problems, rule_of, version_problem
+from ..glossary_rules import (dependency_problems, draft_dependency_problems, rule_of,
+                              version_problem)
 from .findings import ERROR, WARNING, Finding, _finding
 from .model_findings import _pydantic_findings
 from .payload import Phrase, _dict, _frame_values, _list, _same_person, _str, _terms, _variants
@@ -165,21 +166,13 @@ def _check_across(raws: List[RawDomain]) -> List[Finding]:
     # depends_on: resolvable and acyclic across the set (the loader's own
     # check), and an approved term must not rest on a draft term
     paths = {raw.name: raw.path for raw in raws}
-    for dom, tid, message in dependency_problems(
-            (raw.name, tid, term.get("depends_on")) for raw in raws
-            for _, tid, term in _terms(raw.payload)):
+    every = [(raw.name, tid, term) for raw in raws for _, tid, term in _terms(raw.payload)]
+    problems = dependency_problems((d, t, term.get("depends_on")) for d, t, term in every)
+    problems += draft_dependency_problems(
+        (d, t, term.get("status"), term.get("depends_on")) for d, t, term in every)
+    for dom, tid, message in problems:
         out.append(_finding(rule_of(message) or "unknown_reference", dom, tid, message,
                             paths.get(dom)))
-    for raw in raws:
-        for _, tid, term in _terms(raw.payload):
-            for dep in _list(term.get("depends_on")):
-                if not isinstance(dep, str) or dep not in term_home:
-                    continue
-                if term.get("status") == "approved" and term_home[dep][1].get("status") != "approved":
-                    out.append(_finding(
-                        "draft_dependency", raw.name, tid,
-                        f"approved term {tid} depends on {dep}, which is a draft; approve "
-                        f"{dep} first or make {tid} a draft", raw.path))
 
     # the same phrase in two domains: routing by domain may be wrong
     homes: Dict[str, Dict[str, Tuple[str, Phrase]]] = {}
