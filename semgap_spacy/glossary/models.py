@@ -8,15 +8,17 @@ the exact glossary that produced it.
 """
 import hashlib
 import json
-import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Dict, Iterator, List, Literal, Optional, Tuple, Union
+from typing import Annotated, Dict, Iterator, List, Literal, Optional, Tuple, Union
 
 import srsly
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationError,
+                      field_validator, model_validator)
 
+from . import rules
+from .rules import phrase_key
 from ..util.textnorm import fold
 
 SIGNALS = ("clear", "critical_block", "field")
@@ -29,7 +31,24 @@ CONTRACT_UNITS = {
     "ratio": ("percent",),
     "pressure": ("psi", "bar", "kPa"),
 }
-_VERSION = re.compile(r"^\d{4}\.\d{1,2}\.\d+$")
+# calendar versions, month 1-12 (data/glossary_rules.yaml)
+_VERSION = rules.version_pattern()
+
+
+def _rule(check):
+    """A pydantic after-validator from a glossary.rules check (None = fine)."""
+    def run(value):
+        problem = check(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+    return AfterValidator(run)
+
+
+# The rules every name, phrase and abbreviation meets (see glossary/rules.py).
+PersonName = Annotated[str, _rule(rules.name_problem)]
+Phrase = Annotated[str, _rule(rules.phrase_problem)]
+Abbreviation = Annotated[str, _rule(rules.abbreviation_problem)]
 
 
 class GlossaryError(ValueError):
@@ -87,8 +106,8 @@ def _num(x: float) -> str:
 
 class Translation(_Strict):
     status: Literal["approved", "draft"]
-    reviewer: Optional[str] = None
-    phrases: List[str] = Field(min_length=1)
+    reviewer: Optional[PersonName] = None
+    phrases: List[Phrase] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _check(self) -> "Translation":
@@ -101,24 +120,30 @@ class Term(_Strict):
     id: str
     signal: Literal["clear", "critical_block", "field"]
     definition: str
-    owner: str
-    approver: Optional[str] = None
+    owner: PersonName
+    approver: Optional[PersonName] = None
     status: Literal["approved", "draft"]
-    phrases: List[str] = Field(min_length=1)
-    abbreviations: List[str] = []
+    phrases: List[Phrase] = Field(min_length=1)
+    abbreviations: List[Abbreviation] = []
     translations: Dict[Literal["es", "fr", "de"], Translation] = {}
     field: Optional[str] = None
     contract: Optional[Contract] = None
     depends_on: List[str] = []
     # the person who approved a weakening of this term (governance diff rule)
-    second_approver: Optional[str] = None
+    second_approver: Optional[PersonName] = None
 
     @model_validator(mode="after")
     def _check(self) -> "Term":
-        if self.status == "approved" and not (self.approver or "").strip():
-            raise ValueError("missing approver")
+        # a clear or critical term decides alone, so it needs an approver even as a draft
+        if (self.status == "approved" or self.signal != "field") and not (self.approver or "").strip():
+            raise ValueError("missing approver [rule missing_approver]")
         if self.approver and fold(self.approver.strip()) == fold(self.owner.strip()):
-            raise ValueError("approver equal to owner")
+            raise ValueError("approver equal to owner [rule approver_is_owner]")
+        if self.second_approver and any(
+                fold(self.second_approver.strip()) == fold(p.strip())
+                for p in (self.owner, self.approver or "")):
+            raise ValueError(f"second approver {self.second_approver!r} must differ from the "
+                             "owner and the approver [rule second_approver_not_independent]")
         if self.signal == "field":
             if not self.field:
                 raise ValueError("field term without a field name")
@@ -163,7 +188,7 @@ class Retirement(_Strict):
     """A removed critical term, with the second approver who allowed it."""
 
     id: str
-    second_approver: str
+    second_approver: PersonName
     reason: str = ""
 
 
@@ -180,8 +205,17 @@ class DomainGlossary(_Strict):
     @field_validator("version")
     @classmethod
     def _version(cls, v: str) -> str:
-        if not _VERSION.match(v):
-            raise ValueError(f"version {v!r} is not YYYY.MM.N")
+        problem = rules.version_problem(v)
+        if problem:
+            raise ValueError(problem)
+        return v
+
+    @field_validator("domain")
+    @classmethod
+    def _domain(cls, v: str) -> str:
+        problem = rules.domain_problem(v)
+        if problem:
+            raise ValueError(problem)
         return v
 
     @model_validator(mode="after")
@@ -218,11 +252,6 @@ class DomainGlossary(_Strict):
                           separators=(",", ":"), ensure_ascii=False)
 
 
-def phrase_key(text: str) -> str:
-    """Folded phrase with hyphen/space variants collapsed, for duplicate checks."""
-    return re.sub(r"[\s\-]+", "", fold(text))
-
-
 class GlossarySet:
     """All domains the pipeline knows, with one version and one hash.
 
@@ -230,7 +259,8 @@ class GlossarySet:
     cites is the whole set, not one file.
     """
 
-    def __init__(self, domains: Dict[str, DomainGlossary]):
+    def __init__(self, domains: Dict[str, DomainGlossary],
+                 sources: Optional[Dict[str, str]] = None):
         if not domains:
             raise GlossaryError("no glossary domains loaded")
         self.domains = dict(sorted(domains.items()))
@@ -242,6 +272,16 @@ class GlossarySet:
                         f"term {term.id}: id used in {self._terms[term.id][0]} and {name}"
                     )
                 self._terms[term.id] = (name, term)
+        # depends_on may cross domains, so it can only be resolved for the set
+        problems = rules.dependency_problems(
+            (name, term.id, term.depends_on) for name, term in self.terms())
+        problems += rules.draft_dependency_problems(
+            (name, term.id, term.status, term.depends_on) for name, term in self.terms())
+        if problems:
+            where = sources or {}
+            raise GlossaryError("\n".join(
+                f"{where.get(dom, dom)}: {msg}"
+                for dom, tid, msg in problems))
         canonical = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"),
                                ensure_ascii=False)
         self.sha256 = hashlib.sha256(canonical.encode("utf8")).hexdigest()
@@ -278,17 +318,20 @@ class GlossarySet:
 
     @classmethod
     def from_dict(cls, data: dict, source: str = "<dict>") -> "GlossarySet":
-        return cls({name: _validate(payload, f"{source}:{name}") for name, payload in data.items()})
+        return cls({name: _validate(payload, f"{source}:{name}") for name, payload in data.items()},
+                   {name: f"{source}:{name}" for name in data})
 
     @classmethod
     def from_paths(cls, paths: List[Union[str, Path]]) -> "GlossarySet":
         domains: Dict[str, DomainGlossary] = {}
+        sources: Dict[str, str] = {}
         for path in paths:
             dom = load_domain_file(path)
             if dom.domain in domains:
                 raise GlossaryError(f"{path}: domain {dom.domain} is loaded twice")
             domains[dom.domain] = dom
-        return cls(domains)
+            sources[dom.domain] = str(path)
+        return cls(domains, sources)
 
     @classmethod
     def from_dir(cls, path: Union[str, Path]) -> "GlossarySet":

@@ -9,7 +9,8 @@ import pytest
 import srsly
 
 from semgap_spacy.glossary import governance
-from semgap_spacy.glossary.models import GlossarySet, bundled_glossary_dir, load_domain_file
+from semgap_spacy.glossary import (GlossaryError, GlossarySet, bundled_glossary_dir,
+                                   load_domain_file)
 from semgap_spacy.ops.glossary_cli import main
 from semgap_spacy.glossary.governance import (FINDING_CODES, Finding, GovernanceError, changelog, diff,
                                      has_errors, load_cues, replay, validate)
@@ -65,6 +66,14 @@ CASES = [
     ("second_approver_not_independent", "second_approver_not_independent", "error", "DEMO.STOP",
      ["Bob Approver"]),
     ("unreadable", "unreadable", "error", None, ["not valid YAML"]),
+    ("bad_person_name", "bad_person_name", "error", "DEMO.GO", ["owner", "U+200B"]),
+    ("bad_domain_name", "bad_domain_name", "error", None, ["'../demo'", "never a path"]),
+    ("phrase_without_content", "phrase_without_content", "error", "DEMO.GO",
+     ["'.'", "punctuation only"]),
+    ("phrase_not_printable", "phrase_not_printable", "error", "DEMO.STOP", ["U+200B"]),
+    ("bad_abbreviation", "bad_abbreviation", "error", "DEMO.STOP", ["'ok'", "common word"]),
+    ("dependency_cycle", "dependency_cycle", "error", "DEMO.GO",
+     ["DEMO.GO -> DEMO.STOP -> DEMO.GO"]),
 ]
 
 
@@ -76,7 +85,7 @@ def test_each_fixture_reports_its_code(spec_cues_only, folder, code, severity, t
     assert any(f.term == term for f in hits), [str(f) for f in hits]
     hit = next(f for f in hits if f.term == term)
     assert hit.severity == severity == FINDING_CODES[code]
-    assert hit.domain in ("demo", "other")
+    assert hit.domain in ("demo", "other", "../demo")  # a domain is named as written
     for word in words:
         assert word in hit.message, (word, hit.message)
     assert has_errors(findings) == (severity == "error" or folder == "draft_dependency")
@@ -109,10 +118,11 @@ def test_all_problems_reported_not_just_the_first(spec_cues_only):
     assert severities == sorted(severities, key=lambda s: s != "error")
 
 
-def test_draft_critical_term_without_approver_loads_but_is_an_error(spec_cues_only):
-    # load-time validation accepts a draft without approver; governance does not,
-    # for a term that could clear or block once approved
-    load_domain_file(FIXTURES / "missing_approver" / "demo.yaml")
+def test_draft_critical_term_without_approver_is_refused_by_loader_and_validate(spec_cues_only):
+    # a term that could clear or block once approved needs an approver even as a
+    # draft; the loader and governance agree on it (one rule, in the model)
+    with pytest.raises(GlossaryError, match="DEMO.STOP: missing approver"):
+        load_domain_file(FIXTURES / "missing_approver" / "demo.yaml")
     assert "missing_approver" in _codes(validate(FIXTURES / "missing_approver"), "error")
 
 
@@ -328,7 +338,7 @@ def test_removing_a_critical_phrase_or_demoting_it_is_a_weakening(tmp_path):
     report = diff(VALID, _variant(tmp_path, lambda p: _term(p, "DEMO.STOP").update(
         phrases=["hard stop"])))
     assert [w.kind for w in report.weakenings] == ["critical_phrase_removed"]
-    assert "full stop" in report.weakenings[0].detail
+    assert "dead stop" in report.weakenings[0].detail
     demoted = diff(VALID, _variant(tmp_path, lambda p: _term(p, "DEMO.STOP").update(
         status="draft"), name="demoted"))
     assert "critical_demoted_to_draft" in [w.kind for w in demoted.weakenings]
@@ -353,7 +363,7 @@ def test_changelog_contains_the_changes(tmp_path):
     assert text.startswith("# Glossary changelog: 2026.11.0 → 2026.12.0")
     assert "## demo — 2026.11.0 → 2026.12.0" in text
     assert 'added phrase "all clear" (en)' in text
-    assert 'removed phrase "full stop" (en)' in text
+    assert 'removed phrase "dead stop" (en)' in text
     assert "contract max: 8 → 10" in text
     assert "band widened: 2–8 degC → 2–10 degC" in text
     assert "approved by second approver Dora Second" in text
@@ -391,7 +401,7 @@ def _fake_decide(calls):
 @pytest.fixture
 def cases_file(tmp_path):
     path = tmp_path / "cases.jsonl"
-    rows = [{"id": "c1", "domain": "demo", "text": "full stop on the dock"},
+    rows = [{"id": "c1", "domain": "demo", "text": "dead stop on the dock"},
             {"id": "c2", "domain": "demo", "text": "good to go"},
             {"id": "c3", "domain": "demo", "text": "nothing known"}]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n\n", encoding="utf8")

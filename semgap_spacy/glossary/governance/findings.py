@@ -32,6 +32,13 @@ FINDING_CODES: Dict[str, str] = {
     "unknown_reference": ERROR,
     "draft_dependency": ERROR,
     "phrase_is_cue": ERROR,
+    # glossary.rules: the loader refuses these too
+    "bad_person_name": ERROR,
+    "bad_domain_name": ERROR,
+    "bad_abbreviation": ERROR,
+    "phrase_without_content": ERROR,
+    "phrase_not_printable": ERROR,
+    "dependency_cycle": ERROR,
     "phrase_contains_cue": WARNING,
     "shared_phrase_across_domains": WARNING,
     "fuzzy_collision": WARNING,

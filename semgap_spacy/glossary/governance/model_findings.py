@@ -12,6 +12,8 @@ from typing import List, Optional
 from pydantic import ValidationError
 
 from ..models import DomainGlossary
+from ..rules import rule_of
+from .findings import FINDING_CODES
 from .findings import Finding, _finding
 from .payload import _list
 from .sources import RawDomain
@@ -61,6 +63,8 @@ def _pydantic_findings(raw: RawDomain, own: List[Finding]) -> List[Finding]:
             code = "bad_version"
         elif loc[2:3] == ["signal"]:
             code = "unknown_signal"
+        elif rule_of(msg) in FINDING_CODES:
+            code = rule_of(msg)
         else:
             code = next((c for text, c in _MESSAGE_CODES if text in msg), "schema")
         if code != "schema" and ((code, tid) in covered or (code, None) in covered):

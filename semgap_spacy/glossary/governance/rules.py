@@ -11,12 +11,11 @@ from __future__ import annotations
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, Iterable, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Union
 
 import srsly
 
-from ..models import LANGUAGES
-from .payload import _norm
+from ..rules import read_cues
 
 
 _DATA = Path(__file__).resolve().parents[2] / "data"
@@ -41,64 +40,15 @@ def _rules() -> Dict[str, Any]:
     return srsly.read_yaml(_DATA / "governance.yaml")
 
 
-def _cue_records(payload: Any, default_kind: str) -> Iterable[Tuple[str, str]]:
-    """(cue, kind) from a negation/<lang>.json file, tolerant of its exact layout."""
-    if isinstance(payload, list):
-        for rec in payload:
-            if isinstance(rec, str):
-                yield rec, default_kind
-            elif isinstance(rec, dict) and isinstance(rec.get("cue"), str):
-                kind = rec.get("category") or rec.get("kind") or rec.get("type") or default_kind
-                yield rec["cue"], str(kind)
-    elif isinstance(payload, dict):
-        for key, value in payload.items():
-            named = isinstance(value, list) and key not in ("cues", "records", "items")
-            yield from _cue_records(value, key if named else default_kind)
-
-
-_NOT_CUES = ("pseudo", "break", "scope_break", "terminator", "termination")
-
-
 def load_cues(negation_dir: Optional[Union[str, Path]] = None) -> Dict[str, Dict[str, str]]:
     """Negation and hedge cues per language: {lang: {folded cue: kind}}.
 
     The spec's list (data/governance.yaml) is always included; cues from
-    the language packs (``semgap_spacy/lang/<lang>/cues.json``) are added.
+    the language packs are added (or from ``NEGATION_DIR``'s files when set). The
+    reading is ``glossary.rules.read_cues``, the one the glossary models use
+    to refuse a phrase that is a cue; only the folder can differ here.
     """
-    cues: Dict[str, Dict[str, str]] = {lang: {} for lang in LANGUAGES}
-    for lang, kinds in (_rules().get("cues") or {}).items():
-        for kind, words in (kinds or {}).items():
-            for word in words or []:
-                cues.setdefault(lang, {})[_norm(str(word))] = f"{kind} cue"
-    folder = Path(negation_dir) if negation_dir else _negation_dir()
-    for lang in LANGUAGES:
-        if folder is None:
-            payload = _pack_cues(lang)
-        else:
-            path = folder / f"{lang}.json"
-            if not path.is_file():
-                continue
-            try:
-                payload = srsly.read_json(path)
-            except Exception:  # a half-written file must not break validation
-                continue
-        for cue, kind in _cue_records(payload, "cue"):
-            key = _norm(cue)
-            # "pseudo" cues ("not only") negate nothing and "break" cues ("but")
-            # only end a scope: neither turns a phrase into "not" or "maybe"
-            if key and kind not in _NOT_CUES:
-                cues[lang].setdefault(key, kind if kind.endswith("cue") else f"{kind} cue")
-    return cues
-
-
-def _pack_cues(lang: str) -> Any:
-    """The cue file of a language pack, as written; {} when the language has no pack."""
-    from ...lang import LanguagePackError, get_pack
-
-    try:
-        return get_pack(lang).cues.to_payload()
-    except LanguagePackError:
-        return {}
+    return read_cues(Path(negation_dir) if negation_dir else _negation_dir())
 
 
 def max_edits(letters: int) -> int:

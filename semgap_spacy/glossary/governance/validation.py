@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Set, Tuple
 
 from ..models import SIGNALS, phrase_key
-from ..models import _VERSION as VERSION_RE
+from ..rules import (dependency_problems, draft_dependency_problems, rule_of,
+                     version_problem)
 from .findings import ERROR, WARNING, Finding, _finding
 from .model_findings import _pydantic_findings
 from .payload import Phrase, _dict, _frame_values, _list, _same_person, _str, _terms, _variants
@@ -58,10 +59,9 @@ def _check_domain(raw: RawDomain, cues: Dict[str, Dict[str, str]]) -> List[Findi
     def add(code: str, term: Optional[str], message: str) -> None:
         out.append(_finding(code, dom, term, message, path))
 
-    version = payload.get("version")
-    if not isinstance(version, str) or not VERSION_RE.match(version):
-        add("bad_version", None, f"version {version!r} is not YYYY.MM.N (e.g. 2026.11.0)"
-            if version is not None else "no version (expected YYYY.MM.N, e.g. 2026.11.0)")
+    problem = version_problem(payload.get("version"))
+    if problem:
+        add("bad_version", None, problem)
 
     terms = _terms(payload)
     ids: Dict[str, int] = {}
@@ -163,18 +163,16 @@ def _check_across(raws: List[RawDomain]) -> List[Finding]:
                                     raw.path))
             term_home.setdefault(tid, (raw.name, term))
 
-    # depends_on: an approved term must not rest on a draft (or missing) term
-    for raw in raws:
-        for _, tid, term in _terms(raw.payload):
-            for dep in _list(term.get("depends_on")):
-                if dep not in term_home:
-                    out.append(_finding("unknown_reference", raw.name, tid,
-                                        f"term {tid} depends on unknown term {dep}", raw.path))
-                elif term.get("status") == "approved" and term_home[dep][1].get("status") != "approved":
-                    out.append(_finding(
-                        "draft_dependency", raw.name, tid,
-                        f"approved term {tid} depends on {dep}, which is a draft; approve "
-                        f"{dep} first or make {tid} a draft", raw.path))
+    # depends_on: resolvable and acyclic across the set (the loader's own
+    # check), and an approved term must not rest on a draft term
+    paths = {raw.name: raw.path for raw in raws}
+    every = [(raw.name, tid, term) for raw in raws for _, tid, term in _terms(raw.payload)]
+    problems = dependency_problems((d, t, term.get("depends_on")) for d, t, term in every)
+    problems += draft_dependency_problems(
+        (d, t, term.get("status"), term.get("depends_on")) for d, t, term in every)
+    for dom, tid, message in problems:
+        out.append(_finding(rule_of(message) or "unknown_reference", dom, tid, message,
+                            paths.get(dom)))
 
     # the same phrase in two domains: routing by domain may be wrong
     homes: Dict[str, Dict[str, Tuple[str, Phrase]]] = {}
