@@ -19,7 +19,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ._extensions import AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, TERMS_KEY, doc_key, doc_text, unpack_span_id
-from .codes import BLOCK, ESCALATE, OUTCOMES, PROCEED, outcome_for
+from .codes import BLOCK, ESCALATE, OUTCOMES, PROCEED, UNREADABLE_CASE, outcome_for
 from .fields import (QuantityRow, TermRow, _Field, findings_from_rows, quantity_rows, row_field_mentions,
                      stored_span_value, term_rows)
 from .pipe_base import SemgapPipe
@@ -240,7 +240,7 @@ class Decision(SemgapPipe):
         known_domain = domain in self.glossary.domains
         if domain is not None and not known_domain and not any(r["code"] == "unknown_domain" for r in reasons):
             reasons.append(make_reason("unknown_domain", f"unknown domain {domain!r}"))
-        if domain is None and not any(r["code"] == "invalid_case" for r in reasons):
+        if domain is None and not any(r["code"] in UNREADABLE_CASE for r in reasons):
             reasons.append(make_reason("unknown_domain", "no domain given for the case"))
         rows = term_rows(doc, self.spans_key)
         text = doc_text(doc) if rows else ""
