@@ -149,13 +149,26 @@ def _cheap_int(digits: str) -> Any:
 
 def lenient_top_level(text: str) -> Any:
     """Best-effort parse that never raises, to recover an envelope (an MCP id)
-    from a frame that strict parsing refused. Long numbers become None.
+    from a frame that strict parsing refused. Long numbers become None, and so
+    does a top-level key given twice: which of its values was meant is not
+    known, so neither may be answered to.
 
     text (str): The refused document.
     RETURNS (Any): The value, or None when even this fails.
     """
+    last: List[List[Tuple[str, Any]]] = []
+
+    def pairs(items: List[Tuple[str, Any]]) -> Dict[str, Any]:
+        last[:] = [items]  # the outermost object is built last
+        return dict(items)
+
     try:
-        return json.loads(text, parse_int=_cheap_int, parse_float=lambda s: None,
-                          parse_constant=lambda s: None)
+        value = json.loads(text, object_pairs_hook=pairs, parse_int=_cheap_int,
+                           parse_float=lambda s: None, parse_constant=lambda s: None)
     except (ValueError, RecursionError):
         return None
+    if isinstance(value, dict) and last:
+        keys = [k for k, _ in last[0]]
+        for key in {k for k in keys if keys.count(k) > 1}:
+            value[key] = None
+    return value
