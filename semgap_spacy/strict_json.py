@@ -30,11 +30,14 @@ TOO_DEEP = "input_too_deep"
 NUMBER_TOO_LARGE = "number_too_large"
 LONE_SURROGATE = "lone_surrogate"
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# A string, or an unterminated one up to the end: the match never fails once
+# it starts (possessive loop), so blanking strings stays linear on any input.
+_STRING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
 _NUMBER = re.compile(r"-?[0-9][0-9.eE+\-]*")
 _DIGIT = re.compile(r"[0-9]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class StrictJSONError(ValueError):
@@ -64,15 +67,20 @@ def check_limits(text: str, max_depth: int = MAX_DEPTH,
     max_digits (int): Most digits allowed in one number.
     RAISES (StrictJSONError): ``input_too_deep`` or ``number_too_large``.
     """
-    skeleton = _STRING.sub('""', text)
+    skeleton = _STRING.sub('""', text) if '"' in text else text
+    # Fast paths: few brackets cannot nest deep, and a long number needs a long
+    # run of number characters; only then is the exact count taken.
     depth = 0
-    for match in _BRACKETS.finditer(skeleton):
+    openers = skeleton.count("[") + skeleton.count("{")
+    for match in _BRACKETS.finditer(skeleton) if openers > max_depth else ():
         if match.group() in "[{":
             depth += 1
             if depth > max_depth:
                 raise StrictJSONError(TOO_DEEP, f"nested more than {max_depth} levels deep")
         else:
             depth -= 1
+    if not re.search("[0-9.eE+\\-]{%d,}" % (max_digits + 1), skeleton):
+        return
     for match in _NUMBER.finditer(skeleton):
         digits = len(_DIGIT.findall(match.group()))
         if digits > max_digits:
@@ -136,7 +144,8 @@ def loads(text: str, max_depth: int = MAX_DEPTH, max_digits: int = MAX_NUMBER_DI
         raise StrictJSONError(INVALID_JSON, f"not JSON ({exc.msg} at column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:  # not reachable after check_limits; kept as a net
         raise StrictJSONError(INVALID_JSON, f"not JSON ({type(exc).__name__})") from None
-    where = _find_surrogate(value)
+    # A lone surrogate can only come from an escape (strict UTF-8 has none).
+    where = _find_surrogate(value) if _SURROGATE_ESCAPE.search(text) else None
     if where is not None:
         raise StrictJSONError(LONE_SURROGATE,
                               f"a lone surrogate escape (not a character) in {_quote(where)}")

@@ -221,3 +221,13 @@ def test_failed_queue_export_leaves_out(tmp_path, monkeypatch):
     monkeypatch.setattr(review_queue.ReviewQueue, "export", broken)
     assert queue_main(["queue", "export", "--db", str(db), "--out", str(out)]) == 1
     assert out.read_bytes() == OLD
+
+
+def test_scan_stays_linear_on_an_unterminated_escaped_string():
+    # Every other character a quote: a backtracking string pattern would be quadratic here.
+    import time
+
+    start = time.perf_counter()
+    value, problem = parse_line('"' + '\\"' * 100_000)
+    assert value is None and problem[0] == "invalid_case"
+    assert time.perf_counter() - start < 5
