@@ -16,7 +16,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from ..glossary.models import GlossarySet
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
                        field_mentions, quantity_findings)
-from .reasons import BLOCK, ESCALATE, PROCEED, RANK as _RANK, decide, make_reason, outcome_for
+from .reasons import BLOCK, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason, outcome_for
 
 
 class Mark(NamedTuple):
@@ -163,7 +163,7 @@ class Policy:
         known_domain = domain in self.glossary.domains
         if domain is not None and not known_domain and not any(r["code"] == "unknown_domain" for r in reasons):
             reasons.append(make_reason("unknown_domain", f"unknown domain {domain!r}"))
-        if domain is None and not any(r["code"] == "invalid_case" for r in reasons):
+        if domain is None and not any(r["code"] in UNREADABLE_CASE for r in reasons):
             reasons.append(make_reason("unknown_domain", "no domain given for the case"))
         rows, text = case.terms, case.text
         recognised = False

@@ -51,11 +51,19 @@ REASON_CODES: Dict[str, str] = {
     "timestamp_in_future": ESCALATE,
     # the case itself
     "invalid_case": ESCALATE,
+    "duplicate_key": ESCALATE,
+    "input_too_deep": ESCALATE,
+    "number_too_large": ESCALATE,
+    "lone_surrogate": ESCALATE,
     "unknown_domain": ESCALATE,
     "invalid_text": ESCALATE,
     "text_too_long": ESCALATE,
     "component_error": ESCALATE,
 }
+
+# A line that could not be read as a case at all: no domain to report missing.
+UNREADABLE_CASE = frozenset({"invalid_case", "duplicate_key", "input_too_deep", "number_too_large",
+                             "lone_surrogate"})
 
 
 def outcome_for(code: str) -> str:

@@ -13,6 +13,8 @@ from typing import Iterator, List, Optional, Tuple
 
 from ..api import build_pipeline, case_doc, decide_cases, pipeline_glossary
 from ..core.reasons import make_reason
+from ..util.jsonl import iter_lines
+from ..util.safe_output import output_file, one_line
 from . import glossary_cli, queue_cli, report_cli
 
 DEMO_CASES = [
@@ -39,49 +41,45 @@ DEMO_CASES = [
 
 
 def read_cases(stream) -> Iterator[Tuple[int, object, Optional[dict]]]:
-    """(line number, case, problem) per line of a JSONL byte stream."""
-    for number, raw in enumerate(stream, 1):
-        try:
-            line = raw.decode("utf8")
-        except UnicodeDecodeError as exc:
-            yield number, None, make_reason("invalid_case", f"line {number} is not valid UTF-8 ({exc.reason})")
-            continue
-        try:
-            case = json.loads(line)
-        except ValueError as exc:
-            yield number, None, make_reason("invalid_case", f"line {number} is not JSON ({exc.msg})")
-            continue
-        if not isinstance(case, dict):
+    """(line number, case, problem) per line of a JSONL byte stream (strict JSON, see ``jsonl``)."""
+    for number, value, problem in iter_lines(stream):
+        if problem is not None:
+            code, message = problem
+            yield number, None, make_reason(code, f"line {number}: {message}")
+        elif not isinstance(value, dict):
             yield number, None, make_reason("invalid_case",
-                                            f"line {number} is JSON {type(case).__name__}, not an object")
-            continue
-        yield number, case, None
+                                            f"line {number} is JSON {type(value).__name__}, not an object")
+        else:
+            yield number, value, None
 
 
 def _cmd_assess(args) -> int:
     try:
         source = open(args.cases, "rb") if args.cases != "-" else nullcontext(sys.stdin.buffer)
-        sink = open(args.out, "w", encoding="utf8") if args.out != "-" else nullcontext(sys.stdout)
     except OSError as exc:
         print(f"semgap: cannot open {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
-    nlp = build_pipeline(args.glossaries)
-    bad_lines: List[Optional[int]] = []  # per case: its line number when it did not parse
+    with source as stream:
+        nlp = build_pipeline(args.glossaries)  # before OUT is touched: a bad glossary leaves it as it was
+        bad_lines: List[Optional[int]] = []  # per case: its line number when it did not parse
 
-    def docs(stream):
-        for number, case, problem in read_cases(stream):
-            bad_lines.append(number if problem is not None else None)
-            yield case_doc(nlp, case if problem is None else {}, problems=[problem] if problem else None)
+        def docs():
+            for number, case, problem in read_cases(stream):
+                bad_lines.append(number if problem is not None else None)
+                yield case_doc(nlp, case if problem is None else {}, problems=[problem] if problem else None)
 
-    count = 0
-    with source as stream, sink as out:
-        for decision in decide_cases(nlp, docs(stream), batch_size=args.batch_size):
-            if bad_lines[count] is not None:
-                decision["id"], decision["line"] = None, bad_lines[count]
-            out.write(json.dumps(decision, ensure_ascii=False) + "\n")
-            count += 1
+        count = 0
+        # OUT is replaced only when every line has its decision (see safe_output).
+        with output_file(args.out) as out:
+            for decision in decide_cases(nlp, docs(), batch_size=args.batch_size):
+                if bad_lines[count] is not None:
+                    decision["id"], decision["line"] = None, bad_lines[count]
+                out.write(json.dumps(decision, ensure_ascii=False) + "\n")
+                count += 1
+            if count != len(bad_lines):
+                raise RuntimeError(f"{len(bad_lines)} cases read but {count} decisions made")
     print(f"semgap: {count} decisions written to {args.out}", file=sys.stderr)
-    return 0 if count == len(bad_lines) else 1
+    return 0
 
 
 def _cmd_demo(args) -> int:
@@ -120,5 +118,5 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a last line of defence: a message, never a traceback
-        print(f"semgap: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"semgap: {type(exc).__name__}: {one_line(exc)}", file=sys.stderr)
         return 1

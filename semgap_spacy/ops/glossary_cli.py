@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
 from .cli_support import err, guard, standalone_main
 from ..glossary.models import GlossaryError, bundled_glossary_dir
 from ..glossary.governance import ERROR, GovernanceError, diff, replay, validate
+from ..util.safe_output import output_file
 
 
 def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
@@ -147,7 +147,8 @@ def _cmd_changelog(args: argparse.Namespace) -> int:
     report = diff(args.old, args.new)
     text = report.to_markdown()
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        with output_file(args.out) as out:  # replaced whole or not at all
+            out.write(text)
         print(f"changelog written to {args.out}")
     else:
         sys.stdout.write(text)

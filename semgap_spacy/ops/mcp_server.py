@@ -39,13 +39,13 @@ import anyio
 import anyio.to_thread
 import mcp_types as types
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from spacy.language import Language
 
 from ..about import __version__
 from ..api import MAX_TEXT_CHARS, assess as _assess, build_pipeline, decision_of, pipeline_glossary
 from ..glossary.models import GlossarySet
+from .mcp_frames import MAX_FRAME_BYTES, filtered_stdio_server
 from .review_queue import QueueError, ReviewQueue
 
 logger = logging.getLogger("semgap_spacy.mcp_server")
@@ -365,9 +365,13 @@ class SemgapMCPServer:
             structured_content=result,
         )
 
-    async def run_stdio(self) -> None:
-        """Serve one client over stdin/stdout until it closes the connection."""
-        async with stdio_server() as (read_stream, write_stream):
+    async def run_stdio(self, max_frame_bytes: int = MAX_FRAME_BYTES) -> None:
+        """Serve one client over stdin/stdout until it closes the connection.
+
+        Frames pass a filter first (``mcp_frames``): the SDK drops malformed
+        requests unanswered, the filter answers them with a JSON-RPC error.
+        """
+        async with filtered_stdio_server(max_frame_bytes) as (read_stream, write_stream):
             await self.server.run(read_stream, write_stream, self.server.create_initialization_options())
 
 
@@ -426,9 +430,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="directory of domain glossary YAML files (default: the bundled ones)")
     parser.add_argument("--queue-db", default=None,
                         help=f"review queue SQLite file (default: ${QUEUE_DB_ENV}, else {DEFAULT_QUEUE_DB})")
+    parser.add_argument("--max-frame-bytes", type=int, default=MAX_FRAME_BYTES,
+                        help=f"refuse JSON-RPC frames longer than this (default {MAX_FRAME_BYTES})")
     parser.add_argument("--log-level", default="INFO",
                         choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     args = parser.parse_args(argv)
+    if args.max_frame_bytes < 1:
+        parser.error("--max-frame-bytes must be positive")
     logging.basicConfig(stream=sys.stderr, level=args.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -440,7 +448,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 SERVER_NAME, __version__, app.glossary.version, app.glossary.sha256[:12],
                 ", ".join(app.domains), app.queue_db)
     try:
-        anyio.run(app.run_stdio)
+        anyio.run(app.run_stdio, args.max_frame_bytes)
     except KeyboardInterrupt:
         return 130
     return 0

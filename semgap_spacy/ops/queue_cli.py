@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .cli_support import err, guard, standalone_main
 from ..util.jsonl import read_jsonl
+from ..util.safe_output import output_file
 from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue
 
 DEFAULT_DB = "semgap_queue.sqlite3"
@@ -165,7 +166,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     with _open(args) as queue:
-        n = queue.export(args.out if args.out else sys.stdout)
+        with output_file(args.out or "-") as out:  # a failed export leaves OUT as it was
+            n = queue.export(out)
     if args.out:
         print(f"exported {n} entries to {args.out}")
     return 0

@@ -1,12 +1,41 @@
-"""Strict JSONL reading for the tools that read logged cases and decisions.
+"""Strict JSONL reading, one reader for every tool that reads cases or decisions.
 
-Unlike ``assess`` (which must answer every line, however broken), these tools
-work on files a program wrote; a broken line there is an error to report with
-its line number, not a case to decide.
+Each line is strict JSON (``strict_json``): unique keys, bounded depth and
+number size (checked before the parse), no lone surrogates, no NaN. ``assess``
+turns a refused line into an escalate decision with the reason code;
+``read_jsonl`` (files a program wrote: queue enqueue, governance replay) turns
+it into an error naming the line.
 """
-import json
 from pathlib import Path
-from typing import Any, List, Type, Union
+from typing import Any, Iterable, Iterator, List, Optional, Tuple, Type, Union
+
+from .strict_json import INVALID_JSON, StrictJSONError, loads
+
+Problem = Tuple[str, str]  # (reason code, message)
+
+
+def parse_line(raw: Union[bytes, str]) -> Tuple[Any, Optional[Problem]]:
+    """One line as (value, None), or (None, (code, message)) when it is refused.
+
+    raw (bytes | str): The line, as read (bytes are decoded as strict UTF-8).
+    RETURNS (Tuple[Any, Optional[Problem]]): The value or the problem; never raises.
+    """
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf8")
+        except UnicodeDecodeError as exc:
+            return None, (INVALID_JSON, f"not valid UTF-8 ({exc.reason})")
+    try:
+        return loads(raw), None
+    except StrictJSONError as exc:
+        return None, (exc.code, exc.message)
+
+
+def iter_lines(stream: Iterable[Union[bytes, str]]) -> Iterator[Tuple[int, Any, Optional[Problem]]]:
+    """(line number, value, problem) for every line, blank ones included."""
+    for number, raw in enumerate(stream, 1):
+        value, problem = parse_line(raw)
+        yield number, value, problem
 
 
 def read_jsonl(path: Union[str, Path], what: str = "line", error: Type[Exception] = ValueError) -> List[Any]:
@@ -14,16 +43,17 @@ def read_jsonl(path: Union[str, Path], what: str = "line", error: Type[Exception
 
     path (str | Path): The file.
     what (str): What a line holds, for the message ("case", "decision").
-    error (Type[Exception]): The error to raise on a line that is not JSON.
+    error (Type[Exception]): The error to raise on a line that is not strict JSON.
     RETURNS (List[Any]): The values, in order.
     """
     rows: List[Any] = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            if not raw.strip():
                 continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise error(f"{path}:{lineno}: {what} line is not JSON ({exc.msg})") from None
+            value, problem = parse_line(raw)
+            if problem is not None:
+                code, message = problem
+                raise error(f"{path}:{lineno}: {what} line refused: {message} [{code}]")
+            rows.append(value)
     return rows

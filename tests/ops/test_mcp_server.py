@@ -23,6 +23,8 @@ SERVER_ARGS = ["-m", "semgap_spacy.ops.mcp_server"]
 TOOL_NAMES = {"assess", "explain_term", "list_domains", "queue_enqueue"}
 DOMAINS = {"aviation_maintenance", "medical_logistics", "mortgage", "pharma_qa"}
 CALL_TIMEOUT = 60  # seconds; the first start builds the pipeline
+# The server must import this checkout's package, whatever the working directory.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BLOCK_CASE = {"domain": "medical_logistics", "text": "xm neg, cold ischemia 30 hours",
               "readings": {"cold_ischemia_elapsed": {"value": 30, "unit": "h"}},
@@ -41,7 +43,7 @@ def _record(result):
 async def _run_session(queue_db, workdir, errlog):
     params = StdioServerParameters(
         command=sys.executable, args=SERVER_ARGS, cwd=str(workdir),
-        env={"SEMGAP_QUEUE_DB": str(queue_db), "PYTHONUNBUFFERED": "1"})
+        env={"SEMGAP_QUEUE_DB": str(queue_db), "PYTHONUNBUFFERED": "1", "PYTHONPATH": ROOT})
     calls = []  # (label, tool, arguments, record) in call order
     out = {"calls": calls}
     async with stdio_client(params, errlog=errlog) as (read, write):
@@ -314,7 +316,7 @@ def test_stdout_is_protocol_only(tmp_path):
         {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
          "params": {"name": "assess", "arguments": {**PROCEED_CASE, "bogus": True}}},
     ]
-    env = {**os.environ, "SEMGAP_QUEUE_DB": str(tmp_path / "raw.sqlite3")}
+    env = {**os.environ, "SEMGAP_QUEUE_DB": str(tmp_path / "raw.sqlite3"), "PYTHONPATH": ROOT}
     proc = subprocess.Popen([sys.executable, *SERVER_ARGS], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=str(tmp_path), env=env, text=True, encoding="utf-8")
     try:

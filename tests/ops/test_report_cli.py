@@ -13,7 +13,7 @@ from semgap_spacy.ops.draft_miner import mine_candidates, select_texts
 from semgap_spacy.ops.drift import compare_windows
 from semgap_spacy.glossary import load_glossaries
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TERMS = ["MED.XM_NEGATIVE", "MED.XM_POSITIVE", "MED.COLD_ISCHEMIA"]
 
 

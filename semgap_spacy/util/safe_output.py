@@ -1,0 +1,65 @@
+"""Output files that are replaced whole or not at all.
+
+Opening ``OUT`` with mode ``"w"`` truncates it at once, so a run that then
+fails (a bad glossary, a full disk, a bug) destroys yesterday's decisions and
+leaves half of today's. Every CLI verb that writes a file uses
+:func:`output_file` instead: it writes a temporary file in OUT's own folder
+(same file system, so the rename is atomic) and renames it over OUT only
+when the block finished without an exception. Readers of OUT see the old
+file or the new one, never a mix.
+"""
+import os
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, TextIO, Union
+
+STDOUT = "-"
+_MAX_MESSAGE = 400
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+@contextmanager
+def output_file(path: Union[str, Path], encoding: str = "utf-8") -> Iterator[TextIO]:
+    """A text stream whose content becomes ``path`` only if the block succeeds.
+
+    path (str | Path): The output file; "-" means stdout (written as it goes).
+    encoding (str): The text encoding.
+    YIELDS (TextIO): The stream to write to.
+    RAISES (OSError): When the folder cannot take a temporary file; OUT is untouched.
+    """
+    if str(path) == STDOUT:
+        yield sys.stdout
+        return
+    target = Path(path)
+    try:
+        # An existing OUT keeps its permissions; a new one gets the usual ones.
+        mode = target.stat().st_mode & 0o7777
+    except OSError:
+        mode = _new_file_mode()
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=str(target.parent or "."))
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="\n") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def one_line(exc: BaseException) -> str:
+    """An error's message on one line (pydantic and YAML errors span many)."""
+    text = " | ".join(part.strip() for part in str(exc).splitlines() if part.strip())
+    return text if len(text) <= _MAX_MESSAGE else text[:_MAX_MESSAGE] + "…"
