@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="decide a dozen examples from the spec and print a table")
     p.add_argument("--glossaries", default=None)
     p.set_defaults(func=_cmd_demo)
-    for module in ("glossary_cli", "queue_cli"):
+    for module in ("glossary_cli", "queue_cli", "provenance_cli"):
         try:
             mod = __import__(f"semgap_spacy.{module}", fromlist=["register"])
         except ImportError:

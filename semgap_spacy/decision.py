@@ -23,6 +23,7 @@ from .codes import BLOCK, ESCALATE, OUTCOMES, PROCEED, outcome_for
 from .fields import (QuantityRow, TermRow, _Field, findings_from_rows, quantity_rows, row_field_mentions,
                      stored_span_value, term_rows)
 from .pipe_base import SemgapPipe
+from .provenance import verify_evidence  # noqa: F401  (moved; old imports keep working)
 
 SCHEMA = "semgap/decision/v1"
 # user_data keys of the doc values read and written here (all default to None,
@@ -84,34 +85,6 @@ def make_reason(code: str, message: str, *, term_id: Optional[str] = None,
         if value is not None:
             reason[key] = value
     return reason
-
-
-def verify_evidence(decision: dict, text: str) -> List[str]:
-    """Check that a decision still belongs to a text, span by span.
-
-    A reviewer UI highlights ``text[start_char:end_char]``; this says whether
-    that is safe: the text hash must match and every reason's span must hold
-    the evidence it quotes.
-    decision (dict): A decision in the format of spec §5.
-    text (str): The text to show.
-    RETURNS (List[str]): Problems found; empty when everything matches.
-    """
-    problems = []
-    if not isinstance(text, str):
-        return [f"text must be a string, not {type(text).__name__}"]
-    expected = decision.get("text_sha256")
-    if expected and expected != text_sha256(text):
-        problems.append("text_sha256 does not match the text")
-    for i, reason in enumerate(decision.get("reasons") or []):
-        if "start_char" not in reason:
-            continue
-        start, end = reason.get("start_char"), reason.get("end_char")
-        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
-            problems.append(f"reason {i} ({reason.get('code')}): span {start}..{end} is outside the text")
-        elif "evidence" in reason and text[start:end] != reason["evidence"]:
-            problems.append(f"reason {i} ({reason.get('code')}): text[{start}:{end}] is "
-                            f"{text[start:end]!r}, not {reason['evidence']!r}")
-    return problems
 
 
 def decide(reasons: List[dict]) -> str:
