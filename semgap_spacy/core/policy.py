@@ -16,7 +16,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from ..glossary.models import GlossarySet
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
                        field_mentions, quantity_findings)
-from .reasons import BLOCK, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason, outcome_for
+from .reasons import (BLOCK, CLEARING_CODES, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason,
+                      outcome_for)
 
 
 class Mark(NamedTuple):
@@ -63,7 +64,7 @@ _DECIDING_SIGNALS = ("clear", "critical_block", "field")
 _VALUE_CODES = {"reading_in_contract", "limit_exceeded", "below_minimum", "outside_band",
                 "text_quantity_unconfirmed", "quantity_mismatch", "field_without_value",
                 "ambiguous_unit", "unsupported_unit"}
-_CLEARING = {"clearance", "reading_in_contract"}
+_CLEARING = CLEARING_CODES
 # Escalations a reviewer resolves by choosing a meaning.
 _OPTION_CODES = {"ambiguous_abbreviation", "dangling_head", "dangling_outcome", "fuzzy_tie"}
 _STATE_MESSAGES = {

@@ -64,6 +64,18 @@ REASON_CODES: Dict[str, str] = {
 # A line that could not be read as a case at all: no domain to report missing.
 UNREADABLE_CASE = frozenset({"invalid_case", "duplicate_key", "input_too_deep", "number_too_large",
                              "lone_surrogate"})
+# Codes that may let an action through; proceed needs one of them (spec §4).
+CLEARING_CODES = frozenset({"clearance", "reading_in_contract"})
+# Codes whose reason always quotes the text it is about (a term, an
+# abbreviation, a frame word, a tied spelling): it must carry start_char,
+# end_char and evidence, and its message starts with the quote. Reasons from
+# readings and quantities may point at a field's mention, but need not.
+QUOTING_CODES = frozenset({
+    "clearance", "clearance_negated", "clearance_hedged", "clearance_repaired",
+    "critical_term", "critical_negated", "critical_hedged", "draft_term",
+    "ambiguous_abbreviation", "fuzzy_tie", "other_domain_term", "dangling_head",
+    "dangling_outcome", "unknown_term",
+})
 
 
 def outcome_for(code: str) -> str:

@@ -202,18 +202,11 @@ class DomainGlossary(_Strict):
     ambiguous: List[Ambiguous] = []
     retired: List[Retirement] = []
 
-    @field_validator("version")
+    @field_validator("version", "domain")
     @classmethod
-    def _version(cls, v: str) -> str:
-        problem = rules.version_problem(v)
-        if problem:
-            raise ValueError(problem)
-        return v
-
-    @field_validator("domain")
-    @classmethod
-    def _domain(cls, v: str) -> str:
-        problem = rules.domain_problem(v)
+    def _version_and_domain(cls, v: str, info) -> str:
+        check = rules.version_problem if info.field_name == "version" else rules.domain_problem
+        problem = check(v)
         if problem:
             raise ValueError(problem)
         return v

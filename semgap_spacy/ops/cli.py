@@ -15,7 +15,7 @@ from ..api import build_pipeline, case_doc, decide_cases, pipeline_glossary
 from ..core.reasons import make_reason
 from ..util.jsonl import iter_lines
 from ..util.safe_output import output_file, one_line
-from . import glossary_cli, queue_cli, report_cli
+from . import glossary_cli, provenance_cli, queue_cli, report_cli
 
 DEMO_CASES = [
     {"id": "demo-01", "domain": "medical_logistics", "text": "xm neg, cold ischemia 30 hours",
@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="decide a dozen examples from the spec and print a table")
     p.add_argument("--glossaries", default=None)
     p.set_defaults(func=_cmd_demo)
-    for module in (glossary_cli, queue_cli, report_cli):
+    for module in (glossary_cli, queue_cli, report_cli, provenance_cli):
         module.register(sub)
     return parser
 

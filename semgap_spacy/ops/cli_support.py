@@ -4,14 +4,59 @@ Every sub-command returns an exit code and reports a refused action as one
 ``error:`` line on stderr; a person running it never sees a traceback.
 """
 import argparse
+import json
 import sys
 from typing import Callable, Optional, Sequence, Tuple, Type
 
 Command = Callable[[argparse.Namespace], int]
 
 
+def _escape_char(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def printable(text: object) -> str:
+    """Text that is safe to print on a terminal: characters that do not print
+    (controls, escapes, zero-width and bidi marks, line separators, lone
+    surrogates) become ``\\xNN``/``\\uNNNN`` escapes, so a value can neither
+    forge a line nor hide or recolour what follows it."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape_char(ch) for ch in text)
+
+
+def field(text: object) -> str:
+    """One value (a name, a case id) for a table cell: as ``printable``, with
+    backslashes doubled too, so an escape shown always means an escaped
+    character and never a backslash the value held."""
+    text = str(text)
+    if text.isprintable() and "\\" not in text:
+        return text
+    return "".join("\\\\" if ch == "\\" else ch if ch.isprintable() else _escape_char(ch) for ch in text)
+
+
+def json_line(obj: object, **kwargs) -> str:
+    """JSON for a terminal: readable non-ASCII kept, characters that do not
+    print written as JSON ``\\u`` escapes (the same value to any JSON reader)."""
+    text = json.dumps(obj, ensure_ascii=False, **kwargs)
+    if text.isprintable() or "\n" in text and text.replace("\n", "").isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable() or ch == "\n":
+            out.append(ch)
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            high, low = divmod(ord(ch) - 0x10000, 0x400)
+            out.append(f"\\u{0xd800 + high:04x}\\u{0xdc00 + low:04x}")
+    return "".join(out)
+
+
 def err(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {printable(message)}", file=sys.stderr)
 
 
 def guard(func: Command, expected: Tuple[Type[BaseException], ...],

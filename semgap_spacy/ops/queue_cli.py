@@ -15,10 +15,12 @@ import sqlite3
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from .cli_support import err, guard, standalone_main
+from .cli_support import err, field, guard, json_line, printable, standalone_main
 from ..util.jsonl import read_jsonl
 from ..util.safe_output import output_file
 from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue
+from ..glossary.roster import ROSTER_CONFIG, RosterError, load_roster
+from ..util.signing import KEY_ENV_CONFIG, KEY_FILE_CONFIG, SigningKeyError, load_key
 
 DEFAULT_DB = "semgap_queue.sqlite3"
 
@@ -32,6 +34,17 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", default=DEFAULT_DB,
                         help=f"review queue SQLite file (default: {DEFAULT_DB})")
+    common.add_argument("--key-file", default=None,
+                        help=f"file holding the HMAC key of a keyed queue (default: ${KEY_FILE_CONFIG})")
+    common.add_argument("--key-env", default=None, metavar="NAME",
+                        help="NAME of the environment variable holding the key (never the key "
+                             f"itself; default: ${KEY_ENV_CONFIG})")
+    signers = argparse.ArgumentParser(add_help=False)
+    signers.add_argument("--roster", default=None, metavar="FILE",
+                         help="who may sign: one name per line (default: $" + ROSTER_CONFIG
+                              + ", else the glossaries' owners, approvers and reviewers)")
+    signers.add_argument("--glossaries", default=None,
+                         help="glossary directory whose governance lists the reviewers (default: bundled)")
     queue = subparsers.add_parser(
         "queue", help="the review queue of escalate/block decisions",
         description="Review queue: an append-only, hash-chained record of decisions "
@@ -48,14 +61,14 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.add_argument("seq", type=int)
     p.set_defaults(func=_guard(_cmd_show))
 
-    p = sub.add_parser("resolve", parents=[common], help="record a reviewer's resolution")
+    p = sub.add_parser("resolve", parents=[common, signers], help="record a reviewer's resolution")
     p.add_argument("seq", type=int)
     p.add_argument("--reviewer", default="", help="the human reviewer's name (required)")
     p.add_argument("--outcome", required=True, choices=OUTCOMES)
     p.add_argument("--rationale", default="")
     p.set_defaults(func=_guard(_cmd_resolve))
 
-    p = sub.add_parser("clarify", parents=[common],
+    p = sub.add_parser("clarify", parents=[common, signers],
                        help="record a reviewer's meaning for an ambiguous abbreviation in an entry")
     p.add_argument("seq", type=int)
     p.add_argument("--reviewer", default="", help="the human reviewer's name (required)")
@@ -66,7 +79,15 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.set_defaults(func=_guard(_cmd_clarify))
 
     p = sub.add_parser("verify", parents=[common], help="check the hash chain")
+    p.add_argument("--anchor", default=None, metavar="HASH",
+                   help="a head printed earlier by 'queue head' and kept elsewhere; catches a "
+                        "truncated or rewritten tail")
     p.set_defaults(func=_guard(_cmd_verify))
+
+    p = sub.add_parser("head", parents=[common],
+                       help="print the last entry's hash, to keep elsewhere as an anchor")
+    p.add_argument("--with-seq", action="store_true", help="print SEQ:HASH")
+    p.set_defaults(func=_guard(_cmd_head))
 
     p = sub.add_parser("export", parents=[common], help="write every entry as JSONL")
     p.add_argument("--out", default=None, help="output file (default: stdout)")
@@ -93,7 +114,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    return guard(func, (QueueError, ValueError, OSError), _describe_db_error)
+    return guard(func, (QueueError, RosterError, SigningKeyError, ValueError, OSError), _describe_db_error)
 
 
 def _describe_db_error(exc: BaseException, args: argparse.Namespace) -> Optional[str]:
@@ -107,7 +128,10 @@ def _open(args: argparse.Namespace, create: bool = False, **kwargs: Any) -> Revi
     # report an empty, intact chain.
     if not create and not os.path.exists(args.db):
         raise QueueError(f"no review queue at {args.db} (enqueue creates it; check --db)")
-    return ReviewQueue(args.db, **kwargs)
+    key = load_key(args.key_file, args.key_env)
+    if hasattr(args, "roster"):
+        kwargs["roster"] = load_roster(args.roster, args.glossaries)
+    return ReviewQueue(args.db, key=key, **kwargs)
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -115,18 +139,20 @@ def _cmd_list(args: argparse.Namespace) -> int:
         items = queue.list(args.status)
     if args.json:
         for item in items:
-            print(json.dumps(item, ensure_ascii=False, sort_keys=True))
+            print(json_line(item, sort_keys=True))
         return 0
     if not items:
         print(f"no {args.status} entries" if args.status != "all" else "queue is empty")
         return 0
     print(f"{'SEQ':>5}  {'CASE':<16} {'DECISION':<9} {'STATUS':<9} CODES / RESOLUTION")
     for item in items:
-        tail = ", ".join(c for c in item["codes"] if c) or "-"
+        # every value from the file is escaped: a case id holding a newline
+        # or a terminal escape must not forge or hide a row
+        tail = ", ".join(field(c) for c in item["codes"] if c) or "-"
         res = item["resolution"]
         if res:
-            tail += f"  -> {res['outcome']} by {res['reviewer']}"
-        print(f"{item['seq']:>5}  {str(item['case_id'] or '-'):<16} {item['decision']:<9} "
+            tail += f"  -> {field(res.get('outcome'))} by {field(res.get('reviewer'))}"
+        print(f"{item['seq']:>5}  {field(item['case_id'] or '-'):<16} {field(item['decision']):<9} "
               f"{item['status']:<9} {tail}")
     return 0
 
@@ -134,14 +160,15 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def _cmd_show(args: argparse.Namespace) -> int:
     with _open(args) as queue:
         entry = queue.show(args.seq)
-    print(json.dumps(entry, ensure_ascii=False, indent=2, sort_keys=True))
+    print(json_line(entry, indent=2, sort_keys=True))
     return 0
 
 
 def _cmd_resolve(args: argparse.Namespace) -> int:
     with _open(args) as queue:
         seq = queue.resolve(args.seq, args.reviewer, args.outcome, args.rationale)
-    print(f"entry {args.seq} resolved as {args.outcome} by {args.reviewer.strip()} "
+        reviewer = queue.show(seq)["payload"]["reviewer"]
+    print(f"entry {args.seq} resolved as {args.outcome} by {field(reviewer)} "
           f"(resolution entry {seq})")
     return 0
 
@@ -149,19 +176,28 @@ def _cmd_resolve(args: argparse.Namespace) -> int:
 def _cmd_clarify(args: argparse.Namespace) -> int:
     with _open(args) as queue:
         seq = queue.clarify(args.seq, args.reviewer, args.abbreviation, args.choice, args.rationale)
-    print(f"entry {args.seq}: {args.abbreviation} read as {args.choice!r} by {args.reviewer.strip()} "
+        reviewer = queue.show(seq)["payload"]["reviewer"]
+    print(f"entry {args.seq}: {field(args.abbreviation)} read as {ascii(args.choice)} by {field(reviewer)} "
           f"(concept_clarified entry {seq}); it will be offered again, never applied automatically")
     return 0
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     with _open(args) as queue:
-        result = queue.verify()
+        result = queue.verify(anchor=args.anchor)
     if result.ok:
-        print(f"ok: {result.message}")
+        print(f"ok: {printable(result.message)}")
         return 0
-    err(f"chain broken at entry {result.first_bad_seq}: {result.message}")
+    where = f"at entry {result.first_bad_seq}" if result.first_bad_seq is not None else "(append-only)"
+    err(f"chain broken {where}: {result.message}")
     return 1
+
+
+def _cmd_head(args: argparse.Namespace) -> int:
+    with _open(args) as queue:
+        seq, digest = queue.head()
+    print(f"{seq}:{digest}" if args.with_seq else digest)
+    return 0
 
 
 def _cmd_export(args: argparse.Namespace) -> int:

@@ -15,6 +15,24 @@ a decision is its current one.
 The raw text of a case is NOT stored unless the queue is opened with
 ``store_raw_text=True``: domain text may carry personal data, and the text's
 SHA-256 is enough to prove which text was decided on.
+
+What each way of checking guarantees (see also the README):
+
+* ``verify()``: every row agrees with its own hash and with the row before
+  it, seqs have no gap, no row was cut off behind SQLite's record of the
+  highest seq, and the append-only triggers are in place, unaltered.
+  Someone with write access can still cut the tail and fix
+  ``sqlite_sequence``, or re-hash every row from a forged one onwards.
+* ``verify(anchor=...)``: also, the head recorded earlier (``head()``, kept
+  outside this file) is still in the chain, so a cut or re-hashed tail up to
+  that point is caught; rows appended after the anchor are not covered.
+* ``verify(key=...)`` on a queue written with a key: every row also carries
+  an HMAC of its hash (``signing.py``), so a forged or re-hashed row made
+  without the key is caught. A key cannot tell that rows were cut off the
+  end; only an anchor can.
+
+Resolutions and clarifications must name a person on the roster
+(``roster.py``): the glossaries' governance people, or a roster file.
 """
 from __future__ import annotations
 
@@ -26,10 +44,14 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, TextIO, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
+
+from ..util import signing
+from ..glossary.roster import Roster, RosterError, load_roster
+from ..util.signing import canonical_json
 
 GENESIS_HASH = "0" * 64
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: row_mac (keyed chain)
 KINDS = ("decision", "resolution", "concept_clarified")
 OUTCOMES = ("proceed", "escalate", "block")
 QUEUEABLE = ("escalate", "block")
@@ -57,7 +79,8 @@ HASHED_FIELDS = (
     "created_at",
     "prev_hash",
 )
-COLUMNS = HASHED_FIELDS + ("row_hash",)
+COLUMNS = HASHED_FIELDS + ("row_hash", "row_mac")
+TRIGGERS = ("entries_no_update", "entries_no_delete")
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -77,7 +100,8 @@ CREATE TABLE IF NOT EXISTS entries (
     payload_json TEXT,
     created_at TEXT NOT NULL,
     prev_hash TEXT NOT NULL,
-    row_hash TEXT NOT NULL UNIQUE
+    row_hash TEXT NOT NULL UNIQUE,
+    row_mac TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS entries_decision_key
     ON entries (ifnull(case_id, ''), text_sha256, ifnull(glossary_sha256, ''))
@@ -128,18 +152,6 @@ class VerifyResult:
     rows: int = 0
 
 
-def canonical_json(obj: Any) -> str:
-    """The one JSON spelling that is hashed, so equal content hashes equally.
-
-    obj (Any): A JSON-serialisable value. NaN and infinities are refused,
-        because they have no JSON spelling another tool would agree on.
-    RETURNS (str): Sorted keys, no whitespace, non-ASCII as \\u escapes (so a
-        lone surrogate from a JSON input can still be stored and hashed).
-    """
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False)
-
-
 def text_sha256(text: str) -> str:
     """SHA-256 of the UTF-8 bytes of a text, exactly as given (no normalising).
 
@@ -178,13 +190,42 @@ def _storable_opt(text: Optional[str]) -> Optional[str]:
     return None if text is None else _storable(text)
 
 
-def _require_reviewer(reviewer: Any, action: str) -> str:
+def _require_reviewer(reviewer: Any, action: str, roster: Optional[Roster] = None) -> str:
     if not isinstance(reviewer, str) or not reviewer.strip():
         raise QueueError(
             f"{action} refused: a named human reviewer is required "
             "(got an empty or missing reviewer name)"
         )
-    return reviewer.strip()
+    if roster is None:
+        return reviewer.strip()
+    try:
+        return roster.person(reviewer, action)
+    except RosterError as exc:
+        message = str(exc)
+        if not message.startswith(action):
+            message = f"{action} refused: {message}"
+        raise QueueError(message) from None
+
+
+def parse_anchor(anchor: Any) -> "Tuple[Optional[int], str]":
+    """An anchor as (seq or None, row hash): from ``head()``, "HASH" or "SEQ:HASH".
+
+    RAISES (QueueError): Not a 64-hex-digit hash (with an optional seq).
+    """
+    if isinstance(anchor, tuple) and len(anchor) == 2:
+        seq, digest = anchor
+    elif isinstance(anchor, str):
+        seq_text, _, digest = anchor.strip().rpartition(":")
+        if seq_text and not seq_text.isdigit():
+            raise QueueError(f"anchor {anchor!r}: the part before ':' must be a seq number")
+        seq = int(seq_text) if seq_text else None
+    else:
+        raise QueueError(f"an anchor is a row hash from 'queue head', got {type(anchor).__name__}")
+    if not (isinstance(digest, str) and _SHA256.match(digest.lower())):
+        raise QueueError(f"anchor {anchor!r} is not a 64-hex-digit row hash from 'queue head'")
+    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int) or seq < 0):
+        raise QueueError(f"anchor seq must be a non-negative integer, got {seq!r}")
+    return seq, digest.lower()
 
 
 class ReviewQueue:
@@ -197,13 +238,32 @@ class ReviewQueue:
         Defaults to False.
     clock (Optional[Callable[[], str]]): Returns the UTC ISO timestamp for a
         new row; for tests. Defaults to the system clock.
+    roster (Optional[Roster]): Who may sign resolutions and clarifications.
+        Defaults to ``roster.load_roster()``: the roster file configured in
+        ``SEMGAP_QUEUE_ROSTER``, else the bundled glossaries' governance
+        people (read when first needed).
+    key (Optional[bytes]): The HMAC key of a keyed chain: every new row gets
+        a ``row_mac`` and ``verify`` checks them. Defaults to the key the
+        configuration names (``signing.load_key()``), else unkeyed. A keyed
+        queue refuses unkeyed appends and the reverse, so a chain never mixes.
     """
 
     def __init__(self, path: Union[str, Path], *, store_raw_text: bool = False,
-                 clock: Optional[Callable[[], str]] = None) -> None:
+                 clock: Optional[Callable[[], str]] = None, roster: Optional[Roster] = None,
+                 key: Optional[bytes] = None) -> None:
         self.path = Path(path)
         self.store_raw_text = bool(store_raw_text)
         self._clock = clock or _utc_now
+        self._roster = roster
+        try:
+            self._key = key if key is not None else signing.load_key()
+        except signing.SigningKeyError as exc:
+            raise QueueError(str(exc)) from None
+        if self._key is not None and len(self._key) < signing.MIN_KEY_BYTES:
+            raise QueueError(f"the queue key must be at least {signing.MIN_KEY_BYTES} bytes")
+        # What is wrong with the append-only protection of an existing file;
+        # found when it is opened, before anything could re-create it.
+        self.trigger_problems: List[str] = []
         # isolation_level=None: we issue BEGIN IMMEDIATE ourselves, so the
         # write lock is taken before the last row hash is read.
         self._conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000,
@@ -238,10 +298,48 @@ class ReviewQueue:
                     f"{self.path}: queue schema {version} is newer than this package "
                     f"understands ({SCHEMA_VERSION}); upgrade semgap_spacy"
                 )
+            existed = self._conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entries'").fetchone()
             for statement in _split_sql(_SCHEMA):
+                # The triggers are made with the table, never again: silently
+                # re-creating dropped ones would hide that someone dropped them.
+                if existed and statement.startswith("CREATE TRIGGER"):
+                    continue
                 self._conn.execute(statement)
+            if existed and version < 2:
+                columns = {r["name"] for r in self._conn.execute("PRAGMA table_info(entries)")}
+                if "row_mac" not in columns:
+                    self._conn.execute("ALTER TABLE entries ADD COLUMN row_mac TEXT")
             if version < SCHEMA_VERSION:
                 self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.trigger_problems = self._check_triggers()
+
+    def _check_triggers(self) -> List[str]:
+        """What is missing or changed in the append-only triggers, compared with the schema."""
+        expected = {}
+        for statement in _split_sql(_SCHEMA):
+            if statement.startswith("CREATE TRIGGER"):
+                name = statement.split()[5]
+                expected[name] = _normal_sql(statement.replace("IF NOT EXISTS ", "", 1))
+        found = {r["name"]: r["sql"] for r in self._conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'entries'")}
+        problems = []
+        for name, sql in expected.items():
+            if name not in found:
+                problems.append(f"the append-only trigger {name} is missing")
+            elif _normal_sql(found[name]) != sql:
+                problems.append(f"the append-only trigger {name} was altered")
+        for name in sorted(set(found) - set(expected)):
+            problems.append(f"an unexpected trigger {name!r} is on the entries table")
+        return problems
+
+    def _reviewer(self, reviewer: Any, action: str) -> str:
+        if self._roster is None and isinstance(reviewer, str) and reviewer.strip():
+            try:
+                self._roster = load_roster()
+            except RosterError as exc:
+                raise QueueError(f"{action} refused: {exc}") from None
+        return _require_reviewer(reviewer, action, self._roster)
 
     def close(self) -> None:
         """Close the connection. The queue object cannot be used afterwards."""
@@ -259,16 +357,31 @@ class ReviewQueue:
     # -- appending -------------------------------------------------------
 
     def _append(self, row: Dict[str, Any]) -> int:
-        """Insert one row at the end of the chain. Call inside ``_write()``."""
+        """Insert one row at the end of the chain. Call inside ``_write()``.
+
+        Refused when the append-only triggers are gone (a review written on
+        top of a queue someone has opened for editing would lend it trust),
+        and when the row would mix keyed and unkeyed rows in one chain.
+        """
+        if self.trigger_problems:
+            raise QueueError(f"{self.path}: writing refused, {self.trigger_problems[0]}; "
+                             "the queue may have been edited (run 'queue verify')")
         last = self._conn.execute(
-            "SELECT seq, row_hash FROM entries ORDER BY seq DESC LIMIT 1"
+            "SELECT seq, row_hash, row_mac FROM entries ORDER BY seq DESC LIMIT 1"
         ).fetchone()
+        if last is not None and (last["row_mac"] is None) != (self._key is None):
+            raise QueueError(
+                f"{self.path}: writing refused, the queue was written "
+                + ("without a key and cannot take keyed rows" if self._key is not None
+                   else "with a key; give the same key (--key-file or --key-env)"))
         seq = (last["seq"] + 1) if last else 1
         prev_hash = last["row_hash"] if last else GENESIS_HASH
         fields = {name: None for name in HASHED_FIELDS}
         fields.update(row)
         fields.update(seq=seq, prev_hash=prev_hash, created_at=self._clock())
         fields["row_hash"] = compute_row_hash(fields)
+        fields["row_mac"] = (signing.mac(self._key, signing.PURPOSE_QUEUE_ROW, fields["row_hash"])
+                             if self._key is not None else None)
         placeholders = ", ".join("?" for _ in COLUMNS)
         self._conn.execute(
             f"INSERT INTO entries ({', '.join(COLUMNS)}) VALUES ({placeholders})",
@@ -382,7 +495,7 @@ class ReviewQueue:
         rationale (str): Why. Defaults to "".
         RETURNS (int): The seq of the new resolution row.
         """
-        reviewer = _require_reviewer(reviewer, "resolution")
+        reviewer = self._reviewer(reviewer, "resolution")
         if outcome not in OUTCOMES:
             raise QueueError(
                 f"resolution refused: outcome must be one of {', '.join(OUTCOMES)}, got {outcome!r}"
@@ -422,7 +535,7 @@ class ReviewQueue:
             ``domain`` key if it has one.
         RETURNS (int): The seq of the new ``concept_clarified`` row.
         """
-        reviewer = _require_reviewer(reviewer, "clarification")
+        reviewer = self._reviewer(reviewer, "clarification")
         if not isinstance(abbreviation, str) or not abbreviation.strip():
             raise QueueError("clarification refused: the abbreviation is empty")
         if not isinstance(choice, str) or not choice.strip():
@@ -555,7 +668,9 @@ class ReviewQueue:
                 return self.export(fh)
         n = 0
         for row in self._rows():
-            target.write(json.dumps({c: row[c] for c in COLUMNS}, ensure_ascii=False) + "\n")
+            # ASCII-only: a value holding a terminal escape or a bidi mark
+            # cannot act on the screen of whoever reads the export
+            target.write(json.dumps({c: row[c] for c in COLUMNS}, ensure_ascii=True) + "\n")
             n += 1
         return n
 
@@ -571,22 +686,28 @@ class ReviewQueue:
             "SELECT seq, row_hash FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
         return (row["seq"], row["row_hash"]) if row else (0, GENESIS_HASH)
 
-    def verify(self, anchor: "Optional[tuple[int, str]]" = None) -> VerifyResult:
+    def verify(self, anchor: Any = None, key: Optional[bytes] = None) -> VerifyResult:
         """Walk the chain from the start and report the first row that breaks it.
 
         Seqs must run 1, 2, 3, ... with no gap; each row's ``prev_hash`` must
         be the previous row's ``row_hash``; each ``row_hash`` must match its
         content. The seq is inside the hash, so a row moved to another place
         fails too. A row cut off the end is caught from SQLite's record of the
-        highest seq ever used (``sqlite_sequence``), unless that was edited too.
+        highest seq ever used (``sqlite_sequence``), unless that was edited too;
+        missing or altered append-only triggers fail as well.
 
-        anchor (Optional[Tuple[int, str]]): A (seq, row_hash) from ``head()``
-            recorded earlier; that row must still carry that hash.
-            Defaults to None (no anchor check).
+        anchor (Any): A head recorded earlier: ``head()``'s (seq, row_hash),
+            or its row hash as text ("HASH" or "SEQ:HASH"). That row must
+            still be in the chain with that hash. Defaults to None.
+        key (Optional[bytes]): Check every row's ``row_mac`` with this key;
+            defaults to the key the queue was opened with (if any). Without
+            a key, MACs are not checked (the message says so).
         RETURNS (VerifyResult): ok, the first bad seq and a message.
         """
-        expected_seq, expected_prev, n = 1, GENESIS_HASH, 0
-        anchor_seen = anchor is None or anchor[0] == 0
+        key = key if key is not None else self._key
+        anchor_seq, anchor_hash = parse_anchor(anchor) if anchor is not None else (None, None)
+        anchor_seen = anchor is None or (anchor_hash == GENESIS_HASH and anchor_seq in (None, 0))
+        expected_seq, expected_prev, n, macs = 1, GENESIS_HASH, 0, 0
         for row in self._rows():
             n += 1
             seq = row["seq"]
@@ -605,17 +726,25 @@ class ReviewQueue:
                 return VerifyResult(False, seq,
                                     f"entry {seq} was altered after it was written "
                                     "(its content no longer matches its row_hash)", n)
-            if anchor is not None and seq == anchor[0]:
-                if row["row_hash"] != anchor[1]:
+            if key is not None and not signing.mac_ok(key, signing.PURPOSE_QUEUE_ROW,
+                                                      row["row_hash"], row["row_mac"]):
+                what = "has no row_mac" if row["row_mac"] is None else "has a row_mac that does not match"
+                return VerifyResult(False, seq,
+                                    f"entry {seq} {what} under the key: it was written or "
+                                    "re-hashed by someone without the key", n)
+            macs += row["row_mac"] is not None
+            if anchor is not None and not anchor_seen:
+                if anchor_seq == seq and row["row_hash"] != anchor_hash:
                     return VerifyResult(False, seq,
                                         f"entry {seq} does not match the recorded anchor: "
                                         "the chain was rewritten from here or earlier", n)
-                anchor_seen = True
+                anchor_seen = row["row_hash"] == anchor_hash and anchor_seq in (None, seq)
             expected_seq, expected_prev = seq + 1, row["row_hash"]
         if not anchor_seen:
+            where = f"entry {anchor_seq}" if anchor_seq is not None else "entry"
             return VerifyResult(False, expected_seq,
-                                f"the anchored entry {anchor[0]} is missing: "
-                                "rows were cut off the end of the queue", n)
+                                f"the anchored {where} ({anchor_hash[:12]}...) is not in the chain: "
+                                "rows were cut off the end of the queue, or the chain was rewritten", n)
         top = self._conn.execute(
             "SELECT seq FROM sqlite_sequence WHERE name = 'entries'"
         ).fetchone()
@@ -623,11 +752,22 @@ class ReviewQueue:
             return VerifyResult(False, expected_seq,
                                 f"entries {expected_seq}..{top['seq']} are missing: "
                                 "rows were cut off the end of the queue", n)
-        triggers = {r["name"] for r in self._conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'entries'")}
-        note = "" if {"entries_no_update", "entries_no_delete"} <= triggers else \
-            " (warning: the append-only triggers are missing)"
-        return VerifyResult(True, None, f"chain intact: {n} entries{note}", n)
+        if self.trigger_problems:
+            return VerifyResult(False, None, "; ".join(self.trigger_problems)
+                                + ": the queue is no longer append-only and may have been edited", n)
+        if key is not None:
+            mode = f", every row keyed (HMAC-SHA256)"
+        elif macs:
+            mode = f" (rows carry MACs that were not checked: no key given)"
+        else:
+            mode = " (unkeyed)"
+        if anchor is not None:
+            mode += ", anchor found"
+        return VerifyResult(True, None, f"chain intact: {n} entries{mode}", n)
+
+
+def _normal_sql(sql: str) -> str:
+    return " ".join(sql.strip().rstrip(";").split())
 
 
 def _check_choice(decision: Dict[str, Any], seq: int, abbreviation: str, choice: str) -> None:

@@ -10,6 +10,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..core.policy import CaseFindings, Mark, Policy
+from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the check lives in core)
 from ..core.reasons import SCHEMA, decide, make_reason, text_sha256
 from .base import SemgapPipe
 from .extensions import TERMS_KEY, doc_key, doc_text, quantity_rows, span_value, term_rows
@@ -21,34 +22,6 @@ from .extensions import TERMS_KEY, doc_key, doc_text, quantity_rows, span_value,
     "semgap_domain", "semgap_case_id", "semgap_text_sha256", "semgap_case_problems",
     "semgap_component_errors", "semgap_repairs", "semgap_readings_checked", "semgap_decision"))
 _MARK_NAMES = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
-
-
-def verify_evidence(decision: dict, text: str) -> List[str]:
-    """Check that a decision still belongs to a text, span by span.
-
-    A reviewer UI highlights ``text[start_char:end_char]``; this says whether
-    that is safe: the text hash must match and every reason's span must hold
-    the evidence it quotes.
-    decision (dict): A decision in the format of spec §5.
-    text (str): The text to show.
-    RETURNS (List[str]): Problems found; empty when everything matches.
-    """
-    problems = []
-    if not isinstance(text, str):
-        return [f"text must be a string, not {type(text).__name__}"]
-    expected = decision.get("text_sha256")
-    if expected and expected != text_sha256(text):
-        problems.append("text_sha256 does not match the text")
-    for i, reason in enumerate(decision.get("reasons") or []):
-        if "start_char" not in reason:
-            continue
-        start, end = reason.get("start_char"), reason.get("end_char")
-        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
-            problems.append(f"reason {i} ({reason.get('code')}): span {start}..{end} is outside the text")
-        elif "evidence" in reason and text[start:end] != reason["evidence"]:
-            problems.append(f"reason {i} ({reason.get('code')}): text[{start}:{end}] is "
-                            f"{text[start:end]!r}, not {reason['evidence']!r}")
-    return problems
 
 
 class Decision(SemgapPipe):

@@ -12,6 +12,8 @@ from semgap_spacy.ops.review_queue import (
     GENESIS_HASH,
     QueueError,
     ReviewQueue,
+    _SCHEMA,
+    _split_sql,
     compute_row_hash,
 )
 
@@ -52,6 +54,13 @@ def raw(db):
     conn.execute("DROP TRIGGER entries_no_update")
     conn.execute("DROP TRIGGER entries_no_delete")
     return conn
+
+
+def restore_triggers(conn):
+    """A careful tamperer puts the triggers back after editing, so only the chain can tell."""
+    for statement in _split_sql(_SCHEMA):
+        if statement.startswith("CREATE TRIGGER"):
+            conn.execute(statement)
 
 
 def verify(db):
@@ -157,6 +166,7 @@ def test_review_queue_verify_anchor_catches_full_rewrite(filled):
         conn.execute("UPDATE entries SET case_id = ?, prev_hash = ?, row_hash = ? WHERE seq = ?",
                      (row["case_id"], row["prev_hash"], row["row_hash"], seq))
         prev = row["row_hash"]
+    restore_triggers(conn)
     conn.close()
     with ReviewQueue(filled) as queue:
         assert queue.verify().ok
@@ -286,11 +296,11 @@ def test_review_queue_clarify_holds_to_offered_meanings(db):
     with ReviewQueue(db) as queue:
         seq = queue.enqueue(decision, "CD attached").seq
         with pytest.raises(QueueError, match="not a meaning offered"):
-            queue.clarify(seq, "Ruth", "CD", "closing disclosre")
+            queue.clarify(seq, "Ruth Lindqvist", "CD", "closing disclosre")
         with pytest.raises(QueueError, match="has no ambiguous abbreviation 'DOT'"):
-            queue.clarify(seq, "Ruth", "DOT", "deed of trust")
-        queue.clarify(seq, "Ruth", "cd", "Closing Disclosure")
-        queue.clarify(seq, "Ruth", "CD", "leave_open")
+            queue.clarify(seq, "Ruth Lindqvist", "DOT", "deed of trust")
+        queue.clarify(seq, "Ruth Lindqvist", "cd", "Closing Disclosure")
+        queue.clarify(seq, "Ruth Lindqvist", "CD", "leave_open")
         assert [c["choice"] for c in queue.clarifications_for("CD")] == [
             "leave open", "Closing Disclosure"]
 
@@ -409,7 +419,7 @@ def test_queue_cli_refuses_missing_queue_file(db, capsys):
 
 def test_queue_cli_refuses_unknown_seq(db, capsys):
     ReviewQueue(db).close()
-    assert queue_main(["queue", "resolve", "7", "--db", str(db), "--reviewer", "Ruth",
+    assert queue_main(["queue", "resolve", "7", "--db", str(db), "--reviewer", "Ruth Lindqvist",
                        "--outcome", "block"]) == 1
     err = capsys.readouterr().err
     assert "no queue entry 7" in err and "Traceback" not in err
