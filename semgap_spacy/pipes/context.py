@@ -510,14 +510,11 @@ class _Scan:
             return
         # Clause breaks only matter once there is a cue whose scope they end; the
         # tokens that hold one are breaks (the one rule of ``core.clauses``).
-        ranges = pipe._clauses.breaks(doc_text(doc))
         breaks = []
-        if ranges:
-            starts = [token.idx for token in doc]
-            for b_start, b_end in ranges:
-                first = bisect_right(starts, b_start) - 1
-                last = bisect_left(starts, b_end) - 1
-                breaks.extend(range(max(first, 0), last + 1))
+        for b_start, b_end in pipe._clauses.breaks(doc_text(doc)):
+            span = doc.char_span(b_start, b_end, alignment_mode="expand")
+            if span is not None:
+                breaks.extend(range(span.start, span.end))
         found = pipe._space_orths.intersection(orths)
         if found:
             self.space_pos = [i for i, o in enumerate(orths) if o in found]

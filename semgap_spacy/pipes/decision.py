@@ -13,7 +13,7 @@ from ..core.policy import CaseFindings, Mark, Policy
 from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the check lives in core)
 from ..core.reasons import SCHEMA, decide, make_reason, text_sha256
 from .base import SemgapPipe
-from .extensions import TERMS_KEY, doc_key, doc_text, quantity_rows, span_value, term_rows
+from .extensions import TERMS_KEY, doc_key, doc_text, quantity_rows, span_values, term_rows
 
 # user_data keys of the doc values read and written here (all default to None,
 # so ``user_data.get(key)`` is ``doc._.<name>``).
@@ -61,9 +61,12 @@ class Decision(SemgapPipe):
         for row in rows:
             key = (row.start_char, row.end_char)
             if key not in marks:
-                marks[key] = Mark(*(span_value(doc, name, *key) for name in _MARK_NAMES))
+                marks[key] = Mark(*span_values(doc, _MARK_NAMES, *key))
+        # quantities matter only next to a field mention
+        fields = any(row.facts.signal == "field" for row in rows) or self.spans_key != TERMS_KEY
         return CaseFindings(
-            domain=get(_DOMAIN), text=doc_text(doc), terms=rows, marks=marks, quantities=quantity_rows(doc),
+            domain=get(_DOMAIN), text=doc_text(doc), terms=rows, marks=marks,
+            quantities=quantity_rows(doc) if fields else [],
             case_problems=get(_CASE_PROBLEMS), component_errors=get(_COMPONENT_ERRORS), repairs=get(_REPAIRS),
             readings_checked=get(_READINGS_CHECKED),
             # the quantity findings read the default term group, whatever this pipe's spans_key
