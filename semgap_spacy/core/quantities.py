@@ -39,8 +39,7 @@ class TextQuantity(NamedTuple):
     mergeable: bool = True
 
 
-# TextQuantity from a tuple of all its fields: the class call goes through a
-# Python-level __new__ with keyword handling, several times slower per quantity.
+# TextQuantity from a tuple of all its fields, in field order.
 _quantity = TextQuantity._make
 
 _SP = r"[ \t\u00a0\u202f]"

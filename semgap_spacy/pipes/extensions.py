@@ -118,11 +118,10 @@ SPAN_EXTENSIONS = {
 }
 
 
-# Reading ``doc._.x`` builds an Underscore object each time (about 5 µs),
-# which alone would exceed the per-document budget of the pipeline. The
-# components therefore read and write the same storage directly, with the key
-# layout of ``spacy.tokens.underscore.Underscore._get_key``; a test checks that
-# both paths agree, so a change in spaCy is caught rather than silently missed.
+# The accessors below read and write the storage ``doc._`` uses, with the key
+# layout of ``spacy.tokens.underscore.Underscore._get_key``, so no other module
+# needs to know it; ``tests/pipes/test_extensions.py`` checks that both paths
+# agree, so a change in spaCy is caught rather than silently missed.
 def _defaults(table: dict) -> dict:
     return {name: spec.get("default") for name, spec in table.items() if "getter" not in spec}
 

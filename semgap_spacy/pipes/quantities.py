@@ -46,9 +46,8 @@ def _sentence_starts_in(doc: Doc, start: int, end: int, first: int, last: int,
     """Whether one of ``_sentence_starts(doc)`` lies in (start, end].
 
     The caller knows that only tokens ``first``..``last`` can start inside
-    that range, so it reads those tokens rather than scanning the whole doc
-    (``has_annotation`` alone costs more than the rest of the tie): without a
-    "sents" hook, ``doc.sents`` starts a sentence at exactly the tokens i >= 1
+    that range, so it reads those tokens rather than scanning the whole doc:
+    without a "sents" hook, ``doc.sents`` starts a sentence at exactly the tokens i >= 1
     that are marked as sentence starts, and there are none when SENT_START
     is not annotated.
     ``sents`` holds ``_sentence_starts(doc)`` once a hook made it needed.
