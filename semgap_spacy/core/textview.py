@@ -34,7 +34,8 @@ from collections import Counter
 from importlib import resources
 from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
-__all__ = ["TextView", "TokenReading", "SuspiciousChar", "read_text", "read_token", "is_ignorable"]
+__all__ = ["TextView", "TokenReading", "SuspiciousChar", "read_text", "read_token", "read_word", "is_ignorable",
+           "is_canonical"]
 
 
 def _code_point(spec: str) -> int:
@@ -443,3 +444,35 @@ def read_token(text: str) -> TokenReading:
         latin = _latin_lookalike(ch) if script is not None and script != "LATIN" else None
         skeleton.append(latin if latin is not None else ch)
     return TokenReading(_nfkc("".join(skeleton)), tuple(suspicious))
+
+
+def is_canonical(text: str) -> bool:
+    """Whether ``text`` is its own canonical reading (printable ASCII, single spaces).
+
+    The pipes test this once per doc: when it holds, every view is the
+    identity and the per-token readings are the folded token texts, so the
+    usual doc pays for nothing else.
+    """
+    return _fast(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def read_word(text: str) -> str:
+    """The *reading* of one token's text: canonical (``read_token``), folded, whitespace as one space.
+
+    What every pipe compares (cue words, match keys before inflection, typo
+    repair candidates), so that "n<U+200B>ot" is the cue "not" and "A<Cyrillic
+    о>G" the abbreviation "AOG" everywhere at once. A token made only of
+    whitespace or format characters reads ``""``: it is nothing, not a word
+    (and not a clause break: spec §4.1 reads a run of whitespace, line breaks
+    included, as one space).
+
+    text (str): A token's text as written.
+    RETURNS (str): The folded canonical form, "" for nothing.
+    """
+    from ..util.textnorm import fold
+
+    if text.isascii():
+        return "" if text.isspace() else fold(text)
+    canonical = _RUNS_WS.sub(" ", read_token(text).canonical).strip()
+    return fold(canonical) if canonical else ""

@@ -11,9 +11,11 @@ The rule, in the order it is applied:
 - Cues come from the language packs (``semgap_spacy/lang/<code>/cues.json``),
   one file per language, loaded through the registered
   ``semgap.context_cues.v1`` function; the config holds only the reference.
-- Cues match whole tokens of the folded token *text* (case and accents
-  ignored, ``textnorm.fold``). ``norm_`` is not read: typo repair never turns
-  a misspelt word into a cue. At each token the longest cue wins, so "not
+- Cues match whole tokens of the token *text* as a person reads it
+  (``core.textview.read_word``: canonical form of spec §4.1, case and accents
+  ignored), so "n<U+200B>ot" is "not". Typo repairs are not read: typo repair
+  never turns a misspelt word into a cue. A token that reads as nothing
+  (whitespace, line breaks, format characters) is not counted in a cue's reach. At each token the longest cue wins, so "not
   only" (pseudo-cue) hides "not", "sin embargo" (clause break) hides "sin".
 - A cue glued to a neighbour by an intra-word hyphen ("non-reactive") is part
   of a word and reaches nothing outside it.
@@ -51,6 +53,7 @@ from .extensions import (CUES_KEY, TERMS_KEY, doc_text, drop_span_values, has_sp
                          term_facts)
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
+from ..core.textview import read_word
 from ..util.textnorm import fold
 
 # Span kinds whose tokens are all glossary phrase words: a cue word inside one is
@@ -240,9 +243,9 @@ class ContextScope(SemgapPipe):
         strings = self.nlp.vocab.strings
         for orth in unseen:
             text = strings[orth]
-            folded = _fold(text)
-            # a line break is a clause break (``core.clauses``), other space tokens are not counted
-            spaced = text.isspace() and "\n" not in text and "\r" not in text
+            folded = read_word(text)
+            # whitespace (line breaks too, spec §4.1) and format characters are nothing: not counted
+            spaced = not folded
             self._orth_info[orth] = (folded,)
             self._known_orths.add(orth)
             if spaced:
@@ -433,13 +436,13 @@ def _asked(doc: Doc, start: int, end: int):
         token = doc[i]
         if token.text == "?":
             return (i - end, [(i, i + 1)], (token.idx, token.idx + 1))
-        if token.text in _SENTENCE_ENDS or "\n" in token.text:
+        if token.text in _SENTENCE_ENDS:
             break
     for i in range(start - 1, -1, -1):  # Spanish opens questions with "¿"
         token = doc[i]
         if token.text == "\u00bf":
             return (start - i, [(i, i + 1)], (token.idx, token.idx + 1))
-        if token.text in _SENTENCE_ENDS or "\n" in token.text:
+        if token.text in _SENTENCE_ENDS:
             break
     return None
 
@@ -483,12 +486,25 @@ class _Scan:
         info, entries = pipe._orth_info, pipe._cue_entries
         cues = self.cues = []
         consumed = 0  # leftmost-longest: a token inside a cue starts no other cue
+        spaces = pipe._space_orths.intersection(orths)
+        # The tokens that read as something: a cue's words may have nothing between them
+        # ("ruled  out", two spaces), which is not a word of the cue.
+        words = [i for i, o in enumerate(orths) if o not in spaces] if spaces else None
+        place = {i: p for p, i in enumerate(words)} if words is not None else None
         for i in [i for i, o in enumerate(orths) if o in hits]:
             if i < consumed:
                 continue
             longer, eff, elided = entries[orths[i]]
             end = i + 1
-            if longer and end < n:
+            if longer and words is not None:
+                p, m = place[i], len(words)
+                if p + 1 < m:
+                    for form, form_eff in longer.get(info[orths[words[p + 1]]][0], ()):
+                        k = len(form)
+                        if p + k <= m and all(info[orths[words[p + j]]][0] == form[j] for j in range(2, k)):
+                            end, eff = words[p + k - 1] + 1, form_eff
+                            break
+            elif longer and end < n:
                 for form, form_eff in longer.get(info[orths[end]][0], ()):
                     k = len(form)
                     if k == 2 or (i + k <= n and all(info[orths[i + j]][0] == form[j]
@@ -518,9 +534,8 @@ class _Scan:
                 first = bisect_right(starts, b_start) - 1
                 last = bisect_left(starts, b_end) - 1
                 breaks.extend(range(max(first, 0), last + 1))
-        found = pipe._space_orths.intersection(orths)
-        if found:
-            self.space_pos = [i for i, o in enumerate(orths) if o in found]
+        if spaces:
+            self.space_pos = [i for i, o in enumerate(orths) if o in spaces]
         self.breaks = sorted(set(breaks))
         # How far from a term a cue may start and still reach it.
         self.margin = pipe.window + len(self.space_pos) + pipe._longest_cue
