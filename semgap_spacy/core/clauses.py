@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 from typing import Iterable, List, Tuple
 
-from .textview import is_canonical, read_text
+from .textview import reads_as_itself, read_text
 
 _BREAK_PUNCT = (
     r"(?<!\d),|,(?!\d)"            # a comma, except inside a number ("25,5")
@@ -52,7 +52,7 @@ class ClauseRule:
     def breaks(self, text: str, start: int = 0, end: int = None) -> List[Tuple[int, int]]:
         """Every clause break in ``text[start:end]`` as (start_char, end_char), in text order."""
         end = len(text) if end is None else end
-        if not is_canonical(text):
+        if not reads_as_itself(text):
             return [(s, e) for s, e in self._view_breaks(text) if start <= s and e <= end]
         return [(m.start(), m.end()) for m in self._re.finditer(text, start, end) if not self._abbreviation(text, m)]
 
@@ -61,7 +61,7 @@ class ClauseRule:
         gap = text[start:end]
         if gap.isspace():
             return False  # the usual gap ("CIT 30 h"): every break holds a character that is not a space
-        if not is_canonical(text):
+        if not reads_as_itself(text):
             return any(s < end and start < e for s, e in self._view_breaks(text))
         return any(not self._abbreviation(text, m) for m in self._re.finditer(text, start, end))
 

@@ -35,7 +35,7 @@ from importlib import resources
 from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
 __all__ = ["TextView", "TokenReading", "SuspiciousChar", "read_text", "read_token", "read_word", "is_ignorable",
-           "is_canonical"]
+           "is_canonical", "reads_as_itself"]
 
 
 def _code_point(spec: str) -> int:
@@ -257,8 +257,21 @@ def read_text(text: str) -> TextView:
     """
     if not isinstance(text, str):
         raise TypeError(f"read_text needs a str, not {type(text).__name__}")
-    if _fast(text):
+    if reads_as_itself(text):
         return TextView(text, text)
+    last = _LAST[0]
+    if last is not None and last.original == text:
+        return last  # several pipes read the same doc's text in turn
+    view = _read_text(text)
+    _LAST[0] = view
+    return view
+
+
+# The last view built: a view is never changed once built, so sharing it is safe.
+_LAST: List[Optional[TextView]] = [None]
+
+
+def _read_text(text: str) -> TextView:
     # NFKC turns whitespace into spaces only (never into something else), so
     # the reference may collapse its own runs the same way.
     reference = _RUNS_WS.sub(" ", _nfkc(text))
@@ -444,6 +457,22 @@ def read_token(text: str) -> TokenReading:
         latin = _latin_lookalike(ch) if script is not None and script != "LATIN" else None
         skeleton.append(latin if latin is not None else ch)
     return TokenReading(_nfkc("".join(skeleton)), tuple(suspicious))
+
+
+def reads_as_itself(text: str) -> bool:
+    """Whether the canonical view of ``text`` is ``text`` itself, character for character.
+
+    True for printable ASCII with single spaces, and for any text that is
+    already NFKC, has no ignorable character and no whitespace but single
+    ASCII spaces ("excursión", "7 °C"): the usual non-English text costs two
+    C-level scans, not a view. Token readings may still differ (a
+    mixed-script word reads as its Latin skeleton), which ``is_canonical``
+    rules out and this does not.
+    """
+    if _fast(text):
+        return True
+    return (text.isprintable() and "  " not in text and unicodedata.is_normalized("NFKC", text)
+            and _ignorable_re().search(text) is None)
 
 
 def is_canonical(text: str) -> bool:

@@ -37,6 +37,7 @@ English-tokenized doc still counts. A false cue only escalates; a missed one
 could let a clearance through.
 """
 import json
+import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -47,13 +48,13 @@ from spacy.attrs import ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..lang import languages as languages_available
+from ..lang import LanguagePackError, get_pack, languages as languages_available
 from ..lang.cues import BREAK, HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
 from .extensions import (CUES_KEY, TERMS_KEY, doc_text, drop_span_values, has_span_values, set_span_values,
                          term_facts)
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
-from ..core.textview import read_word
+from ..core.textview import read_token, read_word
 from ..util.textnorm import fold
 
 # Span kinds whose tokens are all glossary phrase words: a cue word inside one is
@@ -62,6 +63,11 @@ PHRASE_KINDS = frozenset({"phrase", "abbreviation", "translation"})
 
 
 _fold = lru_cache(maxsize=65536)(fold)
+
+
+def _exact(word: str) -> str:
+    """A word in lower case with its accents (NFC): how an accent-sensitive word is compared."""
+    return unicodedata.normalize("NFC", word).casefold()
 
 
 @dataclass
@@ -141,6 +147,8 @@ class ContextScope(SemgapPipe):
         self._cue_rests: Dict[str, List[Tuple[str, ...]]] = {}
         self._rest_words: Set[str] = set()
         self._own: Dict[str, List[Tuple[str, ...]]] = {}
+        self._accented: frozenset = frozenset()
+        self._accent_folds: frozenset = frozenset()
         self._reset_orth_cache()
         self._longest_cue = 1
         self._clauses = clause_rule()
@@ -227,6 +235,15 @@ class ContextScope(SemgapPipe):
         self._rest_words = {word for forms in rests.values() for rest in forms for word in rest}
         self._reset_orth_cache()  # which tokens can start a cue depends on the cues
         self._own = self._own_sequences()
+        # spec §4: where an accent makes another word ("sí", yes; "où", where), it is not folded
+        accented = set()
+        for lang in self.languages:
+            try:
+                accented.update(_exact(w) for w in get_pack(lang).accent_sensitive)
+            except LanguagePackError:  # a cue language without a pack has no such words
+                continue
+        self._accented = frozenset(accented)
+        self._accent_folds = frozenset(fold(w) for w in accented)
 
     ORTH_CACHE_LIMIT = 200_000
 
@@ -244,6 +261,8 @@ class ContextScope(SemgapPipe):
         for orth in unseen:
             text = strings[orth]
             folded = read_word(text)
+            if folded in self._accent_folds and _exact(read_token(text).canonical) in self._accented:
+                folded = _exact(read_token(text).canonical)  # "sí" stays "sí", never the cue "si"
             # whitespace (line breaks too, spec §4.1) and format characters are nothing: not counted
             spaced = not folded
             self._orth_info[orth] = (folded,)

@@ -33,7 +33,7 @@ from .base import SemgapPipe
 from ..core.readings import check_readings
 from ..core.clauses import clause_rule
 from ..core.quantities import TextQuantity, find_quantities
-from ..core.textview import is_canonical, read_text
+from ..core.textview import reads_as_itself, read_text
 from ..core.units import AMBIGUOUS, OK, UNSUPPORTED, canonical_unit, convert, tidy, unit_table
 
 def _sentence_starts(doc: Doc) -> List[int]:
@@ -73,7 +73,7 @@ def _read_quantities(text: str) -> List[TextQuantity]:
     full-width digits read as a person reads them), and every range is mapped
     back with ``TextView.original_range``.
     """
-    if is_canonical(text):
+    if reads_as_itself(text):
         return find_quantities(text)
     view = read_text(text)
     out = []

@@ -29,7 +29,7 @@ from ..lang import packs, union
 from ..lang.inflection import read_table
 from .base import SemgapPipe
 from ..util.textnorm import fold
-from ..core.textview import is_canonical, read_word
+from ..core.textview import is_canonical, read_token, read_word, reads_as_itself
 from ..core.vocabulary import build_vocabulary, form_index_for
 
 
@@ -130,15 +130,19 @@ class TypoRepair(SemgapPipe):
         # never crosses whitespace, so a doc whose chunks ("ischemia,",
         # "°C") were all seen clean is settled by one set test.
         text = doc_text(doc)
-        if not is_canonical(text):
-            self._repair_read(doc)
-            return doc
         chunks = text.split()
         if self._clean.issuperset(chunks):
             return doc
-        self._repair_words(doc, text)
+        canonical = is_canonical(text)
+        if canonical:
+            self._repair_words(doc, text)
+        else:
+            self._repair_read(doc)
         for chunk in chunks:
-            if chunk not in self._clean and self._is_clean(chunk):
+            # A chunk is settled by the regex on its characters only when it is its own
+            # reading ("°C", "excursión"; not "n\u200bot" or a mixed-script word).
+            if (chunk not in self._clean and (canonical or reads_as_itself(chunk))
+                    and not read_token(chunk).suspicious and self._is_clean(chunk)):
                 if len(self._clean) >= self.CACHE_LIMIT:
                     self._clean.clear()  # bounded: memory stays flat on long streams
                 self._clean.add(chunk)

@@ -143,3 +143,15 @@ def test_the_bases_cover_spec_and_dev_and_every_family_applies():
     rng = random.Random(0)
     for family in BASIC_FAMILIES:
         assert any(perturb(c["text"], family, rng) for c in _BASES[:20])
+
+
+@pytest.mark.parametrize("text,hedged", [
+    ("Prueba cruzada negativa si llega el informe", True),    # "si" (if) hedges
+    ("Prueba cruzada negativa, sí", False),                   # "sí" (yes) is another word (spec §4)
+    ("Prueba cruzada negativa, si\u0301", False),             # the same, accent written decomposed
+    ("Prueba cruzada negativa SÍ", False),
+])
+def test_an_accent_that_makes_another_word_is_not_folded_onto_a_cue(nlp, text, hedged):
+    doc = assess(nlp, text, domain="medical_logistics")
+    spans = list(doc.spans["semgap_terms"])
+    assert spans and any(s._.semgap_hedged for s in spans) is hedged
