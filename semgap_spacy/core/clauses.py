@@ -7,23 +7,29 @@ exactly the texts that matter, so the rule lives here, on plain text.
 
 A clause ends at a comma (not one inside a number: "25,5"), a semicolon, a
 dash used as a separator (an em dash, "--", or a hyphen or en dash with a
-space on both sides; "2-8" and "cross-match" are words), a line break, a
+space on both sides; "2-8" and "cross-match" are words), a
 sentence end (".", "!", "?", "…" followed by a space or the end; not the
 full stop of an abbreviation such as "approx."), and the clause-break words
 of the language packs ("but", "pero", "mais", "aber" and their cue files'
 ``break`` records such as "however"). A colon is not a break ("crossmatch
 result: positive").
+
+The rule reads the canonical view of the text (spec §4.1,
+``core.textview``): a line break is whitespace like any other, so "not\nclear
+to close" is one clause, and a format character cannot hide a break word
+("bu<U+200B>t"). Offsets in and out stay those of the original text.
 """
 import re
 from functools import lru_cache
 from typing import Iterable, List, Tuple
+
+from .textview import reads_as_itself, read_text
 
 _BREAK_PUNCT = (
     r"(?<!\d),|,(?!\d)"            # a comma, except inside a number ("25,5")
     r"|;"
     r"|[—―]|--"
     r"|(?<=\s)[-–−](?=\s)"         # a spaced hyphen or dash (not "2-8", not "-3")
-    r"|\n"
     r"|[.!?…](?=\s|$)"             # sentence end (a decimal point has no space after it)
 )
 
@@ -41,17 +47,32 @@ class ClauseRule:
         self._re = re.compile(pattern, re.IGNORECASE)
         self._non_final = frozenset(w.casefold() for w in non_final)
 
+        self._last: Tuple[str, List[Tuple[int, int]]] = ("", [])
+
     def breaks(self, text: str, start: int = 0, end: int = None) -> List[Tuple[int, int]]:
         """Every clause break in ``text[start:end]`` as (start_char, end_char), in text order."""
         end = len(text) if end is None else end
+        if not reads_as_itself(text):
+            return [(s, e) for s, e in self._view_breaks(text) if start <= s and e <= end]
         return [(m.start(), m.end()) for m in self._re.finditer(text, start, end) if not self._abbreviation(text, m)]
 
     def break_between(self, text: str, start: int, end: int) -> bool:
         """Whether a clause break lies in ``text[start:end]``: the two sides are in different clauses."""
         gap = text[start:end]
-        if gap.isspace() and "\n" not in gap:
+        if gap.isspace():
             return False  # the usual gap ("CIT 30 h"): every break holds a character that is not a space
+        if not reads_as_itself(text):
+            return any(s < end and start < e for s, e in self._view_breaks(text))
         return any(not self._abbreviation(text, m) for m in self._re.finditer(text, start, end))
+
+    def _view_breaks(self, text: str) -> List[Tuple[int, int]]:
+        """The breaks of the canonical view of ``text``, as ranges of the original (last text kept)."""
+        if self._last[0] is not text and self._last[0] != text:
+            view = read_text(text)
+            found = [view.original_range(m.start(), m.end()) for m in self._re.finditer(view.text)
+                     if not self._abbreviation(view.text, m)]
+            self._last = (text, found)
+        return self._last[1]
 
     def _abbreviation(self, text: str, m: "re.Match") -> bool:
         return m.group() == "." and _word_before(text, m.start()).casefold() in self._non_final

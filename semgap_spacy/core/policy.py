@@ -46,6 +46,8 @@ class CaseFindings(NamedTuple):
     readings_checked: Optional[list] = None
     #: the term rows the quantity findings read when they differ from ``terms`` (None: the same)
     finding_terms: Optional[List[TermRow]] = None
+    #: tokens whose letters mix scripts (start_char, end_char, evidence, characters)
+    suspicious: Optional[list] = None
 
 
 _SIGNAL_REASON = {
@@ -132,6 +134,23 @@ def _tie_reasons(repairs) -> List[dict]:
     return out
 
 
+def _suspicious_reasons(records) -> List[dict]:
+    """One ``suspicious_characters`` reason per word that mixes scripts (spec §4.1).
+
+    The word was matched on its Latin look-alike skeleton, so the case may
+    read as clear; a person must still see that "A<Cyrillic о>G" is not what
+    it looks like, so it escalates, naming each character.
+    """
+    out = []
+    for record in records:
+        chars = record.get("characters") or []
+        named = ", ".join(f"{c['code_point']} {c['name']}" for c in chars)
+        out.append(make_reason("suspicious_characters", f"{record['evidence']!r} mixes scripts: {named}",
+                               start_char=record["start_char"], end_char=record["end_char"],
+                               evidence=record["evidence"], characters=[dict(c) for c in chars]))
+    return out
+
+
 def _field_places(fields: List[FieldMention], quantities: List[QuantityRow]) -> dict:
     """field -> (start_char, end_char) of its first mention, widened to a tied quantity."""
     places = {}
@@ -161,6 +180,8 @@ class Policy:
         reasons: List[dict] = list(case.case_problems or [])
         for err in case.component_errors or []:
             reasons.append(make_reason("component_error", f"{err['component']} failed: {err['error']}"))
+        if case.suspicious:
+            reasons.extend(_suspicious_reasons(case.suspicious))
         known_domain = domain in self.glossary.domains
         if domain is not None and not known_domain and not any(r["code"] == "unknown_domain" for r in reasons):
             reasons.append(make_reason("unknown_domain", f"unknown domain {domain!r}"))

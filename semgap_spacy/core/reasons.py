@@ -33,6 +33,7 @@ REASON_CODES: Dict[str, str] = {
     "dangling_outcome": ESCALATE,
     "field_without_value": ESCALATE,
     "unknown_term": ESCALATE,
+    "suspicious_characters": ESCALATE,
     "no_recognised_term": ESCALATE,
     "no_clearance": ESCALATE,
     # contracts, from readings or from quantities in the text

@@ -34,7 +34,8 @@ from collections import Counter
 from importlib import resources
 from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
-__all__ = ["TextView", "TokenReading", "SuspiciousChar", "read_text", "read_token", "is_ignorable"]
+__all__ = ["TextView", "TokenReading", "SuspiciousChar", "read_text", "read_token", "read_word", "is_ignorable",
+           "is_canonical", "reads_as_itself"]
 
 
 def _code_point(spec: str) -> int:
@@ -256,8 +257,21 @@ def read_text(text: str) -> TextView:
     """
     if not isinstance(text, str):
         raise TypeError(f"read_text needs a str, not {type(text).__name__}")
-    if _fast(text):
+    if reads_as_itself(text):
         return TextView(text, text)
+    last = _LAST[0]
+    if last is not None and last.original == text:
+        return last  # several pipes read the same doc's text in turn
+    view = _read_text(text)
+    _LAST[0] = view
+    return view
+
+
+# The last view built: a view is never changed once built, so sharing it is safe.
+_LAST: List[Optional[TextView]] = [None]
+
+
+def _read_text(text: str) -> TextView:
     # NFKC turns whitespace into spaces only (never into something else), so
     # the reference may collapse its own runs the same way.
     reference = _RUNS_WS.sub(" ", _nfkc(text))
@@ -443,3 +457,51 @@ def read_token(text: str) -> TokenReading:
         latin = _latin_lookalike(ch) if script is not None and script != "LATIN" else None
         skeleton.append(latin if latin is not None else ch)
     return TokenReading(_nfkc("".join(skeleton)), tuple(suspicious))
+
+
+def reads_as_itself(text: str) -> bool:
+    """Whether the canonical view of ``text`` is ``text`` itself, character for character.
+
+    True for printable ASCII with single spaces, and for any text that is
+    already NFKC, has no ignorable character and no whitespace but single
+    ASCII spaces ("excursión", "7 °C"): the usual non-English text costs two
+    C-level scans, not a view. Token readings may still differ (a
+    mixed-script word reads as its Latin skeleton), which ``is_canonical``
+    rules out and this does not.
+    """
+    if _fast(text):
+        return True
+    return (text.isprintable() and "  " not in text and unicodedata.is_normalized("NFKC", text)
+            and _ignorable_re().search(text) is None)
+
+
+def is_canonical(text: str) -> bool:
+    """Whether ``text`` is its own canonical reading (printable ASCII, single spaces).
+
+    The pipes test this once per doc: when it holds, every view is the
+    identity and the per-token readings are the folded token texts, so the
+    usual doc pays for nothing else.
+    """
+    return _fast(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def read_word(text: str) -> str:
+    """The *reading* of one token's text: canonical (``read_token``), folded, whitespace as one space.
+
+    What every pipe compares (cue words, match keys before inflection, typo
+    repair candidates), so that "n<U+200B>ot" is the cue "not" and "A<Cyrillic
+    о>G" the abbreviation "AOG" everywhere at once. A token made only of
+    whitespace or format characters reads ``""``: it is nothing, not a word
+    (and not a clause break: spec §4.1 reads a run of whitespace, line breaks
+    included, as one space).
+
+    text (str): A token's text as written.
+    RETURNS (str): The folded canonical form, "" for nothing.
+    """
+    from ..util.textnorm import fold
+
+    if text.isascii():
+        return "" if text.isspace() else fold(text)
+    canonical = _RUNS_WS.sub(" ", read_token(text).canonical).strip()
+    return fold(canonical) if canonical else ""

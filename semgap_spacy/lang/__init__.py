@@ -63,13 +63,16 @@ class LanguagePack(BaseModel):
     non_final_abbreviations: List[str]
     #: conjunctions joining the parts of one quantity ("2 h and 30 min")
     quantity_conjunctions: List[str]
+    #: words written with an accent that makes them another word, never folded onto
+    #: a cue (spec §4: es "sí", yes, is not the cue "si", if; fr "où" is not "ou")
+    accent_sensitive: List[str] = []
     #: words typo repair never rewrites (unit words, cue-like words)
     protected_words: List[str]
     cues: CueSet
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral",
                                    "non_final_abbreviations", "quantity_conjunctions",
-                                   "protected_words")(_words)
+                                   "protected_words", "accent_sensitive")(_words)
 
 
 def load_pack(folder: Union[str, Path]) -> LanguagePack:

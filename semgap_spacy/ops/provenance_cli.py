@@ -19,7 +19,7 @@ import sys
 import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .cli_support import err, field, guard, printable, standalone_main
+from .cli_support import field, guard, printable, standalone_main
 from ..core.provenance import sign_decision, verify_evidence
 from ..util.signing import KEY_ENV_CONFIG, KEY_FILE_CONFIG, SigningKeyError, load_key
 

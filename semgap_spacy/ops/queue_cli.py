@@ -9,7 +9,6 @@ the package's main CLI; ``main`` runs it alone (and in tests):
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sqlite3
 import sys

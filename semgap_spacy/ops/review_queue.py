@@ -756,9 +756,9 @@ class ReviewQueue:
             return VerifyResult(False, None, "; ".join(self.trigger_problems)
                                 + ": the queue is no longer append-only and may have been edited", n)
         if key is not None:
-            mode = f", every row keyed (HMAC-SHA256)"
+            mode = ", every row keyed (HMAC-SHA256)"
         elif macs:
-            mode = f" (rows carry MACs that were not checked: no key given)"
+            mode = " (rows carry MACs that were not checked: no key given)"
         else:
             mode = " (unkeyed)"
         if anchor is not None:

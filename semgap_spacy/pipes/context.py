@@ -11,9 +11,11 @@ The rule, in the order it is applied:
 - Cues come from the language packs (``semgap_spacy/lang/<code>/cues.json``),
   one file per language, loaded through the registered
   ``semgap.context_cues.v1`` function; the config holds only the reference.
-- Cues match whole tokens of the folded token *text* (case and accents
-  ignored, ``textnorm.fold``). ``norm_`` is not read: typo repair never turns
-  a misspelt word into a cue. At each token the longest cue wins, so "not
+- Cues match whole tokens of the token *text* as a person reads it
+  (``core.textview.read_word``: canonical form of spec §4.1, case and accents
+  ignored), so "n<U+200B>ot" is "not". Typo repairs are not read: typo repair
+  never turns a misspelt word into a cue. A token that reads as nothing
+  (whitespace, line breaks, format characters) is not counted in a cue's reach. At each token the longest cue wins, so "not
   only" (pseudo-cue) hides "not", "sin embargo" (clause break) hides "sin".
 - A cue glued to a neighbour by an intra-word hyphen ("non-reactive") is part
   of a word and reaches nothing outside it.
@@ -35,6 +37,7 @@ English-tokenized doc still counts. A false cue only escalates; a missed one
 could let a clearance through.
 """
 import json
+import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -45,12 +48,13 @@ from spacy.attrs import ORTH, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..lang import languages as languages_available
+from ..lang import LanguagePackError, get_pack, languages as languages_available
 from ..lang.cues import BREAK, HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
 from .extensions import (CUES_KEY, TERMS_KEY, doc_text, drop_span_values, has_span_values, set_span_values,
                          term_facts)
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
+from ..core.textview import read_token, read_word
 from ..util.textnorm import fold
 
 # Span kinds whose tokens are all glossary phrase words: a cue word inside one is
@@ -59,6 +63,11 @@ PHRASE_KINDS = frozenset({"phrase", "abbreviation", "translation"})
 
 
 _fold = lru_cache(maxsize=65536)(fold)
+
+
+def _exact(word: str) -> str:
+    """A word in lower case with its accents (NFC): how an accent-sensitive word is compared."""
+    return unicodedata.normalize("NFC", word).casefold()
 
 
 @dataclass
@@ -138,6 +147,8 @@ class ContextScope(SemgapPipe):
         self._cue_rests: Dict[str, List[Tuple[str, ...]]] = {}
         self._rest_words: Set[str] = set()
         self._own: Dict[str, List[Tuple[str, ...]]] = {}
+        self._accented: frozenset = frozenset()
+        self._accent_folds: frozenset = frozenset()
         self._reset_orth_cache()
         self._longest_cue = 1
         self._clauses = clause_rule()
@@ -224,6 +235,15 @@ class ContextScope(SemgapPipe):
         self._rest_words = {word for forms in rests.values() for rest in forms for word in rest}
         self._reset_orth_cache()  # which tokens can start a cue depends on the cues
         self._own = self._own_sequences()
+        # spec §4: where an accent makes another word ("sí", yes; "où", where), it is not folded
+        accented = set()
+        for lang in self.languages:
+            try:
+                accented.update(_exact(w) for w in get_pack(lang).accent_sensitive)
+            except LanguagePackError:  # a cue language without a pack has no such words
+                continue
+        self._accented = frozenset(accented)
+        self._accent_folds = frozenset(fold(w) for w in accented)
 
     ORTH_CACHE_LIMIT = 200_000
 
@@ -240,9 +260,11 @@ class ContextScope(SemgapPipe):
         strings = self.nlp.vocab.strings
         for orth in unseen:
             text = strings[orth]
-            folded = _fold(text)
-            # a line break is a clause break (``core.clauses``), other space tokens are not counted
-            spaced = text.isspace() and "\n" not in text and "\r" not in text
+            folded = read_word(text)
+            if folded in self._accent_folds and _exact(read_token(text).canonical) in self._accented:
+                folded = _exact(read_token(text).canonical)  # "sí" stays "sí", never the cue "si"
+            # whitespace (line breaks too, spec §4.1) and format characters are nothing: not counted
+            spaced = not folded
             self._orth_info[orth] = (folded,)
             self._known_orths.add(orth)
             if spaced:
@@ -433,13 +455,13 @@ def _asked(doc: Doc, start: int, end: int):
         token = doc[i]
         if token.text == "?":
             return (i - end, [(i, i + 1)], (token.idx, token.idx + 1))
-        if token.text in _SENTENCE_ENDS or "\n" in token.text:
+        if token.text in _SENTENCE_ENDS:
             break
     for i in range(start - 1, -1, -1):  # Spanish opens questions with "¿"
         token = doc[i]
         if token.text == "\u00bf":
             return (start - i, [(i, i + 1)], (token.idx, token.idx + 1))
-        if token.text in _SENTENCE_ENDS or "\n" in token.text:
+        if token.text in _SENTENCE_ENDS:
             break
     return None
 
@@ -483,12 +505,25 @@ class _Scan:
         info, entries = pipe._orth_info, pipe._cue_entries
         cues = self.cues = []
         consumed = 0  # leftmost-longest: a token inside a cue starts no other cue
+        spaces = pipe._space_orths.intersection(orths)
+        # The tokens that read as something: a cue's words may have nothing between them
+        # ("ruled  out", two spaces), which is not a word of the cue.
+        words = [i for i, o in enumerate(orths) if o not in spaces] if spaces else None
+        place = {i: p for p, i in enumerate(words)} if words is not None else None
         for i in [i for i, o in enumerate(orths) if o in hits]:
             if i < consumed:
                 continue
             longer, eff, elided = entries[orths[i]]
             end = i + 1
-            if longer and end < n:
+            if longer and words is not None:
+                p, m = place[i], len(words)
+                if p + 1 < m:
+                    for form, form_eff in longer.get(info[orths[words[p + 1]]][0], ()):
+                        k = len(form)
+                        if p + k <= m and all(info[orths[words[p + j]]][0] == form[j] for j in range(2, k)):
+                            end, eff = words[p + k - 1] + 1, form_eff
+                            break
+            elif longer and end < n:
                 for form, form_eff in longer.get(info[orths[end]][0], ()):
                     k = len(form)
                     if k == 2 or (i + k <= n and all(info[orths[i + j]][0] == form[j]
@@ -515,9 +550,8 @@ class _Scan:
             span = doc.char_span(b_start, b_end, alignment_mode="expand")
             if span is not None:
                 breaks.extend(range(span.start, span.end))
-        found = pipe._space_orths.intersection(orths)
-        if found:
-            self.space_pos = [i for i, o in enumerate(orths) if o in found]
+        if spaces:
+            self.space_pos = [i for i, o in enumerate(orths) if o in spaces]
         self.breaks = sorted(set(breaks))
         # How far from a term a cue may start and still reach it.
         self.margin = pipe.window + len(self.space_pos) + pipe._longest_cue

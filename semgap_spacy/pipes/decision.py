@@ -18,9 +18,10 @@ from .extensions import TERMS_KEY, doc_key, doc_text, quantity_rows, span_values
 # user_data keys of the doc values read and written here (all default to None,
 # so ``user_data.get(key)`` is ``doc._.<name>``).
 (_DOMAIN, _CASE_ID, _TEXT_SHA256, _CASE_PROBLEMS, _COMPONENT_ERRORS, _REPAIRS, _READINGS_CHECKED,
- _DECISION) = (doc_key(name) for name in (
+ _DECISION, _SUSPICIOUS) = (doc_key(name) for name in (
     "semgap_domain", "semgap_case_id", "semgap_text_sha256", "semgap_case_problems",
-    "semgap_component_errors", "semgap_repairs", "semgap_readings_checked", "semgap_decision"))
+    "semgap_component_errors", "semgap_repairs", "semgap_readings_checked", "semgap_decision",
+    "semgap_suspicious"))
 _MARK_NAMES = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
 
 
@@ -68,7 +69,7 @@ class Decision(SemgapPipe):
             domain=get(_DOMAIN), text=doc_text(doc), terms=rows, marks=marks,
             quantities=quantity_rows(doc) if fields else [],
             case_problems=get(_CASE_PROBLEMS), component_errors=get(_COMPONENT_ERRORS), repairs=get(_REPAIRS),
-            readings_checked=get(_READINGS_CHECKED),
+            readings_checked=get(_READINGS_CHECKED), suspicious=get(_SUSPICIOUS),
             # the quantity findings read the default term group, whatever this pipe's spans_key
             finding_terms=None if self.spans_key == TERMS_KEY else term_rows(doc, TERMS_KEY))
 

@@ -84,10 +84,33 @@ DOC_EXTENSIONS = {
     # typo repair's record: start_char, end_char, original, repaired (None
     # when refused) and candidates (the tie that made it refuse)
     "semgap_repairs": {"default": None},
+    # tokens whose letters mix scripts, set by semgap_terms: start_char,
+    # end_char, evidence and characters (char, code_point, name, script)
+    "semgap_suspicious": {"default": None},
 }
 
+
+def token_reading(token: Token) -> str:
+    """``token._.semgap_norm``: the token as our pipes read it (spec §4.1).
+
+    spaCy's norm in canonical form (NFKC, no format characters, a
+    mixed-script word's look-alike letters as Latin), folded, and the typo
+    repair where ``semgap_repairs`` has one; "" for a token that reads as
+    nothing (whitespace, format characters only). Derived from the token and
+    the repair records, so it needs no storage and survives a DocBin round
+    trip with ``store_user_data=True``. ``token.norm_`` itself is never changed.
+    """
+    from ..core.textview import read_word
+
+    for record in token.doc.user_data.get(("._.", "semgap_repairs", None, None)) or ():
+        if record.get("repaired") and record["start_char"] == token.idx:
+            return record["repaired"]
+    return read_word(token.norm_)
+
 TOKEN_EXTENSIONS = {
-    # the original text when typo repair rewrote ``norm_``
+    # the token as the pipes read and match it (see ``token_reading``)
+    "semgap_norm": {"getter": token_reading},
+    # the original text when typo repair repaired the token
     "semgap_original": {"default": None},
     # candidate words when a repair was refused because of a tie
     "semgap_repair_candidates": {"default": None},

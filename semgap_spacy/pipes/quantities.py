@@ -3,7 +3,8 @@
 Three jobs, each behind its own switch so they can be ablated:
 
 1. ``text_quantities``: find quantities ("30 hours", "30h", "25,5 h",
-   "46.4 °F", "38 pct", "PT30H") in ``doc.text``, tie each one to the nearest
+   "46.4 °F", "38 pct", "PT30H") in the canonical view of ``doc.text``
+   (spec §4.1, mapped back to the original characters), tie each one to the nearest
    field mention of a matching kind in its clause, and write them as spans to
    ``doc.spans["semgap_quantities"]`` (label = the quantity kind) with
    ``span._.semgap_magnitude`` / ``semgap_unit`` / ``semgap_quantity_kind`` /
@@ -32,6 +33,7 @@ from .base import SemgapPipe
 from ..core.readings import check_readings
 from ..core.clauses import clause_rule
 from ..core.quantities import TextQuantity, find_quantities
+from ..core.textview import reads_as_itself, read_text
 from ..core.units import AMBIGUOUS, OK, UNSUPPORTED, canonical_unit, convert, tidy, unit_table
 
 def _sentence_starts(doc: Doc) -> List[int]:
@@ -61,6 +63,24 @@ def _sentence_starts_in(doc: Doc, start: int, end: int, first: int, last: int,
         if token.is_sent_start and start < token.idx <= end:
             return True
     return False
+
+
+def _read_quantities(text: str) -> List[TextQuantity]:
+    """The quantities of the text a person reads (spec §4.1), at offsets of the original.
+
+    The regexes run on the canonical view ("30\u00a0h", "3\u200b0 hours" and
+    full-width digits read as a person reads them), and every range is mapped
+    back with ``TextView.original_range``.
+    """
+    if reads_as_itself(text):
+        return find_quantities(text)
+    view = read_text(text)
+    out = []
+    for q in find_quantities(view.text):
+        start, end = view.original_range(q.start, q.end)
+        extent = view.original_range(*q.extent)
+        out.append(q._replace(start=start, end=end, extent=extent))
+    return out
 
 
 # -- the component -------------------------------------------------------------
@@ -117,7 +137,7 @@ class QuantityLinker(SemgapPipe):
         key ``span_set`` would use.
         """
         text = doc_text(doc)
-        found = find_quantities(text)
+        found = _read_quantities(text)
         if not found:
             return []
         fields = field_mentions(term_rows(doc, self.spans_key), self.glossary, doc_get(doc, "semgap_domain"),

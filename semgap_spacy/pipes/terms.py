@@ -1,15 +1,15 @@
 """``semgap_terms``: find glossary terms with spaCy's SpanRuler.
 
-Before matching, every token's ``norm_`` is set to its *match key*: the
-folded form (lower case, no accents, typo-repaired) mapped to the inflection
-key of the glossary word it is a form of. Phrase patterns go through the same
+Every token is matched on its *match key*: its reading (canonical form of
+spec §4.1, folded: lower case, no accents, typo-repaired) mapped to the
+inflection key of the glossary word it is a form of (``MatchKeys``). Phrase patterns go through the same
 keying inside the ruler (``SpanRuler`` tokenizes patterns with the Language it
 is given), so a pattern and a text agree on case, accents, hyphenation and
 inflection, and one PhraseMatcher pass over NORM finds every phrase,
-abbreviation, translation, ambiguous abbreviation and frame part. ``norm_`` is
-spaCy's documented place for a normalized form; ``text``, ``lemma_`` and
-``ents`` are never rewritten, and a token's norm changes only when it is a
-form of a glossary word.
+abbreviation, translation, ambiguous abbreviation and frame part. ``text``,
+``norm_``, ``lemma_`` and ``ents`` are never rewritten (``write_norm`` keeps
+the keys in ``norm_`` for code that wants them there), and every span points
+at tokens of the original doc.
 
 Abbreviations and one-word phrases are keyed as written, not inflected, so
 "grounded" never matches "ground crew". Word-order frames (a head such as
@@ -28,10 +28,11 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import filter_spans
 
 from ..core.findings import AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME
-from .extensions import TERMS_KEY, doc_get, doc_text, pack_span_id, term_facts
+from .extensions import TERMS_KEY, doc_get, doc_set, doc_text, pack_span_id, term_facts
 from ..lang.inflection import FormIndex
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
+from ..core.textview import read_token, read_word
 from ..util.textnorm import fold
 from ..core.vocabulary import build_vocabulary, form_index_for, iter_phrases, spelling_variants
 
@@ -42,11 +43,22 @@ OUTCOME_PREFIX = "OUTCOME:"
 
 
 class MatchKeys:
-    """Write match keys into ``token.norm_``; learned once per norm hash.
+    """The match key of every token, read once per norm hash; ``token.norm_`` is left alone.
 
-    Most tokens already hold their key ("xm", "cold", ","), so the per-doc
-    work is a set lookup per token plus a write for the few that differ
-    ("hours" -> "hour", "Released" -> "release").
+    A token's key is its *reading* (``core.textview.read_word`` of spaCy's
+    own norm: canonical form, folded; typo-repaired when ``semgap_repairs``
+    says so) mapped to the inflection key of the glossary word it is a form
+    of. Tokens that read as nothing (whitespace, format characters) have no
+    key, and a token whose canonical form holds several words has several.
+
+    Matching needs the keys as NORM of some Doc. ``prepare`` picks the
+    cheapest honest one: the doc itself when every norm already is its key
+    (most tokens: "xm", "cold", ","); the doc with the differing norms set
+    for the match and restored right after, when each token has exactly one
+    key ("hours" -> "hour"); and a light Doc of the keys alone, with a map
+    back to the doc's tokens, when some token reads as nothing or as several
+    words ("unreleased  lien", "n<U+200B>ot"). Either way the user's Doc
+    keeps its norms (issue 13) unless ``write_norm`` asks otherwise.
     """
 
     CACHE_LIMIT = 100_000
@@ -55,65 +67,121 @@ class MatchKeys:
     ITERATE_MAX = 16
 
     def __init__(self, nlp: Language, index: FormIndex, inflection: bool = True,
-                 abbreviations: Iterable[str] = ()):
+                 abbreviations: Iterable[str] = (), write_norm: bool = False):
+        self.nlp = nlp
         self.strings = nlp.vocab.strings
         self.index = index
         self.abbreviations = frozenset(fold(a) for a in abbreviations)
         self.inflection = inflection
+        self.write_norm = write_norm
         self._plain: Set[int] = set()  # norms that already are their key
-        self._keys: Dict[int, str] = {}  # the other norms seen, and their keys
+        self._keys: Dict[int, Tuple[str, ...]] = {}  # the other norms seen, and their keys
+        self._word_keys: Dict[str, str] = {}
         self._dash = self.strings.add("-")
 
-    def key_for(self, norm: int) -> str:
-        """The key for a norm hash, or "" when the norm already is its key."""
+    def keys_for(self, norm: int) -> Tuple[str, ...]:
+        """The keys of a norm hash; () when it reads as nothing."""
         if norm in self._plain:
-            return ""
-        return self._keys.get(norm) or self._learn(norm)
+            return (self.strings[norm],)
+        keys = self._keys.get(norm)
+        return keys if keys is not None else self._learn(norm)
 
-    def _learn(self, norm: int) -> str:
-        """Work out and remember a norm's key ("" when the norm is its key)."""
+    def word_key(self, folded: str) -> str:
+        """The key of one folded word."""
+        key = self._word_keys.get(folded)
+        if key is None:
+            stem, _, clitic = folded.rpartition("'")
+            word = stem if clitic in ("d", "s") and stem in self.abbreviations else folded
+            # "DC'd", "CTC's": the tokenizer keeps these as one token
+            key = self.index.key(word) if self.inflection else word
+            if len(self._word_keys) >= self.CACHE_LIMIT:
+                self._word_keys.clear()
+            self._word_keys[folded] = key
+        return key
+
+    def _learn(self, norm: int) -> Tuple[str, ...]:
+        """Work out and remember a norm's keys."""
         text = self.strings[norm]
-        folded = fold(text)
-        stem, _, clitic = folded.rpartition("'")
-        if clitic in ("d", "s") and stem in self.abbreviations:
-            folded = stem  # "DC'd", "CTC's": the tokenizer keeps these as one token
-        key = self.index.key(folded) if self.inflection else folded
+        reading = read_word(text)
+        if not reading:
+            words: List[str] = []
+        elif text.isascii() and " " not in reading:
+            words = [reading]
+        else:
+            # the canonical form may split where the written one did not ("close\uff0c")
+            words = [fold(t.text) for t in self.nlp.make_doc(reading) if not t.is_space]
+        keys = tuple(self.word_key(w) for w in words)
         if len(self._plain) + len(self._keys) >= self.CACHE_LIMIT:
             self._plain.clear()  # bounded: memory stays flat on long streams
             self._keys.clear()
-        if key == text:
+        if keys == (text,):
             self._plain.add(norm)
-            return ""
-        self._keys[norm] = key
-        return key
+        else:
+            self._keys[norm] = keys
+        return keys
 
-    def apply(self, doc: Doc) -> Doc:
-        self.apply_keys(doc)
-        return doc
-
-    def apply_keys(self, doc: Doc) -> None:
-        """Write the keys into the tokens' ``norm_``."""
+    def prepare(self, doc: Doc) -> Tuple[Doc, Optional[List[int]], list]:
+        """The Doc to match on, its map back to ``doc``'s tokens (None: the same tokens), and
+        the (token, norm) pairs to restore once matched."""
         plain = self._plain
         if len(doc) <= self.ITERATE_MAX:
-            to_key = [token for token in doc if token.norm not in plain]
+            odd = [token for token in doc if token.norm not in plain]
         else:
-            to_key = [doc[i] for i, norm in enumerate(doc.to_array(NORM).tolist()) if norm not in plain]
-        for token in to_key:
-            key = self._keys.get(token.norm) or self._learn(token.norm)
-            if key:
-                token.norm_ = key
+            odd = [doc[i] for i, norm in enumerate(doc.to_array(NORM).tolist()) if norm not in plain]
+        repairs = doc_get(doc, "semgap_repairs")
+        repaired = {r["start_char"]: r["repaired"] for r in repairs or () if r.get("repaired")}
         text = doc_text(doc)
-        if "-" in text and ("- " in text or " -" in text):
-            self._key_spaced_dashes(doc)
+        dashes = "-" in text and ("- " in text or " -" in text)
+        if not odd and not repaired and not dashes:
+            return doc, None, []
+        changed: Dict[int, Tuple[str, ...]] = {}
+        single = True
+        for token in odd:
+            keys = self.keys_for(token.norm)
+            changed[token.i] = keys
+            single = single and len(keys) == 1
+        for token in doc if repaired else ():
+            if token.idx in repaired:
+                keys = tuple(self.word_key(w) for w in repaired[token.idx].split())
+                changed[token.i] = keys
+                single = single and len(keys) == 1
+        if dashes:
+            self._key_spaced_dashes(doc, changed)
+        if single:
+            restore = []
+            for i, keys in changed.items():
+                token = doc[i]
+                if self.strings[token.norm] != keys[0]:
+                    restore.append((token, token.norm_))
+                    token.norm_ = keys[0]
+            return doc, None, ([] if self.write_norm else restore)
+        words: List[str] = []
+        spaces: List[bool] = []
+        back: List[int] = []
+        strings = self.strings
+        for token in doc:
+            keys = changed.get(token.i)
+            if keys is None:
+                keys = (strings[token.norm],)
+            for key in keys:
+                words.append(key)
+                spaces.append(True)
+                back.append(token.i)
+        return Doc(self.nlp.vocab, words=words, spaces=spaces), back, []
 
-    def _key_spaced_dashes(self, doc: Doc) -> None:
+    @staticmethod
+    def restore(pairs: list) -> None:
+        for token, norm in pairs:
+            token.norm_ = norm
+
+    def _key_spaced_dashes(self, doc: Doc, changed: Dict[int, Tuple[str, ...]]) -> None:
         """"clear-to-close" joins words; "crossmatch - negative" separates
         clauses. A spaced hyphen is keyed as a dash so no phrase spans it.
         (Only texts with a space beside a hyphen can hold one.)"""
         dash = self._dash
         for token in doc:
             if token.orth == dash and (token.whitespace_ or (token.i and doc[token.i - 1].whitespace_)):
-                token.norm_ = SPACED_DASH
+                changed[token.i] = (SPACED_DASH,)
 
 
 class _KeyTokenizer:
@@ -124,7 +192,30 @@ class _KeyTokenizer:
         self.keys = keys
 
     def __call__(self, text: str) -> Doc:
-        return self.keys.apply(self.nlp.make_doc(text))
+        # the pattern Doc is ours: its norms stay keyed
+        return self.keys.prepare(self.nlp.make_doc(text))[0]
+
+
+def suspicious_records(doc: Doc) -> Optional[list]:
+    """Tokens whose letters mix scripts ("A<Cyrillic о>G"), as plain records, or None.
+
+    They are matched on their Latin skeleton like any other reading, and the
+    decision escalates on them (``suspicious_characters``), naming each character.
+    """
+    text = doc_text(doc)
+    if text.isascii():
+        return None
+    out = []
+    for token in doc:
+        if token.text.isascii():
+            continue
+        found = read_token(token.text).suspicious
+        if found:
+            out.append({"start_char": token.idx, "end_char": token.idx + len(token.text),
+                        "evidence": token.text,
+                        "characters": [{"char": c.char, "code_point": c.code_point, "name": c.name,
+                                        "script": c.script} for c in found]})
+    return out or None
 
 
 class GlossaryTerms(SemgapPipe):
@@ -132,8 +223,10 @@ class GlossaryTerms(SemgapPipe):
 
     def __init__(self, nlp: Language, name: str = "semgap_terms", *, enabled: bool = True,
                  spans_key: str = TERMS_KEY, annotate_ents: bool = False, inflection: bool = True,
-                 frames: bool = True, cross_domain: bool = True, ambiguity: bool = True):
+                 frames: bool = True, cross_domain: bool = True, ambiguity: bool = True,
+                 write_norm: bool = False):
         self.spans_key = spans_key
+        self.write_norm = write_norm
         self.annotate_ents = annotate_ents
         self.inflection = inflection
         self.frames = frames
@@ -141,7 +234,7 @@ class GlossaryTerms(SemgapPipe):
         self.ambiguity = ambiguity
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(spans_key=spans_key, annotate_ents=annotate_ents, inflection=inflection,
-                        frames=frames, cross_domain=cross_domain, ambiguity=ambiguity)
+                        frames=frames, cross_domain=cross_domain, ambiguity=ambiguity, write_norm=write_norm)
         self._rebuild()
 
     # -- building --------------------------------------------------------
@@ -149,7 +242,8 @@ class GlossaryTerms(SemgapPipe):
         vocab = build_vocabulary(self.glossary, self.nlp.tokenizer)
         abbreviations = [a for _, t in self.glossary.terms() for a in t.abbreviations if " " not in a]
         abbreviations += [amb.abbreviation for dom in self.glossary.domains.values() for amb in dom.ambiguous]
-        self.keys = MatchKeys(self.nlp, form_index_for(vocab), self.inflection, abbreviations)
+        self.keys = MatchKeys(self.nlp, form_index_for(vocab), self.inflection, abbreviations,
+                              write_norm=self.write_norm)
         keyed = Language(vocab=self.nlp.vocab)
         keyed.tokenizer = _KeyTokenizer(self.nlp, self.keys)
         self.ruler = SpanRuler(keyed, f"{self.name}_ruler", spans_key=None, phrase_matcher_attr="NORM",
@@ -218,43 +312,50 @@ class GlossaryTerms(SemgapPipe):
 
     # -- running ---------------------------------------------------------
     def find(self, doc: Doc, norms: Optional[List[int]] = None) -> List[Span]:
-        """Term spans of a doc (match keys must already be in ``norm_``).
+        """Term spans of a doc, matched on its tokens' readings (``MatchKeys``).
 
         doc (Doc): The document.
-        norms (Optional[List[int]]): The tokens' norm hashes, when the caller has them.
+        norms: Unused; kept for callers of the earlier signature.
         RETURNS (List[Span]): Spans over ``doc``, sorted, duplicates removed.
         """
         return [Span(doc, start, end, label=term.label_hash, span_id=term.id_hash)
-                for start, end, term in self._terms(doc, norms)]
+                for start, end, term in self._terms(doc)]
 
-    def _terms(self, doc: Doc, norms: Optional[List[int]]) -> List[tuple]:
-        """The doc's terms as (start, end, _Term), final (sorted,
-        deduplicated): Spans are built for these only, never for raw matches.
+    def _terms(self, doc: Doc) -> List[tuple]:
+        """The doc's terms as (start, end, _Term) over ``doc``'s tokens, final
+        (sorted, deduplicated): Spans are built for these only, never for raw matches.
         """
         table = self._table
         terms: List[tuple] = []
         parts: List[tuple] = []
         domain = doc_get(doc, "semgap_domain") if not self.cross_domain else None
-        for match in self.ruler.match(doc):
-            start, end = match.start, match.end
-            row = table[match.label, match.id]
+        target, back, restore = self.keys.prepare(doc)
+        try:
+            matches = [(m.start, m.end, m.label, m.id) for m in self.ruler.match(target)]
+        finally:
+            MatchKeys.restore(restore)
+        for start, end, label, match_id in matches:
+            row = table[label, match_id]
             if row.part:
                 parts.append((start, end, row))
             elif not row.dropped and not (domain and row.domain != domain):
                 terms.append((start, end, row.term))
         if self.frames and parts:
-            frames = self._pair_frames(doc, parts, norms)
+            frames = self._pair_frames(doc, parts, back)
             if domain:
                 frames = [f for f in frames if term_facts(f[2].span_id).domain == domain]
             terms += [frame for frame in frames if not _beaten(frame, terms)]
             terms += _dangling(parts, terms)
+        if back is not None:
+            terms = [(back[start], back[end - 1] + 1, term) for start, end, term in terms]
         if len(terms) > 1 and not _settled(terms):
             return _final(terms)
         return terms
 
-    def _pair_frames(self, doc: Doc, parts: List[tuple], norms: Optional[List[int]]) -> List[tuple]:
+    def _pair_frames(self, doc: Doc, parts: List[tuple], back: Optional[List[int]]) -> List[tuple]:
         """Frame terms: a head and an outcome of one frame, either order,
-        within the frame's window and with no clause break between."""
+        within the frame's window and with no clause break between.
+        Positions are those of the matched keys; ``back`` maps them to ``doc``'s tokens."""
         heads = [part for part in parts if part[2].part == 1]
         if not heads or len(heads) == len(parts):
             return []  # heads alone or outcomes alone pair with nothing
@@ -270,7 +371,12 @@ class GlossaryTerms(SemgapPipe):
                     start, gap_start, gap_end, end = o_start, o_end, h_start, h_end
                 if gap_start > gap_end or gap_end - gap_start > head.window:
                     continue  # overlapping (not a head/outcome pair), or too far apart
-                if gap_start == gap_end or not self._clause_break(doc, gap_start, gap_end):
+                if gap_start == gap_end:
+                    found.append((start, end, outcome.frame_term))
+                    continue
+                if back is not None:
+                    gap_start, gap_end = back[gap_start], back[gap_end - 1] + 1
+                if not self._clause_break(doc, gap_start, gap_end):
                     found.append((start, end, outcome.frame_term))
         return found
 
@@ -283,7 +389,7 @@ class GlossaryTerms(SemgapPipe):
         return self._clauses.break_between(doc_text(doc), doc[start].idx, doc[end - 1].idx + len(doc[end - 1]))
 
     def process(self, doc: Doc) -> Doc:
-        self.keys.apply_keys(doc)
+        doc_set(doc, "semgap_suspicious", suspicious_records(doc))
         spans = self.find(doc)
         # A SpanGroup given ready skips the proxy's own conversion.
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
@@ -435,12 +541,12 @@ def _longest_first(part: tuple) -> tuple:
 @Language.factory(
     "semgap_terms",
     default_config={"enabled": True, "spans_key": TERMS_KEY, "annotate_ents": False, "inflection": True,
-                    "frames": True, "cross_domain": True, "ambiguity": True},
-    requires=["token.norm"],
-    assigns=["doc.spans", "span._.semgap_term_id", "span._.semgap_signal"],
+                    "frames": True, "cross_domain": True, "ambiguity": True, "write_norm": False},
+    assigns=["doc.spans", "doc._.semgap_suspicious", "span._.semgap_term_id", "span._.semgap_signal"],
 )
 def make_terms(nlp: Language, name: str, enabled: bool, spans_key: str, annotate_ents: bool,
-               inflection: bool, frames: bool, cross_domain: bool, ambiguity: bool) -> GlossaryTerms:
+               inflection: bool, frames: bool, cross_domain: bool, ambiguity: bool,
+               write_norm: bool = False) -> GlossaryTerms:
     """Build the glossary term matcher.
 
     enabled (bool): Off writes no spans. Defaults to True.
@@ -450,7 +556,11 @@ def make_terms(nlp: Language, name: str, enabled: bool, spans_key: str, annotate
     frames (bool): Match head/outcome word-order frames. Defaults to True.
     cross_domain (bool): Match terms of every domain, not only the case's. Defaults to True.
     ambiguity (bool): Mark declared ambiguous abbreviations. Defaults to True.
+    write_norm (bool): Also leave the match keys in ``token.norm_`` (the old
+        behaviour, for code that read them there). Off by default: the user's
+        norms are the user's. Defaults to False.
     RETURNS (GlossaryTerms): The component.
     """
     return GlossaryTerms(nlp, name, enabled=enabled, spans_key=spans_key, annotate_ents=annotate_ents,
-                         inflection=inflection, frames=frames, cross_domain=cross_domain, ambiguity=ambiguity)
+                         inflection=inflection, frames=frames, cross_domain=cross_domain, ambiguity=ambiguity,
+                         write_norm=write_norm)

@@ -7,11 +7,13 @@ words of up to 7 letters and 2 for longer ones, never for words under 5
 letters, never for protected words (cues, units, ordinary dictionary words),
 and never when the nearest candidates carry different signals.
 
-The repaired form goes to ``token.norm_`` where the matchers read it; the
-original text stays in ``token.text`` and in ``token._.semgap_original``.
-``doc.text`` never changes. Rewriting ``norm_`` is the documented way to feed
-a normalized form to spaCy's matchers; place the pipe after any statistical
-component that reads NORM as a feature.
+Words are read as a person sees them (``core.textview.read_word``: NFKC, no
+format characters, look-alike letters of a mixed-script word as Latin), so
+"ischem<U+200B>ai" is repaired like "ischemai". The repair is recorded in
+``doc._.semgap_repairs`` (the term matcher reads it from there) and shown in
+``token._.semgap_norm``; the original text stays in ``token.text`` and in
+``token._.semgap_original``. ``token.norm_`` is the user's and is left alone
+(issue 13): a user's ``Matcher`` on NORM behaves as without our pipes.
 """
 import re
 from functools import lru_cache
@@ -27,6 +29,7 @@ from ..lang import packs, union
 from ..lang.inflection import read_table
 from .base import SemgapPipe
 from ..util.textnorm import fold
+from ..core.textview import is_canonical, read_token, read_word, reads_as_itself
 from ..core.vocabulary import build_vocabulary, form_index_for
 
 
@@ -61,7 +64,7 @@ def dictionary_words() -> frozenset:
 
 
 class TypoRepair(SemgapPipe):
-    """Repair misspelt glossary words into ``token.norm_``."""
+    """Repair misspelt glossary words, recorded in ``doc._.semgap_repairs``."""
 
     CACHE_LIMIT = 50_000
 
@@ -130,9 +133,16 @@ class TypoRepair(SemgapPipe):
         chunks = text.split()
         if self._clean.issuperset(chunks):
             return doc
-        self._repair_words(doc, text)
+        canonical = is_canonical(text)
+        if canonical:
+            self._repair_words(doc, text)
+        else:
+            self._repair_read(doc)
         for chunk in chunks:
-            if chunk not in self._clean and self._is_clean(chunk):
+            # A chunk is settled by the regex on its characters only when it is its own
+            # reading ("°C", "excursión"; not "n\u200bot" or a mixed-script word).
+            if (chunk not in self._clean and (canonical or reads_as_itself(chunk))
+                    and not read_token(chunk).suspicious and self._is_clean(chunk)):
                 if len(self._clean) >= self.CACHE_LIMIT:
                     self._clean.clear()  # bounded: memory stays flat on long streams
                 self._clean.add(chunk)
@@ -157,7 +167,46 @@ class TypoRepair(SemgapPipe):
                             "original": word, "repaired": repaired, "candidates": tied})
             if repaired is not None:
                 token_set(token, "semgap_original", word)
-                token.norm_ = repaired
+            else:
+                token_set(token, "semgap_repair_candidates", tied)
+        if records:
+            doc_set(doc, "semgap_repairs", records)
+
+    def _repair_read(self, doc: Doc) -> None:
+        """Repair a doc whose text is not its own canonical reading, token by token.
+
+        Each token's reading (``read_word``) is what is repaired, so a format
+        character or a look-alike letter inside a misspelt word changes nothing.
+        A reading may hold several words where the written token did not split
+        ("corssmatch.<U+202A>" reads "corssmatch" "."); the record's ``repaired``
+        is then the whole reading, words separated by spaces, as the term
+        matcher reads it.
+        """
+        records = []
+        pattern = _long_words(self.min_length)
+        for token in doc:
+            reading = read_word(token.text)
+            if not reading:
+                continue
+            if token.text.isascii() and " " not in reading:
+                words = [reading]
+            else:
+                words = [fold(t.text) for t in self.nlp.make_doc(reading) if not t.is_space]
+            out, tied, changed = [], None, False
+            for word in words:
+                fixed, tie = self.repair(word) if pattern.fullmatch(word) else (None, None)
+                if fixed is not None:
+                    changed = True
+                tied = tied or tie
+                out.append(fixed or word)
+            if not changed and not tied:
+                continue
+            repaired = " ".join(out) if changed else None
+            records.append({"start_char": token.idx, "end_char": token.idx + len(token.text),
+                            "original": token.text, "repaired": repaired,
+                            "candidates": None if changed else tied})
+            if changed:
+                token_set(token, "semgap_original", token.text)
             else:
                 token_set(token, "semgap_repair_candidates", tied)
         if records:
@@ -194,7 +243,7 @@ def _long_words(min_length: int) -> "re.Pattern":
 @Language.factory(
     "semgap_typo_repair",
     default_config={"enabled": True, "min_length": 5, "short_max": 7, "protect_dictionary_words": True},
-    assigns=["token.norm", "token._.semgap_original", "token._.semgap_repair_candidates"],
+    assigns=["doc._.semgap_repairs", "token._.semgap_original", "token._.semgap_repair_candidates"],
 )
 def make_typo_repair(nlp: Language, name: str, enabled: bool, min_length: int, short_max: int,
                      protect_dictionary_words: bool) -> TypoRepair:

@@ -13,7 +13,9 @@ from semgap_spacy.core.clauses import ClauseRule, clause_rule
     ("cross-match positive", False),          # an unspaced one joins
     ("2-8 C", False),
     ("crossmatch — positive", True),
-    ("crossmatch\npositive", True),
+    ("crossmatch\npositive", False),         # a line break is whitespace (spec §4.1)
+    ("crossmatch,\u200b positive", True),
+    ("crossmatch bu\u200bt positive", True), # a format character hides no break word
     ("crossmatch. Positive", True),
     ("CIT approx. 30 h", False),              # an abbreviation's full stop
     ("46.4 F", False),                        # a decimal point

@@ -101,7 +101,9 @@ PHRASE_CASES = [
     ("en", "No delays. Crossmatch positive", "Crossmatch positive", False, False),
     ("en", "No delays! Crossmatch positive", "Crossmatch positive", False, False),
     ("en", "No delays? Crossmatch positive", "Crossmatch positive", False, False),
-    ("en", "No delays\ncrossmatch positive", "crossmatch positive", False, False),
+    # a line break is whitespace, not a clause break (spec §4.1: one space)
+    ("en", "No delays\ncrossmatch positive", "crossmatch positive", True, False),
+    ("en", "No delays\n\ncrossmatch positive", "crossmatch positive", True, False),
     ("en", "No delays - crossmatch positive", "crossmatch positive", False, False),
     ("en", "No delays – crossmatch positive", "crossmatch positive", False, False),
     ("en", "No delays — crossmatch positive", "crossmatch positive", False, False),

@@ -167,7 +167,8 @@ BOX = ("box temperature", "transport_temperature")
     ("CIT - 30 h", [CIT], [("30 h", 30.0, "hour", None)]),
     ("CIT pending but 30 h", [CIT], [("30 h", 30.0, "hour", None)]),
     ("CIT unknown. 30 h", [CIT], [("30 h", 30.0, "hour", None)]),
-    ("CIT unknown\n30 h", [CIT], [("30 h", 30.0, "hour", None)]),
+    # a line break is whitespace, not a clause break (spec §4.1)
+    ("CIT unknown\n30 h", [CIT], [("30 h", 30.0, "hour", "cold_ischemia_elapsed")]),
     # not across kinds: the quantity keeps its unit as written
     ("box temperature 30 h", [BOX], [("30 h", 30.0, "hour", None)]),
     ("CIT 5 °F", [CIT], [("5 °F", 5.0, "degree_Fahrenheit", None)]),

@@ -36,7 +36,8 @@ def test_max_distance_rule(word, limit):
 def test_repairs_within_distance(repair, text, original, repaired):
     doc = run(repair, text)
     token = next(t for t in doc if t.text == original)
-    assert token.norm_ == repaired
+    assert token._.semgap_norm == repaired
+    assert token.norm_ == original.lower()  # the user's norm is left alone (issue 13)
     assert token._.semgap_original == original
     assert doc.text == text
     assert doc._.semgap_repairs[0]["repaired"] == repaired
@@ -47,7 +48,7 @@ def test_repairs_within_distance(repair, text, original, repaired):
 ])
 def test_distance_two_allowed_only_for_long_words(repair, text):
     doc = run(repair, text)
-    assert doc[0].norm_ == "positive"  # 8 letters: distance 2 allowed
+    assert doc[0]._.semgap_norm == "positive"  # 8 letters: distance 2 allowed
 
 
 @pytest.mark.parametrize("text", [
@@ -78,7 +79,7 @@ def test_tie_between_signals_is_refused_and_recorded():
     pipe = TypoRepair(nlp)
     pipe.set_glossary(_tie_glossary())
     doc = pipe(nlp.make_doc("file vorlax"))  # vorlex (clear) d=1, vorlox (critical) d=1
-    assert doc[1].norm_ == "vorlax"
+    assert doc[1]._.semgap_norm == "vorlax"
     assert doc[1]._.semgap_repair_candidates == ["vorlex", "vorlox"]
     assert doc._.semgap_repairs[0]["candidates"] == ["vorlex", "vorlox"]
 
@@ -87,10 +88,22 @@ def test_disabled_changes_nothing():
     nlp = spacy.blank("en")
     pipe = TypoRepair(nlp, enabled=False)
     doc = pipe(nlp.make_doc("posative crossmatch"))
-    assert doc[0].norm_ == "posative" and doc._.semgap_repairs is None
+    assert doc[0]._.semgap_norm == "posative" and doc._.semgap_repairs is None
 
 
 def test_factory_via_add_pipe(blank):
     blank.add_pipe("semgap_typo_repair", config={"min_length": 6})
     doc = blank("Clear to clsoe")  # 5 letters, now below min_length
-    assert doc[2].norm_ == "clsoe"
+    assert doc[2]._.semgap_norm == "clsoe"
+
+
+@pytest.mark.parametrize("text,original,repaired", [
+    ("posa\u200btive crossmatch", "posa\u200btive", "positive"),   # a format character inside
+    ("p\u043esative crossmatch", "p\u043esative", "positive"),     # a look-alike letter inside
+])
+def test_repairs_read_the_canonical_word(repair, text, original, repaired):
+    doc = run(repair, text)
+    token = next(t for t in doc if t.text == original)
+    assert token._.semgap_norm == repaired and token._.semgap_original == original
+    record = doc._.semgap_repairs[0]
+    assert text[record["start_char"]:record["end_char"]] == original
