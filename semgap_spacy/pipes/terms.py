@@ -1,11 +1,14 @@
-"""``semgap_terms``: find glossary terms with spaCy's SpanRuler.
+"""``semgap_terms``: find glossary terms with spaCy's PhraseMatcher.
 
 Every token is matched on its *match key*: its reading (canonical form of
 spec §4.1, folded: lower case, no accents, typo-repaired) mapped to the
-inflection key of the glossary word it is a form of (``MatchKeys``). Phrase patterns go through the same
-keying inside the ruler (``SpanRuler`` tokenizes patterns with the Language it
-is given), so a pattern and a text agree on case, accents, hyphenation and
-inflection, and one PhraseMatcher pass over NORM finds every phrase,
+inflection key of the glossary word it is a form of (``MatchKeys``). The
+patterns are SpanRuler-style records (``label`` = term id, ``pattern``, ``id`` =
+packed match facts), tokenized through the same keying, so a pattern and a
+text agree on case, accents, hyphenation and inflection, and one
+PhraseMatcher pass over NORM (the matcher ``SpanRuler`` runs for phrase
+patterns; its ``match`` would also build a Span per raw match and set a
+warnings filter on every doc) finds every phrase,
 abbreviation, translation, ambiguous abbreviation and frame part. ``text``,
 ``norm_``, ``lemma_`` and ``ents`` are never rewritten (``write_norm`` keeps
 the keys in ``norm_`` for code that wants them there), and every span points
@@ -23,7 +26,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tu
 
 from spacy.attrs import NORM
 from spacy.language import Language
-from spacy.pipeline import SpanRuler
+from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import filter_spans
 
@@ -244,12 +247,14 @@ class GlossaryTerms(SemgapPipe):
         abbreviations += [amb.abbreviation for dom in self.glossary.domains.values() for amb in dom.ambiguous]
         self.keys = MatchKeys(self.nlp, form_index_for(vocab), self.inflection, abbreviations,
                               write_norm=self.write_norm)
-        keyed = Language(vocab=self.nlp.vocab)
-        keyed.tokenizer = _KeyTokenizer(self.nlp, self.keys)
-        self.ruler = SpanRuler(keyed, f"{self.name}_ruler", spans_key=None, phrase_matcher_attr="NORM",
-                               validate=False)
-        patterns, self.frame_specs = self._patterns()
-        self.ruler.add_patterns(patterns)
+        keyed = _KeyTokenizer(self.nlp, self.keys)
+        self.patterns, self.frame_specs = self._patterns()
+        self.matcher = PhraseMatcher(self.nlp.vocab, attr="NORM")
+        by_key: Dict[str, List[str]] = {}
+        for pattern in self.patterns:
+            by_key.setdefault(repr((pattern["label"], pattern["id"])), []).append(pattern["pattern"])
+        for key, texts in by_key.items():
+            self.matcher.add(key, [keyed(text) for text in texts])
         self._table = self._match_table()
         self._clauses = clause_rule()
         self._span_facts: Dict[str, dict] = {}
@@ -283,9 +288,9 @@ class GlossaryTerms(SemgapPipe):
         """Everything the hot path needs about a match, by its (label, id) hashes, computed once."""
         strings = self.nlp.vocab.strings
         table = {}
-        for pattern in self.ruler.patterns:
+        for pattern in self.patterns:
             label, span_id = pattern["label"], pattern.get("id", "")
-            key = (strings.add(label), strings.add(span_id))
+            key = strings.add(repr((label, span_id)))
             if key in table:
                 continue
             facts = term_facts(span_id)
@@ -300,7 +305,8 @@ class GlossaryTerms(SemgapPipe):
             table[key] = _Row(label, span_id, part, facts.domain, dropped, frame_id, window,
                               term=_term(strings, label, span_id, _preference(span_id)),
                               frame_term=_term(strings, term_id, span_id, _preference(span_id)),
-                              dangling=self._dangling_term(part, label, span_id, frame_id, facts.domain))
+                              dangling=self._dangling_term(part, label, span_id, frame_id, facts.domain),
+                              order=(strings.add(label), strings.add(span_id)))
         return table
 
     def _dangling_term(self, part: int, label: str, span_id: str, frame_id: str, domain: str) -> "_Term":
@@ -331,11 +337,12 @@ class GlossaryTerms(SemgapPipe):
         domain = doc_get(doc, "semgap_domain") if not self.cross_domain else None
         target, back, restore = self.keys.prepare(doc)
         try:
-            matches = [(m.start, m.end, m.label, m.id) for m in self.ruler.match(target)]
+            matches = sorted({(start, end, match_id) for match_id, start, end in self.matcher(target)
+                              if start != end}, key=lambda m: (m[0], m[1], table[m[2]].order))
         finally:
             MatchKeys.restore(restore)
-        for start, end, label, match_id in matches:
-            row = table[label, match_id]
+        for start, end, match_id in matches:
+            row = table[match_id]
             if row.part:
                 parts.append((start, end, row))
             elif not row.dropped and not (domain and row.domain != domain):
@@ -421,6 +428,7 @@ class _Row(NamedTuple):
     term: "_Term"  # what the match reports when it is a term
     frame_term: "_Term"  # what a frame pair this outcome completes reports
     dangling: "_Term"  # what this frame part reports when no term covers it
+    order: Tuple[int, int] = (0, 0)  # (label, id) hashes: matches on the same tokens sort as Spans do
 
 
 class _Term(NamedTuple):
