@@ -14,6 +14,7 @@ outcome gets them, so the reviewer answers one question at a time.
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..glossary.models import GlossarySet
+from .coverage import coverage_reasons
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
                        field_mentions, quantity_findings)
 from .reasons import BLOCK, ESCALATE, PROCEED, RANK as _RANK, decide, make_reason, outcome_for
@@ -45,6 +46,8 @@ class CaseFindings(NamedTuple):
     readings_checked: Optional[list] = None
     #: the term rows the quantity findings read when they differ from ``terms`` (None: the same)
     finding_terms: Optional[List[TermRow]] = None
+    #: spec §4.1 findings of ``semgap_coverage`` (None: coverage did not run)
+    coverage: Optional[list] = None
 
 
 _SIGNAL_REASON = {
@@ -188,6 +191,8 @@ class Policy:
                 for finding in quantity_findings(finding_fields, quantities, checked, text):
                     reasons.append(finding)
                     recognised = recognised or finding.get("code") in _VALUE_CODES
+            if case.coverage:
+                reasons.extend(coverage_reasons(case.coverage, text))
         self._attach_options(reasons, domain)
         if known_domain and not recognised:
             reasons.append(make_reason("no_recognised_term", "no recognised term and no valid reading"))
