@@ -154,6 +154,8 @@ class CoverageRules:
     pack_codes (Sequence[str]): Language packs whose stop words count (rule 3).
     """
 
+    CACHE_LIMIT = 50_000
+
     def __init__(self, glossary: GlossarySet, tokenize, form_key, unit_aliases: Iterable[str],
                  pack_codes: Sequence[str]):
         self.form_key = form_key
@@ -175,6 +177,8 @@ class CoverageRules:
                 _sequences(seq for seq in neutral if len(seq) > 1), _sequences(names))
         # an unknown domain escalates anyway; its words are read with nothing but the common rules
         self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {})
+        self.clauses = clause_rule()
+        self._word_rules: Dict[str, Dict[str, Optional[str]]] = {}  # domain -> token text -> rule
 
     def explain(self, texts: Sequence[str], starts: Sequence[int], domain: Optional[str], covered: Set[int],
                 cue_tokens: Set[int], *, sentence_starts: Optional[Set[int]] = None,
@@ -191,33 +195,62 @@ class CoverageRules:
         titlecase: Whether the ``titlecase`` source is on.
         """
         rules = self.domains.get(domain or "", self.empty)
-        n = len(texts)
-        out: List[Optional[str]] = [None] * n
-        folded = [_fold(t) for t in texts]
-        name_tokens = _match(texts, rules.names) if rules.names else set()
-        neutral_tokens = _match(folded, rules.neutral_seqs) if rules.neutral_seqs else set()
+        cache = self._word_rules.setdefault(domain or "", {})
+        out: List[Optional[str]] = []
+        missing = False
+        for i, text in enumerate(texts):
+            if i in covered:
+                out.append(TERM)
+            elif i in cue_tokens:
+                out.append(CUE)
+            else:
+                rule = cache.get(text, _UNSEEN)
+                if rule is _UNSEEN:
+                    if len(cache) >= self.CACHE_LIMIT:
+                        cache.clear()  # bounded: memory stays flat on long streams
+                    rule = cache[text] = self._word_rule(text, rules)
+                out.append(rule)
+                missing = missing or rule is None
+        if not missing:
+            return out
+        # Rules 6 and 7 need a look at the neighbours (whole phrases) or the doc (entities,
+        # sentence starts); only the words the per-word rules left unexplained get it.
+        name_tokens = _match(texts, rules.names) if rules.names else ()
+        neutral_tokens = _match([_fold(t) for t in texts], rules.neutral_seqs) if rules.neutral_seqs else ()
         if titlecase and sentence_starts is None:
             sentence_starts = _sentence_starts(texts)
-        stop, units, words, keys, neutral = (self.stop, self.units, rules.phrase_words, rules.phrase_keys,
-                                             rules.neutral_words)
-        for i in range(n):
-            f = folded[i]
-            if i in covered:
-                out[i] = TERM
-            elif i in cue_tokens or f in units:
-                out[i] = CUE
-            elif f in stop:
-                out[i] = STOP_WORD
-            elif f in words or (keys and self.form_key(f) in keys):
-                out[i] = DOMAIN_PHRASE
-            elif is_neutral_shape(texts[i]):
-                out[i] = SHAPE
-            elif (i in name_tokens or (entity_tokens and i in entity_tokens)
-                  or (titlecase and i not in sentence_starts and _titlecase_name(texts[i]))):
+        for i, rule in enumerate(out):
+            if rule is not None:
+                continue
+            if (i in name_tokens or (entity_tokens and i in entity_tokens)
+                    or (titlecase and i not in sentence_starts and _titlecase_name(texts[i]))):
                 out[i] = NAME
-            elif f in neutral or i in neutral_tokens:
+            elif i in neutral_tokens:
                 out[i] = NEUTRAL
         return out
+
+    def _word_rule(self, text: str, rules: DomainRules) -> Optional[str]:
+        """The first rule that explains a word by itself (2 units, 3, 4, 5, 7 one-word entries), or None.
+
+        Cached per domain and token text: a stream repeats its words, and every
+        answer depends on the text alone.
+        """
+        f = _fold(text)
+        if f in self.units:
+            return CUE
+        if f in self.stop:
+            return STOP_WORD
+        if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):
+            return DOMAIN_PHRASE
+        if is_neutral_shape(text):
+            return SHAPE
+        if f in rules.neutral_words:
+            # a one-word neutral entry; a known name is found later, but both explain the word
+            return NEUTRAL
+        return None
+
+
+_UNSEEN = object()
 
 
 def _titlecase_name(text: str) -> bool:
@@ -255,7 +288,8 @@ def _sentence_starts(texts: Sequence[str]) -> Set[int]:
 
 
 def findings(text: str, starts: Sequence[int], texts: Sequence[str], explained: Sequence[Optional[str]],
-             cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]], covered: Set[int]) -> List[Finding]:
+             cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]], covered: Set[int],
+             clauses=None) -> List[Finding]:
     """The findings of one text, in text order.
 
     Unexplained tokens are grouped by clause (the one clause rule of
@@ -270,7 +304,7 @@ def findings(text: str, starts: Sequence[int], texts: Sequence[str], explained: 
     out: List[Finding] = []
     missing = [i for i, rule in enumerate(explained) if rule is None]
     if missing:
-        breaks = clause_rule().breaks(text)
+        breaks = (clauses or clause_rule()).breaks(text)
         clauses: Dict[int, List[int]] = {}
         b = 0
         for i in missing:

@@ -69,8 +69,10 @@ class Coverage(SemgapPipe):
         doc (Doc): A doc the earlier semgap pipes have processed.
         RETURNS (Doc): The same doc.
         """
-        texts = [t.text for t in doc]
-        starts = [t.idx for t in doc]
+        texts, starts = [], []
+        for token in doc:
+            texts.append(token.text)
+            starts.append(token.idx)
         covered = set()
         for key in (self.spans_key, self.quantities_key):
             group = doc.spans.get(key)
@@ -92,7 +94,7 @@ class Coverage(SemgapPipe):
         explained = self.rules.explain(texts, starts, doc_get(doc, "semgap_domain"), covered, cue_tokens,
                                        sentence_starts=sentence_starts, entity_tokens=entities,
                                        titlecase=self.titlecase)
-        found = findings(doc_text(doc), starts, texts, explained, matches, applied, covered)
+        found = findings(doc_text(doc), starts, texts, explained, matches, applied, covered, self.rules.clauses)
         doc_set(doc, "semgap_coverage", {
             "name_sources": list(self.name_sources), "explained_by": explained,
             "findings": [{"code": f.code, "start_char": f.start_char, "end_char": f.end_char,
