@@ -28,8 +28,12 @@ from ..core.coverage import NAME_SOURCES, NER_LABELS, CoverageRules, findings
 from ..core.units import unit_table
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import languages as languages_available
+from ..lang.cues import HEDGE, NEGATION
 from .base import SemgapPipe
 from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, doc_get, doc_set, doc_text)
+
+
+_SCOPED = frozenset({NEGATION, HEDGE})
 
 
 class Coverage(SemgapPipe):
@@ -74,17 +78,19 @@ class Coverage(SemgapPipe):
             texts.append(token.text)
             starts.append(token.idx)
         covered = set()
+        spans = doc.spans
         for key in (self.spans_key, self.quantities_key):
-            group = doc.spans.get(key)
-            if group is not None:
+            group = spans.get(key)
+            if group is not None and len(group):
                 for span in group:
                     covered.update(range(span.start, span.end))
-        matches = doc_get(doc, "semgap_cue_matches") or []
+        matches = doc_get(doc, "semgap_cue_matches") or ()
         cue_tokens = {i for start, end, _ in matches for i in range(start, end)}
         applied = set()
-        cue_group = doc.spans.get(self.cues_key)
-        if cue_group is not None:
-            applied = {(s.start, s.end) for s in cue_group}
+        if matches and any(m[2] in _SCOPED for m in matches):  # only then can a cue be unattached
+            cue_group = spans.get(self.cues_key)
+            if cue_group is not None:
+                applied = {(s.start, s.end) for s in cue_group}
         entities = None
         if self.ner:
             entities = {i for ent in doc.ents if ent.label_ in NER_LABELS for i in range(ent.start, ent.end)}
