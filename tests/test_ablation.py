@@ -17,11 +17,21 @@ def dev_results():
             for name, overrides in evaluate.ABLATIONS.items()}
 
 
-@pytest.mark.parametrize("feature", [name for name in evaluate.ABLATIONS if name != "full"])
+@pytest.mark.parametrize("feature", [name for name in evaluate.ABLATIONS
+                                     if name != "full" and not name.startswith("+")])
 def test_switching_a_feature_off_costs_something_on_dev(dev_results, feature):
     full, ablated = dev_results["full"], dev_results[feature]
     assert (ablated["accuracy"]["p"] < full["accuracy"]["p"]
             or ablated["unsafe_proceeds"] > full["unsafe_proceeds"]), (feature, ablated, full)
+
+
+@pytest.mark.parametrize("source", [name for name in evaluate.ABLATIONS if name.startswith("+")])
+def test_a_wider_name_source_never_removes_a_proceed(dev_results, source):
+    """Switching a name source on (spec §4.1 rule 6) can only explain more words: it may
+    regain proceeds and let unsafe ones through, but never escalates what proceeded."""
+    full, wider = dev_results["full"], dev_results[source]
+    assert wider["unsafe_proceeds"] >= full["unsafe_proceeds"]
+    assert wider["crashes"] == 0
 
 
 def test_full_pipeline_has_no_crash_on_dev(dev_results):

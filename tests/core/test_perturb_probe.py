@@ -28,10 +28,10 @@ def test_probe_cases_are_reproducible_from_the_seed():
     assert all(not k.startswith("_") for c in one for k in c["case"])
 
 
-# What a person reads as a non-proceed case. Marked strict xfail until the pipes
-# read the canonical view (semgap_spacy/core/textview.py): then these start to
-# pass, the strict marker fails the run, and the marker must be removed.
-@pytest.mark.xfail(strict=True, reason="the pipes do not read the canonical view yet (issue 11, spec §4.1)")
+# What a person reads as a non-proceed case. They no longer proceed since every word
+# must be explained (spec §4.1: "unreleased␣␣lien" leaves "lien" unexplained, "n\u200bot"
+# is no known word); reading the canonical view (core/textview.py) will make them
+# block or escalate for the reason a person sees.
 @pytest.mark.parametrize("domain,text", [
     ("mortgage", "Clear to close. unreleased  lien"),
     ("mortgage", "Clear to close. unreleased\u00a0lien"),

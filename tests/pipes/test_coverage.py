@@ -260,3 +260,24 @@ def test_diff_reports_an_added_neutral_word_or_name_as_weakening(tmp_path):
     assert any(f.code == "weakening_without_second_approver" for f in report.findings)
     text = changelog(bundled_glossary_dir(), new)
     assert 'neutral word "clipboard" added' in text and 'known name "Brambleton" added' in text
+
+
+def test_context_records_every_cue_match(nlp):
+    doc = assess(nlp, "Clear to close, no doubt; not clear to close", domain="mortgage")
+    labels = [(doc[s:e].text, label) for s, e, label in doc._.semgap_cue_matches]
+    assert ("no doubt", "pseudo") in labels and ("not", "negation") in labels
+    applied = {(s.text, s.label_) for s in doc.spans["semgap_cues"]}
+    assert applied == {("not", "negation")}  # the pseudo cue applies to nothing
+
+
+def test_config_builds_the_coverage_pipe():
+    from pathlib import Path
+
+    from thinc.api import Config
+
+    cfg = Config().from_disk(Path(__file__).resolve().parents[2] / "configs" / "pipeline.cfg")
+    nlp = spacy.util.load_model_from_config(cfg, auto_fill=True)
+    nlp.initialize()
+    assert nlp.pipe_names == list(PIPE_NAMES)
+    cov = nlp.get_pipe("semgap_coverage")
+    assert cov.enabled and not cov.ner and not cov.titlecase
