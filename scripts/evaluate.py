@@ -33,6 +33,7 @@ COMPONENTS: Dict[str, Dict[str, object]] = {
     "without terms": {"components.semgap_terms.enabled": False},
     "without context": {"components.semgap_context.enabled": False},
     "without quantities": {"components.semgap_quantities.enabled": False},
+    "without coverage": {"components.semgap_coverage.enabled": False},
     "without decision": {"components.semgap_decision.enabled": False},
 }
 # One major feature switched off at a time.
@@ -47,6 +48,12 @@ ABLATIONS: Dict[str, Dict[str, object]] = {
     "readings_validation": {"components.semgap_quantities.readings": False},
     "cross_domain": {"components.semgap_terms.cross_domain": False},
     "ambiguity": {"components.semgap_terms.ambiguity": False},
+    # spec §4.1: every word explained; what it buys (unsafe proceeds removed) and costs (proceeds lost)
+    "coverage": {"components.semgap_coverage.enabled": False},
+    # the wider name sources switched ON (they widen what may proceed): proceeds regained, unsafe proceeds added.
+    # ``ner`` reads ``doc.ents``, so on the blank pipeline of the config it finds nothing.
+    "+names_titlecase": {"components.semgap_coverage.titlecase": True},
+    "+names_ner": {"components.semgap_coverage.ner": True},
 }
 
 

@@ -19,7 +19,8 @@ from .glossary.models import GlossarySet, load_glossaries
 from .pipes.base import glossary_from_arg
 
 MAX_TEXT_CHARS = 4000
-PIPE_NAMES = ("semgap_typo_repair", "semgap_terms", "semgap_context", "semgap_quantities", "semgap_decision")
+PIPE_NAMES = ("semgap_typo_repair", "semgap_terms", "semgap_context", "semgap_quantities", "semgap_coverage",
+              "semgap_decision")
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
 
 

@@ -17,11 +17,49 @@ def dev_results():
             for name, overrides in evaluate.ABLATIONS.items()}
 
 
-@pytest.mark.parametrize("feature", [name for name in evaluate.ABLATIONS if name != "full"])
+def _costs(ablated: dict, full: dict) -> bool:
+    return ablated["accuracy"]["p"] < full["accuracy"]["p"] or ablated["unsafe_proceeds"] > full["unsafe_proceeds"]
+
+
+_BEHIND_COVERAGE = {}
+
+
+def _without_coverage(name: str) -> dict:
+    """A variant with coverage off as well, on dev (computed once per variant)."""
+    if name not in _BEHIND_COVERAGE:
+        cases = load_cases("dev")
+        overrides = {**evaluate.ABLATIONS["coverage"], **evaluate.ABLATIONS[name]}
+        _BEHIND_COVERAGE[name] = score(cases, evaluate.run_variant(overrides, cases))["overall"]
+    return _BEHIND_COVERAGE[name]
+
+
+@pytest.mark.parametrize("feature", [name for name in evaluate.ABLATIONS
+                                     if name not in ("full", "coverage") and not name.startswith("+")])
 def test_switching_a_feature_off_costs_something_on_dev(dev_results, feature):
+    """Where coverage (spec §4.1) already escalates what the feature would catch (a foreign
+    term, an ambiguous abbreviation are words it leaves unexplained), the feature still
+    has to earn its place in the layer that coverage backs up: the pipeline without coverage."""
     full, ablated = dev_results["full"], dev_results[feature]
-    assert (ablated["accuracy"]["p"] < full["accuracy"]["p"]
-            or ablated["unsafe_proceeds"] > full["unsafe_proceeds"]), (feature, ablated, full)
+    if not _costs(ablated, full):
+        assert _costs(_without_coverage(feature), _without_coverage("full")), (feature, ablated, full)
+
+
+def test_switching_coverage_off_lets_unsafe_proceeds_through_on_v2_dev():
+    """The v1 labels predate spec §4.1 (they count an unexplained problem as a proceed), so
+    coverage is judged on the v2 dev split, whose oracle implements it."""
+    cases = load_cases("v2/dev")
+    full = score(cases, evaluate.run_variant({}, cases))["overall"]
+    off = score(cases, evaluate.run_variant(evaluate.ABLATIONS["coverage"], cases))["overall"]
+    assert full["unsafe_proceeds"] == 0 and off["unsafe_proceeds"] > 0
+
+
+@pytest.mark.parametrize("source", [name for name in evaluate.ABLATIONS if name.startswith("+")])
+def test_a_wider_name_source_never_removes_a_proceed(dev_results, source):
+    """Switching a name source on (spec §4.1 rule 6) can only explain more words: it may
+    regain proceeds and let unsafe ones through, but never escalates what proceeded."""
+    full, wider = dev_results["full"], dev_results[source]
+    assert wider["unsafe_proceeds"] >= full["unsafe_proceeds"]
+    assert wider["crashes"] == 0
 
 
 def test_full_pipeline_has_no_crash_on_dev(dev_results):

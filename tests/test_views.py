@@ -52,9 +52,10 @@ def test_render_banner_gives_the_decision_and_its_codes(nlp):
 
 
 def test_render_shows_unexplained_spans_when_the_group_exists(nlp):
-    doc = assess(nlp, "Batch released; assay failed the acceptance criteria", domain="pharma_qa")
+    doc = assess(nlp, "Batch released; QA signed the assay", domain="pharma_qa")  # every word explained
+    assert not len(doc.spans["semgap_unexplained"])
     assert "UNEXPLAINED" not in labels(render(doc, jupyter=False))
-    doc.spans["semgap_unexplained"] = [doc[4:9]]
+    doc = assess(nlp, "Batch released; assay failed the acceptance criteria", domain="pharma_qa")
     assert "UNEXPLAINED" in labels(render(doc, jupyter=False))
 
 

@@ -14,6 +14,7 @@ outcome gets them, so the reviewer answers one question at a time.
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..glossary.models import GlossarySet
+from .coverage import coverage_reasons
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
                        field_mentions, quantity_findings)
 from .reasons import (BLOCK, CLEARING_CODES, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason,
@@ -48,6 +49,8 @@ class CaseFindings(NamedTuple):
     finding_terms: Optional[List[TermRow]] = None
     #: tokens whose letters mix scripts (start_char, end_char, evidence, characters)
     suspicious: Optional[list] = None
+    #: spec §4.1 findings of ``semgap_coverage`` (None: coverage did not run)
+    coverage: Optional[list] = None
 
 
 _SIGNAL_REASON = {
@@ -210,6 +213,8 @@ class Policy:
                 for finding in quantity_findings(finding_fields, quantities, checked, text):
                     reasons.append(finding)
                     recognised = recognised or finding.get("code") in _VALUE_CODES
+            if case.coverage:
+                reasons.extend(coverage_reasons(case.coverage, text))
         self._attach_options(reasons, domain)
         if known_domain and not recognised:
             reasons.append(make_reason("no_recognised_term", "no recognised term and no valid reading"))

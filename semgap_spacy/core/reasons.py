@@ -36,6 +36,10 @@ REASON_CODES: Dict[str, str] = {
     "suspicious_characters": ESCALATE,
     "no_recognised_term": ESCALATE,
     "no_clearance": ESCALATE,
+    # every word explained (spec §4.1)
+    "unexplained_content": ESCALATE,
+    "unattached_negation": ESCALATE,
+    "unattached_hedge": ESCALATE,
     # contracts, from readings or from quantities in the text
     "limit_exceeded": BLOCK,
     "below_minimum": BLOCK,

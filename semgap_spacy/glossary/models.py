@@ -192,6 +192,50 @@ class Retirement(_Strict):
     reason: str = ""
 
 
+_LangLists = Dict[Literal["en", "es", "fr", "de"], List[str]]
+
+
+class NeutralVocabulary(_Strict):
+    """Spec §4.1 rule 7: the common lists (the same in every bundled domain) and the domain's own."""
+
+    common: _LangLists = {}
+    domain: _LangLists = {}
+
+    def words(self) -> Iterator[Tuple[str, str, str]]:
+        """Every neutral word as (word, language, list)."""
+        for which, lists in (("common", self.common), ("domain", self.domain)):
+            for lang, words in lists.items():
+                for word in words:
+                    yield word, lang, which
+
+
+class Vocabulary(_Strict):
+    """Words that explain a text without saying anything (spec §4.1 rules 6 and 7).
+
+    Governed like terms: a word added here can turn an escalate into a proceed,
+    so the approver must be someone other than the owner who wrote it, and the
+    diff reports every addition as a weakening (spec §4.2).
+    """
+
+    owner: Optional[str] = None
+    approver: Optional[str] = None
+    neutral: NeutralVocabulary = NeutralVocabulary()
+    #: names of parties, sites and people, matched as whole phrases, case-sensitively
+    known_names: List[str] = []
+
+    @model_validator(mode="after")
+    def _check(self) -> "Vocabulary":
+        if (self.approver or "").strip() and fold(self.approver.strip()) == fold((self.owner or "").strip()):
+            raise ValueError("vocabulary: approver equal to owner")
+        for word, lang, which in self.neutral.words():
+            if not word.strip() or len(word.split()) != 1:
+                raise ValueError(f"neutral word {word!r} ({which} {lang}): a neutral entry is one word")
+        for name in self.known_names:
+            if not name.strip():
+                raise ValueError("known name: empty name")
+        return self
+
+
 class DomainGlossary(_Strict):
     domain: str
     version: str
@@ -201,6 +245,7 @@ class DomainGlossary(_Strict):
     frames: List[Frame] = []
     ambiguous: List[Ambiguous] = []
     retired: List[Retirement] = []
+    vocabulary: Vocabulary = Vocabulary()
 
     @field_validator("version", "domain")
     @classmethod
@@ -238,7 +283,50 @@ class DomainGlossary(_Strict):
             for m in amb.meanings:
                 if m.term and m.term not in known:
                     raise ValueError(f"ambiguous {amb.abbreviation}: unknown term {m.term}")
+        self._check_neutral()
         return self
+
+    def _check_neutral(self) -> None:
+        """A neutral word must not be able to hide a problem (spec §4.1).
+
+        Two rules, each with its own message: a word that a language pack lists
+        as never neutral ("not", "sin", "kein"), and a word that is by itself a
+        critical phrase of this domain: a one-word critical phrase, abbreviation
+        or translation ("declined", "AOG") or an outcome word of a critical
+        frame value ("positive"). Words of longer critical phrases may be
+        neutral ("aircraft" of "aircraft on ground", "title" of "title defect",
+        as the spec's own lists have them): the phrase itself is still matched
+        as a term, and the word alone states no problem.
+        """
+        from ..lang import union  # the language layer sits below the glossary
+
+        never = {fold(w) for w in union("never_neutral")}
+        critical: Dict[str, str] = {}
+        for term in self.terms:
+            if term.signal != "critical_block":
+                continue
+            for text, _, _, _ in term.variants():
+                if len(text.split()) == 1:
+                    critical.setdefault(fold(text), f"{text!r} ({term.id})")
+        for frame in self.frames:
+            for term_id, values in frame.values.items():
+                if self.term_signal(term_id) == "critical_block":
+                    for value in values:
+                        critical.setdefault(fold(value), f"{value!r} (frame {frame.id}, {term_id})")
+        for word, lang, which in self.vocabulary.neutral.words():
+            key = fold(word.strip())
+            where = f"neutral word {word!r} ({which} {lang})"
+            if key in never:
+                raise ValueError(f"{where} is a never-neutral word (rule: spec §4.1 never neutral)")
+            if key in critical:
+                raise ValueError(f"{where} is a critical phrase: {critical[key]} "
+                                 "(rule: a critical phrase word is never neutral)")
+
+    def term_signal(self, term_id: str) -> Optional[str]:
+        for term in self.terms:
+            if term.id == term_id:
+                return term.signal
+        return None
 
     def canonical_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), sort_keys=True,

@@ -49,8 +49,9 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
 from ..lang import LanguagePackError, get_pack, languages as languages_available
-from ..lang.cues import BREAK, HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
-from .extensions import (CUES_KEY, TERMS_KEY, doc_text, drop_span_values, has_span_values, set_span_values,
+from ..lang.cues import BREAK, HEDGE, NEGATION, PSEUDO, CueSet, context_cues_v1, cue_sets_from_arg
+from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_set, doc_text, drop_span_values, has_span_values,
+                         set_span_values,
                          term_facts)
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
@@ -63,6 +64,7 @@ PHRASE_KINDS = frozenset({"phrase", "abbreviation", "translation"})
 
 
 _fold = lru_cache(maxsize=65536)(fold)
+_MATCHES_KEY = doc_key("semgap_cue_matches")
 
 
 def _exact(word: str) -> str:
@@ -359,8 +361,11 @@ class ContextScope(SemgapPipe):
         """
         group = doc.spans.get(self.spans_key)
         if group is None or not len(group):
+            if self.negation or self.hedges:
+                _record_matches(doc, self._scan(doc))
             return doc
         scan = self._scan(doc) if (self.negation or self.hedges) else None
+        _record_matches(doc, scan)
         marks = _question_marks(doc) if (self.questions and self.hedges) else ()
         if scan is None and not marks:
             # Nothing is negated or hedged: the defaults (False/None) already say
@@ -409,7 +414,7 @@ class ContextScope(SemgapPipe):
         if not hits or not self._may_cue(hits, orths):
             return None
         scan = _Scan(doc, self, orths, hits)
-        return scan if scan.cues else None
+        return scan if scan.cues or scan.found else None
 
     def _add_cue_spans(self, doc: Doc, applied: Dict[Tuple[int, int, str], None]) -> None:
         """Add the cues that applied to the cue group, keeping what others put there."""
@@ -423,6 +428,19 @@ class ContextScope(SemgapPipe):
         for start, end, label in applied:
             if (start, end, label) not in present:
                 group.append(Span(doc, start, end, label=label))
+
+
+def _record_matches(doc: Doc, scan: Optional["_Scan"]) -> None:
+    """Keep every cue match on the doc (``doc._.semgap_cue_matches``), applied or not.
+
+    ``doc.spans["semgap_cues"]`` holds the cues that reached a term; spec §4.1
+    also needs the others: a negation or hedge that reaches no term escalates,
+    and a pseudo cue's words are explained by it.
+    """
+    if scan is not None and scan.found:
+        doc_set(doc, "semgap_cue_matches", [list(m) for m in scan.found])
+    elif doc.user_data.get(_MATCHES_KEY) is not None:
+        doc_set(doc, "semgap_cue_matches", None)
 
 
 def _merge(prev: list, slot: int, found: tuple, label: str,
@@ -488,7 +506,7 @@ class _Scan:
     sentence starts are kept as sorted positions and range checks bisect them.
     """
 
-    __slots__ = ("pipe", "doc", "cues", "cue_starts", "breaks", "sent", "space_pos", "orths", "margin")
+    __slots__ = ("pipe", "doc", "cues", "cue_starts", "breaks", "sent", "space_pos", "orths", "margin", "found")
 
     def __init__(self, doc: Doc, pipe: ContextScope, orths: List[int], hits: Set[int]):
         """doc (Doc): The doc. pipe (ContextScope): Its cues and caches.
@@ -504,6 +522,7 @@ class _Scan:
         n = len(orths)
         info, entries = pipe._orth_info, pipe._cue_entries
         cues = self.cues = []
+        found = self.found = []  # every cue match, pseudo and break cues too (for coverage)
         consumed = 0  # leftmost-longest: a token inside a cue starts no other cue
         spaces = pipe._space_orths.intersection(orths)
         # The tokens that read as something: a cue's words may have nothing between them
@@ -535,6 +554,8 @@ class _Scan:
                 if eff is None:
                     continue
             consumed = end
+            found.append((i, end, NEGATION if eff.negation else HEDGE if eff.hedge
+                          else BREAK if eff.is_break else PSEUDO))
             glued = ((i >= 2 and info[orths[i - 1]][0] == "-")
                      or (end + 1 < n and info[orths[end]][0] == "-")) and self._glued(i, end)
             if eff.negation or eff.hedge:

@@ -4,7 +4,7 @@ The pipe reads the span groups and extension values once into plain rows
 (``core.policy.CaseFindings``), applies the policy of ``core.policy`` (spec
 §4) and writes the decision JSON (spec §5) to ``doc._.semgap_decision``.
 """
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -18,11 +18,19 @@ from .extensions import TERMS_KEY, doc_key, doc_text, quantity_rows, span_values
 # user_data keys of the doc values read and written here (all default to None,
 # so ``user_data.get(key)`` is ``doc._.<name>``).
 (_DOMAIN, _CASE_ID, _TEXT_SHA256, _CASE_PROBLEMS, _COMPONENT_ERRORS, _REPAIRS, _READINGS_CHECKED,
- _DECISION, _SUSPICIOUS) = (doc_key(name) for name in (
+ _DECISION, _SUSPICIOUS, _COVERAGE) = (doc_key(name) for name in (
     "semgap_domain", "semgap_case_id", "semgap_text_sha256", "semgap_case_problems",
     "semgap_component_errors", "semgap_repairs", "semgap_readings_checked", "semgap_decision",
-    "semgap_suspicious"))
+    "semgap_suspicious", "semgap_coverage"))
 _MARK_NAMES = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
+
+
+def _provenance(coverage: Optional[dict]) -> dict:
+    """What the coverage step ran with, for every decision: whether it ran, and which name
+    sources could explain a word (``ner`` and ``titlecase`` widen what may proceed)."""
+    if not coverage:
+        return {"enabled": False, "name_sources": []}
+    return {"enabled": True, "name_sources": list(coverage.get("name_sources") or [])}
 
 
 class Decision(SemgapPipe):
@@ -70,6 +78,7 @@ class Decision(SemgapPipe):
             quantities=quantity_rows(doc) if fields else [],
             case_problems=get(_CASE_PROBLEMS), component_errors=get(_COMPONENT_ERRORS), repairs=get(_REPAIRS),
             readings_checked=get(_READINGS_CHECKED), suspicious=get(_SUSPICIOUS),
+            coverage=(get(_COVERAGE) or {}).get("findings"),
             # the quantity findings read the default term group, whatever this pipe's spans_key
             finding_terms=None if self.spans_key == TERMS_KEY else term_rows(doc, TERMS_KEY))
 
@@ -84,6 +93,7 @@ class Decision(SemgapPipe):
             "glossary_version": self.glossary.version_of(user_data.get(_DOMAIN)),
             "glossary_sha256": self.glossary.sha256,
             "text_sha256": user_data.get(_TEXT_SHA256) or text_sha256(doc_text(doc)),
+            "coverage": _provenance(user_data.get(_COVERAGE)),
         }
         return doc
 

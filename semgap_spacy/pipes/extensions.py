@@ -26,6 +26,7 @@ from ..core.findings import QuantityRow, TermFacts, TermRow
 TERMS_KEY = "semgap_terms"
 QUANTITIES_KEY = "semgap_quantities"
 CUES_KEY = "semgap_cues"
+UNEXPLAINED_KEY = "semgap_unexplained"
 
 
 
@@ -87,6 +88,12 @@ DOC_EXTENSIONS = {
     # tokens whose letters mix scripts, set by semgap_terms: start_char,
     # end_char, evidence and characters (char, code_point, name, script)
     "semgap_suspicious": {"default": None},
+    # every cue match of semgap_context as [token_start, token_end, category]
+    # (negation, hedge, pseudo, break), whether or not it reached a term
+    "semgap_cue_matches": {"default": None},
+    # semgap_coverage's findings and provenance: {"name_sources": [...],
+    # "explained_by": [rule or None per token], "findings": [...]}
+    "semgap_coverage": {"default": None},
 }
 
 
@@ -107,9 +114,22 @@ def token_reading(token: Token) -> str:
             return record["repaired"]
     return read_word(token.norm_)
 
+
+def _explained_by(token: Token) -> Optional[str]:
+    """The rule of spec §4.1 that explained a token (``semgap_coverage``), None when none did."""
+    coverage = token.doc.user_data.get(("._.", "semgap_coverage", None, None))
+    if not coverage:
+        return None
+    rules = coverage.get("explained_by") or ()
+    return rules[token.i] if token.i < len(rules) else None
+
+
 TOKEN_EXTENSIONS = {
     # the token as the pipes read and match it (see ``token_reading``)
     "semgap_norm": {"getter": token_reading},
+    # which rule of spec §4.1 explained the token: term, cue, stop_word,
+    # domain_phrase, shape, name, neutral; None when no rule did (or coverage did not run)
+    "semgap_explained_by": {"getter": _explained_by},
     # the original text when typo repair repaired the token
     "semgap_original": {"default": None},
     # candidate words when a repair was refused because of a tie

@@ -59,16 +59,18 @@ def test_a_fifth_language_is_one_folder(toy_language):
     negated = assess(nlp, "nix clear to close", domain="mortgage")._.semgap_decision
     assert negated["decision"] == "escalate"
     assert [r["code"] for r in negated["reasons"]] == ["clearance_negated"]
-    # ... and its clause-break word ends the cue's scope, for every pipe
+    # ... and its clause-break word ends the cue's scope, for every pipe: the clearance is
+    # asserted, and the cue, reaching no term, escalates on its own (spec §4.1)
     ended = assess(nlp, "nix zut clear to close", domain="mortgage")._.semgap_decision
-    assert [r["code"] for r in ended["reasons"]] == ["clearance"]
+    assert [r["code"] for r in ended["reasons"]] == ["unattached_negation", "clearance"]
     assert clause_rule().break_between("nix zut clear", 3, 8)
 
 
 def test_without_the_toy_pack_its_words_mean_nothing():
     nlp = build_pipeline()
     decision = assess(nlp, "nix clear to close", domain="mortgage")._.semgap_decision
-    assert [r["code"] for r in decision["reasons"]] == ["clearance"]
+    # "nix" is no cue (the clearance is asserted), and a word no rule explains (spec §4.1)
+    assert [r["code"] for r in decision["reasons"]] == ["unexplained_content", "clearance"]
 
 
 @pytest.mark.parametrize("change,message", [

@@ -105,7 +105,7 @@ async def _run_session(queue_db, workdir, errlog):
                 await call(f"malformed:{label}", tool, arguments)
                 await call(f"after:{label}", "assess", VALID_AFTER)
             # The boundary itself is accepted: exactly 4000 characters.
-            await call("text_4000", "assess", {**PROCEED_CASE, "text": "negative crossmatch " + "x" * 3980})
+            await call("text_4000", "assess", {**PROCEED_CASE, "text": "negative crossmatch " + "." * 3980})
     return out
 
 

@@ -23,7 +23,7 @@ def test_not_asserted_clearances_escalate(decide, domain, text):
 
 
 @pytest.mark.parametrize("domain,text", [
-    ("pharma_qa", "Any news? Batch released."),        # the question is another sentence
+    ("pharma_qa", "Any update? Batch released."),      # the question is another sentence
     ("mortgage", "Clear to close. Fund today?"),
 ])
 def test_question_in_another_sentence_does_not_hedge(decide, domain, text):

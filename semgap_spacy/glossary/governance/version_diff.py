@@ -130,11 +130,45 @@ def _diff_other(old: dict, new: dict) -> List[str]:
     if old.get("retired") != new.get("retired"):
         lines.append("retired terms changed")
     known = {"domain", "version", "description", "compounds", "terms", "frames", "ambiguous",
-             "retired"}
+             "retired", "vocabulary"}
     for key in sorted((set(old) | set(new)) - known, key=str):
         if old.get(key) != new.get(key):
             lines.append(f"{key} changed")
     return lines
+
+
+def _vocabulary_words(domain: dict) -> Tuple[set, set]:
+    """(neutral words as "word (list lang)", known names) of a raw domain payload."""
+    vocab = _dict(_dict(domain).get("vocabulary"))
+    neutral = set()
+    for which in ("common", "domain"):
+        for lang, words in _dict(_dict(vocab.get("neutral")).get(which)).items():
+            neutral.update((str(w), f"{which} {lang}") for w in _list(words))
+    return neutral, {str(n) for n in _list(vocab.get("known_names"))}
+
+
+def _diff_vocabulary(old: dict, new: dict) -> Tuple[List[str], List[Tuple[str, str]]]:
+    """Changes of the neutral vocabulary and known names (spec §4.1 rules 6 and 7).
+
+    An added word or name can explain a word that escalated before, so it can
+    turn an escalate into a proceed: a weakening. A removed one only escalates more.
+    RETURNS: (change lines, weakenings as (kind, detail)).
+    """
+    (on, onames), (nn, nnames) = _vocabulary_words(old), _vocabulary_words(new)
+    lines, weak = [], []
+    for word, where in sorted(nn - on):
+        weak.append(("neutral_added", f'neutral word "{word}" added ({where})'))
+    for word, where in sorted(on - nn):
+        lines.append(f'neutral word "{word}" removed ({where})')
+    for name in sorted(nnames - onames):
+        weak.append(("known_name_added", f'known name "{name}" added'))
+    for name in sorted(onames - nnames):
+        lines.append(f'known name "{name}" removed')
+    ov, nv = _dict(_dict(old).get("vocabulary")), _dict(_dict(new).get("vocabulary"))
+    for key in ("owner", "approver"):
+        if ov.get(key) != nv.get(key):
+            lines.append(f"vocabulary {key}: {_fmt(ov.get(key))} → {_fmt(nv.get(key))}")
+    return lines + [detail for _, detail in weak], weak
 
 
 def _independent(name: Any, others: Iterable[Any]) -> Tuple[bool, str]:
@@ -196,6 +230,11 @@ def diff(old: Source, new: Source) -> DiffReport:
             dd.status = "removed"
         else:
             dd.other_changes = _diff_other(o, n)
+            vocab_lines, vocab_weak = _diff_vocabulary(o, n)
+            dd.other_changes += vocab_lines
+            vocab = _dict(n.get("vocabulary"))
+            weak += [("vocabulary", kind, detail, vocab.get("approver"), [vocab.get("owner")])
+                     for kind, detail in vocab_weak]
             strip = lambda p: {k: v for k, v in p.items() if k != "version"}  # noqa: E731
             if strip(o) == strip(n):
                 dd.status = "unchanged"
@@ -218,7 +257,9 @@ def diff(old: Source, new: Source) -> DiffReport:
             report.weakenings.append(Weakening(name, tid, kind, detail, _str(sa) or None, ok))
             if not ok:
                 where = (f"an entry {{id: {tid}, second_approver: ...}} in the domain's `retired` list"
-                         if kind == "critical_removed" else "`second_approver` on the term")
+                         if kind == "critical_removed" else
+                         "`vocabulary.approver`, someone other than `vocabulary.owner`" if tid == "vocabulary"
+                         else "`second_approver` on the term")
                 report.findings.append(_finding(
                     "weakening_without_second_approver", name, tid,
                     f"{tid}: {detail}. A weakening needs a second approver, different from the "

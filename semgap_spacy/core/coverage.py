@@ -1,0 +1,355 @@
+"""Every word explained (spec §4.1), on plain values.
+
+A clearance vouches only for what its own words say: "Batch released; assay
+failed the acceptance criteria" holds a clearance and a problem in words no
+phrase list has. The phrase lists can never be complete, so instead of
+looking for problems this module asks the opposite question of every token:
+*which rule explains it?* A token that no rule explains makes its clause
+escalate (``unexplained_content``), and so does a negation or hedge cue whose
+scope reaches no term (``unattached_negation``, ``unattached_hedge``): "Clear
+to close, once the wire lands" is conditional although "once" touches no term.
+
+The seven rules, in the order they are tried (the first that applies is the
+one recorded for the token):
+
+1. ``term``: part of a matched term, frame, field mention or quantity;
+2. ``cue``: a negation, hedge, pseudo or clause-break cue, or a unit alias;
+3. ``stop_word``: in spaCy's ``STOP_WORDS`` of a pack language, unless never neutral;
+4. ``domain_phrase``: a word (or an inflection of one) of a clearance or field phrase of the case's domain;
+5. ``shape``: digits, e-mail, URL, @mention, #tag, symbol, punctuation, an initial;
+6. ``name``: a governed known name of the domain (whole phrase, case-sensitive),
+   and, only when switched on, ``ner`` entities and ``titlecase`` words;
+7. ``neutral``: the domain's governed neutral vocabulary (common + domain lists).
+
+Nothing here reads a Doc: the component turns one into token texts and
+offsets, and the decision policy turns the findings into reasons.
+"""
+import importlib
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+
+from ..glossary.models import GlossarySet
+from ..util.textnorm import fold
+from .clauses import clause_rule
+from .reasons import make_reason
+
+TERM, CUE, STOP_WORD, DOMAIN_PHRASE, SHAPE, NAME, NEUTRAL = (
+    "term", "cue", "stop_word", "domain_phrase", "shape", "name", "neutral")
+RULES = (TERM, CUE, STOP_WORD, DOMAIN_PHRASE, SHAPE, NAME, NEUTRAL)
+#: the wider name sources of rule 6; each widens what may proceed, so each is off by default
+NAME_SOURCES = ("ner", "titlecase")
+#: entity labels that the ``ner`` source takes as names (spec §4.1 rule 6)
+NER_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT"})
+_SENTENCE_END = frozenset({".", "!", "?", "…", "..."})
+_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
+_URL = re.compile(r"^(https?://|www\.)\S+$", re.IGNORECASE)
+_HANDLE = re.compile(r"^[@#]\w+$")
+_INITIAL = re.compile(r"^[^\W\d_]\.?$")
+
+_fold = lru_cache(maxsize=65536)(fold)
+
+
+class Finding(NamedTuple):
+    """One coverage finding: a clause with unexplained words, or a cue that reaches no term."""
+
+    code: str
+    start_char: int      # the clause (unexplained_content) or the cue
+    end_char: int
+    token_start: int     # the tokens a reviewer should see highlighted
+    token_end: int
+    words: Tuple[str, ...]
+
+
+def _stop_words_of(spacy_lang: str) -> FrozenSet[str]:
+    """spaCy's own stop-word list of a language (no hand-written copy), empty when spaCy has none."""
+    try:
+        return frozenset(importlib.import_module(f"spacy.lang.{spacy_lang}.stop_words").STOP_WORDS)
+    except (ImportError, AttributeError):
+        return frozenset()
+
+
+@lru_cache(maxsize=4)
+def stop_words(pack_codes: Tuple[str, ...]) -> FrozenSet[str]:
+    """Rule 3: the folded union of the packs' spaCy stop words, minus every pack's never-neutral words.
+
+    pack_codes (Tuple[str, ...]): The language packs whose stop words count.
+    RETURNS (FrozenSet[str]): Folded words.
+    """
+    from ..lang import get_pack, packs
+
+    words: Set[str] = set()
+    for code in pack_codes:
+        words.update(_fold(w) for w in _stop_words_of(get_pack(code).spacy_lang))
+    never = {_fold(w) for pack in packs().values() for w in pack.never_neutral}
+    return frozenset(words - never)
+
+
+@lru_cache(maxsize=1)
+def dictionary_words() -> FrozenSet[str]:
+    """Keys and values of the ``lemma_lookup`` tables of en, es, fr and de, lower case.
+
+    Read once per process and only when the ``titlecase`` name source is on:
+    the tables are large, and the default pipeline never needs them.
+    """
+    from ..lang.inflection import read_table
+
+    words: Set[str] = set()
+    for lang in ("en", "es", "fr", "de"):
+        table = read_table(lang, "lemma_lookup") or {}
+        for key, value in table.items():
+            words.add(key.lower())
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, str):
+                    words.add(v.lower())
+    return frozenset(words)
+
+
+def is_neutral_shape(text: str) -> bool:
+    """Rule 5: a digit anywhere, an e-mail, URL, @mention or #tag, only symbols/punctuation, or an initial."""
+    if not text or text.isspace():
+        return True
+    for ch in text:
+        if ch.isdigit():
+            return True
+    if _INITIAL.match(text) and text[0].isupper():
+        return True
+    if _HANDLE.match(text) or _EMAIL.match(text) or _URL.match(text):
+        return True
+    return all(unicodedata.category(ch)[0] in "PSZ" or unicodedata.category(ch) in ("Cf", "Mn")
+               for ch in text)
+
+
+def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, ...]]]:
+    """First token -> the entries starting with it, longest first (leftmost-longest matching)."""
+    out: Dict[str, List[Tuple[str, ...]]] = {}
+    for entry in set(entries):
+        if entry:
+            out.setdefault(entry[0], []).append(entry)
+    for seqs in out.values():
+        seqs.sort(key=len, reverse=True)
+    return out
+
+
+class DomainRules(NamedTuple):
+    """What explains words in one domain (rules 4, 6 and 7)."""
+
+    phrase_words: FrozenSet[str]                 # folded words of clearance/field phrases
+    phrase_keys: FrozenSet[str]                  # their inflection keys
+    neutral_words: FrozenSet[str]                # one-token neutral entries, folded
+    neutral_seqs: Dict[str, List[Tuple[str, ...]]]  # longer ones, folded
+    names: Dict[str, List[Tuple[str, ...]]]      # known names, as written
+
+
+class CoverageRules:
+    """The rules of spec §4.1 for one glossary set, built once.
+
+    glossary (GlossarySet): Supplies rules 4, 6 (known names) and 7.
+    tokenize (Callable[[str], List[str]]): Splits a phrase into token texts the
+        way the pipeline's tokenizer does, so "aujourd'hui" or a multi-word name
+        is matched as the tokens it becomes.
+    form_key (Callable[[str], str]): The inflection key of a folded word (rule 4).
+    unit_aliases (Iterable[str]): Unit words (rule 2).
+    pack_codes (Sequence[str]): Language packs whose stop words count (rule 3).
+    """
+
+    CACHE_LIMIT = 50_000
+
+    def __init__(self, glossary: GlossarySet, tokenize, form_key, unit_aliases: Iterable[str],
+                 pack_codes: Sequence[str]):
+        self.form_key = form_key
+        self.stop = stop_words(tuple(pack_codes))
+        self.units = frozenset(_fold(u) for u in unit_aliases)
+        self.domains: Dict[str, DomainRules] = {}
+        for name, dom in glossary.domains.items():
+            words: Set[str] = set()
+            for term in dom.terms:
+                if term.signal == "critical_block":
+                    continue  # rule 4: a word only in critical phrases is not explained
+                for text, _, _, _ in term.variants():
+                    words.update(_fold(t) for t in tokenize(text) if any(c.isalnum() for c in t))
+            neutral = {tuple(_fold(t) for t in tokenize(w)) for w, _, _ in dom.vocabulary.neutral.words()}
+            names = [tuple(tokenize(n)) for n in dom.vocabulary.known_names]
+            self.domains[name] = DomainRules(
+                frozenset(words), frozenset(form_key(w) for w in words),
+                frozenset(seq[0] for seq in neutral if len(seq) == 1),
+                _sequences(seq for seq in neutral if len(seq) > 1), _sequences(names))
+        # an unknown domain escalates anyway; its words are read with nothing but the common rules
+        self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {})
+        self.clauses = clause_rule()
+        self._word_rules: Dict[str, Dict[str, Optional[str]]] = {}  # domain -> token text -> rule
+
+    def explain(self, texts: Sequence[str], starts: Sequence[int], domain: Optional[str], covered: Set[int],
+                cue_tokens: Set[int], *, sentence_starts: Optional[Set[int]] = None,
+                entity_tokens: Optional[Set[int]] = None, titlecase: bool = False) -> List[Optional[str]]:
+        """The rule that explains each token, None where none does.
+
+        texts, starts: Token texts and their character offsets.
+        domain: The case's domain.
+        covered: Token indices inside a term, frame, field mention or quantity span (rule 1).
+        cue_tokens: Token indices inside a cue match (rule 2).
+        sentence_starts: Indices of tokens that start a sentence (``titlecase`` only);
+            None: worked out from sentence-end punctuation and line breaks.
+        entity_tokens: Token indices of NER_LABELS entities when the ``ner`` source is on.
+        titlecase: Whether the ``titlecase`` source is on.
+        """
+        rules = self.domains.get(domain or "", self.empty)
+        cache = self._word_rules.setdefault(domain or "", {})
+        out: List[Optional[str]] = []
+        missing = False
+        for i, text in enumerate(texts):
+            if i in covered:
+                out.append(TERM)
+            elif i in cue_tokens:
+                out.append(CUE)
+            else:
+                rule = cache.get(text, _UNSEEN)
+                if rule is _UNSEEN:
+                    if len(cache) >= self.CACHE_LIMIT:
+                        cache.clear()  # bounded: memory stays flat on long streams
+                    rule = cache[text] = self._word_rule(text, rules)
+                out.append(rule)
+                missing = missing or rule is None
+        if not missing:
+            return out
+        # Rules 6 and 7 need a look at the neighbours (whole phrases) or the doc (entities,
+        # sentence starts); only the words the per-word rules left unexplained get it.
+        name_tokens = _match(texts, rules.names) if rules.names else ()
+        neutral_tokens = _match([_fold(t) for t in texts], rules.neutral_seqs) if rules.neutral_seqs else ()
+        if titlecase and sentence_starts is None:
+            sentence_starts = _sentence_starts(texts)
+        for i, rule in enumerate(out):
+            if rule is not None:
+                continue
+            if (i in name_tokens or (entity_tokens and i in entity_tokens)
+                    or (titlecase and i not in sentence_starts and _titlecase_name(texts[i]))):
+                out[i] = NAME
+            elif i in neutral_tokens:
+                out[i] = NEUTRAL
+        return out
+
+    def _word_rule(self, text: str, rules: DomainRules) -> Optional[str]:
+        """The first rule that explains a word by itself (2 units, 3, 4, 5, 7 one-word entries), or None.
+
+        Cached per domain and token text: a stream repeats its words, and every
+        answer depends on the text alone.
+        """
+        f = _fold(text)
+        if f in self.units:
+            return CUE
+        if f in self.stop:
+            return STOP_WORD
+        if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):
+            return DOMAIN_PHRASE
+        if is_neutral_shape(text):
+            return SHAPE
+        if f in rules.neutral_words:
+            # a one-word neutral entry; a known name is found later, but both explain the word
+            return NEUTRAL
+        return None
+
+
+_UNSEEN = object()
+
+
+def _titlecase_name(text: str) -> bool:
+    """A Titlecase word that no lemma table of en/es/fr/de holds (the ``titlecase`` source)."""
+    return text.istitle() and text.isalpha() and len(text) > 1 and text.lower() not in dictionary_words()
+
+
+def _match(texts: Sequence[str], seqs: Dict[str, List[Tuple[str, ...]]]) -> Set[int]:
+    """Indices of tokens inside a whole-phrase match of one of the sequences, leftmost-longest."""
+    hit: Set[int] = set()
+    i, n = 0, len(texts)
+    while i < n:
+        step = 1
+        for seq in seqs.get(texts[i], ()):
+            k = len(seq)
+            if i + k <= n and tuple(texts[i:i + k]) == seq:
+                hit.update(range(i, i + k))
+                step = k
+                break
+        i += step
+    return hit
+
+
+def _sentence_starts(texts: Sequence[str]) -> Set[int]:
+    """First token of each sentence when the doc has no sentence boundaries: after . ! ? … or a line break."""
+    starts, fresh = set(), True
+    for i, t in enumerate(texts):
+        if t.isspace():
+            fresh = fresh or "\n" in t
+            continue
+        if fresh:
+            starts.add(i)
+        fresh = t in _SENTENCE_END
+    return starts
+
+
+def findings(text: str, starts: Sequence[int], texts: Sequence[str], explained: Sequence[Optional[str]],
+             cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]], covered: Set[int],
+             clauses=None) -> List[Finding]:
+    """The findings of one text, in text order.
+
+    Unexplained tokens are grouped by clause (the one clause rule of
+    ``core.clauses``): one finding per clause, covering the clause, quoting
+    its unexplained words. A negation or hedge cue that applied to no term
+    (and is not itself inside a term) is a finding of its own.
+
+    cues: (token_start, token_end, label) of every cue match; label "negation", "hedge", "pseudo", "break".
+    applied: (token_start, token_end) of cues that reached a term.
+    covered: Token indices inside a term or quantity span.
+    """
+    out: List[Finding] = []
+    missing = [i for i, rule in enumerate(explained) if rule is None]
+    if missing:
+        breaks = (clauses or clause_rule()).breaks(text)
+        clauses: Dict[int, List[int]] = {}
+        b = 0
+        for i in missing:
+            while b < len(breaks) and breaks[b][0] <= starts[i]:
+                b += 1
+            clauses.setdefault(b, []).append(i)
+        for b, tokens in clauses.items():
+            lo = breaks[b - 1][1] if b > 0 else 0
+            hi = breaks[b][0] if b < len(breaks) else len(text)
+            while lo < hi and text[lo].isspace():
+                lo += 1
+            while hi > lo and text[hi - 1].isspace():
+                hi -= 1
+            out.append(Finding("unexplained_content", lo, hi, tokens[0], tokens[-1] + 1,
+                               tuple(dict.fromkeys(texts[i] for i in tokens))))
+    for start, end, label in cues:
+        if label not in ("negation", "hedge") or (start, end) in applied:
+            continue
+        if all(i in covered for i in range(start, end)):
+            continue  # a cue word that is part of a term's own words
+        s, e = starts[start], starts[end - 1] + len(texts[end - 1])
+        out.append(Finding("unattached_" + label, s, e, start, end, (text[s:e],)))
+    out.sort(key=lambda f: (f.start_char, f.code))
+    return out
+
+
+_MESSAGES = {
+    "unexplained_content": "words that no rule explains: {}; a clearance vouches only for its own words",
+    "unattached_negation": "negation {} reaches no term: something is said not to be so, and nothing tells what",
+    "unattached_hedge": "hedge {} reaches no term: the text is conditional",
+}
+
+
+def coverage_reasons(rows: Iterable[dict], text: str) -> List[dict]:
+    """The reasons of the coverage findings a component left on a doc (spec §4.1).
+
+    rows (Iterable[dict]): Findings as stored (``code``, ``start_char``, ``end_char``, ``words``).
+    text (str): The doc's text, for the evidence.
+    RETURNS (List[dict]): Reasons in the decision format; every code escalates.
+    """
+    out = []
+    for row in rows:
+        start, end, words = row["start_char"], row["end_char"], row.get("words") or []
+        quoted = ", ".join(repr(w) for w in words)
+        out.append(make_reason(row["code"], _MESSAGES[row["code"]].format(quoted), start_char=start,
+                               end_char=end, evidence=text[start:end],
+                               words=list(words) if row["code"] == "unexplained_content" else None))
+    return out

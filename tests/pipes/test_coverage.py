@@ -1,0 +1,283 @@
+"""``semgap_coverage``: every word explained (spec §4.1), each rule, the span group, the switches."""
+import pytest
+import spacy
+from spacy import displacy
+
+from semgap_spacy import add_semgap_pipes, assess
+from semgap_spacy.api import PIPE_NAMES
+from semgap_spacy.core.coverage import dictionary_words, is_neutral_shape, stop_words
+from semgap_spacy.glossary.models import GlossaryError, GlossarySet, load_glossaries
+
+
+def _codes(decision):
+    return [r["code"] for r in decision["reasons"]]
+
+
+# -- the spec's §4.1 examples -----------------------------------------------------------------
+@pytest.mark.parametrize("text, domain, readings, expected, words", [
+    ("Clear to close issued; DTI 38%", "mortgage", {"dti_ratio": {"value": 38, "unit": "%"}}, "proceed", None),
+    ("Clear to close; deferred interest will be added to the principal", "mortgage", None, "escalate",
+     ["deferred", "interest", "added", "principal"]),
+    ("Airworthy; left main gear fault not yet rectified", "aviation_maintenance", None, "escalate",
+     ["left", "main", "gear", "fault", "rectified"]),
+    ("Batch released; assay failed the acceptance criteria", "pharma_qa", None, "escalate",
+     ["failed", "acceptance", "criteria"]),
+    ("Larkspur lab called back: negative crossmatch", "medical_logistics", None, "escalate", ["Larkspur"]),
+    ("Underwriting at Brambleton says the file is clear to close", "mortgage", None, "escalate", ["Brambleton"]),
+])
+def test_spec_examples(decide, text, domain, readings, expected, words):
+    decision = decide(text, domain=domain, readings=readings)
+    assert decision["decision"] == expected
+    unexplained = [r for r in decision["reasons"] if r["code"] == "unexplained_content"]
+    if words is None:
+        assert not unexplained
+        return
+    assert [w for r in unexplained for w in r["words"]] == words
+    for reason in unexplained:  # the span is the clause and the message quotes the words
+        assert text[reason["start_char"]:reason["end_char"]] == reason["evidence"]
+        assert all(repr(w) in reason["message"] for w in reason["words"])
+        assert reason["outcome"] == "escalate"
+
+
+def test_the_clause_is_the_span(decide):
+    text = "Clear to close; deferred interest will be added to the principal"
+    reason = next(r for r in decide(text, domain="mortgage")["reasons"] if r["code"] == "unexplained_content")
+    assert reason["evidence"] == "deferred interest will be added to the principal"
+
+
+@pytest.mark.parametrize("text, code", [
+    ("Clear to close, once the wire lands", "unattached_hedge"),
+    ("Clear to close. Not yet.", "unattached_negation"),
+    ("Clear to close, no wire today", "unattached_negation"),
+])
+def test_unattached_cues(decide, text, code):
+    decision = decide(text, domain="mortgage")
+    assert decision["decision"] == "escalate" and code in _codes(decision)
+    reason = next(r for r in decision["reasons"] if r["code"] == code)
+    assert reason["outcome"] == "escalate" and text[reason["start_char"]:reason["end_char"]] == reason["evidence"]
+
+
+def test_a_cue_that_reaches_a_term_is_attached(decide):
+    codes = _codes(decide("File is not clear to close", domain="mortgage"))
+    assert "clearance_negated" in codes
+    assert "unattached_negation" not in codes and "unexplained_content" not in codes
+
+
+def test_a_pseudo_cue_is_explained_and_attaches_nothing(decide):
+    decision = decide("Clear to close, no doubt", domain="mortgage")
+    assert decision["decision"] == "proceed", decision["reasons"]
+
+
+# -- each rule ------------------------------------------------------------------------------
+def _rules(nlp, text, domain):
+    doc = assess(nlp, text, domain=domain)
+    return {t.text: t._.semgap_explained_by for t in doc}
+
+
+def test_rule_1_terms_and_quantities(nlp):
+    rules = _rules(nlp, "Negative crossmatch, cold ischemia 6 h", "medical_logistics")
+    assert rules["crossmatch"] == "term" and rules["ischemia"] == "term" and rules["6"] == "term"
+
+
+def test_rule_2_cues(nlp):
+    assert _rules(nlp, "not clear to close", "mortgage")["not"] == "cue"
+    assert _rules(nlp, "within hours", "mortgage")["hours"] == "cue"  # a unit alias
+
+
+def test_rule_3_stop_words_but_never_neutral(nlp):
+    rules = _rules(nlp, "the file is with the team", "mortgage")
+    assert rules["the"] == "stop_word" and rules["with"] == "stop_word"
+    words = stop_words(("en", "es", "fr", "de"))
+    assert "the" in words and "und" in words and "le" in words
+    for never in ("not", "yet", "only", "sin", "si", "pas", "nicht", "noch", "uber"):
+        assert never not in words
+
+
+def test_rule_4_domain_phrase_words_and_inflections(nlp):
+    rules = _rules(nlp, "closes closed", "mortgage")
+    assert rules["closes"] == "domain_phrase" and rules["closed"] == "domain_phrase"
+    # a word only of critical phrases is not explained ("amortization" of "negative amortization")
+    assert _rules(nlp, "amortization", "mortgage")["amortization"] is None
+    # only the case's own domain counts: "ischemia" (of the field phrase "cold ischemia") is no mortgage word
+    assert _rules(nlp, "ischemia", "medical_logistics")["ischemia"] == "domain_phrase"
+    assert _rules(nlp, "ischemia", "mortgage")["ischemia"] is None
+
+
+@pytest.mark.parametrize("text", ["14:00", "N123AB", "LOT-42", "ops@example.com", "https://x.org/a",
+                                  "@dana", "#release", "🙂", "…", "J.", "K"])
+def test_rule_5_shapes(text):
+    assert is_neutral_shape(text)
+
+
+@pytest.mark.parametrize("text", ["deferred", "Larkspur", "ab"])
+def test_rule_5_not_shapes(text):
+    assert not is_neutral_shape(text)
+
+
+def test_rule_6_known_names_case_sensitive_whole_phrase():
+    data = load_glossaries().to_dict()
+    data["mortgage"]["vocabulary"]["known_names"] = ["Brambleton", "Alder Valley Title"]
+    glossary = GlossarySet.from_dict(data)
+    nlp = add_semgap_pipes(spacy.blank("en"), glossary=glossary)
+    text = "Underwriting at Brambleton says the file is clear to close"
+    assert assess(nlp, text, domain="mortgage")._.semgap_decision["decision"] == "proceed"
+    assert _rules(nlp, text, "mortgage")["Brambleton"] == "name"
+    assert _rules(nlp, "brambleton", "mortgage")["brambleton"] is None      # case-sensitive
+    assert _rules(nlp, "Alder Valley Title", "mortgage")["Valley"] == "name"
+    assert _rules(nlp, "Alder Valley", "mortgage")["Valley"] is None        # whole phrase only
+    assert _rules(nlp, "Brambleton", "pharma_qa")["Brambleton"] is None     # the domain's own list
+
+
+def test_rule_6_wider_sources_are_off_by_default_and_recorded(decide, nlp):
+    decision = decide("Larkspur lab called back: negative crossmatch")
+    assert decision["coverage"] == {"enabled": True, "name_sources": ["known_names"]}
+    wide = add_semgap_pipes(spacy.blank("en"), config={"semgap_coverage": {"titlecase": True}})
+    doc = assess(wide, "Courier for Larkspur called back: negative crossmatch", domain="medical_logistics")
+    assert doc._.semgap_decision["coverage"]["name_sources"] == ["known_names", "titlecase"]
+    assert doc._.semgap_decision["decision"] == "proceed"
+    assert [t._.semgap_explained_by for t in doc if t.text == "Larkspur"] == ["name"]
+    # not first in its sentence only, and a dictionary word is no name
+    first = assess(wide, "Larkspur called back: negative crossmatch", domain="medical_logistics")
+    assert first._.semgap_decision["decision"] == "escalate"
+    assert "temperature" in dictionary_words()
+
+
+def test_rule_6_ner_reads_doc_ents(nlp):
+    wide = spacy.blank("en")
+    ruler = wide.add_pipe("entity_ruler")
+    ruler.add_patterns([{"label": "ORG", "pattern": "Larkspur"}, {"label": "DATE", "pattern": "Tuesday"}])
+    add_semgap_pipes(wide, config={"semgap_coverage": {"ner": True}})
+    doc = assess(wide, "Larkspur lab called back: negative crossmatch", domain="medical_logistics")
+    assert doc._.semgap_decision["decision"] == "proceed"
+    assert doc._.semgap_decision["coverage"]["name_sources"] == ["known_names", "ner"]
+    doc = assess(wide, "Tuesday negative crossmatch", domain="medical_logistics")  # DATE is not a name label
+    assert doc._.semgap_decision["decision"] == "escalate"
+
+
+def test_rule_7_neutral_vocabulary(nlp):
+    rules = _rules(nlp, "Hello team, courier update", "medical_logistics")
+    assert rules["Hello"] == "neutral" and rules["courier"] == "neutral" and rules["update"] == "neutral"
+    assert _rules(nlp, "courier", "mortgage")["courier"] is None     # a domain list is its domain's only
+    assert _rules(nlp, "Grüße aujourd'hui", "mortgage")["Grüße"] == "neutral"
+
+
+# -- the span group, displaCy, the switch -----------------------------------------------------
+def test_span_group_one_span_per_clause_and_displacy(nlp):
+    doc = assess(nlp, "Clear to close; deferred interest, principal added", domain="mortgage")
+    group = doc.spans["semgap_unexplained"]
+    assert [(s.text, s.label_) for s in group] == [("deferred interest", "unexplained_content"),
+                                                  ("principal added", "unexplained_content")]
+    html = displacy.render(doc, style="span", options={"spans_key": "semgap_unexplained"})
+    assert "unexplained_content" in html and "deferred" in html
+
+
+def test_pipe_order_and_switch():
+    assert PIPE_NAMES.index("semgap_coverage") == PIPE_NAMES.index("semgap_decision") - 1
+    assert PIPE_NAMES.index("semgap_coverage") == PIPE_NAMES.index("semgap_quantities") + 1
+    off = add_semgap_pipes(spacy.blank("en"), config={"semgap_coverage": {"enabled": False}})
+    doc = assess(off, "Clear to close; deferred interest will be added", domain="mortgage")
+    assert doc._.semgap_decision["decision"] == "proceed"  # what the rule buys: this no longer proceeds
+    assert doc._.semgap_decision["coverage"] == {"enabled": False, "name_sources": []}
+
+
+def test_round_trip_to_disk(tmp_path, nlp):
+    texts = [("Clear to close; deferred interest will be added", "mortgage"),
+             ("Hi team, negative crossmatch", "medical_logistics"), ("CRS signed", "aviation_maintenance")]
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert loaded.pipe_names == nlp.pipe_names
+    for text, domain in texts:
+        a = assess(nlp, text, domain=domain)._.semgap_decision
+        b = assess(loaded, text, domain=domain)._.semgap_decision
+        assert a == b
+    cov = loaded.get_pipe("semgap_coverage")
+    assert cov.glossary.sha256 == nlp.get_pipe("semgap_coverage").glossary.sha256
+
+
+# -- governed data ----------------------------------------------------------------------------
+def _with_neutral(word, which="domain"):
+    data = load_glossaries().to_dict()
+    data["medical_logistics"]["vocabulary"]["neutral"][which]["en"].append(word)
+    return data
+
+
+@pytest.mark.parametrize("domain, word, rule", [
+    ("medical_logistics", "positive", "critical phrase"),   # an outcome of a critical frame value
+    ("aviation_maintenance", "grounded", "critical phrase"),  # a one-word critical phrase
+    ("aviation_maintenance", "aog", "critical phrase"),       # a critical abbreviation, any case
+    ("medical_logistics", "not", "never-neutral"), ("mortgage", "only", "never-neutral"),
+    ("pharma_qa", "Kein", "never-neutral")])
+def test_bad_neutral_word_is_refused(domain, word, rule):
+    data = load_glossaries().to_dict()
+    data[domain]["vocabulary"]["neutral"]["domain"].setdefault("en", []).append(word)
+    with pytest.raises(GlossaryError) as err:
+        GlossarySet.from_dict(data, source="bad.yaml")
+    message = str(err.value)
+    assert "bad.yaml" in message and repr(word) in message and rule in message
+
+
+def test_bad_neutral_file_stops_the_load(tmp_path):
+    import srsly
+
+    from semgap_spacy.glossary.models import bundled_glossary_dir
+
+    for path in bundled_glossary_dir().glob("*.yaml"):
+        payload = srsly.read_yaml(path)
+        if payload["domain"] == "pharma_qa":
+            payload["vocabulary"]["neutral"]["domain"]["en"].append("without")
+        srsly.write_yaml(tmp_path / path.name, payload)
+    with pytest.raises(GlossaryError) as err:
+        GlossarySet.from_dir(tmp_path)
+    assert "pharma_qa.yaml" in str(err.value) and "'without'" in str(err.value)
+    assert "never-neutral" in str(err.value)
+
+
+def test_vocabulary_is_in_the_hash():
+    base = load_glossaries()
+    changed = GlossarySet.from_dict(_with_neutral("clipboard"))
+    assert changed.sha256 != base.sha256
+
+
+def test_diff_reports_an_added_neutral_word_or_name_as_weakening(tmp_path):
+    import srsly
+
+    from semgap_spacy.glossary.governance import changelog, diff
+    from semgap_spacy.glossary.models import bundled_glossary_dir
+
+    new = tmp_path / "new"
+    new.mkdir()
+    for path in bundled_glossary_dir().glob("*.yaml"):
+        payload = srsly.read_yaml(path)
+        if payload["domain"] == "mortgage":
+            payload["version"] = "2026.12.1"
+            payload["vocabulary"]["neutral"]["domain"]["en"].append("clipboard")
+            payload["vocabulary"]["known_names"].append("Brambleton")
+            payload["vocabulary"]["approver"] = None  # nobody but the author
+        srsly.write_yaml(new / path.name, payload)
+    report = diff(bundled_glossary_dir(), new)
+    kinds = {(w.kind, w.accepted) for w in report.weakenings}
+    assert ("neutral_added", False) in kinds and ("known_name_added", False) in kinds
+    assert any(f.code == "weakening_without_second_approver" for f in report.findings)
+    text = changelog(bundled_glossary_dir(), new)
+    assert 'neutral word "clipboard" added' in text and 'known name "Brambleton" added' in text
+
+
+def test_context_records_every_cue_match(nlp):
+    doc = assess(nlp, "Clear to close, no doubt; not clear to close", domain="mortgage")
+    labels = [(doc[s:e].text, label) for s, e, label in doc._.semgap_cue_matches]
+    assert ("no doubt", "pseudo") in labels and ("not", "negation") in labels
+    applied = {(s.text, s.label_) for s in doc.spans["semgap_cues"]}
+    assert applied == {("not", "negation")}  # the pseudo cue applies to nothing
+
+
+def test_config_builds_the_coverage_pipe():
+    from pathlib import Path
+
+    from thinc.api import Config
+
+    cfg = Config().from_disk(Path(__file__).resolve().parents[2] / "configs" / "pipeline.cfg")
+    nlp = spacy.util.load_model_from_config(cfg, auto_fill=True)
+    nlp.initialize()
+    assert nlp.pipe_names == list(PIPE_NAMES)
+    cov = nlp.get_pipe("semgap_coverage")
+    assert cov.enabled and not cov.ner and not cov.titlecase
