@@ -12,7 +12,7 @@ from semgap_spacy.core.provenance import expected_outcome, sign_decision, verify
 
 KEY = b"s" * 32
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BLOCKED = ("mortgage", "Clear to close, but an unreleased lien remains")
+BLOCKED = ("mortgage", "Clear to close, but an unreleased lien is noted")
 ESCALATED = ("pharma_qa", "Batch released, OOS noted on assay")
 
 
@@ -64,9 +64,9 @@ def test_span_moved_with_evidence_rewritten(made):
     text, decision = made["block"]
     forged = copy.deepcopy(decision)
     reason = _critical(forged)
-    start = text.index("remains")
-    reason["start_char"], reason["end_char"] = start, start + len("remains")
-    reason["evidence"] = "remains"
+    start = text.index("noted")
+    reason["start_char"], reason["end_char"] = start, start + len("noted")
+    reason["evidence"] = "noted"
     assert reason["evidence"] == text[reason["start_char"]:reason["end_char"]]
     problems = verify_evidence(forged, text)
     assert any("does not quote" in p for p in problems)
@@ -96,9 +96,9 @@ def test_careful_forgery_of_a_span_is_caught_only_by_the_signature(made):
     forged = copy.deepcopy(signed)
     reason = _critical(forged)
     old = reason["evidence"]
-    start = text.index("remains")
-    reason.update(start_char=start, end_char=start + 7, evidence="remains",
-                  message=reason["message"].replace(repr(old), repr("remains")))
+    start = text.index("noted")
+    reason.update(start_char=start, end_char=start + 5, evidence="noted",
+                  message=reason["message"].replace(repr(old), repr("noted")))
     assert verify_evidence(forged, text) == []
     assert any("signature does not match" in p for p in verify_evidence(forged, text, key=KEY))
 
