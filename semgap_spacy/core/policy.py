@@ -16,6 +16,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from ..glossary.models import GlossarySet
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
                        field_mentions, quantity_findings)
+from .cases import UNREAD_CODES
 from .reasons import BLOCK, ESCALATE, PROCEED, RANK as _RANK, decide, make_reason, outcome_for
 
 
@@ -45,6 +46,8 @@ class CaseFindings(NamedTuple):
     readings_checked: Optional[list] = None
     #: the term rows the quantity findings read when they differ from ``terms`` (None: the same)
     finding_terms: Optional[List[TermRow]] = None
+    #: what the run record says (``core.pipeline.check_runs``): a pipe that did not fully read the text
+    pipeline_problems: Optional[list] = None
 
 
 _SIGNAL_REASON = {
@@ -158,6 +161,9 @@ class Policy:
         """
         domain = case.domain
         reasons: List[dict] = list(case.case_problems or [])
+        reasons.extend(case.pipeline_problems or ())
+        # a text refused unread (too long) has no evidence to judge, not "no recognised term"
+        read = not any(r.get("code") in UNREAD_CODES for r in reasons)
         for err in case.component_errors or []:
             reasons.append(make_reason("component_error", f"{err['component']} failed: {err['error']}"))
         known_domain = domain in self.glossary.domains
@@ -167,7 +173,7 @@ class Policy:
             reasons.append(make_reason("unknown_domain", "no domain given for the case"))
         rows, text = case.terms, case.text
         recognised = False
-        if known_domain:
+        if known_domain and read:
             repairs = case.repairs or ()
             term_reasons = self._term_reasons(rows, domain, text, case.marks, repairs)
             recognised = bool(term_reasons)
@@ -189,7 +195,7 @@ class Policy:
                     reasons.append(finding)
                     recognised = recognised or finding.get("code") in _VALUE_CODES
         self._attach_options(reasons, domain)
-        if known_domain and not recognised:
+        if known_domain and read and not recognised:
             reasons.append(make_reason("no_recognised_term", "no recognised term and no valid reading"))
         elif _nothing_clears(reasons):
             reasons.append(make_reason("no_clearance", "nothing in the text or readings clears the action"))

@@ -130,6 +130,8 @@ class _KeyTokenizer:
 class GlossaryTerms(SemgapPipe):
     """Match glossary phrases, abbreviations, translations and frames."""
 
+    FACTORY = "semgap_terms"
+
     def __init__(self, nlp: Language, name: str = "semgap_terms", *, enabled: bool = True,
                  spans_key: str = TERMS_KEY, annotate_ents: bool = False, inflection: bool = True,
                  frames: bool = True, cross_domain: bool = True, ambiguity: bool = True):
@@ -436,8 +438,8 @@ def _longest_first(part: tuple) -> tuple:
     "semgap_terms",
     default_config={"enabled": True, "spans_key": TERMS_KEY, "annotate_ents": False, "inflection": True,
                     "frames": True, "cross_domain": True, "ambiguity": True},
-    requires=["token.norm"],
-    assigns=["doc.spans", "span._.semgap_term_id", "span._.semgap_signal"],
+    requires=["doc._.semgap_repairs"],
+    assigns=["doc.spans", "span._.semgap_term_id", "span._.semgap_signal", "doc._.semgap_pipeline"],
 )
 def make_terms(nlp: Language, name: str, enabled: bool, spans_key: str, annotate_ents: bool,
                inflection: bool, frames: bool, cross_domain: bool, ambiguity: bool) -> GlossaryTerms:
