@@ -32,8 +32,8 @@ class Requirement(NamedTuple):
     factory: str
     #: an attribute only this pipe assigns (the decision declares it as ``requires``)
     signature: str
-    #: config switches and the values they must have for the pipe to count as a full read
-    full_read: Dict[str, object]
+    #: (switch, value) pairs the config must hold for the pipe to count as a full read
+    full_read: Tuple[Tuple[str, object], ...]
 
 
 class Contract(NamedTuple):
@@ -50,7 +50,7 @@ class Contract(NamedTuple):
 
 def contract_from_dict(data: dict) -> Contract:
     """A contract from its JSON form (``data/pipeline.json``)."""
-    required = tuple(Requirement(r["factory"], r["signature"], dict(r.get("full_read") or {}))
+    required = tuple(Requirement(r["factory"], r["signature"], tuple((r.get("full_read") or {}).items()))
                      for r in data["required"])
     return Contract(required, data["decision"])
 
@@ -60,6 +60,11 @@ def contract() -> Contract:
     """The packaged contract: data, so a new pipe is one more entry, not new code."""
     text = resources.files("semgap_spacy.data").joinpath("pipeline.json").read_text(encoding="utf8")
     return contract_from_dict(json.loads(text))
+
+
+@lru_cache(maxsize=8)
+def _ranks(spec: Contract) -> Dict[str, int]:
+    return {f: i for i, f in enumerate(spec.order)}
 
 
 def expected_order() -> Tuple[str, ...]:
@@ -81,7 +86,7 @@ def order_problem(factories: Sequence[str], spec: Optional[Contract] = None) -> 
     RETURNS (Optional[str]): The problem, naming the expected order.
     """
     spec = spec or contract()
-    rank = {f: i for i, f in enumerate(spec.order)}
+    rank = _ranks(spec)
     ours = [f for f in factories if f in rank]
     if all(rank[a] <= rank[b] for a, b in zip(ours, ours[1:])):
         return None
@@ -108,12 +113,16 @@ def check_runs(record, *, ablation: bool = False, spec: Optional[Contract] = Non
     RETURNS (RunCheck): The reasons and, with ablation, what was off.
     """
     spec = spec or contract()
-    rank = {f: i for i, f in enumerate(spec.order)}
-    entries = [e for e in (record or ()) if isinstance(e, dict) and e.get("factory") in rank
-               and e.get("factory") != spec.decision]
-    first: Dict[str, dict] = {}
-    for entry in entries:
-        first.setdefault(entry["factory"], entry)
+    rank = _ranks(spec)
+    decision = spec.decision
+    entries, first = [], {}
+    for e in record or ():
+        if type(e) is dict:
+            factory = e.get("factory")
+            if factory in rank and factory != decision:
+                entries.append(e)
+                if factory not in first:
+                    first[factory] = e
     missing, disabled, failed, off = [], [], [], {}
     for req in spec.required:
         entry = first.get(req.factory)
@@ -122,19 +131,25 @@ def check_runs(record, *, ablation: bool = False, spec: Optional[Contract] = Non
             continue
         name = entry.get("name") or req.factory
         status = entry.get("status")
-        if status == DISABLED:
-            disabled.append(name)
-        elif status == FAILED:
-            failed.append(name)
-        elif status == RAN:
+        if status == RAN:
             config = entry.get("config") or {}
-            switches = [k for k, v in req.full_read.items() if k != "enabled" and config.get(k) != v]
+            switches = [k for k, v in req.full_read if k != "enabled" and config.get(k) != v]
             if switches:
                 off[name] = switches
-        elif status != SKIPPED:  # an unknown status is not a full read
+        elif status == DISABLED:
+            disabled.append(name)
+        elif status != SKIPPED:  # failed, or a status no pipe writes: not a full read
             failed.append(name)
-    sequence = [e["factory"] for e in entries]
-    misordered = not all(rank[a] <= rank[b] for a, b in zip(sequence, sequence[1:]))
+    misordered = False
+    last = -1
+    for e in entries:
+        r = rank[e["factory"]]
+        if r < last:
+            misordered = True
+            break
+        last = r
+    if not (missing or disabled or failed or off or misordered):
+        return RunCheck([], {"missing": [], "disabled": [], "switched_off": {}} if ablation else None)
     problems = [f"{name} failed" for name in failed]
     if misordered:
         problems.append(f"the pipes ran in the order {_arrow([e.get('name') or e['factory'] for e in entries])}")

@@ -25,10 +25,14 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.util import ensure_path, registry
 
-from .extensions import (begin_run, doc_get, doc_key, doc_text, record_component_error, record_run)
+from .extensions import begin_run, doc_key, doc_text, record_component_error, record_run
 from ..core.cases import UNREAD_CODES, check_case, merge_problems
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..glossary.models import GlossarySet, load_glossaries
+
+#: ``start_run``'s default: look the pipeline's default domain up now (one call),
+#: rather than once per stream (``pipe``)
+LOOK_UP = object()
 
 _CASE_PROBLEMS, _DOMAIN, _CASE_ID, _NOW, _DEFAULT_DOMAIN = (doc_key(name) for name in (
     "semgap_case_problems", "semgap_domain", "semgap_case_id", "semgap_now", "semgap_default_domain"))
@@ -97,7 +101,18 @@ class SemgapPipe(Pipe):
         doc (Doc): The document.
         RETURNS (Doc): The same document.
         """
-        self.start_run(doc)
+        return self.run(doc, LOOK_UP)
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        default = LOOK_UP
+        for doc in stream:
+            if default is LOOK_UP:  # the pipeline does not change within a stream
+                default = self.pipeline_default_domain()
+            yield self.run(doc, default)
+
+    def run(self, doc: Doc, default_domain=LOOK_UP) -> Doc:
+        """Run on one doc and append this pipe's entry to the run record."""
+        self.start_run(doc, default_domain)
         if not self.enabled:
             status = DISABLED
         elif case_unread(doc):
@@ -118,14 +133,19 @@ class SemgapPipe(Pipe):
         config["enabled"] = bool(self.enabled)
         return {"name": self.name, "factory": self.FACTORY, "status": status, "config": config}
 
-    def start_run(self, doc: Doc) -> None:
-        """Check the case values when this is the first semgap pipe to see the doc in this run."""
+    def start_run(self, doc: Doc, default_domain=LOOK_UP) -> None:
+        """Check the case values when this is the first semgap pipe to see the doc in this run.
+
+        default_domain: The pipeline's default domain, or ``LOOK_UP`` to find it now.
+        """
         if not begin_run(doc, contract().decision):
             return
+        if default_domain is LOOK_UP:
+            default_domain = self.pipeline_default_domain()
         data = doc.user_data
         try:
             check = check_case(len(doc_text(doc)), data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW),
-                               default_domain=self.pipeline_default_domain())
+                               default_domain=default_domain)
         except Exception as exc:  # pragma: no cover - the checks are total; fail closed anyway
             record_component_error(doc, self.name, exc)
             return
@@ -149,9 +169,6 @@ class SemgapPipe(Pipe):
                 return getattr(proc, "default_domain", None)
         return None
 
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
-        for doc in stream:
-            yield self(doc)
 
     # -- data ------------------------------------------------------------
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None,

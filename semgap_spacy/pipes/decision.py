@@ -17,7 +17,7 @@ from spacy.tokens import Doc
 from ..core.pipeline import DISABLED, FAILED, PIPELINE_INCOMPLETE, RAN, check_runs, contract
 from ..core.policy import CaseFindings, Mark, Policy
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
-from .base import SemgapPipe
+from .base import LOOK_UP, SemgapPipe
 from .extensions import TERMS_KEY, doc_key, doc_text, quantity_rows, record_run, run_record, span_value, term_rows
 
 # user_data keys of the doc values read and written here (all default to None,
@@ -74,12 +74,12 @@ class Decision(SemgapPipe):
         self.cfg.update(spans_key=spans_key, ablation=self.ablation, default_domain=default_domain)
         self._rebuild()
 
-    def __call__(self, doc: Doc) -> Doc:
+    def run(self, doc: Doc, default_domain=LOOK_UP) -> Doc:
         # Even "disabled", a decision must exist: a pipeline without one would
         # look like a silent pass. Disabled means "no evidence is read".
         status = RAN
         try:
-            self.start_run(doc)
+            self.start_run(doc, default_domain)
             if self.enabled:
                 self.process(doc)
             else:

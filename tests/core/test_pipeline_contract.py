@@ -10,7 +10,7 @@ from semgap_spacy.core.pipeline import (DISABLED, FAILED, RAN, SKIPPED, check_ru
 
 
 def _entry(factory, status=RAN, **config):
-    full = next((r.full_read for r in contract().required if r.factory == factory), {})
+    full = dict(next((r.full_read for r in contract().required if r.factory == factory), ()))
     return {"name": factory, "factory": factory, "status": status, "config": {**full, **config}}
 
 
