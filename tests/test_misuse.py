@@ -277,3 +277,9 @@ def test_span_getters_are_none_on_other_spans(nlp):
     for name in ("semgap_term_id", "semgap_domain", "semgap_signal", "semgap_lang", "semgap_status",
                  "semgap_match_kind", "semgap_field", "semgap_repaired"):
         assert getattr(ent._, name) is None, name
+
+
+def test_context_on_another_span_group_escalates():
+    nlp = build_pipeline(config={"semgap_context": {"spans_key": "elsewhere"}})
+    decision = decision_of(assess(nlp, *NEGATED))
+    assert decision["decision"] == "escalate" and _incomplete(decision)["pipes"] == ["semgap_context"]

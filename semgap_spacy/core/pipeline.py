@@ -103,13 +103,16 @@ class RunCheck(NamedTuple):
     ablation: Optional[dict]
 
 
-def check_runs(record, *, ablation: bool = False, spec: Optional[Contract] = None) -> RunCheck:
+def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = None,
+               spec: Optional[Contract] = None) -> RunCheck:
     """Check a run record against the contract.
 
     record (list | tuple | None): The run record, one dict per semgap pipe that saw the doc
         (``name``, ``factory``, ``status``, ``config``), in order; the decision's own not yet in it.
-    ablation (bool): Switched-off and missing pipes were meant (an evaluation); failures and
-        a wrong order are never excused.
+    ablation (bool): Switched-off and missing pipes were meant (an evaluation); failures,
+        a wrong order and pipes that read another span group are never excused.
+    spans_key (Optional[str]): The term span group the decision reads; a pipe configured for
+        another group (context marking spans the decision never sees) is not a full read.
     RETURNS (RunCheck): The reasons and, with ablation, what was off.
     """
     spec = spec or contract()
@@ -123,7 +126,7 @@ def check_runs(record, *, ablation: bool = False, spec: Optional[Contract] = Non
                 entries.append(e)
                 if factory not in first:
                     first[factory] = e
-    missing, disabled, failed, off = [], [], [], {}
+    missing, disabled, failed, off, elsewhere = [], [], [], {}, []
     for req in spec.required:
         entry = first.get(req.factory)
         if entry is None:
@@ -136,6 +139,8 @@ def check_runs(record, *, ablation: bool = False, spec: Optional[Contract] = Non
             switches = [k for k, v in req.full_read if k != "enabled" and config.get(k) != v]
             if switches:
                 off[name] = switches
+            if spans_key is not None and config.get("spans_key", spans_key) != spans_key:
+                elsewhere.append(name)
         elif status == DISABLED:
             disabled.append(name)
         elif status != SKIPPED:  # failed, or a status no pipe writes: not a full read
@@ -148,9 +153,10 @@ def check_runs(record, *, ablation: bool = False, spec: Optional[Contract] = Non
             misordered = True
             break
         last = r
-    if not (missing or disabled or failed or off or misordered):
+    if not (missing or disabled or failed or off or misordered or elsewhere):
         return RunCheck([], {"missing": [], "disabled": [], "switched_off": {}} if ablation else None)
     problems = [f"{name} failed" for name in failed]
+    problems += [f"{name} reads another span group than the decision ({spans_key!r})" for name in elsewhere]
     if misordered:
         problems.append(f"the pipes ran in the order {_arrow([e.get('name') or e['factory'] for e in entries])}")
     if not ablation:
@@ -159,7 +165,7 @@ def check_runs(record, *, ablation: bool = False, spec: Optional[Contract] = Non
                     + problems)
     reasons = []
     if problems:
-        named = ([] if ablation else missing + disabled + list(off)) + failed
+        named = ([] if ablation else missing + disabled + list(off)) + failed + elsewhere
         if misordered:
             named += [e.get("name") or e["factory"] for e in entries]
         reasons.append(make_reason(

@@ -92,11 +92,11 @@ class Decision(SemgapPipe):
         return doc
 
     def process(self, doc: Doc) -> Doc:
-        check = check_runs(run_record(doc), ablation=self.ablation)
+        check = check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key)
         return self._write(doc, self.policy.reasons(self.findings(doc, check.reasons)), check.ablation)
 
     def _write_disabled(self, doc: Doc) -> None:
-        check = check_runs(run_record(doc), ablation=self.ablation)
+        check = check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key)
         if self.ablation:
             check.ablation["disabled"].append(self.name)
             reasons = [make_reason("no_recognised_term", "the decision component is disabled; nothing was read")]

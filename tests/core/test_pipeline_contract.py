@@ -111,3 +111,13 @@ def test_checking_twice_adds_nothing():
     problems = check_case(MAX_TEXT_CHARS + 5, None, "mortgage", 1).problems
     assert merge_problems(problems, problems) == problems
     assert merge_problems(None, problems) == problems
+
+
+def test_a_pipe_on_another_span_group_is_not_a_full_read():
+    record = _full()
+    for entry in record:
+        entry["config"]["spans_key"] = "semgap_terms"
+    assert check_runs(record, spans_key="semgap_terms").reasons == []
+    record[2]["config"]["spans_key"] = "mine"      # context marks a group the decision never reads
+    reason = check_runs(record, ablation=True, spans_key="semgap_terms").reasons[0]
+    assert reason["pipes"] == ["semgap_context"] and "another span group" in reason["message"]
