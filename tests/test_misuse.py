@@ -283,3 +283,22 @@ def test_context_on_another_span_group_escalates():
     nlp = build_pipeline(config={"semgap_context": {"spans_key": "elsewhere"}})
     decision = decision_of(assess(nlp, *NEGATED))
     assert decision["decision"] == "escalate" and _incomplete(decision)["pipes"] == ["semgap_context"]
+
+
+def test_a_doc_redone_after_a_user_pipe_failed_starts_a_new_record():
+    failing = {"now": True}
+
+    @spacy.Language.component("fails_once")
+    def fails_once(doc):
+        if failing["now"]:
+            raise RuntimeError("user pipe failed")
+        return doc
+    nlp = build_pipeline()
+    nlp.add_pipe("fails_once", before="semgap_quantities")
+    doc = nlp.make_doc("Clear to close issued")
+    doc._.semgap_domain = "mortgage"
+    with pytest.raises(RuntimeError):
+        nlp(doc)                      # typo repair, terms and context ran; then the user pipe raised
+    failing["now"] = False
+    assert decision_of(nlp(doc))["decision"] == "proceed"
+    assert [e["factory"] for e in doc._.semgap_pipeline] == list(PIPE_NAMES)

@@ -138,7 +138,7 @@ class SemgapPipe(Pipe):
 
         default_domain: The pipeline's default domain, or ``LOOK_UP`` to find it now.
         """
-        if not begin_run(doc, contract().decision):
+        if not begin_run(doc, contract().decision, self.name):
             return
         if default_domain is LOOK_UP:
             default_domain = self.pipeline_default_domain()

@@ -283,18 +283,20 @@ def run_record(doc: Doc) -> list:
     return list(doc.user_data.get(_PIPELINE_KEY) or ())
 
 
-def begin_run(doc: Doc, decision_factory: str) -> bool:
-    """Whether the pipe about to run is the first semgap pipe of a run over this doc.
+def begin_run(doc: Doc, decision_factory: str, name: str) -> bool:
+    """Whether the pipe about to run (named ``name``) is the first semgap pipe of a run over this doc.
 
-    A record that ends with the decision belongs to a finished run: a doc fed
-    through the pipeline again starts a new record rather than one that looks
-    misordered.
+    A record that ends with the decision, or already holds this pipe, belongs
+    to an earlier run (a doc fed through the pipeline again, or redone one at
+    a time after a batch failed): a new record starts rather than one that
+    looks misordered.
     """
     record = doc.user_data.get(_PIPELINE_KEY)
     if not record:
         return True
     last = record[-1]
-    if isinstance(last, dict) and last.get("factory") == decision_factory:
+    if ((isinstance(last, dict) and last.get("factory") == decision_factory)
+            or any(isinstance(e, dict) and e.get("name") == name for e in record)):
         doc.user_data[_PIPELINE_KEY] = None
         return True
     return False
