@@ -26,6 +26,16 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "configs" / "pipeline.cfg"
 CASE_KEYS = ("id", "domain", "text", "readings", "now")
 
+# Switching a pipe or a feature off is an ablation: without this switch the
+# decision escalates ``pipeline_incomplete`` (it did not fully read the text),
+# with it every decision carries an ``ablation`` field saying what was off.
+ABLATE = {"components.semgap_decision.ablation": True}
+
+
+def _ablated(variants: Dict[str, Dict[str, object]]) -> Dict[str, Dict[str, object]]:
+    return {name: ({**overrides, **ABLATE} if overrides else overrides) for name, overrides in variants.items()}
+
+
 # The same pipeline with one component switched off.
 COMPONENTS: Dict[str, Dict[str, object]] = {
     "semgap (full)": {},
@@ -55,6 +65,7 @@ ABLATIONS: Dict[str, Dict[str, object]] = {
     "+names_titlecase": {"components.semgap_coverage.titlecase": True},
     "+names_ner": {"components.semgap_coverage.ner": True},
 }
+COMPONENTS, ABLATIONS = _ablated(COMPONENTS), _ablated(ABLATIONS)
 
 
 def engine_case(case: dict) -> dict:

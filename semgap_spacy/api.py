@@ -13,14 +13,18 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from .pipes.extensions import _TEXT_KEY, doc_get, doc_key, doc_set
+from .core.cases import MAX_TEXT_CHARS, check_case
+from .core.pipeline import expected_order
 from .core.reasons import ESCALATE, outcome_for
 from .core.reasons import SCHEMA, make_reason, text_sha256
 from .glossary.models import GlossarySet, load_glossaries
-from .pipes.base import glossary_from_arg
+from .pipes.base import check_order, glossary_from_arg
 
-MAX_TEXT_CHARS = 4000
-PIPE_NAMES = ("semgap_typo_repair", "semgap_terms", "semgap_context", "semgap_quantities", "semgap_coverage",
-              "semgap_decision")
+__all__ = ["MAX_TEXT_CHARS", "PIPE_NAMES", "add_semgap_pipes", "assess", "assess_cases", "build_pipeline",
+           "case_doc", "decide_cases", "decision_of", "fallback_decision", "pipeline_glossary"]
+
+#: the semgap pipes in the order they must run (``data/pipeline.json``)
+PIPE_NAMES = expected_order()
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
 
 
@@ -35,8 +39,10 @@ def add_semgap_pipes(nlp: Language, *, config: Optional[Dict[str, dict]] = None,
     nlp (Language): A pipeline, e.g. ``spacy.load("en_core_web_sm")`` or ``spacy.blank("en")``.
     config (Optional[Dict[str, dict]]): Per-pipe config overrides, keyed by pipe name.
     glossary (GlossarySet | str | None): A glossary set or directory; bundled by default.
-    exclude (Sequence[str]): Pipe names to leave out (ablation).
+    exclude (Sequence[str]): Pipe names to leave out: the decision then escalates
+        ``pipeline_incomplete``, unless its config sets ``ablation: True``.
     RETURNS (Language): The same pipeline.
+    RAISES (ValueError): A name is taken, or the semgap pipes end up out of order.
     """
     config = config or {}
     unknown = set(config) - set(PIPE_NAMES)
@@ -51,6 +57,7 @@ def add_semgap_pipes(nlp: Language, *, config: Optional[Dict[str, dict]] = None,
         pipe = nlp.add_pipe(name, config=config.get(name, {}))
         if glossary_set is not None:
             pipe.set_glossary(glossary_set)
+    check_order(nlp)
     return nlp
 
 
@@ -100,26 +107,24 @@ def case_doc(nlp: Language, case: Any, *, problems: Optional[List[dict]] = None)
             problems.append(make_reason("invalid_text", f"text must be a string, not {type(text).__name__}"))
         text = ""
     full_hash = text_sha256(text)
+    # The same checks the first pipe runs on any doc (core.cases); here they
+    # see the whole text, before it is cut to spare the tokenizer.
+    check = check_case(len(text), case.get("id"), case.get("domain"), case.get("now"))
+    problems.extend(check.problems)
     if len(text) > MAX_TEXT_CHARS:
-        problems.append(make_reason("text_too_long", f"text has {len(text)} characters; the limit is "
-                                    f"{MAX_TEXT_CHARS}, only the first {MAX_TEXT_CHARS} were read"))
         text = text[:MAX_TEXT_CHARS]
     if not text.isascii():
         # A lone surrogate cannot be stored by spaCy; U+FFFD keeps every offset.
         text = _SURROGATES.sub("\ufffd", text)
     doc = nlp.make_doc(text)
-    case_id = case.get("id")
-    domain = case.get("domain")
-    if not (case_id is None or isinstance(case_id, str) or (isinstance(case_id, int) and not isinstance(case_id, bool))):
-        case_id = str(case_id)
     # The storage doc_set writes, written directly: a dict write each
     # rather than a function call each.
     user_data = doc.user_data
     user_data[_TEXT_KEY] = text
-    user_data[_CASE_ID] = case_id
-    user_data[_DOMAIN] = domain if isinstance(domain, str) or domain is None else repr(domain)
+    user_data[_CASE_ID] = check.case_id
+    user_data[_DOMAIN] = check.domain
     user_data[_READINGS] = case.get("readings")
-    user_data[_NOW] = case.get("now")
+    user_data[_NOW] = check.now
     user_data[_TEXT_SHA256] = full_hash
     user_data[_CASE_PROBLEMS] = problems
     return doc

@@ -17,6 +17,7 @@ from ..glossary.models import GlossarySet
 from .coverage import coverage_reasons
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
                        field_mentions, quantity_findings)
+from .cases import UNREAD_CODES
 from .reasons import (BLOCK, CLEARING_CODES, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason,
                       outcome_for)
 
@@ -51,6 +52,8 @@ class CaseFindings(NamedTuple):
     suspicious: Optional[list] = None
     #: spec §4.1 findings of ``semgap_coverage`` (None: coverage did not run)
     coverage: Optional[list] = None
+    #: what the run record says (``core.pipeline.check_runs``): a pipe that did not fully read the text
+    pipeline_problems: Optional[list] = None
 
 
 _SIGNAL_REASON = {
@@ -181,6 +184,9 @@ class Policy:
         """
         domain = case.domain
         reasons: List[dict] = list(case.case_problems or [])
+        reasons.extend(case.pipeline_problems or ())
+        # a text refused unread (too long) has no evidence to judge, not "no recognised term"
+        read = not any(r.get("code") in UNREAD_CODES for r in reasons)
         for err in case.component_errors or []:
             reasons.append(make_reason("component_error", f"{err['component']} failed: {err['error']}"))
         if case.suspicious:
@@ -192,7 +198,7 @@ class Policy:
             reasons.append(make_reason("unknown_domain", "no domain given for the case"))
         rows, text = case.terms, case.text
         recognised = False
-        if known_domain:
+        if known_domain and read:
             repairs = case.repairs or ()
             term_reasons = self._term_reasons(rows, domain, text, case.marks, repairs)
             recognised = bool(term_reasons)
@@ -216,7 +222,7 @@ class Policy:
             if case.coverage:
                 reasons.extend(coverage_reasons(case.coverage, text))
         self._attach_options(reasons, domain)
-        if known_domain and not recognised:
+        if known_domain and read and not recognised:
             reasons.append(make_reason("no_recognised_term", "no recognised term and no valid reading"))
         elif _nothing_clears(reasons):
             reasons.append(make_reason("no_clearance", "nothing in the text or readings clears the action"))

@@ -64,6 +64,8 @@ REASON_CODES: Dict[str, str] = {
     "invalid_text": ESCALATE,
     "text_too_long": ESCALATE,
     "component_error": ESCALATE,
+    # a pipe the policy needs did not fully read the text (missing, disabled, failed, misordered)
+    "pipeline_incomplete": ESCALATE,
 }
 
 # A line that could not be read as a case at all: no domain to report missing.

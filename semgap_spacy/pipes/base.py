@@ -9,6 +9,12 @@ the component it reads the glossaries bundled with the package, so
 
 A component that raises on a document would lose the whole batch; instead
 the error is recorded on the doc and the decision escalates on it.
+
+Every component also leaves an entry in the doc's run record (name, factory,
+status, config switches) and the first one of a run checks the case values
+(``core.cases``), so a Doc made by ``nlp.make_doc`` and filled by hand gets the
+same checks as one made by ``assess``; the decision reads the record to tell a
+full read from a pipeline with a pipe missing, off, failed or out of order.
 """
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Union
@@ -19,8 +25,38 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.util import ensure_path, registry
 
-from .extensions import record_component_error
+from .extensions import begin_run, doc_key, doc_text, record_component_error, record_run
+from ..core.cases import UNREAD_CODES, check_case, merge_problems
+from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..glossary.models import GlossarySet, load_glossaries
+
+#: ``start_run``'s default: look the pipeline's default domain up now (one call),
+#: rather than once per stream (``pipe``)
+LOOK_UP = object()
+
+_CASE_PROBLEMS, _DOMAIN, _CASE_ID, _NOW, _DEFAULT_DOMAIN = (doc_key(name) for name in (
+    "semgap_case_problems", "semgap_domain", "semgap_case_id", "semgap_now", "semgap_default_domain"))
+
+
+def semgap_factories(nlp: Language) -> list:
+    """The factory of each semgap pipe of a pipeline (disabled ones too), in pipeline order."""
+    return [proc.FACTORY for _, proc in nlp.components if isinstance(proc, SemgapPipe) and proc.FACTORY]
+
+
+def check_order(nlp: Language) -> None:
+    """Raise when the semgap pipes of a pipeline are out of order.
+
+    RAISES (ValueError): Naming the expected order.
+    """
+    problem = order_problem(semgap_factories(nlp))
+    if problem:
+        raise ValueError(problem)
+
+
+def case_unread(doc: Doc) -> bool:
+    """Whether a case check refused the text (too long): no pipe reads it."""
+    problems = doc.user_data.get(_CASE_PROBLEMS)
+    return bool(problems) and any(isinstance(r, dict) and r.get("code") in UNREAD_CODES for r in problems)
 
 
 def glossary_from_arg(glossary: Union[None, str, Path, dict, GlossarySet]) -> GlossarySet:
@@ -37,12 +73,18 @@ def glossary_from_arg(glossary: Union[None, str, Path, dict, GlossarySet]) -> Gl
 class SemgapPipe(Pipe):
     """Base for the five components.
 
-    Subclasses implement ``process(doc)`` and may override ``_rebuild()`` to
-    recompute indexes after the glossary changes.
+    Subclasses set ``FACTORY``, implement ``process(doc)`` and may override
+    ``_rebuild()`` to recompute indexes after the glossary changes.
     """
+
+    #: the factory name, written in the run record and checked for order
+    FACTORY = ""
 
     def __init__(self, nlp: Language, name: str, *, enabled: bool = True,
                  glossary: Optional[GlossarySet] = None):
+        # The pipes built so far come first: refuse a pipeline already out of order
+        # (the pipe's own place is not known yet, so only what is there is judged).
+        check_order(nlp)
         self.nlp = nlp
         self.name = name
         self.enabled = enabled
@@ -59,17 +101,74 @@ class SemgapPipe(Pipe):
         doc (Doc): The document.
         RETURNS (Doc): The same document.
         """
-        if not self.enabled:
-            return doc
-        try:
-            return self.process(doc)
-        except Exception as exc:  # fail closed: the decision escalates on it
-            record_component_error(doc, self.name, exc)
-            return doc
+        return self.run(doc, LOOK_UP)
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        default = LOOK_UP
         for doc in stream:
-            yield self(doc)
+            if default is LOOK_UP:  # the pipeline does not change within a stream
+                default = self.pipeline_default_domain()
+            yield self.run(doc, default)
+
+    def run(self, doc: Doc, default_domain=LOOK_UP) -> Doc:
+        """Run on one doc and append this pipe's entry to the run record."""
+        self.start_run(doc, default_domain)
+        if not self.enabled:
+            status = DISABLED
+        elif case_unread(doc):
+            status = SKIPPED
+        else:
+            try:
+                doc = self.process(doc)
+                status = RAN
+            except Exception as exc:  # fail closed: the decision escalates on it
+                record_component_error(doc, self.name, exc)
+                status = FAILED
+        record_run(doc, self.run_entry(status))
+        return doc
+
+    def run_entry(self, status: str) -> dict:
+        """This pipe's entry in the run record: plain values only (they travel with the doc)."""
+        config = dict(self.cfg)
+        config["enabled"] = bool(self.enabled)
+        return {"name": self.name, "factory": self.FACTORY, "status": status, "config": config}
+
+    def start_run(self, doc: Doc, default_domain=LOOK_UP) -> None:
+        """Check the case values when this is the first semgap pipe to see the doc in this run.
+
+        default_domain: The pipeline's default domain, or ``LOOK_UP`` to find it now.
+        """
+        if not begin_run(doc, contract().decision, self.name):
+            return
+        if default_domain is LOOK_UP:
+            default_domain = self.pipeline_default_domain()
+        data = doc.user_data
+        try:
+            check = check_case(len(doc_text(doc)), data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW),
+                               default_domain=default_domain)
+        except Exception as exc:  # pragma: no cover - the checks are total; fail closed anyway
+            record_component_error(doc, self.name, exc)
+            return
+        for key, value in ((_CASE_ID, check.case_id), (_DOMAIN, check.domain), (_NOW, check.now)):
+            if data.get(key) is not value:
+                data[key] = value
+        if check.problems:
+            data[_CASE_PROBLEMS] = merge_problems(data.get(_CASE_PROBLEMS), check.problems)
+        if check.default_domain is not None:
+            data[_DEFAULT_DOMAIN] = check.default_domain
+
+    def pipeline_default_domain(self) -> Optional[str]:
+        """The ``default_domain`` of the pipeline's decision pipe (None when unset or absent).
+
+        It is read here, by the first pipe, because every pipe after it reads
+        the domain (terms, quantities), not only the decision.
+        """
+        decision = contract().decision
+        for _, proc in self.nlp.pipeline:
+            if isinstance(proc, SemgapPipe) and proc.FACTORY == decision:
+                return getattr(proc, "default_domain", None)
+        return None
+
 
     # -- data ------------------------------------------------------------
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None,
@@ -80,6 +179,7 @@ class SemgapPipe(Pipe):
             directory of domain YAML files, or None to keep the current one (the
             bundled glossaries, or what ``semgap.glossary_init.v1`` set).
         """
+        check_order(nlp or self.nlp)
         if glossary is not None:
             self.set_glossary(glossary_from_arg(glossary))
 

@@ -108,6 +108,8 @@ def _reaches(directions: Set[str], way: str) -> bool:
 class ContextScope(SemgapPipe):
     """Mark term spans as negated or hedged from the cues in their clause."""
 
+    FACTORY = "semgap_context"
+
     def __init__(self, nlp: Language, name: str = "semgap_context", *, enabled: bool = True,
                  window: int = 6, spans_key: str = TERMS_KEY, cues_key: str = CUES_KEY,
                  languages: Optional[Sequence[str]] = None, negation: bool = True,
@@ -701,9 +703,9 @@ class _Scan:
         "questions": True,
         "cues": {"@misc": "semgap.context_cues.v1"},
     },
-    requires=["doc.spans"],
+    requires=["span._.semgap_term_id"],
     assigns=["span._.semgap_negated", "span._.semgap_hedged", "span._.semgap_negation_cue",
-             "span._.semgap_hedge_cue", "doc.spans"],
+             "span._.semgap_hedge_cue", "doc.spans", "doc._.semgap_pipeline"],
 )
 def make_context(nlp: Language, name: str, enabled: bool, window: int, spans_key: str,
                  cues_key: str, languages: Optional[List[str]], negation: bool, hedges: bool, questions: bool,

@@ -117,7 +117,7 @@ class Coverage(SemgapPipe):
                     "spans_key": TERMS_KEY, "quantities_key": QUANTITIES_KEY, "cues_key": CUES_KEY,
                     "unexplained_key": UNEXPLAINED_KEY},
     requires=["doc.spans"],
-    assigns=["doc.spans", "doc._.semgap_coverage", "token._.semgap_explained_by"],
+    assigns=["doc.spans", "doc._.semgap_coverage", "token._.semgap_explained_by", "doc._.semgap_pipeline"],
 )
 def make_coverage(nlp: Language, name: str, enabled: bool, ner: bool, titlecase: bool,
                   languages: Optional[List[str]], spans_key: str, quantities_key: str, cues_key: str,

@@ -3,25 +3,32 @@
 The pipe reads the span groups and extension values once into plain rows
 (``core.policy.CaseFindings``), applies the policy of ``core.policy`` (spec
 §4) and writes the decision JSON (spec §5) to ``doc._.semgap_decision``.
+
+Before deciding it checks the run record (``core.pipeline``): a pipe the
+policy needs that did not fully read the text makes the decision escalate
+``pipeline_incomplete``, unless ``ablation = true`` says so on purpose, and
+then every decision carries an ``ablation`` field saying what was off.
 """
 from typing import Dict, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from ..core.pipeline import DISABLED, FAILED, PIPELINE_INCOMPLETE, RAN, check_runs, contract
 from ..core.policy import CaseFindings, Mark, Policy
 from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the check lives in core)
-from ..core.reasons import SCHEMA, decide, make_reason, text_sha256
-from .base import SemgapPipe
-from .extensions import TERMS_KEY, doc_key, doc_text, quantity_rows, span_values, term_rows
+from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
+from .base import LOOK_UP, SemgapPipe
+from .extensions import (TERMS_KEY, doc_key, doc_text, quantity_rows, record_run, run_record, span_value, span_values,
+                         term_rows)
 
 # user_data keys of the doc values read and written here (all default to None,
 # so ``user_data.get(key)`` is ``doc._.<name>``).
 (_DOMAIN, _CASE_ID, _TEXT_SHA256, _CASE_PROBLEMS, _COMPONENT_ERRORS, _REPAIRS, _READINGS_CHECKED,
- _DECISION, _SUSPICIOUS, _COVERAGE) = (doc_key(name) for name in (
+ _DECISION, _SUSPICIOUS, _COVERAGE, _DEFAULT_DOMAIN) = (doc_key(name) for name in (
     "semgap_domain", "semgap_case_id", "semgap_text_sha256", "semgap_case_problems",
     "semgap_component_errors", "semgap_repairs", "semgap_readings_checked", "semgap_decision",
-    "semgap_suspicious", "semgap_coverage"))
+    "semgap_suspicious", "semgap_coverage", "semgap_default_domain"))
 _MARK_NAMES = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
 
 
@@ -36,24 +43,58 @@ def _provenance(coverage: Optional[dict]) -> dict:
 class Decision(SemgapPipe):
     """Apply the decision policy and write ``doc._.semgap_decision``."""
 
+    FACTORY = "semgap_decision"
+
     def __init__(self, nlp: Language, name: str = "semgap_decision", *, enabled: bool = True,
-                 spans_key: str = TERMS_KEY):
+                 spans_key: str = TERMS_KEY, ablation: bool = False, default_domain: Optional[str] = None):
+        if default_domain is not None and not isinstance(default_domain, str):
+            raise ValueError(f"default_domain must be a domain name or null, not {type(default_domain).__name__}")
         self.spans_key = spans_key
+        self.ablation = bool(ablation)
+        self.default_domain = default_domain
         super().__init__(nlp, name, enabled=enabled)
-        self.cfg.update(spans_key=spans_key)
+        self.cfg.update(spans_key=spans_key, ablation=self.ablation, default_domain=default_domain)
         self._rebuild()
 
-    def __call__(self, doc: Doc) -> Doc:
+    def run(self, doc: Doc, default_domain=LOOK_UP) -> Doc:
         # Even "disabled", a decision must exist: a pipeline without one would
         # look like a silent pass. Disabled means "no evidence is read".
+        status = RAN
         try:
-            return self.process(doc) if self.enabled else self._write(doc, [make_reason(
-                "no_recognised_term", "the decision component is disabled; nothing was read")])
+            self.start_run(doc, default_domain)
+            if self.enabled:
+                self.process(doc)
+            else:
+                status = DISABLED
+                self._write_disabled(doc)
         except Exception as exc:
-            return self._write(doc, [make_reason("component_error", f"{self.name}: {type(exc).__name__}: {exc}"[:500])])
+            status = FAILED
+            self._write_failure(doc, exc)
+        record_run(doc, self.run_entry(status))
+        return doc
 
     def process(self, doc: Doc) -> Doc:
-        return self._write(doc, self.reasons(doc))
+        check = check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key)
+        return self._write(doc, self.policy.reasons(self.findings(doc, check.reasons)), check.ablation)
+
+    def _write_disabled(self, doc: Doc) -> None:
+        check = check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key)
+        if self.ablation:
+            check.ablation["disabled"].append(self.name)
+            reasons = [make_reason("no_recognised_term", "the decision component is disabled; nothing was read")]
+        else:
+            reasons = [make_reason(PIPELINE_INCOMPLETE, f"{self.name} is disabled; nothing was read",
+                                   pipes=[self.name], expected_order=list(contract().order))]
+        self._write(doc, reasons, check.ablation)
+
+    def _write_failure(self, doc: Doc, exc: BaseException) -> None:
+        reason = make_reason("component_error", f"{self.name}: {type(exc).__name__}: {exc}"[:500])
+        try:
+            self._write(doc, [reason], None)
+        except Exception:  # even the write failed (a value no one expected): the bare decision
+            doc.user_data[_DECISION] = {"schema": SCHEMA, "id": None, "decision": ESCALATE, "reasons": [reason],
+                                        "glossary_version": self.glossary.version,
+                                        "glossary_sha256": self.glossary.sha256, "text_sha256": None}
 
     def _rebuild(self) -> None:
         self.policy = Policy(self.glossary)
@@ -62,7 +103,7 @@ class Decision(SemgapPipe):
         """Every reason for a doc, strictest first, then in text order."""
         return self.policy.reasons(self.findings(doc))
 
-    def findings(self, doc: Doc) -> CaseFindings:
+    def findings(self, doc: Doc, pipeline_problems: Optional[List[dict]] = None) -> CaseFindings:
         """What the pipes left on the doc, read once into plain rows."""
         get = doc.user_data.get
         rows = term_rows(doc, self.spans_key)
@@ -78,36 +119,53 @@ class Decision(SemgapPipe):
             quantities=quantity_rows(doc) if fields else [],
             case_problems=get(_CASE_PROBLEMS), component_errors=get(_COMPONENT_ERRORS), repairs=get(_REPAIRS),
             readings_checked=get(_READINGS_CHECKED), suspicious=get(_SUSPICIOUS),
-            coverage=(get(_COVERAGE) or {}).get("findings"),
+            coverage=(get(_COVERAGE) or {}).get("findings"), pipeline_problems=pipeline_problems,
             # the quantity findings read the default term group, whatever this pipe's spans_key
             finding_terms=None if self.spans_key == TERMS_KEY else term_rows(doc, TERMS_KEY))
 
     # -- output ----------------------------------------------------------------
-    def _write(self, doc: Doc, reasons: List[dict]) -> Doc:
+    def _write(self, doc: Doc, reasons: List[dict], ablation: Optional[dict] = None) -> Doc:
         user_data = doc.user_data
-        user_data[_DECISION] = {
+        domain = user_data.get(_DOMAIN)
+        decision = {
             "schema": SCHEMA,
             "id": user_data.get(_CASE_ID),
             "decision": decide(reasons),
             "reasons": reasons,
-            "glossary_version": self.glossary.version_of(user_data.get(_DOMAIN)),
+            "glossary_version": self.glossary.version_of(domain if isinstance(domain, str) else None),
             "glossary_sha256": self.glossary.sha256,
             "text_sha256": user_data.get(_TEXT_SHA256) or text_sha256(doc_text(doc)),
             "coverage": _provenance(user_data.get(_COVERAGE)),
         }
+        # What set or widened the reading is said in the decision itself.
+        if user_data.get(_DEFAULT_DOMAIN) is not None:
+            decision["default_domain"] = user_data.get(_DEFAULT_DOMAIN)
+        if ablation is not None:
+            decision["ablation"] = ablation
+        user_data[_DECISION] = decision
         return doc
 
 
 @Language.factory(
     "semgap_decision",
-    default_config={"enabled": True, "spans_key": TERMS_KEY},
-    assigns=["doc._.semgap_decision"],
+    default_config={"enabled": True, "spans_key": TERMS_KEY, "ablation": False, "default_domain": None},
+    # one attribute per pipe the decision needs (data/pipeline.json), so that
+    # ``nlp.analyze_pipes()`` names a missing one
+    requires=[r.signature for r in contract().required],
+    assigns=["doc._.semgap_decision", "doc._.semgap_pipeline"],
 )
-def make_decision(nlp: Language, name: str, enabled: bool, spans_key: str) -> Decision:
+def make_decision(nlp: Language, name: str, enabled: bool, spans_key: str, ablation: bool,
+                  default_domain: Optional[str]) -> Decision:
     """Build the decision component.
 
     enabled (bool): Off still writes a decision (escalate: nothing read). Defaults to True.
     spans_key (str): Span group holding the term spans. Defaults to "semgap_terms".
+    ablation (bool): Excuse missing, disabled and switched-off pipes (an evaluation that switches
+        features off on purpose); every decision then says what was off. Defaults to False: a pipe
+        that did not fully read the text escalates ``pipeline_incomplete``.
+    default_domain (Optional[str]): The domain of a doc that names none (plain ``nlp(text)``);
+        recorded in each decision that used it. Defaults to None: such a doc escalates ``unknown_domain``.
     RETURNS (Decision): The component.
     """
-    return Decision(nlp, name, enabled=enabled, spans_key=spans_key)
+    return Decision(nlp, name, enabled=enabled, spans_key=spans_key, ablation=ablation,
+                    default_domain=default_domain)

@@ -45,14 +45,30 @@ def term_facts(span_id: str) -> TermFacts:
     return TermFacts(*facts[:5], facts[5] or None)
 
 
+def is_term_span(span: Span) -> bool:
+    """Whether a span is one of ours: its ``id_`` holds the packed match facts.
+
+    The term getters answer only for such spans, so an NER entity or a user's
+    own span reads ``None`` rather than its label dressed up as a term id.
+    """
+    span_id = span.id_
+    return span_id.count("|") == 5 and not span_id.startswith("|")
+
+
+def _term_id(span: Span) -> Optional[str]:
+    return (span.label_ or None) if is_term_span(span) else None
+
+
 def _id_getter(name: str):
     def get(span: Span) -> Optional[str]:
-        return getattr(term_facts(span.id_), name) or None
+        return (getattr(term_facts(span.id_), name) or None) if is_term_span(span) else None
     return get
 
 
-def span_repaired(span: Span) -> bool:
-    """Whether any token of the span was rewritten by typo repair."""
+def span_repaired(span: Span) -> Optional[bool]:
+    """Whether any token of a term span was rewritten by typo repair (None for other spans)."""
+    if not is_term_span(span):
+        return None
     repairs = span.doc.user_data.get(("._.", "semgap_repairs", None, None)) or ()
     return any(r["repaired"] is not None and span.start_char <= r["start_char"] < span.end_char
                for r in repairs)
@@ -94,6 +110,12 @@ DOC_EXTENSIONS = {
     # semgap_coverage's findings and provenance: {"name_sources": [...],
     # "explained_by": [rule or None per token], "findings": [...]}
     "semgap_coverage": {"default": None},
+    # the run record: one dict per semgap pipe that saw the doc, in order
+    # (name, factory, status "ran" / "disabled" / "failed" / "skipped", config);
+    # the decision checks it (core.pipeline)
+    "semgap_pipeline": {"default": None},
+    # the configured default domain when the doc had none and it was used
+    "semgap_default_domain": {"default": None},
 }
 
 
@@ -137,7 +159,8 @@ TOKEN_EXTENSIONS = {
 }
 
 SPAN_EXTENSIONS = {
-    "semgap_term_id": {"getter": lambda span: span.label_ or None},
+    # term getters: None on spans that are not ours (see ``is_term_span``)
+    "semgap_term_id": {"getter": _term_id},
     "semgap_domain": {"getter": _id_getter("domain")},
     "semgap_signal": {"getter": _id_getter("signal")},
     "semgap_lang": {"getter": _id_getter("lang")},
@@ -298,6 +321,39 @@ def record_component_error(doc: Doc, component: str, exc: BaseException) -> None
     errors = list(doc._.semgap_component_errors or [])
     errors.append({"component": component, "error": f"{type(exc).__name__}: {exc}"[:500]})
     doc._.semgap_component_errors = errors
+
+
+_PIPELINE_KEY = ("._.", "semgap_pipeline", None, None)
+
+
+def run_record(doc: Doc) -> list:
+    """The run record of a doc (``doc._.semgap_pipeline``), empty when no semgap pipe ran."""
+    return list(doc.user_data.get(_PIPELINE_KEY) or ())
+
+
+def begin_run(doc: Doc, decision_factory: str, name: str) -> bool:
+    """Whether the pipe about to run (named ``name``) is the first semgap pipe of a run over this doc.
+
+    A record that ends with the decision, or already holds this pipe, belongs
+    to an earlier run (a doc fed through the pipeline again, or redone one at
+    a time after a batch failed): a new record starts rather than one that
+    looks misordered.
+    """
+    record = doc.user_data.get(_PIPELINE_KEY)
+    if not record:
+        return True
+    last = record[-1]
+    if ((isinstance(last, dict) and last.get("factory") == decision_factory)
+            or any(isinstance(e, dict) and e.get("name") == name for e in record)):
+        doc.user_data[_PIPELINE_KEY] = None
+        return True
+    return False
+
+
+def record_run(doc: Doc, entry: dict) -> None:
+    """Append a pipe's entry to the run record (a new list: the stored one may be a tuple)."""
+    data = doc.user_data
+    data[_PIPELINE_KEY] = list(data.get(_PIPELINE_KEY) or ()) + [entry]
 
 
 register_extensions()

@@ -100,6 +100,8 @@ def _in_unit(value: float, unit: str, target: str) -> Tuple[float, str]:
 class QuantityLinker(SemgapPipe):
     """Find quantities in the text, tie them to fields, and check readings."""
 
+    FACTORY = "semgap_quantities"
+
     def __init__(self, nlp: Language, name: str = "semgap_quantities", *, enabled: bool = True,
                  text_quantities: bool = True, readings: bool = True,
                  spans_key: str = TERMS_KEY, quantities_key: str = QUANTITIES_KEY,
@@ -209,7 +211,8 @@ class QuantityLinker(SemgapPipe):
     "semgap_quantities",
     default_config={"enabled": True, "text_quantities": True, "readings": True,
                     "spans_key": TERMS_KEY, "quantities_key": QUANTITIES_KEY, "max_distance": 8},
-    assigns=["doc.spans", "doc._.semgap_readings_checked", "span._.semgap_magnitude",
+    requires=["span._.semgap_term_id"],
+    assigns=["doc.spans", "doc._.semgap_readings_checked", "doc._.semgap_pipeline", "span._.semgap_magnitude",
              "span._.semgap_unit", "span._.semgap_quantity_kind", "span._.semgap_linked_field",
              "span._.semgap_linked_term", "span._.semgap_quantity_problem"],
 )

@@ -224,6 +224,8 @@ def suspicious_records(doc: Doc) -> Optional[list]:
 class GlossaryTerms(SemgapPipe):
     """Match glossary phrases, abbreviations, translations and frames."""
 
+    FACTORY = "semgap_terms"
+
     def __init__(self, nlp: Language, name: str = "semgap_terms", *, enabled: bool = True,
                  spans_key: str = TERMS_KEY, annotate_ents: bool = False, inflection: bool = True,
                  frames: bool = True, cross_domain: bool = True, ambiguity: bool = True,
@@ -549,8 +551,10 @@ def _longest_first(part: tuple) -> tuple:
 @Language.factory(
     "semgap_terms",
     default_config={"enabled": True, "spans_key": TERMS_KEY, "annotate_ents": False, "inflection": True,
-                    "frames": True, "cross_domain": True, "ambiguity": True, "write_norm": False},
-    assigns=["doc.spans", "doc._.semgap_suspicious", "span._.semgap_term_id", "span._.semgap_signal"],
+                     "frames": True, "cross_domain": True, "ambiguity": True, "write_norm": False},
+    requires=["doc._.semgap_repairs"],
+    assigns=["doc.spans", "doc._.semgap_suspicious", "span._.semgap_term_id", "span._.semgap_signal",
+             "doc._.semgap_pipeline"],
 )
 def make_terms(nlp: Language, name: str, enabled: bool, spans_key: str, annotate_ents: bool,
                inflection: bool, frames: bool, cross_domain: bool, ambiguity: bool,

@@ -66,6 +66,8 @@ def dictionary_words() -> frozenset:
 class TypoRepair(SemgapPipe):
     """Repair misspelt glossary words, recorded in ``doc._.semgap_repairs``."""
 
+    FACTORY = "semgap_typo_repair"
+
     CACHE_LIMIT = 50_000
 
     def __init__(self, nlp: Language, name: str = "semgap_typo_repair", *, enabled: bool = True,
@@ -243,7 +245,8 @@ def _long_words(min_length: int) -> "re.Pattern":
 @Language.factory(
     "semgap_typo_repair",
     default_config={"enabled": True, "min_length": 5, "short_max": 7, "protect_dictionary_words": True},
-    assigns=["doc._.semgap_repairs", "token._.semgap_original", "token._.semgap_repair_candidates"],
+    assigns=["doc._.semgap_repairs", "token._.semgap_original", "token._.semgap_repair_candidates",
+             "doc._.semgap_pipeline"],
 )
 def make_typo_repair(nlp: Language, name: str, enabled: bool, min_length: int, short_max: int,
                      protect_dictionary_words: bool) -> TypoRepair:

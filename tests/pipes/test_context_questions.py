@@ -38,6 +38,13 @@ def test_hedge_cue_points_at_the_question_mark(decide):
 
 
 def test_questions_switch_off():
-    nlp = build_pipeline(config={"semgap_context": {"questions": False}})
     from semgap_spacy import assess
-    assert assess(nlp, "airworthy?", domain="aviation_maintenance")._.semgap_decision["decision"] == "proceed"
+    # Off widens what may proceed: only an explicit ablation lets it, and says so.
+    nlp = build_pipeline(config={"semgap_context": {"questions": False}})
+    decision = assess(nlp, "airworthy?", domain="aviation_maintenance")._.semgap_decision
+    assert decision["decision"] == "escalate"
+    assert "pipeline_incomplete" in [r["code"] for r in decision["reasons"]]
+    nlp = build_pipeline(config={"semgap_context": {"questions": False}, "semgap_decision": {"ablation": True}})
+    decision = assess(nlp, "airworthy?", domain="aviation_maintenance")._.semgap_decision
+    assert decision["decision"] == "proceed"
+    assert decision["ablation"]["switched_off"] == {"semgap_context": ["questions"]}

@@ -1,0 +1,304 @@
+"""Misuse a spaCy user can commit, and what it gives: never a silent proceed,
+never an exception or a hang, one answer whichever way a Doc enters.
+
+Each test names the defect of issue 13 it holds down; each failed before the
+run record, the case checks in the pipes and ``default_domain`` existed.
+"""
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.tokens import Span
+from thinc.api import Config
+
+from semgap_spacy import add_semgap_pipes, assess, build_pipeline, decide_cases, decision_of
+from semgap_spacy.api import PIPE_NAMES
+
+ROOT = Path(__file__).resolve().parents[1]
+NEGATED = ("File is not clear to close", "mortgage")          # proceeds without semgap_context
+HEDGED = ("Aircraft may be airworthy pending inspection", "aviation_maintenance")
+
+
+def _codes(decision):
+    return [r["code"] for r in decision["reasons"]]
+
+
+def _incomplete(decision):
+    return next(r for r in decision["reasons"] if r["code"] == "pipeline_incomplete")
+
+
+def _dev_cases():
+    with open(ROOT / "heldout" / "dev.jsonl", encoding="utf8") as f:
+        return [json.loads(line) for line in f]
+
+
+def _by_hand(nlp, case):
+    """The route the README offers besides ``assess``: make the doc, set ``doc._``."""
+    doc = nlp.make_doc(case["text"])
+    doc._.semgap_case_id = case.get("id")
+    doc._.semgap_domain = case.get("domain")
+    doc._.semgap_readings = case.get("readings")
+    doc._.semgap_now = case.get("now")
+    return doc
+
+
+# -- defect 1: a missing, disabled or misplaced pipe -----------------------------------------
+
+@pytest.mark.parametrize("text,domain", [NEGATED, HEDGED])
+def test_select_pipes_disable_escalates_naming_the_pipe(nlp, text, domain):
+    with nlp.select_pipes(disable=["semgap_context"]):
+        decision = decision_of(assess(nlp, text, domain=domain))
+    assert decision["decision"] == "escalate"
+    reason = _incomplete(decision)
+    assert reason["pipes"] == ["semgap_context"] and reason["expected_order"] == list(PIPE_NAMES)
+    assert "semgap_context" in reason["message"] and " → ".join(PIPE_NAMES) in reason["message"]
+    assert decision_of(assess(nlp, text, domain=domain))["decision"] == "escalate"  # and back on: no reason
+    assert "pipeline_incomplete" not in _codes(decision_of(assess(nlp, text, domain=domain)))
+
+
+def test_spacy_load_disable_and_exclude_escalate(nlp, tmp_path):
+    nlp.to_disk(tmp_path / "p")
+    for kwargs in ({"disable": ["semgap_context"]}, {"exclude": ["semgap_context"]},
+                   {"config": {"components": {"semgap_context": {"enabled": False}}}}):
+        loaded = spacy.load(tmp_path / "p", **kwargs)
+        decision = decision_of(assess(loaded, *NEGATED))
+        assert decision["decision"] == "escalate", kwargs
+        assert "semgap_context" in _incomplete(decision)["pipes"], kwargs
+
+
+def test_missing_pipes_escalate_in_any_pipeline(blank):
+    add_semgap_pipes(blank, exclude=("semgap_context", "semgap_quantities"))
+    decision = decision_of(assess(blank, "Clear to close issued", domain="mortgage"))
+    assert decision["decision"] == "escalate"
+    assert _incomplete(decision)["pipes"] == ["semgap_context", "semgap_quantities"]
+
+
+def test_a_failing_pipe_is_named(monkeypatch):
+    nlp = build_pipeline()
+
+    def boom(doc):
+        raise RuntimeError("broken")
+    monkeypatch.setattr(nlp.get_pipe("semgap_context"), "process", boom)
+    decision = decision_of(assess(nlp, *NEGATED))
+    assert decision["decision"] == "escalate"
+    assert "component_error" in _codes(decision)
+    assert _incomplete(decision)["pipes"] == ["semgap_context"]
+
+
+def test_misordered_pipes_refused_when_built():
+    nlp = spacy.blank("en")
+    for name in ("semgap_typo_repair", "semgap_context", "semgap_terms"):
+        nlp.add_pipe(name)
+    with pytest.raises(ValueError, match=" → ".join(PIPE_NAMES)):
+        nlp.add_pipe("semgap_quantities")
+
+
+def test_misordered_config_refused_when_loaded():
+    config = Config().from_disk(ROOT / "configs" / "pipeline.cfg")
+    config["nlp"]["pipeline"] = ["semgap_typo_repair", "semgap_context", "semgap_terms",
+                                 "semgap_quantities", "semgap_decision"]
+    with pytest.raises(ValueError, match="out of order"):
+        spacy.util.load_model_from_config(config, auto_fill=True)
+
+
+@pytest.mark.parametrize("text,domain", [NEGATED, HEDGED])
+def test_misordered_at_run_time_escalates(text, domain):
+    # ``before=`` puts context ahead of terms after both were built: only the run shows it
+    nlp = build_pipeline(exclude=("semgap_context",))
+    nlp.add_pipe("semgap_context", before="semgap_terms")
+    decision = decision_of(assess(nlp, text, domain=domain))
+    assert decision["decision"] == "escalate"
+    assert "ran in the order" in _incomplete(decision)["message"]
+    with pytest.raises(ValueError, match="out of order"):
+        nlp.initialize()
+
+
+def test_user_pipes_around_ours_are_fine():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    ruler = nlp.add_pipe("entity_ruler")
+    add_semgap_pipes(nlp)
+    nlp.add_pipe("merge_entities")
+    nlp.initialize()
+    ruler.add_patterns([{"label": "PERSON", "pattern": "Priya"}])
+    doc = assess(nlp, "Priya: clear to close", domain="mortgage")
+    assert decision_of(doc)["decision"] == "proceed", decision_of(doc)
+    assert [e.label_ for e in doc.ents] == ["PERSON"]
+
+
+def test_analyze_pipes_flags_a_missing_pipe():
+    full = build_pipeline()
+    assert not any(full.analyze_pipes()["problems"].values())
+    without = build_pipeline(exclude=("semgap_context",))
+    problems = without.analyze_pipes()["problems"]
+    assert problems["semgap_decision"] == ["span._.semgap_negated"]
+    alone = spacy.blank("en")
+    alone.add_pipe("semgap_decision")
+    assert len(alone.analyze_pipes()["problems"]["semgap_decision"]) == len(PIPE_NAMES) - 1
+
+
+def test_disabled_decision_is_incomplete_not_no_term():
+    nlp = build_pipeline(config={"semgap_decision": {"enabled": False}})
+    decision = decision_of(assess(nlp, "Clear to close issued", domain="mortgage"))
+    assert decision["decision"] == "escalate" and _codes(decision) == ["pipeline_incomplete"]
+
+
+def test_ablation_is_explicit_and_said_in_every_decision():
+    off = {"semgap_context": {"negation": False}}
+    assert decision_of(assess(build_pipeline(config=off), *NEGATED))["decision"] == "escalate"
+    nlp = build_pipeline(config={**off, "semgap_decision": {"ablation": True}})
+    for text, domain in (NEGATED, ("Title defect noted", "mortgage")):
+        decision = decision_of(assess(nlp, text, domain=domain))
+        assert decision["ablation"] == {"missing": [], "disabled": [], "switched_off": {"semgap_context": ["negation"]}}
+    assert decision_of(assess(nlp, *NEGATED))["decision"] == "proceed"  # what the ablation measures
+    # a failure is never excused by ablation
+    broken = build_pipeline(config={"semgap_decision": {"ablation": True}})
+    broken.get_pipe("semgap_terms").process = lambda doc: 1 / 0
+    assert "pipeline_incomplete" in _codes(decision_of(assess(broken, "Clear to close issued", domain="mortgage")))
+
+
+def test_evaluate_variants_are_marked_ablation():
+    from scripts import evaluate
+    for table in (evaluate.COMPONENTS, evaluate.ABLATIONS):
+        for name, overrides in table.items():
+            assert bool(overrides.get("components.semgap_decision.ablation")) == bool(overrides), name
+
+
+def test_running_a_doc_twice_gives_the_same_decision(nlp):
+    doc = nlp.make_doc("Clear to close issued")
+    doc._.semgap_domain = "mortgage"
+    first = dict(decision_of(nlp(doc)))
+    assert decision_of(nlp(doc)) == first and first["decision"] == "proceed"
+    assert [e["factory"] for e in doc._.semgap_pipeline] == list(PIPE_NAMES)
+
+
+# -- defect 2: a non-string domain crashed, and hung n_process=2 -----------------------------
+
+@pytest.mark.parametrize("domain", [["mortgage"], {"d": 1}, 5, b"mortgage"])
+def test_non_string_domain_on_the_doc_escalates(nlp, domain):
+    doc = nlp.make_doc("Clear to close issued")
+    doc._.semgap_domain = domain
+    decision = decision_of(nlp(doc))
+    assert decision["decision"] == "escalate" and "unknown_domain" in _codes(decision)
+
+
+@pytest.mark.parametrize("field,value,code", [("semgap_now", 12, "invalid_case"),
+                                              ("semgap_readings", [1], "malformed_reading")])
+def test_bad_values_on_the_doc_escalate(nlp, field, value, code):
+    doc = nlp.make_doc("Clear to close issued")
+    doc._.semgap_domain = "mortgage"
+    setattr(doc._, field, value)
+    decision = decision_of(nlp(doc))
+    assert decision["decision"] == "escalate" and code in _codes(decision)
+
+
+def test_dev_cases_by_hand_through_two_processes_match_one():
+    script = textwrap.dedent("""
+        import json, sys
+        from semgap_spacy import build_pipeline, decision_of
+        sys.path.insert(0, %r)
+        from tests.test_misuse import _by_hand, _dev_cases
+        nlp = build_pipeline()
+        cases = [c for c in _dev_cases() if isinstance(c.get("text"), str)]
+        cases[0] = dict(cases[0], domain=["mortgage"])   # the value that crashed a worker
+        one = [decision_of(d) for d in nlp.pipe(_by_hand(nlp, c) for c in cases)]
+        two = [decision_of(d) for d in nlp.pipe((_by_hand(nlp, c) for c in cases), n_process=2, batch_size=32)]
+        print(json.dumps({"n": len(cases), "same": one == two, "first": two[0]["decision"]}))
+    """ % str(ROOT))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result == {"n": result["n"], "same": True, "first": "escalate"} and result["n"] > 480
+
+
+# -- defect 4: two routes, two answers --------------------------------------------------------
+
+def test_every_route_gives_the_same_decision_on_dev(nlp):
+    cases = [c for c in _dev_cases() if isinstance(c.get("text"), str)]
+    via_assess = [decision_of(assess(nlp, c["text"], domain=c.get("domain"), readings=c.get("readings"),
+                                     now=c.get("now"), case_id=c.get("id"))) for c in cases]
+    via_cases = list(decide_cases(nlp, cases))
+    via_hand = [decision_of(nlp(_by_hand(nlp, c))) for c in cases]
+    assert via_assess == via_cases
+    differ = [c["id"] for c, a, b in zip(cases, via_assess, via_hand) if a != b]
+    assert differ == []
+
+
+@pytest.mark.parametrize("case_id", ["dev-0357", "dev-0358", "dev-0359"])
+def test_over_long_dev_cases_escalate_text_too_long_on_every_route(nlp, case_id):
+    case = next(c for c in _dev_cases() if c["id"] == case_id)
+    routes = [decision_of(assess(nlp, case["text"], domain=case["domain"], case_id=case_id)),
+              next(decide_cases(nlp, [case])),
+              decision_of(nlp(_by_hand(nlp, case))),
+              decision_of(next(nlp.pipe([_by_hand(nlp, case)], n_process=2)))]
+    for decision in routes:
+        assert decision["decision"] == "escalate" and _codes(decision) == ["text_too_long"]
+    assert all(d == routes[0] for d in routes)
+
+
+# -- defect 5: plain nlp(text) always escalated unknown_domain -------------------------------
+
+def test_default_domain_makes_plain_nlp_text_work():
+    assert _codes(decision_of(build_pipeline()("Clear to close issued"))) == ["unknown_domain"]
+    nlp = build_pipeline(config={"semgap_decision": {"default_domain": "mortgage"}})
+    decision = decision_of(nlp("Clear to close issued"))
+    assert decision["decision"] == "proceed" and decision["default_domain"] == "mortgage"
+    # a domain given with the case wins, and is not marked as the default
+    other = decision_of(assess(nlp, "Clear to close issued", domain="pharma_qa"))
+    assert other["decision"] == "escalate" and "default_domain" not in other
+
+
+def test_default_domain_reaches_every_pipe_that_reads_the_domain():
+    # quantities read the domain to tie a text value to its field: the default must reach them too
+    cases = [c for c in _dev_cases() if c.get("domain") == "medical_logistics" and c["category"] == "text_quantity"]
+    nlp = build_pipeline(config={"semgap_decision": {"default_domain": "medical_logistics"}})
+    plain = build_pipeline()
+    assert cases
+    for case in cases:
+        by_default = dict(decision_of(nlp(case["text"])))
+        assert by_default.pop("default_domain") == "medical_logistics"
+        assert by_default == dict(decision_of(assess(plain, case["text"], domain="medical_logistics"))), case["id"]
+
+
+# -- issue 13.3 (span getters): answer only for our spans ------------------------------------
+
+def test_span_getters_are_none_on_other_spans(nlp):
+    doc = assess(nlp, "Priya says clear to close", domain="mortgage")
+    ours = doc.spans["semgap_terms"][0]
+    assert ours._.semgap_term_id == "MTG.CTC" and ours._.semgap_domain == "mortgage"
+    assert ours._.semgap_repaired is False
+    person = Span(doc, 0, 1, label="PERSON")
+    doc.ents = [person]
+    ent = doc.ents[0]
+    for name in ("semgap_term_id", "semgap_domain", "semgap_signal", "semgap_lang", "semgap_status",
+                 "semgap_match_kind", "semgap_field", "semgap_repaired"):
+        assert getattr(ent._, name) is None, name
+
+
+def test_context_on_another_span_group_escalates():
+    nlp = build_pipeline(config={"semgap_context": {"spans_key": "elsewhere"}})
+    decision = decision_of(assess(nlp, *NEGATED))
+    assert decision["decision"] == "escalate" and _incomplete(decision)["pipes"] == ["semgap_context"]
+
+
+def test_a_doc_redone_after_a_user_pipe_failed_starts_a_new_record():
+    failing = {"now": True}
+
+    @spacy.Language.component("fails_once")
+    def fails_once(doc):
+        if failing["now"]:
+            raise RuntimeError("user pipe failed")
+        return doc
+    nlp = build_pipeline()
+    nlp.add_pipe("fails_once", before="semgap_quantities")
+    doc = nlp.make_doc("Clear to close issued")
+    doc._.semgap_domain = "mortgage"
+    with pytest.raises(RuntimeError):
+        nlp(doc)                      # typo repair, terms and context ran; then the user pipe raised
+    failing["now"] = False
+    assert decision_of(nlp(doc))["decision"] == "proceed"
+    assert [e["factory"] for e in doc._.semgap_pipeline] == list(PIPE_NAMES)
