@@ -11,6 +11,7 @@ from .pipes.typo_repair import TypoRepair, make_typo_repair
 from .pipes.terms import GlossaryTerms, make_terms
 from .pipes.context import make_context
 from .pipes.quantities import make_quantities
+from .pipes.coverage import Coverage, make_coverage
 from .pipes.decision import Decision, make_decision
 from .glossary.models import GlossaryError, GlossarySet, load_glossaries
 from .api import (PIPE_NAMES, add_semgap_pipes, assess, assess_cases, build_pipeline, decide_cases,
@@ -20,5 +21,6 @@ __all__ = [
     "__version__", "add_semgap_pipes", "assess", "assess_cases", "build_pipeline", "decide_cases",
     "decision_of", "GlossaryError", "GlossarySet", "load_glossaries", "PIPE_NAMES",
     "TypoRepair", "GlossaryTerms", "Decision",
-    "make_typo_repair", "make_terms", "make_context", "make_quantities", "make_decision",
+    "make_typo_repair", "make_terms", "make_context", "make_quantities", "make_coverage", "make_decision",
+    "Coverage",
 ]

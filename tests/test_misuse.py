@@ -121,7 +121,7 @@ def test_user_pipes_around_ours_are_fine():
     nlp = spacy.blank("en")
     nlp.add_pipe("sentencizer")
     ruler = nlp.add_pipe("entity_ruler")
-    add_semgap_pipes(nlp)
+    add_semgap_pipes(nlp, config={"semgap_coverage": {"ner": True}})  # the name is explained by the entity
     nlp.add_pipe("merge_entities")
     nlp.initialize()
     ruler.add_patterns([{"label": "PERSON", "pattern": "Priya"}])
@@ -148,12 +148,14 @@ def test_disabled_decision_is_incomplete_not_no_term():
 
 
 def test_ablation_is_explicit_and_said_in_every_decision():
-    off = {"semgap_context": {"negation": False}}
+    # coverage off too: its unattached-negation rule would otherwise still catch the cue
+    off = {"semgap_context": {"negation": False}, "semgap_coverage": {"enabled": False}}
     assert decision_of(assess(build_pipeline(config=off), *NEGATED))["decision"] == "escalate"
     nlp = build_pipeline(config={**off, "semgap_decision": {"ablation": True}})
     for text, domain in (NEGATED, ("Title defect noted", "mortgage")):
         decision = decision_of(assess(nlp, text, domain=domain))
-        assert decision["ablation"] == {"missing": [], "disabled": [], "switched_off": {"semgap_context": ["negation"]}}
+        assert decision["ablation"] == {"missing": [], "disabled": ["semgap_coverage"],
+                                        "switched_off": {"semgap_context": ["negation"]}}
     assert decision_of(assess(nlp, *NEGATED))["decision"] == "proceed"  # what the ablation measures
     # a failure is never excused by ablation
     broken = build_pipeline(config={"semgap_decision": {"ablation": True}})

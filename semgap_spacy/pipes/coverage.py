@@ -39,6 +39,8 @@ _SCOPED = frozenset({NEGATION, HEDGE})
 class Coverage(SemgapPipe):
     """Mark every token with the rule that explains it; group what none explains, per clause."""
 
+    FACTORY = "semgap_coverage"
+
     def __init__(self, nlp: Language, name: str = "semgap_coverage", *, enabled: bool = True,
                  ner: bool = False, titlecase: bool = False, languages: Optional[Sequence[str]] = None,
                  spans_key: str = TERMS_KEY, quantities_key: str = QUANTITIES_KEY, cues_key: str = CUES_KEY,

@@ -66,14 +66,14 @@ def test_a_record_after_a_round_trip_is_read_the_same():
 
 def test_a_new_pipe_is_one_more_entry_of_data():
     data = json.loads(resources.files("semgap_spacy.data").joinpath("pipeline.json").read_text("utf8"))
-    data["required"].append({"factory": "semgap_coverage", "signature": "doc._.semgap_coverage",
+    data["required"].append({"factory": "semgap_extra", "signature": "doc._.semgap_extra",
                              "full_read": {"enabled": True}})
     spec = contract_from_dict(data)
-    assert spec.order[-2:] == ("semgap_coverage", "semgap_decision")
+    assert spec.order[-2:] == ("semgap_extra", "semgap_decision")
     reason = check_runs(_full(), spec=spec).reasons[0]
-    assert reason["pipes"] == ["semgap_coverage"] and "semgap_coverage → semgap_decision" in reason["message"]
-    assert check_runs(_full() + [_entry("semgap_coverage")], spec=spec).reasons == []
-    assert order_problem(["semgap_terms", "semgap_coverage", "semgap_quantities"], spec)
+    assert reason["pipes"] == ["semgap_extra"] and "semgap_extra → semgap_decision" in reason["message"]
+    assert check_runs(_full() + [_entry("semgap_extra")], spec=spec).reasons == []
+    assert order_problem(["semgap_terms", "semgap_extra", "semgap_quantities"], spec)
 
 
 def test_order_problem_judges_only_our_pipes_present():

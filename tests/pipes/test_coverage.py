@@ -174,8 +174,13 @@ def test_span_group_one_span_per_clause_and_displacy(nlp):
 def test_pipe_order_and_switch():
     assert PIPE_NAMES.index("semgap_coverage") == PIPE_NAMES.index("semgap_decision") - 1
     assert PIPE_NAMES.index("semgap_coverage") == PIPE_NAMES.index("semgap_quantities") + 1
+    text = "Clear to close; deferred interest will be added"
     off = add_semgap_pipes(spacy.blank("en"), config={"semgap_coverage": {"enabled": False}})
-    doc = assess(off, "Clear to close; deferred interest will be added", domain="mortgage")
+    assert [r["code"] for r in assess(off, text, domain="mortgage")._.semgap_decision["reasons"]][0] == \
+        "pipeline_incomplete"  # switching the rule off is not a silent proceed
+    off = add_semgap_pipes(spacy.blank("en"), config={"semgap_coverage": {"enabled": False},
+                                                      "semgap_decision": {"ablation": True}})
+    doc = assess(off, text, domain="mortgage")
     assert doc._.semgap_decision["decision"] == "proceed"  # what the rule buys: this no longer proceeds
     assert doc._.semgap_decision["coverage"] == {"enabled": False, "name_sources": []}
 
