@@ -716,6 +716,26 @@ def build_case(ctx: Ctx, category: str, cat_spec: dict, template: dict, rng: ran
     raise Unfillable(f"{template['id']} mode {mode}")
 
 
+def case_inputs(b, domain: str, text: str, facts: dict, rng) -> dict:
+    """The case a builder describes: domain, text, readings (a list when the builder asks
+    for a malformed container, which the facts then record) and now (drawn when unset)."""
+    case = {"domain": domain, "text": text}
+    if b.readings_as_list:
+        items = [{"field": k, **v} if isinstance(v, dict) and "field" not in v else v for k, v in b.readings.items()]
+        case["readings"] = items
+        facts["readings"] = [{"field": None, "form": "container", "raw": items, "status": "malformed", "why": "readings is a list, not an object"}]
+    elif b.readings:
+        case["readings"] = b.readings
+    elif rng.random() < 0.1:
+        case["readings"] = {}
+    if b.now_set:
+        if b.now is not None:
+            case["now"] = b.now
+    elif rng.random() < 0.8:
+        case["now"] = rng.choice(NOWS)
+    return case
+
+
 def _build_in_domain(ctx, category, cat_spec, template, domain, mode, rng) -> dict:
     b = CaseBuilder(ctx, category, cat_spec, template, domain, mode, rng)
     slots = template.get("slots", {})
@@ -784,20 +804,7 @@ def _build_in_domain(ctx, category, cat_spec, template, domain, mode, rng) -> di
         "novel": novel,
         "source": b.source,
     }
-    case = {"domain": domain, "text": text}
-    if b.readings_as_list:
-        items = [{"field": k, **v} if isinstance(v, dict) and "field" not in v else v for k, v in b.readings.items()]
-        case["readings"] = items
-        facts["readings"] = [{"field": None, "form": "container", "raw": items, "status": "malformed", "why": "readings is a list, not an object"}]
-    elif b.readings:
-        case["readings"] = b.readings
-    elif rng.random() < 0.1:
-        case["readings"] = {}
-    if b.now_set:
-        if b.now is not None:
-            case["now"] = b.now
-    elif rng.random() < 0.8:
-        case["now"] = rng.choice(NOWS)
+    case = case_inputs(b, domain, text, facts, rng)
     if category == "malformed_case":
         _malform_case(ctx, case, facts, mode, rng)
     return {"case": case, "facts": facts}

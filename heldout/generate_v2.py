@@ -36,10 +36,10 @@ from .bank import BANK_DIR, SPLITS, Bank
 from .generate import (
     CATEGORIES as V1_CATEGORIES,
     MAX_TEXT,
-    NOWS,
     CaseBuilder,
     Ctx,
     Unfillable,
+    case_inputs,
     _casing,
     _check_intent,
     _ends_sentence,
@@ -274,20 +274,7 @@ def _build_in_domain(ctx: V2Ctx, category: str, cat_spec: dict, template: dict, 
     }
     if means:
         facts["means"] = means
-    case = {"domain": domain, "text": text}
-    if b.readings_as_list:
-        items = [{"field": k, **v} if isinstance(v, dict) and "field" not in v else v for k, v in b.readings.items()]
-        case["readings"] = items
-        facts["readings"] = [{"field": None, "form": "container", "raw": items, "status": "malformed", "why": "readings is a list, not an object"}]
-    elif b.readings:
-        case["readings"] = b.readings
-    elif rng.random() < 0.1:
-        case["readings"] = {}
-    if b.now_set:
-        if b.now is not None:
-            case["now"] = b.now
-    elif rng.random() < 0.8:
-        case["now"] = rng.choice(NOWS)
+    case = case_inputs(b, domain, text, facts, rng)
     if category == "malformed_case":
         _malform_case(ctx, case, facts, mode, rng)
         if isinstance(case.get("text"), str) and len(case["text"]) > len(text):
