@@ -8,9 +8,9 @@ from .about import __version__
 from .pipes import extensions  # noqa: F401  (registers the extensions)
 from .glossary import registry  # noqa: F401  (registers @misc functions)
 from .pipes.typo_repair import TypoRepair, make_typo_repair
-from .pipes.terms import GlossaryTerms, make_terms
-from .pipes.context import make_context
-from .pipes.quantities import make_quantities
+from .pipes.terms import Terms, make_terms
+from .pipes.context import Context, make_context
+from .pipes.quantities import Quantities, make_quantities
 from .pipes.coverage import Coverage, make_coverage
 from .pipes.decision import Decision, make_decision
 from .glossary.models import GlossaryError, GlossarySet, load_glossaries
@@ -20,7 +20,6 @@ from .api import (PIPE_NAMES, add_semgap_pipes, assess, assess_cases, build_pipe
 __all__ = [
     "__version__", "add_semgap_pipes", "assess", "assess_cases", "build_pipeline", "decide_cases",
     "decision_of", "GlossaryError", "GlossarySet", "load_glossaries", "PIPE_NAMES",
-    "TypoRepair", "GlossaryTerms", "Decision",
+    "TypoRepair", "Terms", "Context", "Quantities", "Coverage", "Decision",
     "make_typo_repair", "make_terms", "make_context", "make_quantities", "make_coverage", "make_decision",
-    "Coverage",
 ]

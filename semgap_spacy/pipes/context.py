@@ -105,7 +105,7 @@ def _reaches(directions: Set[str], way: str) -> bool:
     return way in directions or "both" in directions
 
 
-class ContextScope(SemgapPipe):
+class Context(SemgapPipe):
     """Mark term spans as negated or hedged from the cues in their clause."""
 
     FACTORY = "semgap_context"
@@ -501,7 +501,7 @@ def _orths(doc: Doc) -> List[int]:
 
 
 class _Scan:
-    """Cue matches and clause breaks of one doc that has a cue's words (``ContextScope._scan``).
+    """Cue matches and clause breaks of one doc that has a cue's words (``Context._scan``).
 
     The per-token work is one cached lookup by ORTH hash; only tokens that can
     start a cue or end a clause get more attention. Breaks, space tokens and
@@ -510,8 +510,8 @@ class _Scan:
 
     __slots__ = ("pipe", "doc", "cues", "cue_starts", "breaks", "sent", "space_pos", "orths", "margin", "found")
 
-    def __init__(self, doc: Doc, pipe: ContextScope, orths: List[int], hits: Set[int]):
-        """doc (Doc): The doc. pipe (ContextScope): Its cues and caches.
+    def __init__(self, doc: Doc, pipe: Context, orths: List[int], hits: Set[int]):
+        """doc (Doc): The doc. pipe (Context): Its cues and caches.
         orths (List[int]): ORTH of every token, all learned by ``pipe``.
         hits (Set[int]): Those orths that can start a cue.
         """
@@ -709,11 +709,11 @@ class _Scan:
 )
 def make_context(nlp: Language, name: str, enabled: bool, window: int, spans_key: str,
                  cues_key: str, languages: Optional[List[str]], negation: bool, hedges: bool, questions: bool,
-                 cues: Callable[[Iterable[str]], Dict[str, CueSet]]) -> ContextScope:
-    """Create a ``semgap_context`` component (see ``ContextScope``).
+                 cues: Callable[[Iterable[str]], Dict[str, CueSet]]) -> Context:
+    """Create a ``semgap_context`` component (see ``Context``).
 
-    RETURNS (ContextScope): The component.
+    RETURNS (Context): The component.
     """
-    return ContextScope(nlp, name, enabled=enabled, window=window, spans_key=spans_key,
+    return Context(nlp, name, enabled=enabled, window=window, spans_key=spans_key,
                         cues_key=cues_key, languages=languages, negation=negation, hedges=hedges,
                         questions=questions, cues=cues)

@@ -97,7 +97,7 @@ def _in_unit(value: float, unit: str, target: str) -> Tuple[float, str]:
     return converted, canonical_unit(target)
 
 
-class QuantityLinker(SemgapPipe):
+class Quantities(SemgapPipe):
     """Find quantities in the text, tie them to fields, and check readings."""
 
     FACTORY = "semgap_quantities"
@@ -217,7 +217,7 @@ class QuantityLinker(SemgapPipe):
              "span._.semgap_linked_term", "span._.semgap_quantity_problem"],
 )
 def make_quantities(nlp: Language, name: str, enabled: bool, text_quantities: bool, readings: bool,
-                    spans_key: str, quantities_key: str, max_distance: int) -> QuantityLinker:
+                    spans_key: str, quantities_key: str, max_distance: int) -> Quantities:
     """Build the quantity component.
 
     enabled (bool): Off leaves the doc untouched. Defaults to True.
@@ -226,8 +226,8 @@ def make_quantities(nlp: Language, name: str, enabled: bool, text_quantities: bo
     spans_key (str): Span group with the term spans. Defaults to "semgap_terms".
     quantities_key (str): Span group the quantities are written to. Defaults to "semgap_quantities".
     max_distance (int): Most tokens between a quantity and its field. Defaults to 8.
-    RETURNS (QuantityLinker): The component.
+    RETURNS (Quantities): The component.
     """
-    return QuantityLinker(nlp, name, enabled=enabled, text_quantities=text_quantities,
+    return Quantities(nlp, name, enabled=enabled, text_quantities=text_quantities,
                           readings=readings, spans_key=spans_key, quantities_key=quantities_key,
                           max_distance=max_distance)

@@ -221,7 +221,7 @@ def suspicious_records(doc: Doc) -> Optional[list]:
     return out or None
 
 
-class GlossaryTerms(SemgapPipe):
+class Terms(SemgapPipe):
     """Match glossary phrases, abbreviations, translations and frames."""
 
     FACTORY = "semgap_terms"
@@ -418,7 +418,7 @@ class GlossaryTerms(SemgapPipe):
 
 
 class _Row(NamedTuple):
-    """What a PhraseMatcher match id means (see ``GlossaryTerms._match_table``)."""
+    """What a PhraseMatcher match id means (see ``Terms._match_table``)."""
 
     label: str
     span_id: str
@@ -558,7 +558,7 @@ def _longest_first(part: tuple) -> tuple:
 )
 def make_terms(nlp: Language, name: str, enabled: bool, spans_key: str, annotate_ents: bool,
                inflection: bool, frames: bool, cross_domain: bool, ambiguity: bool,
-               write_norm: bool = False) -> GlossaryTerms:
+               write_norm: bool = False) -> Terms:
     """Build the glossary term matcher.
 
     enabled (bool): Off writes no spans. Defaults to True.
@@ -571,8 +571,8 @@ def make_terms(nlp: Language, name: str, enabled: bool, spans_key: str, annotate
     write_norm (bool): Also leave the match keys in ``token.norm_`` (the old
         behaviour, for code that read them there). Off by default: the user's
         norms are the user's. Defaults to False.
-    RETURNS (GlossaryTerms): The component.
+    RETURNS (Terms): The component.
     """
-    return GlossaryTerms(nlp, name, enabled=enabled, spans_key=spans_key, annotate_ents=annotate_ents,
+    return Terms(nlp, name, enabled=enabled, spans_key=spans_key, annotate_ents=annotate_ents,
                          inflection=inflection, frames=frames, cross_domain=cross_domain, ambiguity=ambiguity,
                          write_norm=write_norm)

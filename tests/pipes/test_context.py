@@ -12,7 +12,7 @@ import semgap_spacy.pipes.context  # noqa: F401  (registers the factory and the 
 from semgap_spacy.pipes.extensions import pack_span_id
 from semgap_spacy.lang import LanguagePackError
 from semgap_spacy.lang.cues import CueError, CueRecord, CueSet, cue_sets_from_arg, load_packaged_cues
-from semgap_spacy.pipes.context import ContextScope
+from semgap_spacy.pipes.context import Context
 
 PHRASE_ID = pack_span_id("mortgage", "clear", "en", "approved", "phrase")
 FRAME_NEG_ID = pack_span_id("medical_logistics", "clear", "en", "approved", "frame")
@@ -393,7 +393,7 @@ def test_context_doc_without_span_group():
 def test_context_add_pipe_on_blank_en():
     nlp = spacy.blank("en")
     pipe = nlp.add_pipe("semgap_context")
-    assert isinstance(pipe, ContextScope)
+    assert isinstance(pipe, Context)
     assert nlp.pipe_names == ["semgap_context"]
     assigns = nlp.get_pipe_meta("semgap_context").assigns
     assert "span._.semgap_negated" in assigns and "span._.semgap_hedged" in assigns

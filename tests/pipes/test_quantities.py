@@ -16,7 +16,7 @@ from semgap_spacy.glossary.models import load_glossaries
 from semgap_spacy.core.findings import field_mentions, quantity_findings as core_quantity_findings
 from semgap_spacy.pipes.extensions import quantity_rows, term_rows
 from semgap_spacy.core.quantities import find_quantities
-from semgap_spacy.pipes.quantities import QuantityLinker
+from semgap_spacy.pipes.quantities import Quantities
 
 NOW = "2026-11-30T10:00:00Z"
 FINDING_KEYS = {"field", "term_id", "status", "code", "outcome", "message", "value", "unit",
@@ -389,7 +389,7 @@ def test_custom_span_keys():
 def test_factory_and_config_round_trip():
     nlp = spacy.blank("en")
     pipe = nlp.add_pipe("semgap_quantities", config={"max_distance": 4, "readings": False})
-    assert isinstance(pipe, QuantityLinker)
+    assert isinstance(pipe, Quantities)
     config = nlp.config
     assert config["components"]["semgap_quantities"]["max_distance"] == 4
     nlp2 = English.from_config(config)
