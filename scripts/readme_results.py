@@ -61,11 +61,12 @@ def render(results_dir: Path) -> str:
     return "\n".join(lines)
 
 
-def replace_block(readme: str, block: str) -> str:
-    if START not in readme or END not in readme:
-        raise SystemExit(f"README.md has no {START} … {END} block")
-    head, rest = readme.split(START, 1)
-    _, tail = rest.split(END, 1)
+def replace_block(readme: str, block: str, start: str = START, end: str = END) -> str:
+    """The README with the block between ``start`` and ``end`` (markers included) replaced."""
+    if start not in readme or end not in readme:
+        raise SystemExit(f"README.md has no {start} … {end} block")
+    head, rest = readme.split(start, 1)
+    _, tail = rest.split(end, 1)
     return head + block + tail
 
 

@@ -16,8 +16,9 @@ term id (or the frame / ambiguity id) and its ``id_`` packs the match facts as
 itself, rather than in per-offset user data, means two terms that match the
 same characters (a phrase shared by two domains) never overwrite each other.
 """
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
@@ -82,43 +83,6 @@ def _span_quantity(span: Span):
     return get_registry().Quantity(span._.semgap_magnitude, span._.semgap_unit)
 
 
-DOC_EXTENSIONS = {
-    # case inputs, set by ``assess`` (or by the user) before the pipes run
-    "semgap_domain": {"default": None},
-    "semgap_readings": {"default": None},
-    "semgap_now": {"default": None},
-    "semgap_case_id": {"default": None},
-    # SHA-256 of the case text as given (the doc may hold a capped copy)
-    "semgap_text_sha256": {"default": None},
-    # problems with the case itself (unknown domain, text too long, ...)
-    "semgap_case_problems": {"default": None},
-    # one entry per reading: field, status, canonical value, code, message
-    "semgap_readings_checked": {"default": None},
-    # failures caught inside a component; each one escalates
-    "semgap_component_errors": {"default": None},
-    # the decision in the JSON format of spec §5
-    "semgap_decision": {"default": None},
-    # typo repair's record: start_char, end_char, original, repaired (None
-    # when refused) and candidates (the tie that made it refuse)
-    "semgap_repairs": {"default": None},
-    # tokens whose letters mix scripts, set by semgap_terms: start_char,
-    # end_char, evidence and characters (char, code_point, name, script)
-    "semgap_suspicious": {"default": None},
-    # every cue match of semgap_context as [token_start, token_end, category]
-    # (negation, hedge, pseudo, break), whether or not it reached a term
-    "semgap_cue_matches": {"default": None},
-    # semgap_coverage's findings and provenance: {"name_sources": [...],
-    # "explained_by": [rule or None per token], "findings": [...]}
-    "semgap_coverage": {"default": None},
-    # the run record: one dict per semgap pipe that saw the doc, in order
-    # (name, factory, status "ran" / "disabled" / "failed" / "skipped", config);
-    # the decision checks it (core.pipeline)
-    "semgap_pipeline": {"default": None},
-    # the configured default domain when the doc had none and it was used
-    "semgap_default_domain": {"default": None},
-}
-
-
 def token_reading(token: Token) -> str:
     """``token._.semgap_norm``: the token as our pipes read it (spec §4.1).
 
@@ -146,42 +110,119 @@ def _explained_by(token: Token) -> Optional[str]:
     return rules[token.i] if token.i < len(rules) else None
 
 
-TOKEN_EXTENSIONS = {
-    # the token as the pipes read and match it (see ``token_reading``)
-    "semgap_norm": {"getter": token_reading},
-    # which rule of spec §4.1 explained the token: term, cue, stop_word,
-    # domain_phrase, shape, name, neutral; None when no rule did (or coverage did not run)
-    "semgap_explained_by": {"getter": _explained_by},
-    # the original text when typo repair repaired the token
-    "semgap_original": {"default": None},
-    # candidate words when a repair was refused because of a tie
-    "semgap_repair_candidates": {"default": None},
-}
+@dataclass(frozen=True)
+class Extension:
+    """One ``._`` attribute: where it lives, who writes it and what it holds.
 
-SPAN_EXTENSIONS = {
-    # term getters: None on spans that are not ours (see ``is_term_span``)
-    "semgap_term_id": {"getter": _term_id},
-    "semgap_domain": {"getter": _id_getter("domain")},
-    "semgap_signal": {"getter": _id_getter("signal")},
-    "semgap_lang": {"getter": _id_getter("lang")},
-    "semgap_status": {"getter": _id_getter("status")},
-    "semgap_match_kind": {"getter": _id_getter("kind")},
-    "semgap_field": {"getter": _id_getter("field")},
-    "semgap_repaired": {"getter": span_repaired},
-    # set by semgap_context; cues are [start_char, end_char]
-    "semgap_negated": {"default": False},
-    "semgap_hedged": {"default": False},
-    "semgap_negation_cue": {"default": None},
-    "semgap_hedge_cue": {"default": None},
-    # set by semgap_quantities on spans of doc.spans["semgap_quantities"]
-    "semgap_magnitude": {"default": None},
-    "semgap_unit": {"default": None},
-    "semgap_quantity_kind": {"default": None},
-    "semgap_linked_field": {"default": None},
-    "semgap_linked_term": {"default": None},
-    "semgap_quantity_problem": {"default": None},
-    "semgap_quantity": {"getter": _span_quantity},
-}
+    The README's extension table is generated from these records
+    (``python -m scripts.readme_extensions``), so the documentation cannot
+    drift from what is registered.
+
+    on (str): "doc", "span" or "token".
+    name (str): The attribute name (always ``semgap_``-prefixed).
+    written_by (str): The pipe that sets it, "input" for case inputs, or the
+        pipe whose stored values a getter reads.
+    value (str): What the value is, for a reader of the README.
+    default: The stored default (ignored when ``getter`` is set).
+    getter (Optional[Callable]): A derived value, computed on access.
+    """
+
+    on: str
+    name: str
+    written_by: str
+    value: str
+    default: Any = None
+    getter: Optional[Callable] = None
+
+    def kwargs(self) -> dict:
+        """The keyword arguments of ``set_extension``."""
+        return {"getter": self.getter} if self.getter is not None else {"default": self.default}
+
+
+EXTENSIONS: Tuple[Extension, ...] = (
+    Extension("doc", "semgap_domain", "input",
+              "the case's domain (set by `assess`/`decide_cases`, or by you on `nlp.make_doc(text)`)"),
+    Extension("doc", "semgap_readings", "input", "the case's structured readings (spec §5)"),
+    Extension("doc", "semgap_now", "input", "the case's current time, ISO-8601"),
+    Extension("doc", "semgap_case_id", "input", "the case id"),
+    Extension("doc", "semgap_text_sha256", "input",
+              "SHA-256 of the case text as given (the doc may hold a capped copy)"),
+    Extension("doc", "semgap_case_problems", "first semgap pipe",
+              "problems with the case itself (unknown domain, text too long, ...)"),
+    Extension("doc", "semgap_pipeline", "every semgap pipe",
+              "the run record: one entry per semgap pipe that saw the doc (name, factory, "
+              "status `ran`/`disabled`/`failed`/`skipped`, config); the decision checks it"),
+    Extension("doc", "semgap_default_domain", "first semgap pipe",
+              "the configured `default_domain` when the doc had none and it was used"),
+    Extension("doc", "semgap_component_errors", "any semgap pipe",
+              "failures caught inside a component (component, error); each one escalates"),
+    Extension("doc", "semgap_repairs", "semgap_typo_repair",
+              "repair records: start_char, end_char, original, repaired (None when refused), "
+              "candidates (the tie that made it refuse)"),
+    Extension("doc", "semgap_suspicious", "semgap_terms",
+              "tokens whose letters mix scripts: start_char, end_char, evidence and characters "
+              "(char, code_point, name, script)"),
+    Extension("doc", "semgap_cue_matches", "semgap_context",
+              "every cue match as `[token_start, token_end, category]` (negation, hedge, pseudo, "
+              "break), whether or not it reached a term"),
+    Extension("doc", "semgap_readings_checked", "semgap_quantities",
+              "one entry per reading: field, status, canonical value, code, message"),
+    Extension("doc", "semgap_coverage", "semgap_coverage",
+              "`{\"name_sources\": [...], \"explained_by\": [rule or None per token], \"findings\": [...]}`"),
+    Extension("doc", "semgap_decision", "semgap_decision",
+              "the decision JSON of spec §5 (use `decision_of(doc)` after a DocBin round trip)"),
+    Extension("token", "semgap_norm", "semgap_typo_repair",
+              "the token as the pipes read it: canonical form (spec §4.1), folded, typo-repaired; "
+              "`token.norm_` is never changed", getter=token_reading),
+    Extension("token", "semgap_explained_by", "semgap_coverage",
+              "which rule of spec §4.1 explained the token: `term`, `cue`, `stop_word`, "
+              "`domain_phrase`, `shape`, `name`, `neutral`; None when no rule did (or coverage "
+              "did not run)", getter=_explained_by),
+    Extension("token", "semgap_original", "semgap_typo_repair",
+              "the original text when typo repair repaired the token"),
+    Extension("token", "semgap_repair_candidates", "semgap_typo_repair",
+              "candidate words when a repair was refused because of a tie"),
+    Extension("span", "semgap_term_id", "semgap_terms",
+              "the term (or frame / ambiguity) id of a term span; None on other spans", getter=_term_id),
+    Extension("span", "semgap_domain", "semgap_terms", "the term's domain", getter=_id_getter("domain")),
+    Extension("span", "semgap_signal", "semgap_terms", "`clear`, `critical_block` or `field`",
+              getter=_id_getter("signal")),
+    Extension("span", "semgap_lang", "semgap_terms", "the language of the phrase that matched",
+              getter=_id_getter("lang")),
+    Extension("span", "semgap_status", "semgap_terms", "`approved` or `draft`",
+              getter=_id_getter("status")),
+    Extension("span", "semgap_match_kind", "semgap_terms",
+              "how it matched: phrase, abbreviation, translation, frame, dangling_head, ...",
+              getter=_id_getter("kind")),
+    Extension("span", "semgap_field", "semgap_terms", "the field a field term names",
+              getter=_id_getter("field")),
+    Extension("span", "semgap_repaired", "semgap_typo_repair",
+              "whether typo repair was needed for the match (None on spans that are not terms)",
+              getter=span_repaired),
+    Extension("span", "semgap_negated", "semgap_context", "a negation cue governs the span", default=False),
+    Extension("span", "semgap_hedged", "semgap_context", "a hedge cue governs the span", default=False),
+    Extension("span", "semgap_negation_cue", "semgap_context", "`[start_char, end_char]` of the nearest negation cue"),
+    Extension("span", "semgap_hedge_cue", "semgap_context", "`[start_char, end_char]` of the nearest hedge cue"),
+    Extension("span", "semgap_magnitude", "semgap_quantities",
+              "the quantity's value, in its linked field's contract unit when it is tied to one"),
+    Extension("span", "semgap_unit", "semgap_quantities", "the unit of `semgap_magnitude` (a Pint unit name)"),
+    Extension("span", "semgap_quantity_kind", "semgap_quantities", "duration, temperature, ratio or pressure"),
+    Extension("span", "semgap_linked_field", "semgap_quantities", "the field the quantity is tied to"),
+    Extension("span", "semgap_linked_term", "semgap_quantities", "the term id of that field's mention"),
+    Extension("span", "semgap_quantity_problem", "semgap_quantities",
+              "why the quantity cannot be used (ambiguous or unsupported unit, ...)"),
+    Extension("span", "semgap_quantity", "semgap_quantities", "a Pint quantity built from magnitude and unit",
+              getter=_span_quantity),
+)
+
+
+def _table(on: str) -> Dict[str, dict]:
+    return {ext.name: ext.kwargs() for ext in EXTENSIONS if ext.on == on}
+
+
+DOC_EXTENSIONS = _table("doc")
+TOKEN_EXTENSIONS = _table("token")
+SPAN_EXTENSIONS = _table("span")
 
 
 # The accessors below read and write the storage ``doc._`` uses, with the key
