@@ -4,7 +4,7 @@ Run: ``python -m scripts.compare_outputs --dump OUT.json`` before a change and
 ``python -m scripts.compare_outputs --check OUT.json`` after it. A refactoring
 that claims "same behaviour" must show 0 differing cases.
 
-The cases are the held-out dev and test splits, every text and reading
+The cases are the held-out dev and test splits (v1 and v2), every text and reading
 example of the spec (taken from ``tests/test_spec_examples.py``) and 300
 bench cases. For each case the dump holds the decision, every span group
 (offsets, label and every semgap span extension, read through ``._``), the
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _cases() -> list:
     from scripts.bench import make_cases
     cases = []
-    for split in ("dev", "test"):
+    for split in ("dev", "test", "v2/dev", "v2/test"):
         with open(ROOT / "heldout" / f"{split}.jsonl", encoding="utf8") as f:
             for line in f:
                 row = json.loads(line)
