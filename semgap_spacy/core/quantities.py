@@ -63,10 +63,6 @@ _NUM_RE = re.compile(
     r"(?P<w1>[°º˚℃℉%]|[^\W\d_]+)"
     r"(?:(?P<sp>" + _SP + r"?)(?P<w2>[^\W\d_]+))?)?"
 )
-# Between the two numbers of a range ("2–8 °C", "2 to 8 °C", "-5 bis -2 °C").
-_RANGE_JOIN_RE = re.compile(
-    r"(?:" + _SP + r"?[-–]" + _SP + r"?|" + _SP + r"+(?:to|bis|à|a|au)" + _SP + r"+)(?=[-−‐+]?[0-9])"
-)
 _ISO_RE = re.compile(ISO_DURATION_PATTERN + r"(?![\w])")
 
 
@@ -118,6 +114,7 @@ def find_quantities(text: str) -> List[TextQuantity]:
     if not isinstance(text, str):
         return []
     found: List[TextQuantity] = []
+    range_join = _range_join()
     pending = None  # a number that may open a range: (start, end, sign_start, join_end)
     search, pos = _NUM_RE.search, 0
     while True:  # finditer, without the iterator's overhead (matches are never empty)
@@ -142,7 +139,7 @@ def find_quantities(text: str) -> List[TextQuantity]:
         lo, pending_before = None, pending
         pending = None
         if unit is None:
-            j = _RANGE_JOIN_RE.match(text, e)
+            j = range_join.match(text, e)
             if j is not None:
                 pending = (s, e, sign_start, j.end())
             continue
@@ -224,6 +221,21 @@ def _compound_gap() -> "re.Pattern":
     from ..lang import union
 
     return _gap_re(union("quantity_conjunctions"))
+
+
+def _range_join() -> "re.Pattern":
+    """What stands between the two numbers of a range ("2–8 °C", "2 to 8 °C", "-5 bis -2 °C"):
+    a dash, or a range word of a language pack."""
+    from ..lang import union
+
+    return _range_re(union("range_words"))
+
+
+@lru_cache(maxsize=8)
+def _range_re(words: Tuple[str, ...]) -> "re.Pattern":
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(r"(?:" + _SP + r"?[-–]" + _SP + r"?|" + _SP + r"+(?:" + alternatives + r")" + _SP
+                      + r"+)(?=[-−‐+]?[0-9])")
 
 
 @lru_cache(maxsize=8)

@@ -2,9 +2,11 @@
 
 Three layers, from cheap to expensive:
 
-- The alias table (``data/units.yaml``) says what a surface such as "hrs",
-  "°F" or "por ciento" means, per quantity kind. It is the only authority on
-  surfaces: Pint itself would read "pct" as picocarat and "m" as metre.
+- The alias table says what a surface such as "hrs", "°F" or "por ciento"
+  means, per quantity kind: the language-neutral symbols of
+  ``data/units.yaml`` plus the unit words of every language pack. It is the
+  only authority on surfaces: Pint itself would read "pct" as picocarat and
+  "m" as metre.
 - ``parse_number`` and ``parse_iso_duration`` are strict, regex-based and
   need no Pint.
 - ``convert`` uses ONE Pint ``UnitRegistry`` per process, built lazily on
@@ -67,9 +69,12 @@ class UnitTable:
     """The alias data, indexed for exact and folded lookups.
 
     payload (dict): The parsed ``units.yaml``.
+    language_words (Dict[str, Tuple[dict, dict]]): Per language code, its pack's
+        ``unit_words`` (Pint unit name -> words) and ``unit_ambiguous``
+        (word -> candidate units).
     """
 
-    def __init__(self, payload: dict):
+    def __init__(self, payload: dict, language_words: Optional[Dict[str, Tuple[dict, dict]]] = None):
         if not isinstance(payload, dict) or set(payload) - _TOP_KEYS or "kinds" not in payload:
             raise UnitDataError(f"units data: top-level keys must be {sorted(_TOP_KEYS)}")
         self.version = payload.get("version")
@@ -79,7 +84,7 @@ class UnitTable:
         self.kind_units: Dict[str, Tuple[str, ...]] = {}
         # Pint names used as keys ("hour", "degree_Celsius"): canonical already.
         self.canonical_names: set = set()
-        kinds = payload["kinds"]
+        kinds = self._payload_kinds = payload["kinds"]
         if not isinstance(kinds, dict) or set(kinds) != set(KINDS):
             raise UnitDataError(f"units data: kinds must be exactly {list(KINDS)}")
         seen: Dict[str, str] = {}
@@ -101,6 +106,32 @@ class UnitTable:
                         self.canonical_names.add(key)
                     for surface in surfaces:
                         self._add(str(surface), lookup, seen, f"{kind}.{category}.{key}")
+        for code, (words, ambiguous) in (language_words or {}).items():
+            self._add_language(code, words, ambiguous, seen)
+        self.lookup_cached = lru_cache(maxsize=4096)(self.lookup)
+
+    def _add_language(self, code: str, words: dict, ambiguous: dict, seen: Dict[str, str]) -> None:
+        """Add a language pack's unit words under the unit (and so the kind) they name."""
+        where_of = {}
+        for kind, spec in self._payload_kinds.items():
+            for key in spec.get("units") or {}:
+                where_of[key] = (kind, OK)
+            for key in spec.get("unsupported") or {}:
+                where_of[key] = (kind, UNSUPPORTED)
+        for unit, surfaces in words.items():
+            if unit not in where_of:
+                raise UnitDataError(f"language pack {code!r}: unit_words: {unit!r} is not a unit of "
+                                    f"data/units.yaml (known: {sorted(where_of)})")
+            kind, status = where_of[unit]
+            for surface in surfaces:
+                self._add(str(surface), UnitLookup(status, unit, kind), seen, f"{code}.unit_words.{unit}")
+        for surface, candidates in ambiguous.items():
+            kinds = {where_of.get(c, (None,))[0] for c in candidates}
+            if len(kinds) != 1 or None in kinds:
+                raise UnitDataError(f"language pack {code!r}: unit_ambiguous: {surface!r}: the candidates "
+                                    f"{candidates} must be units of one kind")
+            lookup = UnitLookup(AMBIGUOUS, None, kinds.pop(), tuple(candidates))
+            self._add(str(surface), lookup, seen, f"{code}.unit_ambiguous")
 
     def _add(self, surface: str, lookup: UnitLookup, seen: Dict[str, str], where: str) -> None:
         surface = _clean(surface)
@@ -154,24 +185,34 @@ def _fold_unit(surface: str) -> str:
     return fold(surface)
 
 
-@lru_cache(maxsize=1)
 def unit_table() -> UnitTable:
-    """The packaged alias table, loaded once per process.
+    """The alias table: packaged symbols plus the unit words of every language pack.
+
+    Built once per set of packs (a pack registered later is seen on the next call).
 
     RETURNS (UnitTable): The table.
     """
+    from ..lang import generation
+
+    return _unit_table(generation())
+
+
+@lru_cache(maxsize=2)
+def _unit_table(generation: int) -> UnitTable:
+    from ..lang import packs
+
     text = (resources.files("semgap_spacy.data") / "units.yaml").read_text(encoding="utf8")
-    return UnitTable(srsly.yaml_loads(text))
+    words = {code: (pack.unit_words, pack.unit_ambiguous) for code, pack in packs().items()}
+    return UnitTable(srsly.yaml_loads(text), words)
 
 
-@lru_cache(maxsize=4096)
 def lookup_surface(surface: str) -> UnitLookup:
-    """``unit_table().lookup`` with a cache: text repeats the same few units.
+    """``unit_table().lookup``, cached per table: text repeats the same few units.
 
     surface (str): A unit as written.
     RETURNS (UnitLookup): The lookup.
     """
-    return unit_table().lookup(surface)
+    return unit_table().lookup_cached(surface)
 
 
 def parse_unit(surface, kind: Optional[str] = None) -> UnitLookup:

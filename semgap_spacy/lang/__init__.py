@@ -2,7 +2,7 @@
 
 One folder per language, as in spaCy's own ``spacy/lang/``: ``pack.yaml``
 (clause-break words, list conjunctions, never-neutral words, number and unit
-conventions, the words typo repair must not touch) and ``cues.json``
+conventions and the language's unit words, the words typo repair must not touch) and ``cues.json``
 (negation, hedge, pseudo and clause-break cues). Every pack answers every
 field, checked when it loads, so a language that forgot one fails at load
 rather than silently reading less.
@@ -68,11 +68,27 @@ class LanguagePack(BaseModel):
     accent_sensitive: List[str] = []
     #: words typo repair never rewrites (unit words, cue-like words)
     protected_words: List[str]
+    #: the language's words for units, by Pint unit name ("hour": ["hour", "hours"]);
+    #: symbols such as "h" or "°C" are language-neutral (``data/units.yaml``)
+    unit_words: Dict[str, List[str]]
+    #: words that name a unit of a kind without saying which ("degrees"), with the candidates
+    unit_ambiguous: Dict[str, List[str]]
+    #: words joining the two numbers of a range ("2 to 8 °C")
+    range_words: List[str]
     cues: CueSet
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral",
                                    "non_final_abbreviations", "quantity_conjunctions",
-                                   "protected_words", "accent_sensitive")(_words)
+                                   "protected_words", "accent_sensitive", "range_words")(_words)
+
+    @field_validator("unit_words", "unit_ambiguous")
+    @classmethod
+    def _check_unit_words(cls, value: Dict[str, List[str]]) -> Dict[str, List[str]]:
+        for unit, words in value.items():
+            if not words:
+                raise ValueError(f"{unit!r} has no words")
+            _words(words)
+        return value
 
 
 def load_pack(folder: Union[str, Path]) -> LanguagePack:
@@ -105,6 +121,7 @@ def load_pack(folder: Union[str, Path]) -> LanguagePack:
 
 
 _registered: Dict[str, Path] = {}
+_generation = [0]
 
 
 def register_pack(folder: Union[str, Path]) -> LanguagePack:
@@ -116,6 +133,7 @@ def register_pack(folder: Union[str, Path]) -> LanguagePack:
     pack = load_pack(folder)
     _registered[pack.code] = Path(str(folder))
     _all_packs.cache_clear()
+    _generation[0] += 1
     return pack
 
 
@@ -123,6 +141,13 @@ def unregister_pack(code: str) -> None:
     """Forget a pack added with ``register_pack``."""
     _registered.pop(code, None)
     _all_packs.cache_clear()
+    _generation[0] += 1
+
+
+def generation() -> int:
+    """A number that changes whenever the set of packs does: tables built from the packs
+    (the unit table) cache by it, so a registered language is seen without a restart."""
+    return _generation[0]
 
 
 def _bundled_folders() -> Dict[str, Path]:
@@ -175,5 +200,5 @@ def union(field: str) -> Tuple[str, ...]:
     return tuple(out)
 
 
-__all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "packs",
+__all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "generation", "packs",
            "languages", "get_pack", "union", "CueSet", "CueError"]

@@ -40,17 +40,29 @@ def max_distance(word: str, short_max: int = 7, min_length: int = 5) -> int:
     return 1 if len(word) <= short_max else 2
 
 
-@lru_cache(maxsize=1)
 def protected_words() -> frozenset:
-    """Words typo repair must leave alone: the packaged list plus cue words.
+    """Words typo repair must leave alone: each pack's protected words, cue words and unit words.
 
-    Both come from the language packs: cue words so that "unless" can never be
-    "repaired" into a glossary word; units likewise.
+    All come from the language packs: cue words so that "unless" can never be
+    "repaired" into a glossary word; unit words likewise ("horas" is no typo).
+    Built once per set of packs, so a registered language is protected too.
     """
+    from ..lang import generation
+
+    return _protected_words(generation())
+
+
+@lru_cache(maxsize=2)
+def _protected_words(generation: int) -> frozenset:
     words: Set[str] = {fold(w) for w in union("protected_words")}
     for pack in packs().values():
         for record in pack.cues.records:
             words.update(fold(record.cue).split())
+        for unit_words in pack.unit_words.values():
+            for word in unit_words:
+                words.update(fold(word).split())
+        for word in pack.unit_ambiguous:
+            words.update(fold(word).split())
     return frozenset(words)
 
 

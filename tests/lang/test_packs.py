@@ -34,7 +34,8 @@ def _toy_pack(folder, code="xx", **changes):
     folder.mkdir(parents=True, exist_ok=True)
     pack = {"code": code, "name": "Toy", "spacy_lang": "en", "lemma_rules": False,
             "clause_break_words": ["zut"], "list_conjunctions": ["og"], "never_neutral": ["nix"],
-            "non_final_abbreviations": [], "quantity_conjunctions": ["og"], "protected_words": []}
+            "non_final_abbreviations": [], "quantity_conjunctions": ["og"], "protected_words": [],
+            "unit_words": {"hour": ["tima", "timar"]}, "unit_ambiguous": {}, "range_words": ["til"]}
     pack.update(changes)
     srsly.write_yaml(folder / "pack.yaml", pack)
     cues = {"semgap_context_cues": {"lang": code, "version": "1", "description": "toy",
@@ -66,6 +67,23 @@ def test_a_fifth_language_is_one_folder(toy_language):
     assert clause_rule().break_between("nix zut clear", 3, 8)
 
 
+def test_a_fifth_language_brings_its_unit_words(toy_language):
+    from semgap_spacy.core.quantities import find_quantities
+
+    assert [(q.value, q.unit) for q in find_quantities("CIT 30 timar")] == [(30.0, "hour")]
+    assert [(q.value, q.unit) for q in find_quantities("2 til 8 timar")] == [(2.0, "hour"), (8.0, "hour")]
+    nlp = build_pipeline()
+    decision = assess(nlp, "xm neg, CIT 30 timar", domain="medical_logistics")._.semgap_decision
+    assert decision["decision"] == "block"
+    assert "limit_exceeded" in [r["code"] for r in decision["reasons"]]
+
+
+def test_without_the_toy_pack_its_unit_words_mean_nothing():
+    from semgap_spacy.core.quantities import find_quantities
+
+    assert find_quantities("CIT 30 timar") == []
+
+
 def test_without_the_toy_pack_its_words_mean_nothing():
     nlp = build_pipeline()
     decision = assess(nlp, "nix clear to close", domain="mortgage")._.semgap_decision
@@ -78,6 +96,8 @@ def test_without_the_toy_pack_its_words_mean_nothing():
     ({"never_neutral": ["ok", ""]}, "never_neutral"),
     ({"clause_break_words": "but"}, "clause_break_words"),
     ({"colour": "blue"}, "colour"),
+    ({"unit_words": {"hour": []}}, "unit_words"),
+    ({"range_words": [""]}, "range_words"),
 ])
 def test_a_bad_pack_fails_at_load_naming_the_field(tmp_path, change, message):
     folder = _toy_pack(tmp_path / "bad", **change)
@@ -92,6 +112,28 @@ def test_a_pack_missing_a_field_fails(tmp_path):
     srsly.write_yaml(folder / "pack.yaml", data)
     with pytest.raises(LanguagePackError, match="list_conjunctions"):
         load_pack(folder)
+
+
+def test_a_pack_naming_an_unknown_unit_fails_when_the_unit_table_loads(tmp_path):
+    from semgap_spacy.core.units import UnitDataError, unit_table
+
+    register_pack(_toy_pack(tmp_path / "xx", unit_words={"furlong": ["furlongs"]}))
+    try:
+        with pytest.raises(UnitDataError, match="'xx': unit_words: 'furlong'"):
+            unit_table()
+    finally:
+        unregister_pack("xx")
+
+
+def test_a_pack_word_that_another_kind_holds_fails(tmp_path):
+    from semgap_spacy.core.units import UnitDataError, unit_table
+
+    register_pack(_toy_pack(tmp_path / "xx", unit_words={"hour": ["psi"]}))
+    try:
+        with pytest.raises(UnitDataError, match="'psi'"):
+            unit_table()
+    finally:
+        unregister_pack("xx")
 
 
 def test_a_pack_without_cues_fails(tmp_path):
