@@ -22,7 +22,7 @@ apart, no clause break between) are paired from the frame-part matches.
 Matches go to ``doc.spans["semgap_terms"]``; ``doc.ents`` is written only on
 request and never overwrites an existing entity.
 """
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from spacy.attrs import NORM
 from spacy.language import Language
@@ -31,6 +31,8 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import filter_spans
 
 from ..core.findings import AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME
+from ..core.term_matches import (FoundTerm, MatchRow, beaten, dangling, final_terms, pair_frames,
+                                 settled)
 from .extensions import TERMS_KEY, doc_get, doc_set, doc_text, pack_span_id, term_facts
 from ..lang.inflection import FormIndex
 from .base import SemgapPipe
@@ -286,7 +288,7 @@ class Terms(SemgapPipe):
                                              "pattern": variant, "id": value_id})
         return patterns, frame_specs
 
-    def _match_table(self) -> Dict[Tuple[int, int], "_Row"]:
+    def _match_table(self) -> Dict[Tuple[int, int], "MatchRow"]:
         """Everything the hot path needs about a match, by its (label, id) hashes, computed once."""
         strings = self.nlp.vocab.strings
         table = {}
@@ -304,14 +306,14 @@ class Terms(SemgapPipe):
                 frame_id, _, term_id = label[len(OUTCOME_PREFIX):].rpartition(":")
             dropped = not self.ambiguity and facts.signal == AMBIGUOUS
             window = self.frame_specs[frame_id]["window"] if part == 1 else 0
-            table[key] = _Row(label, span_id, part, facts.domain, dropped, frame_id, window,
+            table[key] = MatchRow(label, span_id, part, facts.domain, dropped, frame_id, window,
                               term=_term(strings, label, span_id, _preference(span_id)),
                               frame_term=_term(strings, term_id, span_id, _preference(span_id)),
                               dangling=self._dangling_term(part, label, span_id, frame_id, facts.domain),
                               order=(strings.add(label), strings.add(span_id)))
         return table
 
-    def _dangling_term(self, part: int, label: str, span_id: str, frame_id: str, domain: str) -> "_Term":
+    def _dangling_term(self, part: int, label: str, span_id: str, frame_id: str, domain: str) -> "FoundTerm":
         """What a frame part reports on its own."""
         if part == 2:
             label = OUTCOME_PREFIX + frame_id
@@ -330,7 +332,7 @@ class Terms(SemgapPipe):
                 for start, end, term in self._terms(doc)]
 
     def _terms(self, doc: Doc) -> List[tuple]:
-        """The doc's terms as (start, end, _Term) over ``doc``'s tokens, final
+        """The doc's terms as (start, end, FoundTerm) over ``doc``'s tokens, final
         (sorted, deduplicated): Spans are built for these only, never for raw matches.
         """
         table = self._table
@@ -353,41 +355,23 @@ class Terms(SemgapPipe):
             frames = self._pair_frames(doc, parts, back)
             if domain:
                 frames = [f for f in frames if term_facts(f[2].span_id).domain == domain]
-            terms += [frame for frame in frames if not _beaten(frame, terms)]
-            terms += _dangling(parts, terms)
+            terms += [frame for frame in frames if not beaten(frame, terms)]
+            terms += dangling(parts, terms)
         if back is not None:
             terms = [(back[start], back[end - 1] + 1, term) for start, end, term in terms]
-        if len(terms) > 1 and not _settled(terms):
-            return _final(terms)
+        if len(terms) > 1 and not settled(terms):
+            return final_terms(terms)
         return terms
 
     def _pair_frames(self, doc: Doc, parts: List[tuple], back: Optional[List[int]]) -> List[tuple]:
-        """Frame terms: a head and an outcome of one frame, either order,
-        within the frame's window and with no clause break between.
-        Positions are those of the matched keys; ``back`` maps them to ``doc``'s tokens."""
-        heads = [part for part in parts if part[2].part == 1]
-        if not heads or len(heads) == len(parts):
-            return []  # heads alone or outcomes alone pair with nothing
-        outcomes = [part for part in parts if part[2].part == 2]
-        found = []
-        for h_start, h_end, head in heads:
-            for o_start, o_end, outcome in outcomes:
-                if outcome.frame_id != head.frame_id:
-                    continue
-                if h_start < o_start:
-                    start, gap_start, gap_end, end = h_start, h_end, o_start, o_end
-                else:
-                    start, gap_start, gap_end, end = o_start, o_end, h_start, h_end
-                if gap_start > gap_end or gap_end - gap_start > head.window:
-                    continue  # overlapping (not a head/outcome pair), or too far apart
-                if gap_start == gap_end:
-                    found.append((start, end, outcome.frame_term))
-                    continue
-                if back is not None:
-                    gap_start, gap_end = back[gap_start], back[gap_end - 1] + 1
-                if not self._clause_break(doc, gap_start, gap_end):
-                    found.append((start, end, outcome.frame_term))
-        return found
+        """Frame terms (``core.term_matches.pair_frames``); positions are those of the
+        matched keys, and ``back`` maps them to ``doc``'s tokens for the clause check."""
+        def blocked(gap_start: int, gap_end: int) -> bool:
+            if back is not None:
+                gap_start, gap_end = back[gap_start], back[gap_end - 1] + 1
+            return self._clause_break(doc, gap_start, gap_end)
+
+        return pair_frames(parts, blocked)
 
     def _clause_break(self, doc: Doc, start: int, end: int) -> bool:
         """Whether the tokens [start, end) between a head and an outcome keep them apart: a clause
@@ -417,96 +401,8 @@ class Terms(SemgapPipe):
             doc.ents = list(doc.ents) + [Span(doc, s.start, s.end, label=s.label_) for s in free]
 
 
-class _Row(NamedTuple):
-    """What a PhraseMatcher match id means (see ``Terms._match_table``)."""
-
-    label: str
-    span_id: str
-    part: int  # 0 for a term, 1 for a frame head, 2 for a frame outcome
-    domain: str
-    dropped: bool
-    frame_id: str
-    window: int  # for a frame head: how many tokens may separate it from its outcome
-    term: "_Term"  # what the match reports when it is a term
-    frame_term: "_Term"  # what a frame pair this outcome completes reports
-    dangling: "_Term"  # what this frame part reports when no term covers it
-    order: Tuple[int, int] = (0, 0)  # (label, id) hashes: matches on the same tokens sort as Spans do
-
-
-class _Term(NamedTuple):
-    """What a found term reports; a found term is (start, end, _Term)."""
-
-    label: str
-    span_id: str
-    preference: tuple
-    label_hash: int
-    id_hash: int
-
-
-def _term(strings, label: str, span_id: str, preference: tuple) -> _Term:
-    return _Term(label, span_id, preference, strings.add(label), strings.add(span_id))
-
-
-def _term_order(found: tuple) -> tuple:
-    """Sort key of found terms: by position, longest first, then by label and preference."""
-    return found[0], -found[1], found[2].label, found[2].preference
-
-
-def _final(terms: List[tuple]) -> List[tuple]:
-    """Terms in report order, keeping one of equal (start, end, term) and
-    dropping a term inside a longer match of the same term ("cold ischemia"
-    inside "cold ischemia time").
-
-    After the sort, whatever covers a term comes before it, so one pass
-    against the spans already kept per term does both.
-    """
-    terms.sort(key=_term_order)
-    kept: Dict[str, List[Tuple[int, int]]] = {}
-    final = []
-    for found in terms:
-        start, end, term = found
-        spans = kept.get(term.label)
-        if spans is None:
-            kept[term.label] = [(start, end)]
-        elif _covered(start, end, spans):
-            continue
-        else:
-            spans.append((start, end))
-        final.append(found)
-    return final
-
-
-def _beaten(frame: tuple, terms: List[tuple]) -> bool:
-    """Whether ``_final`` would drop a frame pair for a term of the same
-    label: one that covers it and is longer, or lies on the same tokens and
-    is preferred (or equal: terms come first). Dropping such pairs early
-    leaves the usual doc with nothing to sort. Whatever the pair would have
-    dropped or overlapped, that term drops or overlaps too."""
-    start, end, pair = frame
-    for t_start, t_end, term in terms:
-        if (term.label == pair.label and t_start <= start and end <= t_end
-                and (t_end - t_start > end - start or term.preference <= pair.preference)):
-            return True
-    return False
-
-
-def _covered(start: int, end: int, spans: List[Tuple[int, int]]) -> bool:
-    for o_start, o_end in spans:
-        if o_start <= start and end <= o_end:
-            return True
-    return False
-
-
-def _settled(terms: List[tuple]) -> bool:
-    """Whether matches are final as found (the usual case): with starts
-    strictly increasing and no two of one term, there is nothing to sort,
-    drop or dedupe."""
-    previous = -1
-    for start, _, _ in terms:
-        if start <= previous:
-            return False
-        previous = start
-    return len({term.label for _, _, term in terms}) == len(terms)
+def _term(strings, label: str, span_id: str, preference: tuple) -> FoundTerm:
+    return FoundTerm(label, span_id, preference, strings.add(label), strings.add(span_id))
 
 
 _KIND_ORDER = {"phrase": 0, "abbreviation": 1, "translation": 2, "frame": 3}
@@ -516,36 +412,6 @@ def _preference(span_id: str) -> Tuple[int, int]:
     """Among matches of one term on the same tokens, report an approved English phrase first."""
     facts = term_facts(span_id)
     return (facts.status != "approved", _KIND_ORDER.get(facts.kind, 9))
-
-
-def _dangling(parts: Iterable[tuple], terms: List[tuple]) -> List[tuple]:
-    """Frame heads and outcome words that no term span covers (longest first).
-
-    ``terms`` may still hold terms that ``_final`` drops, and lacks the frame
-    pairs ``_beaten`` left out; each of those lies inside a term that stays,
-    so whether a part overlaps some term comes out the same.
-    """
-    loose = []
-    for part in parts:
-        for t_start, t_end, _ in terms:
-            if t_start < part[1] and part[0] < t_end:
-                break  # overlaps a term
-        else:
-            loose.append(part)
-    if not loose:
-        return loose  # the usual case: the frame's own span covers its parts
-    out = []
-    taken: Set[int] = set()
-    for start, end, row in sorted(loose, key=_longest_first):
-        if not taken.isdisjoint(range(start, end)):
-            continue
-        taken.update(range(start, end))
-        out.append((start, end, row.dangling))
-    return out
-
-
-def _longest_first(part: tuple) -> tuple:
-    return part[0] - part[1], part[0]
 
 
 @Language.factory(
