@@ -35,7 +35,23 @@ class FoundTerm(NamedTuple):
     id_hash: int
 
 
-def pair_frames(parts: List[tuple], blocked: Callable[[int, int], bool]) -> List[tuple]:
+class FramePair(NamedTuple):
+    """A head and an outcome paired into a frame term, with the words between them.
+
+    The gap [gap_start, gap_end) is empty when the two touch ("xm neg"). Its
+    words are not the frame's own: "crossmatch came back negative" pairs, but
+    "came back" is read like any other words (spec §4.1), so a frame can never
+    vouch for words it does not hold.
+    """
+
+    start: int
+    end: int
+    term: FoundTerm
+    gap_start: int
+    gap_end: int
+
+
+def pair_frames(parts: List[tuple], blocked: Callable[[int, int], bool]) -> List[FramePair]:
     """Frame terms: a head and an outcome of one frame, either order, within
     the frame's window and with nothing between them that keeps them apart.
 
@@ -43,7 +59,7 @@ def pair_frames(parts: List[tuple], blocked: Callable[[int, int], bool]) -> List
     blocked (Callable[[int, int], bool]): Whether the tokens [start, end)
         between a head and an outcome hold a clause break (spec §3's "no
         clause break between"); asked only for a non-empty gap.
-    RETURNS (List[tuple]): (start, end, FoundTerm) per pair.
+    RETURNS (List[FramePair]): One per pair.
     """
     heads = [part for part in parts if part[2].part == 1]
     if not heads or len(heads) == len(parts):
@@ -61,7 +77,7 @@ def pair_frames(parts: List[tuple], blocked: Callable[[int, int], bool]) -> List
             if gap_start > gap_end or gap_end - gap_start > head.window:
                 continue  # overlapping (not a head/outcome pair), or too far apart
             if gap_start == gap_end or not blocked(gap_start, gap_end):
-                found.append((start, end, outcome.frame_term))
+                found.append(FramePair(start, end, outcome.frame_term, gap_start, gap_end))
     return found
 
 

@@ -19,7 +19,7 @@ It writes:
 
 The rules themselves live in ``core.coverage``, on plain values.
 """
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Set
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
@@ -30,7 +30,8 @@ from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import languages as languages_available
 from ..lang.cues import HEDGE, NEGATION
 from .base import SemgapPipe
-from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, doc_get, doc_set, doc_text)
+from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, doc_get, doc_set, doc_text,
+                         span_value, term_facts)
 
 
 _SCOPED = frozenset({NEGATION, HEDGE})
@@ -86,6 +87,7 @@ class Coverage(SemgapPipe):
             if group is not None and len(group):
                 for span in group:
                     covered.update(range(span.start, span.end))
+        covered -= self._frame_gap_tokens(doc)
         matches = doc_get(doc, "semgap_cue_matches") or ()
         cue_tokens = {i for start, end, _ in matches for i in range(start, end)}
         applied = set()
@@ -111,6 +113,26 @@ class Coverage(SemgapPipe):
             doc, name=self.unexplained_key,
             spans=[Span(doc, f.token_start, f.token_end, label=f.code) for f in found])
         return doc
+
+
+    def _frame_gap_tokens(self, doc: Doc) -> Set[int]:
+        """Tokens between a frame's head and outcome that no other term or quantity covers:
+        rule 1 explains the frame's own words, not what stands between them."""
+        group = doc.spans.get(self.spans_key)
+        if group is None or not len(group):
+            return set()
+        gaps, others = set(), set()
+        for span in group:
+            gap = span_value(doc, "semgap_frame_gap", span.start_char, span.end_char)
+            if gap and term_facts(span.id_).kind == "frame":
+                gaps.update(t.i for t in span if gap[0] <= t.idx < gap[1])
+            else:
+                others.update(range(span.start, span.end))
+        quantities = doc.spans.get(self.quantities_key)
+        if quantities is not None:
+            for span in quantities:
+                others.update(range(span.start, span.end))
+        return gaps - others
 
 
 @Language.factory(

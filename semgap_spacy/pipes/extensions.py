@@ -196,6 +196,10 @@ EXTENSIONS: Tuple[Extension, ...] = (
               getter=_id_getter("kind")),
     Extension("span", "semgap_field", "semgap_terms", "the field a field term names",
               getter=_id_getter("field")),
+    Extension("span", "semgap_frame_gap", "semgap_terms",
+              "for a frame term whose head and outcome are apart (\"crossmatch came back negative\"): "
+              "`[start_char, end_char]` of the words between them, which the frame does not explain "
+              "(spec §4.1); None otherwise"),
     Extension("span", "semgap_repaired", "semgap_typo_repair",
               "whether typo repair was needed for the match (None on spans that are not terms)",
               getter=span_repaired),

@@ -31,9 +31,9 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import filter_spans
 
 from ..core.findings import AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME
-from ..core.term_matches import (FoundTerm, MatchRow, beaten, dangling, final_terms, pair_frames,
+from ..core.term_matches import (FoundTerm, FramePair, MatchRow, beaten, dangling, final_terms, pair_frames,
                                  settled)
-from .extensions import TERMS_KEY, doc_get, doc_set, doc_text, pack_span_id, term_facts
+from .extensions import TERMS_KEY, doc_get, doc_set, doc_text, pack_span_id, set_span_values, term_facts
 from ..lang.inflection import FormIndex
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
@@ -329,11 +329,13 @@ class Terms(SemgapPipe):
         RETURNS (List[Span]): Spans over ``doc``, sorted, duplicates removed.
         """
         return [Span(doc, start, end, label=term.label_hash, span_id=term.id_hash)
-                for start, end, term in self._terms(doc)]
+                for start, end, term in self._terms(doc)[0]]
 
-    def _terms(self, doc: Doc) -> List[tuple]:
+    def _terms(self, doc: Doc) -> Tuple[List[tuple], Dict[Tuple[int, int], Tuple[int, int]]]:
         """The doc's terms as (start, end, FoundTerm) over ``doc``'s tokens, final
-        (sorted, deduplicated): Spans are built for these only, never for raw matches.
+        (sorted, deduplicated): Spans are built for these only, never for raw matches;
+        and the gap (the words between head and outcome) of each frame pair that has one,
+        by the pair's (start, end).
         """
         table = self._table
         terms: List[tuple] = []
@@ -351,19 +353,25 @@ class Terms(SemgapPipe):
                 parts.append((start, end, row))
             elif not row.dropped and not (domain and row.domain != domain):
                 terms.append((start, end, row.term))
+        gaps: Dict[Tuple[int, int], Tuple[int, int]] = {}
         if self.frames and parts:
             frames = self._pair_frames(doc, parts, back)
             if domain:
-                frames = [f for f in frames if term_facts(f[2].span_id).domain == domain]
-            terms += [frame for frame in frames if not beaten(frame, terms)]
+                frames = [f for f in frames if term_facts(f.term.span_id).domain == domain]
+            for pair in frames:
+                if not beaten(pair[:3], terms):
+                    terms.append(pair[:3])
+                    if pair.gap_start < pair.gap_end:
+                        gaps[(pair.start, pair.end)] = (pair.gap_start, pair.gap_end)
             terms += dangling(parts, terms)
         if back is not None:
             terms = [(back[start], back[end - 1] + 1, term) for start, end, term in terms]
+            gaps = {(back[s], back[e - 1] + 1): (back[gs], back[ge - 1] + 1) for (s, e), (gs, ge) in gaps.items()}
         if len(terms) > 1 and not settled(terms):
-            return final_terms(terms)
-        return terms
+            return final_terms(terms), gaps
+        return terms, gaps
 
-    def _pair_frames(self, doc: Doc, parts: List[tuple], back: Optional[List[int]]) -> List[tuple]:
+    def _pair_frames(self, doc: Doc, parts: List[tuple], back: Optional[List[int]]) -> List[FramePair]:
         """Frame terms (``core.term_matches.pair_frames``); positions are those of the
         matched keys, and ``back`` maps them to ``doc``'s tokens for the clause check."""
         def blocked(gap_start: int, gap_end: int) -> bool:
@@ -383,7 +391,18 @@ class Terms(SemgapPipe):
 
     def process(self, doc: Doc) -> Doc:
         doc_set(doc, "semgap_suspicious", suspicious_records(doc))
-        spans = self.find(doc)
+        terms, gaps = self._terms(doc)
+        spans = [Span(doc, start, end, label=term.label_hash, span_id=term.id_hash) for start, end, term in terms]
+        frame_gaps = {}
+        for span in spans:
+            gap = gaps.get((span.start, span.end)) if term_facts(span.id_).kind == "frame" else None
+            offsets = (span.start_char, span.end_char)
+            if gap is not None:
+                frame_gaps[offsets] = [doc[gap[0]].idx, doc[gap[1] - 1].idx + len(doc[gap[1] - 1])]
+            else:
+                frame_gaps.setdefault(offsets, None)
+        for (start_char, end_char), gap_chars in frame_gaps.items():
+            set_span_values(doc, start_char, end_char, {"semgap_frame_gap": gap_chars})
         # A SpanGroup given ready skips the proxy's own conversion.
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
         if self.annotate_ents:

@@ -1,5 +1,5 @@
 """Frame pairing and the final choice of terms, on plain tuples (no Doc)."""
-from semgap_spacy.core.term_matches import (FoundTerm, MatchRow, beaten, dangling, final_terms, pair_frames,
+from semgap_spacy.core.term_matches import (FoundTerm, FramePair, MatchRow, beaten, dangling, final_terms, pair_frames,
                                             settled)
 
 
@@ -19,8 +19,9 @@ def never(start, end):
 
 def test_a_head_pairs_with_an_outcome_in_either_order():
     head, outcome = _row(1), _row(2)
-    assert pair_frames([(0, 1, head), (1, 2, outcome)], never) == [(0, 2, outcome.frame_term)]
-    assert pair_frames([(0, 1, outcome), (3, 4, head)], never) == [(0, 4, outcome.frame_term)]
+    assert pair_frames([(0, 1, head), (1, 2, outcome)], never) == [FramePair(0, 2, outcome.frame_term, 1, 1)]
+    # "negative (came back) crossmatch": the gap is kept, so its words can be read on their own
+    assert pair_frames([(0, 1, outcome), (3, 4, head)], never) == [FramePair(0, 4, outcome.frame_term, 1, 3)]
 
 
 def test_pairs_respect_the_window_and_the_clause_rule():
