@@ -64,6 +64,10 @@ def pair_frames(parts: List[tuple], blocked: Callable[[int, int], bool]) -> List
     heads = [part for part in parts if part[2].part == 1]
     if not heads or len(heads) == len(parts):
         return []  # heads alone or outcomes alone pair with nothing
+    # a word inside a longer part is that part's ("reactive" in "non-reactive"), never a part of its own
+    parts = [p for p in parts if not any(o[0] <= p[0] and p[1] <= o[1] and o[1] - o[0] > p[1] - p[0]
+                                         for o in parts)]
+    heads = [part for part in parts if part[2].part == 1]
     outcomes = [part for part in parts if part[2].part == 2]
     found = []
     for h_start, h_end, head in heads:

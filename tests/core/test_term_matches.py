@@ -61,3 +61,10 @@ def test_frame_parts_no_term_covers_are_dangling_longest_first():
     head, outcome = _row(1), _row(2)
     loose = dangling([(0, 2, head), (1, 2, outcome), (6, 7, outcome)], [(6, 7, _found("X"))])
     assert loose == [(0, 2, head.dangling)]
+
+
+def test_an_outcome_inside_a_longer_outcome_is_not_an_outcome_of_its_own():
+    head, negative, positive = _row(1), _row(2, outcome="NEG"), _row(2, outcome="POS")
+    # "non-reactive result on xm": "reactive" (tokens 2-3) lies inside "non-reactive" (0-3)
+    pairs = pair_frames([(0, 3, negative), (2, 3, positive), (5, 6, head)], never)
+    assert [p.term.label for p in pairs] == ["NEG"]
