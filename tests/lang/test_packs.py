@@ -114,23 +114,16 @@ def test_a_pack_missing_a_field_fails(tmp_path):
         load_pack(folder)
 
 
-def test_a_pack_naming_an_unknown_unit_fails_when_the_unit_table_loads(tmp_path):
+@pytest.mark.parametrize("unit_words,message", [
+    ({"furlong": ["furlongs"]}, "'xx': unit_words: 'furlong'"),  # no such unit
+    ({"hour": ["psi"]}, "'psi'"),  # a surface another kind holds
+])
+def test_a_pack_with_bad_unit_words_fails_when_the_unit_table_loads(tmp_path, unit_words, message):
     from semgap_spacy.core.units import UnitDataError, unit_table
 
-    register_pack(_toy_pack(tmp_path / "xx", unit_words={"furlong": ["furlongs"]}))
+    register_pack(_toy_pack(tmp_path / "xx", unit_words=unit_words))
     try:
-        with pytest.raises(UnitDataError, match="'xx': unit_words: 'furlong'"):
-            unit_table()
-    finally:
-        unregister_pack("xx")
-
-
-def test_a_pack_word_that_another_kind_holds_fails(tmp_path):
-    from semgap_spacy.core.units import UnitDataError, unit_table
-
-    register_pack(_toy_pack(tmp_path / "xx", unit_words={"hour": ["psi"]}))
-    try:
-        with pytest.raises(UnitDataError, match="'psi'"):
+        with pytest.raises(UnitDataError, match=message):
             unit_table()
     finally:
         unregister_pack("xx")
