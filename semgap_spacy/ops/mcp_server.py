@@ -51,6 +51,7 @@ from ..about import __version__
 from ..api import MAX_TEXT_CHARS, assess as _assess, build_pipeline, decision_of, pipeline_glossary
 from ..glossary.models import GlossarySet
 from .mcp_frames import MAX_FRAME_BYTES, filtered_stdio_server
+from ..glossary.drafts import CHOICES
 from ..glossary.roster import RosterError, load_roster
 from .review_queue import QueueError, ReviewQueue
 
@@ -109,10 +110,10 @@ class QueueTeachInput(BaseModel):
     seq: int = Field(ge=1, description="The queue entry of the decision (from queue_enqueue).")
     clause: int = Field(default=1, ge=1, le=1000,
                         description="Which unexplained_content reason of the decision: 1 for the first, ...")
-    choice: Literal["neutral", "name", "means_term", "problem"] = Field(
+    choice: Literal[CHOICES] = Field(  # type: ignore[valid-type]
         description="neutral: the words carry no fact that matters here; name: they name a party, site or "
-                    "person; means_term: they say term X (give term_id); problem: they state something "
-                    "that must stop the action (give note).")
+                "person; means_term: they say term X (give term_id); problem: they state something "
+                "that must stop the action (give note).")
     reviewer: str = Field(min_length=1, max_length=200,
                           description="The human reviewer's name, as on the roster.")
     words: Optional[List[str]] = Field(default=None, max_length=100,
@@ -198,7 +199,7 @@ _DOMAINS_SCHEMA = {
                 "domain": {"type": "string"}, "version": {"type": "string"},
                 "term_ids": {"type": "array", "items": {"type": "string"}},
                 "ambiguous_abbreviations": {"type": "array", "items": {
-                    "type": "object", "required": ["abbreviation", "meanings"]}},
+                "type": "object", "required": ["abbreviation", "meanings"]}},
             }}},
     },
 }
@@ -223,6 +224,17 @@ class _ToolSpec:
     tool: types.Tool
     model: Type[BaseModel]
     run: Callable[[BaseModel], Dict[str, Any]]
+
+
+def _tool(name: str, title: str, description: str, model: Type[BaseModel], output_schema: Dict[str, Any],
+          run: Callable[[BaseModel], Dict[str, Any]], *, writes: bool, idempotent: bool) -> _ToolSpec:
+    """A tool whose advertised input schema is its strict argument model's."""
+    hints = {"read_only_hint": not writes, "idempotent_hint": idempotent, "open_world_hint": False}
+    if writes:
+        hints["destructive_hint"] = False
+    return _ToolSpec(types.Tool(name=name, title=title, description=description,
+                                input_schema=model.model_json_schema(), output_schema=output_schema,
+                                annotations=types.ToolAnnotations(**hints)), model, run)
 
 
 # -- the server -----------------------------------------------------------------
@@ -266,71 +278,36 @@ class SemgapMCPServer:
         domains = ", ".join(self.domains)
         assess_model = assess_input_model(self.domains)
         return [
-            _ToolSpec(types.Tool(
-                name="assess",
-                title="Assess a proposed action",
-                description=(
-                    "Decide whether an irreversible action in a governed domain may go ahead. "
-                    "Returns the decision JSON: `decision` is proceed (act), escalate (a named person "
-                    "must look first) or block (do not act), with `reasons` (code, outcome, message, "
-                    "term, evidence span, reviewer options) and the glossary version and SHA-256. "
-                    f"Domains: {domains}."),
-                input_schema=assess_model.model_json_schema(),
-                output_schema=_DECISION_SCHEMA,
-                annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True,
-                                                  open_world_hint=False),
-            ), assess_model, self._assess),
-            _ToolSpec(types.Tool(
-                name="explain_term",
-                title="Explain a glossary term",
-                description=(
-                    "A governed glossary term by id: domain, signal (clear / critical_block / field), "
-                    "definition, owner, approver, status, English phrases, abbreviations, translations "
-                    "with their status and reviewer, field and contract. An unknown id is an error."),
-                input_schema=ExplainTermInput.model_json_schema(),
-                output_schema=_TERM_SCHEMA,
-                annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True,
-                                                  open_world_hint=False),
-            ), ExplainTermInput, self._explain_term),
-            _ToolSpec(types.Tool(
-                name="list_domains",
-                title="List governed domains",
-                description=(
-                    "The governed domains with their glossary version, term ids and declared "
-                    "ambiguous abbreviations (with their candidate meanings)."),
-                input_schema=ListDomainsInput.model_json_schema(),
-                output_schema=_DOMAINS_SCHEMA,
-                annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True,
-                                                  open_world_hint=False),
-            ), ListDomainsInput, self._list_domains),
-            _ToolSpec(types.Tool(
-                name="queue_enqueue",
-                title="Queue a decision for human review",
-                description=(
-                    "Append an escalate or block decision (as returned by `assess`) to the "
-                    "hash-chained SQLite review queue. Returns its `seq` and `created` (false when "
-                    "the same case, text and glossary were already queued). A proceed decision, or a "
-                    "text that does not match the decision's text_sha256, is refused with an error."),
-                input_schema=QueueEnqueueInput.model_json_schema(),
-                output_schema=_ENQUEUE_SCHEMA,
-                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                                  idempotent_hint=True, open_world_hint=False),
-            ), QueueEnqueueInput, self._queue_enqueue),
-            _ToolSpec(types.Tool(
-                name="queue_teach",
-                title="Record a reviewer's choice for a clause",
-                description=(
-                    "For a named human reviewer: record what the unexplained words of one clause of a "
-                    "queued unexplained_content escalation are (spec §4.2). neutral, name and means_term "
-                    "write drafts, which change no decision until a second person approves them through "
-                    "the glossary governance ('glossary approve'); problem keeps the case escalated with "
-                    "the note. An unknown option, a word not in the clause, an unknown term id or a "
-                    "reviewer off the roster is an error and records nothing."),
-                input_schema=QueueTeachInput.model_json_schema(),
-                output_schema=_TEACH_SCHEMA,
-                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                                  idempotent_hint=False, open_world_hint=False),
-            ), QueueTeachInput, self._queue_teach),
+            _tool("assess", "Assess a proposed action", (
+                "Decide whether an irreversible action in a governed domain may go ahead. "
+                "Returns the decision JSON: `decision` is proceed (act), escalate (a named person "
+                "must look first) or block (do not act), with `reasons` (code, outcome, message, "
+                "term, evidence span, reviewer options) and the glossary version and SHA-256. "
+                f"Domains: {domains}."),
+                assess_model, _DECISION_SCHEMA, self._assess, writes=False, idempotent=True),
+            _tool("explain_term", "Explain a glossary term", (
+                "A governed glossary term by id: domain, signal (clear / critical_block / field), "
+                "definition, owner, approver, status, English phrases, abbreviations, translations "
+                "with their status and reviewer, field and contract. An unknown id is an error."),
+                ExplainTermInput, _TERM_SCHEMA, self._explain_term, writes=False, idempotent=True),
+            _tool("list_domains", "List governed domains", (
+                "The governed domains with their glossary version, term ids and declared "
+                "ambiguous abbreviations (with their candidate meanings)."),
+                ListDomainsInput, _DOMAINS_SCHEMA, self._list_domains, writes=False, idempotent=True),
+            _tool("queue_enqueue", "Queue a decision for human review", (
+                "Append an escalate or block decision (as returned by `assess`) to the "
+                "hash-chained SQLite review queue. Returns its `seq` and `created` (false when "
+                "the same case, text and glossary were already queued). A proceed decision, or a "
+                "text that does not match the decision's text_sha256, is refused with an error."),
+                QueueEnqueueInput, _ENQUEUE_SCHEMA, self._queue_enqueue, writes=True, idempotent=True),
+            _tool("queue_teach", "Record a reviewer's choice for a clause", (
+                "For a named human reviewer: record what the unexplained words of one clause of a "
+                "queued unexplained_content escalation are (spec §4.2). neutral, name and means_term "
+                "write drafts, which change no decision until a second person approves them through "
+                "the glossary governance ('glossary approve'); problem keeps the case escalated with "
+                "the note. An unknown option, a word not in the clause, an unknown term id or a "
+                "reviewer off the roster is an error and records nothing."),
+                QueueTeachInput, _TEACH_SCHEMA, self._queue_teach, writes=True, idempotent=False),
         ]
 
     @property
@@ -496,7 +473,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m semgap_spacy.mcp_server",
         description="semgap_spacy MCP server (stdio): assess, explain_term, list_domains, queue_enqueue, "
-                    "queue_teach.")
+                "queue_teach.")
     parser.add_argument("--glossary-dir", default=None,
                         help="directory of domain glossary YAML files (default: the bundled ones)")
     parser.add_argument("--queue-db", default=None,

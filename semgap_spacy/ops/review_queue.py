@@ -410,6 +410,19 @@ class ReviewQueue:
         )
         return seq
 
+    def _follow_up(self, kind: str, target: sqlite3.Row, payload: Dict[str, Any], **columns: Any) -> int:
+        """Append a row about a decision row (inside ``_write()``): a resolution or a clarification."""
+        return self._append({
+            "kind": kind,
+            "ref_seq": target["seq"],
+            "case_id": target["case_id"],
+            "text_sha256": target["text_sha256"],
+            "glossary_version": target["glossary_version"],
+            "glossary_sha256": target["glossary_sha256"],
+            "payload_json": canonical_json(payload),
+            **columns,
+        })
+
     def enqueue(self, decision: Dict[str, Any], text: Optional[str],
                 case_id: Optional[str] = None) -> EnqueueResult:
         """Queue an escalate or block decision for a person to review.
@@ -526,16 +539,7 @@ class ReviewQueue:
         with self._write():
             target = self._decision_row(seq, "resolution")
             payload = {"reviewer": reviewer, "outcome": outcome, "rationale": rationale}
-            return self._append({
-                "kind": "resolution",
-                "ref_seq": seq,
-                "case_id": target["case_id"],
-                "decision": outcome,
-                "text_sha256": target["text_sha256"],
-                "glossary_version": target["glossary_version"],
-                "glossary_sha256": target["glossary_sha256"],
-                "payload_json": canonical_json(payload),
-            })
+            return self._follow_up("resolution", target, payload, decision=outcome)
 
     def clarify(self, seq: int, reviewer: str, abbreviation: str, choice: str,
                 rationale: str = "", domain: Optional[str] = None) -> int:
@@ -589,15 +593,7 @@ class ReviewQueue:
                 "rationale": rationale,
                 "domain": domain,
             }
-            return self._append({
-                "kind": "concept_clarified",
-                "ref_seq": seq,
-                "case_id": target["case_id"],
-                "text_sha256": target["text_sha256"],
-                "glossary_version": target["glossary_version"],
-                "glossary_sha256": target["glossary_sha256"],
-                "payload_json": canonical_json(payload),
-            })
+            return self._follow_up("concept_clarified", target, payload)
 
     def teach(self, seq: int, reviewer: str, clause: int, choice: str, *,
               words: Optional[Sequence[str]] = None, phrase: Optional[str] = None,
@@ -677,15 +673,7 @@ class ReviewQueue:
                        "evidence": reason.get("evidence"), "words": covered, "domain": domain,
                        "term_id": term_id if choice == MEANS_TERM else None,
                        "entries": [e.describe() for e in entries], "drafts": ids, "note": note}
-            row = self._append({
-                "kind": "concept_clarified",
-                "ref_seq": seq,
-                "case_id": target["case_id"],
-                "text_sha256": target["text_sha256"],
-                "glossary_version": target["glossary_version"],
-                "glossary_sha256": target["glossary_sha256"],
-                "payload_json": canonical_json(payload),
-            })
+            row = self._follow_up("concept_clarified", target, payload)
             if drafts is not None:
                 evidence.queue_seq = row
                 try:
