@@ -153,23 +153,27 @@ def _decide(nlp, cases: List[dict]) -> List[dict]:
 
 
 def _summary(cases: List[dict], decisions: List[dict]) -> dict:
-    """The harmless proceed rate, and the unsafe proceeds.
+    """The harmless proceed rate, and the unsafe proceeds split by whether the case is harmless.
 
-    A harmless case is labelled escalate by the oracle, which reads the
-    bundled lists; once a review round has taught its words, proceed is what
-    it should get. So an unsafe proceed here is a proceed on a case that is
-    labelled escalate or block and is *not* harmless; the count against the
-    labels alone is kept as ``proceeds_against_bundled_labels``.
+    The oracle labels a harmless case escalate because the *bundled* lists
+    leave some of its words unexplained. With the bundled lists a proceed
+    there is unsafe like any other; once a review round has taught its words
+    (b), or a wider name source explains them (c, d), proceed is what the
+    round is for. So the unsafe proceeds against the labels are reported
+    whole and split: on harmless cases, and on all other cases, where a
+    proceed is always unsafe (the price of a variant).
     """
     result = score(cases, decisions)
-    unsafe: Counter = Counter()
+    harmful: Counter = Counter()
+    on_harmless: Counter = Counter()
     for case, decision in zip(cases, decisions):
-        if decision.get("decision") == "proceed" and case["expected"] != "proceed" \
-                and not case["facts"].get("harmless"):
-            unsafe[case["category"]] += 1
-    return {"harmless": result["harmless"], "unsafe_proceeds": sum(unsafe.values()),
-            "unsafe_by_category": dict(sorted(unsafe.items())),
-            "proceeds_against_bundled_labels": result["overall"]["unsafe_proceeds"],
+        if decision.get("decision") == "proceed" and case["expected"] != "proceed":
+            (on_harmless if case["facts"].get("harmless") else harmful)[case["category"]] += 1
+    return {"harmless": result["harmless"], "unsafe_proceeds": result["overall"]["unsafe_proceeds"],
+            "unsafe_on_harmless_cases": sum(on_harmless.values()),
+            "unsafe_not_harmless": sum(harmful.values()),
+            "unsafe_not_harmless_by_category": dict(sorted(harmful.items())),
+            "unsafe_on_harmless_by_category": dict(sorted(on_harmless.items())),
             "accuracy_against_bundled_labels": result["overall"]["accuracy"],
             "crashes": result["overall"]["crashes"], "n": result["overall"]["n"]}
 
@@ -219,18 +223,22 @@ def _pct(block: dict) -> str:
 
 def render_markdown(report: dict) -> str:
     lines = ["# Teaching curve (spec §4.2)", "",
-             f"Harmless cases of {report['split']}: proceed rate (Wilson 95 %); unsafe proceeds over all of "
-             f"{report['split']} (a proceed on a case labelled escalate or block that is not harmless). "
+             f"Harmless cases of {report['split']}: proceed rate (Wilson 95 %). Unsafe proceeds over all of "
+             f"{report['split']}, against the oracle's labels (which read the bundled lists), split into those "
+             "on harmless cases (what teaching is for once their words are taught; unsafe under the bundled "
+             "lists) and those on every other case (always unsafe: the price). "
              f"(b) is one simulated review round over {report['review_split']} only.", "",
-             "| variant | harmless proceed rate | with a word unseen in dev | without | unsafe proceeds |",
-             "|---|---|---|---|---|"]
+             "| variant | harmless proceed rate | with a word unseen in dev | without | unsafe proceeds "
+             "(on harmless cases) | unsafe proceeds, not harmless |",
+             "|---|---|---|---|---|---|"]
     for variant in report["variants"].values():
         if "skipped" in variant:
-            lines.append(f"| {variant['label']} | skipped: {variant['skipped']} | | | |")
+            lines.append(f"| {variant['label']} | skipped: {variant['skipped']} | | | | |")
             continue
         h = variant["harmless"]
         lines.append(f"| {variant['label']} | {_pct(h)} | {_pct(h['with_word_unseen_in_dev'])} | "
-                     f"{_pct(h['without_word_unseen_in_dev'])} | {variant['unsafe_proceeds']} |")
+                     f"{_pct(h['without_word_unseen_in_dev'])} | {variant['unsafe_proceeds']} "
+                     f"({variant['unsafe_on_harmless_cases']}) | {variant['unsafe_not_harmless']} |")
     review = report["review_round"]
     lines += ["", f"Review round: {review['stats'].get('cases reviewed', 0)} harmless dev cases, "
               f"{review['stats'].get('clauses reviewed', 0)} clauses; drafts approved by {review['approver']} "
@@ -241,10 +249,12 @@ def render_markdown(report: dict) -> str:
     if review["refused"]:
         lines += ["", "Choices the queue refused (the words stay unexplained):", ""]
         lines += [f"- {what} (x{n})" for what, n in review["refused"].items()]
-    unsafe = {v["label"]: v["unsafe_by_category"] for v in report["variants"].values() if v.get("unsafe_by_category")}
-    if unsafe:
-        lines += ["", "Unsafe proceeds by category:", ""]
-        lines += [f"- {label}: {', '.join(f'{c} {n}' for c, n in cats.items())}" for label, cats in unsafe.items()]
+    for key, title in (("unsafe_not_harmless_by_category", "Unsafe proceeds on cases that are not harmless"),
+                       ("unsafe_on_harmless_by_category", "Unsafe proceeds on harmless cases")):
+        found = {v["label"]: v[key] for v in report["variants"].values() if v.get(key)}
+        if found:
+            lines += ["", f"{title}, by category:", ""]
+            lines += [f"- {label}: {', '.join(f'{c} {n}' for c, n in cats.items())}" for label, cats in found.items()]
     return "\n".join(lines) + "\n"
 
 
