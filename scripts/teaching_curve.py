@@ -22,12 +22,17 @@ text has, and the unsafe proceeds over the whole split, for:
     (``en_core_web_sm``), when one is installed; otherwise a "skipped" entry;
 (d) the ``titlecase`` name source on.
 
+It also estimates, on dev alone, how far a round could reach if taught
+words were shared by all domains or taken from every escalated case
+(``dev_halves``): the spec keeps them per domain.
+
 The engine sees only a case's id, domain, text, readings and now; the facts
 are read only to play the reviewer on dev and to score. Individual test
 cases are never listed.
 """
 import argparse
 import json
+import random
 import re
 import shutil
 import tempfile
@@ -145,6 +150,49 @@ def review_round(glossaries: Path, queue_db: Path, dev: List[dict], decisions: L
             "drafts_approved": dict(sorted(kinds.items())), "refused": dict(sorted(refused.items()))}
 
 
+def _domain(case: dict) -> Optional[str]:
+    domain = case.get("domain")
+    return domain if isinstance(domain, str) else None
+
+
+def dev_halves(dev: List[dict], decisions: List[dict], seeds: int = 5) -> dict:
+    """How far a round could reach under wider rules, estimated on dev alone (never test).
+
+    Dev is cut in random halves; the unexplained words of one half are
+    "taught" and the harmless cases of the other half counted as reachable
+    when they already proceed or every unexplained word of theirs is taught.
+    Four rules: words kept per domain or shared by all domains, taken from
+    harmless cases only (the round above) or from every escalated case.
+    A word-level estimate: it ignores roles, casing of names and refusals.
+    """
+    def words(decision: dict) -> Set[str]:
+        return {w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]}
+
+    rules = {"per domain, harmless cases": (True, True), "shared, harmless cases": (False, True),
+             "per domain, every case": (True, False), "shared, every case": (False, False)}
+    reached: Counter = Counter()
+    total = 0
+    for seed in range(seeds):
+        order = list(range(len(dev)))
+        random.Random(seed).shuffle(order)
+        taught: Dict[Tuple[str, bool, bool], Set[str]] = {}
+        for i in order[:len(order) // 2]:
+            case, decision = dev[i], decisions[i]
+            for name, (per_domain, harmless_only) in rules.items():
+                if harmless_only and not (case["facts"].get("harmless") and decision["decision"] == "escalate"):
+                    continue
+                taught.setdefault((name, per_domain and _domain(case)), set()).update(words(decision))
+        for i in order[len(order) // 2:]:
+            case, decision = dev[i], decisions[i]
+            if not case["facts"].get("harmless"):
+                continue
+            total += 1
+            for name, (per_domain, _) in rules.items():
+                known = taught.get((name, per_domain and _domain(case)), set())
+                reached[name] += decision["decision"] == "proceed" or words(decision) <= known
+    return {"seeds": seeds, "harmless_cases": total, "reached": {k: reached[k] / total for k in rules}}
+
+
 # -- scoring --------------------------------------------------------------------------------
 
 
@@ -201,6 +249,7 @@ def teaching_curve(workdir: Path) -> dict:
     variants["b_taught"] = {"label": "(b) after one review round over dev", **_summary(test, _decide(taught, test))}
     review["dev_harmless_before"] = _summary(dev, dev_before)["harmless"]
     review["dev_harmless_after"] = _summary(dev, _decide(taught, dev))["harmless"]
+    review["dev_halves"] = dev_halves(dev, dev_before)
 
     ner = _ner_pipeline()
     if ner is None:
@@ -246,6 +295,10 @@ def render_markdown(report: dict) -> str:
               f"glossary {review['old_version']} -> {review['new_version']} (temporary copy).",
               f"Dev harmless proceed rate: {_pct(review['dev_harmless_before'])} before, "
               f"{_pct(review['dev_harmless_after'])} after."]
+    halves = review["dev_halves"]
+    lines += ["", f"Reach on dev alone ({halves['seeds']} random halves: teach one, count the other's harmless "
+              f"cases, {halves['harmless_cases']} over all halves; words taught under each rule): "
+              + "; ".join(f"{rule} {share:.0%}" for rule, share in halves["reached"].items()) + "."]
     if review["refused"]:
         lines += ["", "Choices the queue refused (the words stay unexplained):", ""]
         lines += [f"- {what} (x{n})" for what, n in review["refused"].items()]
