@@ -2,6 +2,7 @@
 
     python -m scripts.evaluate [--splits dev test] [--out results]
     python -m scripts.evaluate --ablate [--splits dev test] [--out results]
+    python -m scripts.evaluate --splits v2/dev v2/test --out results   # heldout_eval_v2.json / .md
 
 Labels come from ``heldout/`` (facts-only oracle); the engine only ever sees
 the case keys of spec §5 (id, domain, text, readings, now), never the label,
@@ -138,6 +139,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     name = "ablation" if args.ablate else "heldout_eval"
+    if all(split.startswith("v2/") for split in args.splits):
+        name += "_v2"  # the v2 splits keep their own files; the README block reads the v1 ones
     variants = ABLATIONS if args.ablate else COMPONENTS
     reports = [evaluate_split(split, variants, with_baseline=not args.ablate) for split in args.splits]
     payload = {r["split"]: {"table": r["table"], **({} if args.ablate else {"full": r["full"]})} for r in reports}

@@ -30,6 +30,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
+from ..glossary.drafts import MEANS_TERM, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..util.textnorm import fold
 from .clauses import clause_rule
@@ -60,6 +61,8 @@ class Finding(NamedTuple):
     token_start: int     # the tokens a reviewer should see highlighted
     token_end: int
     words: Tuple[str, ...]
+    #: (start_char, end_char) of every unexplained token of the clause, in text order
+    word_spans: Tuple[Tuple[int, int], ...] = ()
 
 
 def _stop_words_of(spacy_lang: str) -> FrozenSet[str]:
@@ -319,7 +322,8 @@ def findings(text: str, starts: Sequence[int], texts: Sequence[str], explained: 
             while hi > lo and text[hi - 1].isspace():
                 hi -= 1
             out.append(Finding("unexplained_content", lo, hi, tokens[0], tokens[-1] + 1,
-                               tuple(dict.fromkeys(texts[i] for i in tokens))))
+                               tuple(dict.fromkeys(texts[i] for i in tokens)),
+                               tuple((starts[i], starts[i] + len(texts[i])) for i in tokens)))
     for start, end, label in cues:
         if label not in ("negation", "hedge") or (start, end) in applied:
             continue
@@ -338,18 +342,51 @@ _MESSAGES = {
 }
 
 
-def coverage_reasons(rows: Iterable[dict], text: str) -> List[dict]:
+def coverage_reasons(rows: Iterable[dict], text: str, domain: Optional[str] = None,
+                     term_ids: Sequence[str] = ()) -> List[dict]:
     """The reasons of the coverage findings a component left on a doc (spec §4.1).
 
-    rows (Iterable[dict]): Findings as stored (``code``, ``start_char``, ``end_char``, ``words``).
+    An ``unexplained_content`` reason also carries what a reviewer needs to
+    teach the glossary (spec §4.2): the case's ``domain``, the character
+    span of every unexplained word (``word_spans``) and the reviewer
+    ``options`` of the clause (``teaching_options``). Every option leaves
+    the case escalated: a choice writes drafts at most, and drafts decide nothing.
+
+    rows (Iterable[dict]): Findings as stored (``code``, ``start_char``, ``end_char``, ``words``,
+        ``word_spans``).
     text (str): The doc's text, for the evidence.
+    domain (Optional[str]): The case's domain, where the reviewer's drafts would go.
+    term_ids (Sequence[str]): The domain's terms a clause may be taught to mean.
     RETURNS (List[dict]): Reasons in the decision format; every code escalates.
     """
     out = []
+    options = None
     for row in rows:
         start, end, words = row["start_char"], row["end_char"], row.get("words") or []
         quoted = ", ".join(repr(w) for w in words)
+        teach = {}
+        if row["code"] == "unexplained_content":
+            if options is None:
+                options = teaching_options(term_ids)
+            teach = {"words": list(words), "word_spans": [list(s) for s in row.get("word_spans") or ()],
+                     "domain": domain, "options": [dict(o) for o in options]}
         out.append(make_reason(row["code"], _MESSAGES[row["code"]].format(quoted), start_char=start,
-                               end_char=end, evidence=text[start:end],
-                               words=list(words) if row["code"] == "unexplained_content" else None))
+                               end_char=end, evidence=text[start:end], **teach))
+    return out
+
+
+def teaching_options(term_ids: Sequence[str]) -> List[dict]:
+    """The reviewer options of a clause with unexplained words (spec §4.2), in the spec's order.
+
+    term_ids (Sequence[str]): The terms *means_term* may name.
+    RETURNS (List[dict]): One dict per choice: ``choice``, ``meaning``, what it
+        ``drafts`` (None for *problem*), and ``outcome`` (escalate: the case
+        stays escalated whatever the reviewer chooses).
+    """
+    out = []
+    for choice, meaning, drafts in TEACHING_CHOICES:
+        option = {"choice": choice, "meaning": meaning, "drafts": drafts, "outcome": "escalate"}
+        if choice == MEANS_TERM:
+            option["term_ids"] = list(term_ids)
+        out.append(option)
     return out

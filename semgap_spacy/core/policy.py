@@ -175,6 +175,7 @@ class Policy:
 
     def __init__(self, glossary: GlossarySet):
         self.glossary = glossary
+        self._teachable_ids: Dict[str, Tuple[str, ...]] = {}
 
     def reasons(self, case: CaseFindings) -> List[dict]:
         """Every reason for a case, strictest first, then in text order.
@@ -220,7 +221,7 @@ class Policy:
                     reasons.append(finding)
                     recognised = recognised or finding.get("code") in _VALUE_CODES
             if case.coverage:
-                reasons.extend(coverage_reasons(case.coverage, text))
+                reasons.extend(coverage_reasons(case.coverage, text, domain, self._teachable(domain)))
         self._attach_options(reasons, domain)
         if known_domain and read and not recognised:
             reasons.append(make_reason("no_recognised_term", "no recognised term and no valid reading"))
@@ -285,6 +286,14 @@ class Policy:
         cue = mark.negation_cue if state == "negated" else mark.hedge_cue if state == "hedged" else None
         return _quoted_reason(_SIGNAL_REASON[(signal, state)], _STATE_MESSAGES[state].format(quote, term_id),
                               term_id, start_char, end_char, quote, "cue", list(cue) if cue else None)
+
+    def _teachable(self, domain: str) -> Tuple[str, ...]:
+        """The approved terms of a domain: what a clause may be taught to mean (spec §4.2)."""
+        found = self._teachable_ids.get(domain)
+        if found is None:
+            found = self._teachable_ids[domain] = tuple(
+                t.id for t in self.glossary.domains[domain].terms if t.status == "approved")
+        return found
 
     # -- reviewer options ----------------------------------------------------
     def _attach_options(self, reasons: List[dict], domain: Optional[str]) -> None:

@@ -236,6 +236,33 @@ class Vocabulary(_Strict):
         return self
 
 
+class Taught(_Strict):
+    """An entry a review round added (spec §4.2): who drafted it, who approved it, from which cases.
+
+    The record is what lets ``glossary diff`` accept the weakening: the
+    approver must be someone other than every reviewer who drafted it.
+    """
+
+    draft: str
+    kind: Literal["neutral", "name", "phrase"]
+    text: str = Field(min_length=1)
+    lang: Literal["en", "es", "fr", "de"] = "en"
+    term: Optional[str] = None
+    drafted_by: List[PersonName] = Field(min_length=1)
+    approver: PersonName
+    #: the SHA-256 of the texts of the reviewed cases
+    cases: List[str] = []
+
+    @model_validator(mode="after")
+    def _check(self) -> "Taught":
+        if (self.kind == "phrase") != bool(self.term):
+            raise ValueError(f"taught {self.draft}: a phrase names its term, and only a phrase does")
+        if any(fold(self.approver.strip()) == fold(a.strip()) for a in self.drafted_by):
+            raise ValueError(f"taught {self.draft}: approver {self.approver!r} also drafted it; a draft "
+                             "needs a second person")
+        return self
+
+
 class DomainGlossary(_Strict):
     domain: str
     version: str
@@ -246,6 +273,8 @@ class DomainGlossary(_Strict):
     ambiguous: List[Ambiguous] = []
     retired: List[Retirement] = []
     vocabulary: Vocabulary = Vocabulary()
+    #: entries added by review rounds, with who drafted and who approved them (spec §4.2)
+    taught: List[Taught] = []
 
     @field_validator("version", "domain")
     @classmethod
@@ -284,7 +313,25 @@ class DomainGlossary(_Strict):
                 if m.term and m.term not in known:
                     raise ValueError(f"ambiguous {amb.abbreviation}: unknown term {m.term}")
         self._check_neutral()
+        self._check_taught()
         return self
+
+    def _check_taught(self) -> None:
+        """Every taught record names an entry the glossary holds."""
+        neutral = {fold(w) for w, _, _ in self.vocabulary.neutral.words()}
+        names = set(self.vocabulary.known_names)
+        for record in self.taught:
+            where = f"taught {record.draft} ({record.kind} {record.text!r})"
+            if record.kind == "neutral" and fold(record.text) not in neutral:
+                raise ValueError(f"{where} is not a neutral word of the domain")
+            if record.kind == "name" and record.text not in names:
+                raise ValueError(f"{where} is not a known name of the domain")
+            if record.kind == "phrase":
+                term = next((t for t in self.terms if t.id == record.term), None)
+                if term is None:
+                    raise ValueError(f"{where}: unknown term {record.term}")
+                if phrase_key(record.text) not in {phrase_key(t) for t, _, _, _ in term.variants()}:
+                    raise ValueError(f"{where} is not a phrase of {record.term}")
 
     def _check_neutral(self) -> None:
         """A neutral word must not be able to hide a problem (spec §4.1).
@@ -328,8 +375,16 @@ class DomainGlossary(_Strict):
                 return term.signal
         return None
 
+    def to_dict(self) -> dict:
+        """The domain as plain JSON data. A domain nothing was taught to has no ``taught`` key,
+        so its hash is the one it had before review rounds existed."""
+        data = self.model_dump(mode="json")
+        if not data.get("taught"):
+            data.pop("taught", None)
+        return data
+
     def canonical_json(self) -> str:
-        return json.dumps(self.model_dump(mode="json"), sort_keys=True,
+        return json.dumps(self.to_dict(), sort_keys=True,
                           separators=(",", ":"), ensure_ascii=False)
 
 
@@ -395,7 +450,7 @@ class GlossarySet:
         return dom.version if dom else self.version
 
     def to_dict(self) -> dict:
-        return {name: dom.model_dump(mode="json") for name, dom in self.domains.items()}
+        return {name: dom.to_dict() for name, dom in self.domains.items()}
 
     @classmethod
     def from_dict(cls, data: dict, source: str = "<dict>") -> "GlossarySet":
@@ -476,15 +531,30 @@ def bundled_glossary_dir() -> Path:
 
 
 @lru_cache(maxsize=8)
-def _cached_dir(path: str) -> GlossarySet:
+def _cached_dir(path: str, signature: Tuple[Tuple[str, int, int], ...]) -> GlossarySet:
     return GlossarySet.from_dir(path)
 
 
+def _signature(path: Path) -> Tuple[Tuple[str, int, int], ...]:
+    """Name, size and modification time of each domain file: a changed file is read again."""
+    out = []
+    for p in sorted(path.glob("*.yaml")):
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        out.append((p.name, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
 def load_glossaries(path: Optional[Union[str, Path]] = None) -> GlossarySet:
-    """Load a glossary set, the bundled one by default; cached per process.
+    """Load a glossary set, the bundled one by default; cached per process until a file changes.
+
+    An approval (spec §4.2) rewrites the domain files, and a process that
+    replays cases before and after it must read the new version.
 
     path (str | Path | None): A directory of domain YAML files.
     RETURNS (GlossarySet): The validated set.
     """
-    target = Path(path) if path else bundled_glossary_dir()
-    return _cached_dir(str(target.resolve()))
+    target = (Path(path) if path else bundled_glossary_dir()).resolve()
+    return _cached_dir(str(target), _signature(target))

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
 from .cli_support import err, guard, standalone_main
 from ..glossary.models import GlossaryError, bundled_glossary_dir
+from ..glossary.drafts import TeachingError
 from ..glossary.governance import ERROR, GovernanceError, diff, replay, validate
+from ..glossary.governance.approval import approve, open_drafts
+from ..glossary.roster import ROSTER_CONFIG, RosterError, load_roster
 from ..util.safe_output import output_file
 
 
@@ -52,6 +57,31 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
             p.add_argument("--out", default=None, help="write to this file (default: stdout)")
         p.set_defaults(func=_guard(func))
 
+    p = sub.add_parser("drafts", help="list the open drafts reviewers wrote (spec §4.2)")
+    p.add_argument("--glossaries", default=None,
+                   help="the glossary directory whose drafts/ to read (default: the bundled glossaries)")
+    p.add_argument("--json", action="store_true", help="one JSON object per draft")
+    p.set_defaults(func=_guard(_cmd_drafts))
+
+    p = sub.add_parser("approve", help="a second person approves drafts: the glossary gets them and a "
+                                       "new version, both versions are archived",
+                       description="Approve reviewers' drafts (spec §4.2). The approver must be on the roster "
+                                   "and must not have drafted any of them. Every domain file moves to one new "
+                                   "version; the old and new versions are archived in <glossaries>/archive/. "
+                                   "Then 'glossary diff' shows the weakenings and 'glossary replay' the "
+                                   "decisions the change turns.")
+    p.add_argument("draft_ids", nargs="*", metavar="DRAFT", help='draft ids such as "mortgage/3"')
+    p.add_argument("--all", action="store_true", help="approve every open draft")
+    p.add_argument("--approver", default="", help="the second person's name (required)")
+    p.add_argument("--glossaries", default=None,
+                   help="the glossary directory to change (default: the bundled glossaries)")
+    p.add_argument("--roster", default=None, metavar="FILE",
+                   help=f"who may approve: one name per line (default: ${ROSTER_CONFIG}, else the "
+                        "glossaries' owners, approvers and reviewers)")
+    p.add_argument("--version", default=None, dest="new_version",
+                   help="the new version (default: the next YYYY.MM.N)")
+    p.set_defaults(func=_guard(_cmd_approve))
+
     p = sub.add_parser("replay", help="re-decide logged cases under an archived version")
     p.add_argument("--cases", required=True, help="cases JSONL (spec §5)")
     p.add_argument("--version", required=True, dest="archived_version",
@@ -76,7 +106,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    return guard(func, (GovernanceError, GlossaryError, ValueError, OSError))
+    return guard(func, (GovernanceError, GlossaryError, TeachingError, RosterError, ValueError, OSError))
 
 
 def _summary(findings: List[Any]) -> str:
@@ -153,6 +183,44 @@ def _cmd_changelog(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return _report_errors(report)
+
+
+def _cmd_drafts(args: argparse.Namespace) -> int:
+    drafts = open_drafts(args.glossaries or bundled_glossary_dir())
+    if args.json:
+        for domain, draft in drafts:
+            print(json.dumps({"domain": domain, **draft.model_dump(mode="json", exclude_none=True)},
+                             ensure_ascii=False, sort_keys=True))
+        return 0
+    if not drafts:
+        print("no open drafts")
+        return 0
+    for domain, draft in drafts:
+        clause = draft.evidence[0].clause
+        print(f"{draft.id:<24} {draft.entry.describe()}: drafted by {', '.join(draft.authors)} from "
+              f"{len(draft.evidence)} clause{'s' if len(draft.evidence) != 1 else ''}, e.g. {ascii(clause)}")
+    print(f"{len(drafts)} open draft{'s' if len(drafts) != 1 else ''}; they decide nothing until a second "
+          "person approves them ('glossary approve')")
+    return 0
+
+
+def _cmd_approve(args: argparse.Namespace) -> int:
+    if args.all == bool(args.draft_ids):
+        err("approval refused: name the drafts to approve, or --all (not both)")
+        return 1
+    glossaries = args.glossaries or bundled_glossary_dir()
+    roster = load_roster(args.roster, str(glossaries)) if (args.roster or os.environ.get(ROSTER_CONFIG)) else None
+    done = approve(glossaries, args.approver, None if args.all else args.draft_ids, roster=roster,
+                   new_version=args.new_version)
+    for draft in done.drafts:
+        print(f"approved {draft.id}: {draft.entry.describe()} (drafted by {', '.join(draft.authors)})")
+    print(f"glossary {done.old_version} -> {done.new_version} ({', '.join(done.domains)}), approved by "
+          f"{done.approver}; archived {', '.join(done.archived)}")
+    where = "" if args.glossaries is None else f" --glossaries {args.glossaries}"
+    archived = Path(glossaries) / "archive" / done.old_version
+    print(f"next: glossary diff {archived} {glossaries}; "
+          f"glossary replay --cases CASES --version {done.old_version}{where}")
+    return 0
 
 
 def _pipeline_decide_fn():

@@ -10,7 +10,12 @@ the official Model Context Protocol SDK, 2.x). Tools:
   ambiguous abbreviations;
 - ``queue_enqueue``: put an escalate or block decision into the SQLite review
   queue named by ``SEMGAP_QUEUE_DB`` (default ``semgap_queue.sqlite3`` in the
-  working directory).
+  working directory);
+- ``queue_teach``: record a named reviewer's choice for a clause with
+  unexplained words (spec §4.2): neutral, name or means_term write drafts
+  next to the glossaries, which decide nothing until a second person approves
+  them with ``glossary approve`` (not a tool: approval is the governance
+  workflow); problem keeps the case escalated with the note.
 
 Every tool has a strict input schema (pydantic, ``extra="forbid"``, strict
 types): the advertised JSON schema carries the domain enum, ``maxLength`` 4000
@@ -46,6 +51,8 @@ from ..about import __version__
 from ..api import MAX_TEXT_CHARS, assess as _assess, build_pipeline, decision_of, pipeline_glossary
 from ..glossary.models import GlossarySet
 from .mcp_frames import MAX_FRAME_BYTES, filtered_stdio_server
+from ..glossary.drafts import CHOICES
+from ..glossary.roster import RosterError, load_roster
 from .review_queue import QueueError, ReviewQueue
 
 logger = logging.getLogger("semgap_spacy.mcp_server")
@@ -53,7 +60,7 @@ logger = logging.getLogger("semgap_spacy.mcp_server")
 SERVER_NAME = "semgap-spacy"
 QUEUE_DB_ENV = "SEMGAP_QUEUE_DB"
 DEFAULT_QUEUE_DB = "semgap_queue.sqlite3"
-TOOL_NAMES = ("assess", "explain_term", "list_domains", "queue_enqueue")
+TOOL_NAMES = ("assess", "explain_term", "list_domains", "queue_enqueue", "queue_teach")
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
@@ -95,6 +102,29 @@ class QueueEnqueueInput(BaseModel):
                       description="The text the decision was made on; only its SHA-256 is stored.")
     case_id: Optional[str] = Field(default=None, max_length=200,
                                    description="The case id; defaults to the decision's id.")
+
+
+class QueueTeachInput(BaseModel):
+    model_config = _STRICT
+
+    seq: int = Field(ge=1, description="The queue entry of the decision (from queue_enqueue).")
+    clause: int = Field(default=1, ge=1, le=1000,
+                        description="Which unexplained_content reason of the decision: 1 for the first, ...")
+    choice: Literal[CHOICES] = Field(  # type: ignore[valid-type]
+        description="neutral: the words carry no fact that matters here; name: they name a party, site or "
+                "person; means_term: they say term X (give term_id); problem: they state something "
+                "that must stop the action (give note).")
+    reviewer: str = Field(min_length=1, max_length=200,
+                          description="The human reviewer's name, as on the roster.")
+    words: Optional[List[str]] = Field(default=None, max_length=100,
+                                       description="The clause's unexplained words the choice is about "
+                                                   "(default: all).")
+    phrase: Optional[str] = Field(default=None, max_length=300,
+                                  description="name / means_term: the name or phrase as the clause writes it.")
+    term_id: Optional[str] = Field(default=None, max_length=100, description="means_term: the term X.")
+    lang: Optional[Literal["en", "es", "fr", "de"]] = Field(
+        default=None, description="The language list of a neutral word or phrase (default en).")
+    note: str = Field(default="", max_length=2000, description="What the reviewer saw; required for problem.")
 
 
 def assess_input_model(domains: Sequence[str]) -> Type[BaseModel]:
@@ -169,9 +199,17 @@ _DOMAINS_SCHEMA = {
                 "domain": {"type": "string"}, "version": {"type": "string"},
                 "term_ids": {"type": "array", "items": {"type": "string"}},
                 "ambiguous_abbreviations": {"type": "array", "items": {
-                    "type": "object", "required": ["abbreviation", "meanings"]}},
+                "type": "object", "required": ["abbreviation", "meanings"]}},
             }}},
     },
+}
+_TEACH_SCHEMA = {
+    "type": "object",
+    "required": ["seq", "entry", "clause", "choice", "domain", "drafts", "words"],
+    "properties": {"seq": {"type": "integer"}, "entry": {"type": "integer"}, "clause": {"type": "integer"},
+                   "choice": {"type": "string"}, "domain": {"type": "string"},
+                   "drafts": {"type": "array", "items": {"type": "string"}},
+                   "words": {"type": "array", "items": {"type": "string"}}},
 }
 _ENQUEUE_SCHEMA = {
     "type": "object",
@@ -188,20 +226,37 @@ class _ToolSpec:
     run: Callable[[BaseModel], Dict[str, Any]]
 
 
+def _tool(name: str, title: str, description: str, model: Type[BaseModel], output_schema: Dict[str, Any],
+          run: Callable[[BaseModel], Dict[str, Any]], *, writes: bool, idempotent: bool) -> _ToolSpec:
+    """A tool whose advertised input schema is its strict argument model's."""
+    hints = {"read_only_hint": not writes, "idempotent_hint": idempotent, "open_world_hint": False}
+    if writes:
+        hints["destructive_hint"] = False
+    return _ToolSpec(types.Tool(name=name, title=title, description=description,
+                                input_schema=model.model_json_schema(), output_schema=output_schema,
+                                annotations=types.ToolAnnotations(**hints)), model, run)
+
+
 # -- the server -----------------------------------------------------------------
 
 
 class SemgapMCPServer:
-    """The four tools over one pipeline, built by the caller once.
+    """The five tools over one pipeline, built by the caller once.
 
     nlp (Language): A pipeline with the semgap pipes (``build_pipeline()``).
     queue_db (str | Path | None): The review queue's SQLite file. Defaults to
         ``$SEMGAP_QUEUE_DB``, else ``semgap_queue.sqlite3`` in the working
         directory. Opened only when a decision is queued.
+    glossary_dir (str | Path | None): The glossary directory the pipeline
+        was built from: ``queue_teach`` writes its drafts to its ``drafts/``
+        and takes the reviewers from its governance (unless
+        ``$SEMGAP_QUEUE_ROSTER`` names a roster file). Defaults to the bundled glossaries.
     """
 
-    def __init__(self, nlp: Language, queue_db: Optional[os.PathLike | str] = None) -> None:
+    def __init__(self, nlp: Language, queue_db: Optional[os.PathLike | str] = None,
+                 glossary_dir: Optional[os.PathLike | str] = None) -> None:
         self.nlp = nlp
+        self.glossary_dir = Path(glossary_dir) if glossary_dir else None
         self.glossary: GlossarySet = pipeline_glossary(nlp)
         self.domains: Tuple[str, ...] = tuple(self.glossary.domains)
         self.queue_db = Path(queue_db or os.environ.get(QUEUE_DB_ENV) or DEFAULT_QUEUE_DB).resolve()
@@ -223,56 +278,36 @@ class SemgapMCPServer:
         domains = ", ".join(self.domains)
         assess_model = assess_input_model(self.domains)
         return [
-            _ToolSpec(types.Tool(
-                name="assess",
-                title="Assess a proposed action",
-                description=(
-                    "Decide whether an irreversible action in a governed domain may go ahead. "
-                    "Returns the decision JSON: `decision` is proceed (act), escalate (a named person "
-                    "must look first) or block (do not act), with `reasons` (code, outcome, message, "
-                    "term, evidence span, reviewer options) and the glossary version and SHA-256. "
-                    f"Domains: {domains}."),
-                input_schema=assess_model.model_json_schema(),
-                output_schema=_DECISION_SCHEMA,
-                annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True,
-                                                  open_world_hint=False),
-            ), assess_model, self._assess),
-            _ToolSpec(types.Tool(
-                name="explain_term",
-                title="Explain a glossary term",
-                description=(
-                    "A governed glossary term by id: domain, signal (clear / critical_block / field), "
-                    "definition, owner, approver, status, English phrases, abbreviations, translations "
-                    "with their status and reviewer, field and contract. An unknown id is an error."),
-                input_schema=ExplainTermInput.model_json_schema(),
-                output_schema=_TERM_SCHEMA,
-                annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True,
-                                                  open_world_hint=False),
-            ), ExplainTermInput, self._explain_term),
-            _ToolSpec(types.Tool(
-                name="list_domains",
-                title="List governed domains",
-                description=(
-                    "The governed domains with their glossary version, term ids and declared "
-                    "ambiguous abbreviations (with their candidate meanings)."),
-                input_schema=ListDomainsInput.model_json_schema(),
-                output_schema=_DOMAINS_SCHEMA,
-                annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True,
-                                                  open_world_hint=False),
-            ), ListDomainsInput, self._list_domains),
-            _ToolSpec(types.Tool(
-                name="queue_enqueue",
-                title="Queue a decision for human review",
-                description=(
-                    "Append an escalate or block decision (as returned by `assess`) to the "
-                    "hash-chained SQLite review queue. Returns its `seq` and `created` (false when "
-                    "the same case, text and glossary were already queued). A proceed decision, or a "
-                    "text that does not match the decision's text_sha256, is refused with an error."),
-                input_schema=QueueEnqueueInput.model_json_schema(),
-                output_schema=_ENQUEUE_SCHEMA,
-                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                                  idempotent_hint=True, open_world_hint=False),
-            ), QueueEnqueueInput, self._queue_enqueue),
+            _tool("assess", "Assess a proposed action", (
+                "Decide whether an irreversible action in a governed domain may go ahead. "
+                "Returns the decision JSON: `decision` is proceed (act), escalate (a named person "
+                "must look first) or block (do not act), with `reasons` (code, outcome, message, "
+                "term, evidence span, reviewer options) and the glossary version and SHA-256. "
+                f"Domains: {domains}."),
+                assess_model, _DECISION_SCHEMA, self._assess, writes=False, idempotent=True),
+            _tool("explain_term", "Explain a glossary term", (
+                "A governed glossary term by id: domain, signal (clear / critical_block / field), "
+                "definition, owner, approver, status, English phrases, abbreviations, translations "
+                "with their status and reviewer, field and contract. An unknown id is an error."),
+                ExplainTermInput, _TERM_SCHEMA, self._explain_term, writes=False, idempotent=True),
+            _tool("list_domains", "List governed domains", (
+                "The governed domains with their glossary version, term ids and declared "
+                "ambiguous abbreviations (with their candidate meanings)."),
+                ListDomainsInput, _DOMAINS_SCHEMA, self._list_domains, writes=False, idempotent=True),
+            _tool("queue_enqueue", "Queue a decision for human review", (
+                "Append an escalate or block decision (as returned by `assess`) to the "
+                "hash-chained SQLite review queue. Returns its `seq` and `created` (false when "
+                "the same case, text and glossary were already queued). A proceed decision, or a "
+                "text that does not match the decision's text_sha256, is refused with an error."),
+                QueueEnqueueInput, _ENQUEUE_SCHEMA, self._queue_enqueue, writes=True, idempotent=True),
+            _tool("queue_teach", "Record a reviewer's choice for a clause", (
+                "For a named human reviewer: record what the unexplained words of one clause of a "
+                "queued unexplained_content escalation are (spec §4.2). neutral, name and means_term "
+                "write drafts, which change no decision until a second person approves them through "
+                "the glossary governance ('glossary approve'); problem keeps the case escalated with "
+                "the note. An unknown option, a word not in the clause, an unknown term id or a "
+                "reviewer off the roster is an error and records nothing."),
+                QueueTeachInput, _TEACH_SCHEMA, self._queue_teach, writes=True, idempotent=False),
         ]
 
     @property
@@ -329,6 +364,18 @@ class SemgapMCPServer:
         return {"seq": result.seq, "created": result.created,
                 "case_id": case_id if isinstance(case_id, str) or case_id is None else str(case_id),
                 "decision": args.decision.get("decision")}
+
+    def _queue_teach(self, args: QueueTeachInput) -> Dict[str, Any]:
+        try:
+            roster = load_roster(None, str(self.glossary_dir) if self.glossary_dir else None)
+            with ReviewQueue(self.queue_db, roster=roster) as queue:
+                result = queue.teach(args.seq, args.reviewer, args.clause, args.choice, words=args.words,
+                                     phrase=args.phrase, term_id=args.term_id, lang=args.lang,
+                                     note=args.note, glossary_dir=self.glossary_dir)
+        except (QueueError, RosterError) as err:
+            raise ToolFailure(str(err)) from None
+        return {"seq": args.seq, "entry": result.seq, "clause": args.clause, "choice": result.choice,
+                "domain": result.domain, "drafts": list(result.drafts), "words": list(result.words)}
 
     # -- protocol handlers -------------------------------------------------------
 
@@ -414,7 +461,7 @@ def create_server(glossary_dir: Optional[str] = None,
     # Nothing but protocol may reach stdout, not even a stray print while loading.
     with contextlib.redirect_stdout(sys.stderr):
         nlp = build_pipeline(glossary_dir)
-    return SemgapMCPServer(nlp, queue_db=queue_db)
+    return SemgapMCPServer(nlp, queue_db=queue_db, glossary_dir=glossary_dir)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -425,7 +472,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """
     parser = argparse.ArgumentParser(
         prog="python -m semgap_spacy.mcp_server",
-        description="semgap_spacy MCP server (stdio): assess, explain_term, list_domains, queue_enqueue.")
+        description="semgap_spacy MCP server (stdio): assess, explain_term, list_domains, queue_enqueue, "
+                "queue_teach.")
     parser.add_argument("--glossary-dir", default=None,
                         help="directory of domain glossary YAML files (default: the bundled ones)")
     parser.add_argument("--queue-db", default=None,

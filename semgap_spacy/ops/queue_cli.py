@@ -77,6 +77,32 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.add_argument("--rationale", default="")
     p.set_defaults(func=_guard(_cmd_clarify))
 
+    p = sub.add_parser("clauses", parents=[common],
+                       help="show an entry's clauses with unexplained words, their options and reviews")
+    p.add_argument("seq", type=int)
+    p.set_defaults(func=_guard(_cmd_clauses))
+
+    p = sub.add_parser("teach", parents=[common, signers],
+                       help="record a reviewer's choice for a clause with unexplained words (spec §4.2)",
+                       description="neutral, name and means_term write drafts (glossaries/drafts/), which "
+                                   "decide nothing until a second person runs 'glossary approve'; problem "
+                                   "keeps the case escalated with the note.")
+    p.add_argument("seq", type=int)
+    p.add_argument("--clause", type=int, default=1,
+                   help="which clause with unexplained words: 1, 2, ... ('queue clauses SEQ' lists them)")
+    p.add_argument("--choice", required=True, help="neutral, name, means_term or problem")
+    p.add_argument("--reviewer", default="", help="the human reviewer's name (required)")
+    p.add_argument("--words", nargs="+", default=None, metavar="WORD",
+                   help="the clause's unexplained words this choice is about (default: all)")
+    p.add_argument("--phrase", default=None,
+                   help="name: the name as written; means_term: the phrase as written (default: the words)")
+    p.add_argument("--term", default=None, dest="term_id", help="means_term: the term id X, e.g. MTG.CTC")
+    p.add_argument("--lang", default=None, choices=("en", "es", "fr", "de"),
+                   help="the language list of a neutral word or phrase (default: en)")
+    p.add_argument("--note", default="", help="what the reviewer saw; required for problem")
+    p.add_argument("--domain", default=None, help="only for decisions that do not name their domain")
+    p.set_defaults(func=_guard(_cmd_teach))
+
     p = sub.add_parser("verify", parents=[common], help="check the hash chain")
     p.add_argument("--anchor", default=None, metavar="HASH",
                    help="a head printed earlier by 'queue head' and kept elsewhere; catches a "
@@ -178,6 +204,51 @@ def _cmd_clarify(args: argparse.Namespace) -> int:
         reviewer = queue.show(seq)["payload"]["reviewer"]
     print(f"entry {args.seq}: {field(args.abbreviation)} read as {ascii(args.choice)} by {field(reviewer)} "
           f"(concept_clarified entry {seq}); it will be offered again, never applied automatically")
+    return 0
+
+
+def _cmd_clauses(args: argparse.Namespace) -> int:
+    with _open(args) as queue:
+        entry = queue.show(args.seq)
+        reviews = queue.clause_reviews(args.seq) if entry["kind"] == "decision" else []
+    if entry["kind"] != "decision":
+        raise QueueError(f"entry {args.seq} is a {entry['kind']}, not a decision")
+    reasons = [r for r in (entry["decision_record"] or {}).get("reasons") or []
+               if isinstance(r, dict) and r.get("code") == "unexplained_content"]
+    if not reasons:
+        print(f"entry {args.seq} has no clause with unexplained words")
+        return 0
+    for number, reason in enumerate(reasons, 1):
+        words = ", ".join(field(w) for w in reason.get("words") or [])
+        print(f"clause {number}: {ascii(reason.get('evidence'))}")
+        print(f"  unexplained: {words}")
+        for option in reason.get("options") or []:
+            terms = option.get("term_ids")
+            extra = f" (terms: {', '.join(field(t) for t in terms)})" if terms else ""
+            print(f"  option {field(option.get('choice'))}: {field(option.get('meaning'))}{extra}")
+        for review in (r for r in reviews if r.get("clause") == number):
+            drafts = ", ".join(field(d) for d in review.get("drafts") or []) or "no draft"
+            note = f"; note {ascii(review['note'])}" if review.get("note") else ""
+            print(f"  -> {field(review.get('choice'))} by {field(review.get('reviewer'))} "
+                  f"(entry {review['seq']}): {drafts}{note}")
+    return 0
+
+
+def _cmd_teach(args: argparse.Namespace) -> int:
+    with _open(args) as queue:
+        result = queue.teach(args.seq, args.reviewer, args.clause, args.choice, words=args.words,
+                             phrase=args.phrase, term_id=args.term_id, lang=args.lang, note=args.note,
+                             domain=args.domain, glossary_dir=args.glossaries)
+        reviewer = queue.show(result.seq)["payload"]["reviewer"]
+    words = ", ".join(field(w) for w in result.words)
+    if result.drafts:
+        print(f"entry {args.seq} clause {args.clause}: {words} marked {result.choice} by {field(reviewer)} "
+              f"(concept_clarified entry {result.seq}); drafts {', '.join(result.drafts)} for "
+              f"{result.domain}: they decide nothing until a second person approves them "
+              "('glossary approve')")
+    else:
+        print(f"entry {args.seq} clause {args.clause}: {words} marked {result.choice} by {field(reviewer)} "
+              f"(concept_clarified entry {result.seq}); the case stays escalated, the note is kept")
     return 0
 
 

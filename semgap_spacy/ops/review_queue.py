@@ -44,9 +44,12 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
 from ..util import signing
+from ..glossary.drafts import (MEANS_TERM, PROBLEM, Evidence, TeachingError, check_entries, clause_entries,
+                               load_drafts, normal_choice, save_drafts)
+from ..glossary.models import GlossaryError, bundled_glossary_dir, load_glossaries
 from ..glossary.roster import Roster, RosterError, load_roster
 from ..util.signing import canonical_json
 
@@ -133,6 +136,24 @@ class EnqueueResult:
 
     seq: int
     created: bool
+
+
+@dataclass(frozen=True)
+class TeachResult:
+    """A reviewer's recorded choice for a clause.
+
+    seq (int): The ``concept_clarified`` row.
+    choice (str): The normalised option.
+    domain (str): The domain the drafts are for.
+    drafts (Tuple[str, ...]): The draft ids written (none for *problem*).
+    words (Tuple[str, ...]): The clause's words the choice covers.
+    """
+
+    seq: int
+    choice: str
+    domain: str
+    drafts: Tuple[str, ...]
+    words: Tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -389,6 +410,19 @@ class ReviewQueue:
         )
         return seq
 
+    def _follow_up(self, kind: str, target: sqlite3.Row, payload: Dict[str, Any], **columns: Any) -> int:
+        """Append a row about a decision row (inside ``_write()``): a resolution or a clarification."""
+        return self._append({
+            "kind": kind,
+            "ref_seq": target["seq"],
+            "case_id": target["case_id"],
+            "text_sha256": target["text_sha256"],
+            "glossary_version": target["glossary_version"],
+            "glossary_sha256": target["glossary_sha256"],
+            "payload_json": canonical_json(payload),
+            **columns,
+        })
+
     def enqueue(self, decision: Dict[str, Any], text: Optional[str],
                 case_id: Optional[str] = None) -> EnqueueResult:
         """Queue an escalate or block decision for a person to review.
@@ -505,16 +539,7 @@ class ReviewQueue:
         with self._write():
             target = self._decision_row(seq, "resolution")
             payload = {"reviewer": reviewer, "outcome": outcome, "rationale": rationale}
-            return self._append({
-                "kind": "resolution",
-                "ref_seq": seq,
-                "case_id": target["case_id"],
-                "decision": outcome,
-                "text_sha256": target["text_sha256"],
-                "glossary_version": target["glossary_version"],
-                "glossary_sha256": target["glossary_sha256"],
-                "payload_json": canonical_json(payload),
-            })
+            return self._follow_up("resolution", target, payload, decision=outcome)
 
     def clarify(self, seq: int, reviewer: str, abbreviation: str, choice: str,
                 rationale: str = "", domain: Optional[str] = None) -> int:
@@ -568,17 +593,113 @@ class ReviewQueue:
                 "rationale": rationale,
                 "domain": domain,
             }
-            return self._append({
-                "kind": "concept_clarified",
-                "ref_seq": seq,
-                "case_id": target["case_id"],
-                "text_sha256": target["text_sha256"],
-                "glossary_version": target["glossary_version"],
-                "glossary_sha256": target["glossary_sha256"],
-                "payload_json": canonical_json(payload),
-            })
+            return self._follow_up("concept_clarified", target, payload)
+
+    def teach(self, seq: int, reviewer: str, clause: int, choice: str, *,
+              words: Optional[Sequence[str]] = None, phrase: Optional[str] = None,
+              term_id: Optional[str] = None, lang: Optional[str] = None, note: str = "",
+              domain: Optional[str] = None,
+              glossary_dir: Optional[Union[str, Path]] = None) -> "TeachResult":
+        """Record a reviewer's choice for one clause of an ``unexplained_content`` escalation (spec §4.2).
+
+        *neutral*, *name* and *means_term* also write drafts to
+        ``<glossary_dir>/drafts/<domain>.json`` with the reviewer, the case's
+        text hash and the clause as evidence; a draft decides nothing until a
+        second person approves it (``glossary approve``). *problem* writes no
+        draft: the case stays escalated and the note is kept. The choice is a
+        ``concept_clarified`` row pointing at the decision; the decision
+        itself is never changed. A refusal writes nothing, to the queue or the drafts.
+
+        seq (int): The decision row.
+        reviewer (str): The human reviewer, on the roster.
+        clause (int): Which clause: 1 for the decision's first
+            ``unexplained_content`` reason, 2 for the second, ...
+        choice (str): "neutral", "name", "means_term" or "problem".
+        words (Optional[Sequence[str]]): The clause's unexplained words the
+            choice is about. Defaults to all of them.
+        phrase (Optional[str]): The name (*name*) or the phrase (*means_term*)
+            as the clause writes it. Defaults to the chosen words.
+        term_id (Optional[str]): The term X of *means_term*.
+        lang (Optional[str]): The language list of a neutral word or phrase. Defaults to "en".
+        note (str): What the reviewer saw; required for *problem*.
+        domain (Optional[str]): Defaults to the domain the reason names.
+        glossary_dir (str | Path | None): The glossaries the drafts are for. Defaults to the bundled ones.
+        RETURNS (TeachResult): The new row's seq and the draft ids.
+        """
+        reviewer = self._reviewer(reviewer, "teaching")
+        try:
+            choice = normal_choice(choice)
+        except TeachingError as exc:
+            raise QueueError(f"teaching refused: {exc}") from None
+        if not isinstance(note, str):
+            raise QueueError("teaching refused: the note must be text")
+        if choice == PROBLEM and not note.strip():
+            raise QueueError("teaching refused: say in --note what the problem is; the note is kept "
+                             "with the escalated case")
+        gdir = Path(glossary_dir) if glossary_dir else bundled_glossary_dir()
+        with self._write():
+            target = self._decision_row(seq, "teaching")
+            reasons = [r for r in json.loads(target["decision_json"]).get("reasons") or []
+                       if isinstance(r, dict) and r.get("code") == "unexplained_content"]
+            if not reasons:
+                raise QueueError(f"teaching refused: entry {seq} has no unexplained_content reason; "
+                                 "there is no clause to teach")
+            if isinstance(clause, bool) or not isinstance(clause, int) or not 1 <= clause <= len(reasons):
+                raise QueueError(f"teaching refused: entry {seq} has {len(reasons)} clause"
+                                 f"{'s' if len(reasons) != 1 else ''} with unexplained words "
+                                 f"(1..{len(reasons)}), not {clause!r}")
+            reason = reasons[clause - 1]
+            domain = domain or reason.get("domain")
+            try:
+                if not isinstance(domain, str) or not domain:
+                    raise TeachingError("the decision does not name its domain; give the domain")
+                entries, covered = clause_entries(reason, choice, words=words, phrase=phrase,
+                                                  term_id=term_id, lang=lang)
+                drafts = None
+                if entries:
+                    check_entries(load_glossaries(gdir), domain, entries, reviewer)
+                    drafts = load_drafts(gdir, domain)
+                    evidence = Evidence(reviewer=reviewer, text_sha256=target["text_sha256"],
+                                        clause=reason.get("evidence", ""), case_id=target["case_id"],
+                                        start_char=reason.get("start_char"), end_char=reason.get("end_char"),
+                                        words=covered, at=self._clock())
+                    ids = drafts.add(entries, evidence)
+                else:
+                    ids = []
+            except (TeachingError, GlossaryError) as exc:
+                raise QueueError(f"teaching refused: {exc}") from None
+            payload = {"subject": "clause", "reviewer": reviewer, "clause": clause, "choice": choice,
+                       "start_char": reason.get("start_char"), "end_char": reason.get("end_char"),
+                       "evidence": reason.get("evidence"), "words": covered, "domain": domain,
+                       "term_id": term_id if choice == MEANS_TERM else None,
+                       "entries": [e.describe() for e in entries], "drafts": ids, "note": note}
+            row = self._follow_up("concept_clarified", target, payload)
+            if drafts is not None:
+                evidence.queue_seq = row
+                try:
+                    save_drafts(gdir, drafts)
+                except OSError as exc:
+                    raise QueueError(f"teaching refused: cannot write the drafts: {exc}") from None
+        return TeachResult(row, choice, domain, tuple(ids), tuple(covered))
 
     # -- reading ---------------------------------------------------------
+
+    def clause_reviews(self, seq: Optional[int] = None) -> List[Dict[str, Any]]:
+        """Reviewers' choices for clauses (``teach``), oldest first.
+
+        seq (Optional[int]): Only those about this decision row. Defaults to all.
+        RETURNS (List[Dict[str, Any]]): The payloads, with the row's ``seq``, ``ref_seq`` and ``created_at``.
+        """
+        where, params = "WHERE kind = 'concept_clarified'", ()
+        if seq is not None:
+            where, params = where + " AND ref_seq = ?", (seq,)
+        found = []
+        for row in self._rows(where, params):
+            payload = json.loads(row["payload_json"])
+            if payload.get("subject") == "clause":
+                found.append({"seq": row["seq"], "ref_seq": row["ref_seq"], "case_id": row["case_id"],
+                              "created_at": row["created_at"], **payload})
+        return found
 
     def _rows(self, where: str = "", params: Iterable[Any] = ()) -> Iterator[sqlite3.Row]:
         return iter(self._conn.execute(f"SELECT * FROM entries {where} ORDER BY seq", tuple(params)))
@@ -598,7 +719,7 @@ class ReviewQueue:
         found = []
         for row in self._rows("WHERE kind = 'concept_clarified'"):
             payload = json.loads(row["payload_json"])
-            if payload.get("abbreviation", "").casefold() != wanted:
+            if "abbreviation" not in payload or payload["abbreviation"].casefold() != wanted:
                 continue
             if domain is not None and payload.get("domain") not in (domain, None):
                 continue
@@ -843,6 +964,7 @@ def _entry_dict(row: sqlite3.Row) -> Dict[str, Any]:
 __all__ = [
     "ReviewQueue",
     "EnqueueResult",
+    "TeachResult",
     "VerifyResult",
     "QueueError",
     "canonical_json",

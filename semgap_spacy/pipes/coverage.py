@@ -108,7 +108,8 @@ class Coverage(SemgapPipe):
         doc_set(doc, "semgap_coverage", {
             "name_sources": list(self.name_sources), "explained_by": explained,
             "findings": [{"code": f.code, "start_char": f.start_char, "end_char": f.end_char,
-                          "words": list(f.words)} for f in found]})
+                          "words": list(f.words), "word_spans": [list(w) for w in f.word_spans]}
+                         for f in found]})
         doc.spans[self.unexplained_key] = SpanGroup(
             doc, name=self.unexplained_key,
             spans=[Span(doc, f.token_start, f.token_end, label=f.code) for f in found])

@@ -20,7 +20,7 @@ import anyio  # noqa: E402  (the SDK depends on it)
 from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 
 SERVER_ARGS = ["-m", "semgap_spacy.ops.mcp_server"]
-TOOL_NAMES = {"assess", "explain_term", "list_domains", "queue_enqueue"}
+TOOL_NAMES = {"assess", "explain_term", "list_domains", "queue_enqueue", "queue_teach"}
 DOMAINS = {"aviation_maintenance", "medical_logistics", "mortgage", "pharma_qa"}
 CALL_TIMEOUT = 60  # seconds; the first start builds the pipeline
 # The server must import this checkout's package, whatever the working directory.
@@ -99,6 +99,9 @@ async def _run_session(queue_db, workdir, errlog):
                 "enqueue_extra_key": ("queue_enqueue", {"decision": esc, "text": ESCALATE_CASE["text"],
                                                         "priority": 1}),
                 "enqueue_long_text": ("queue_enqueue", {"decision": esc, "text": "y" * 4001}),
+                "teach_bad_choice": ("queue_teach", {"seq": 1, "choice": "nuetral", "reviewer": "Ruth Lindqvist"}),
+                "teach_extra_key": ("queue_teach", {"seq": 1, "choice": "neutral", "reviewer": "Ruth Lindqvist",
+                                                    "approve": True}),
                 "unknown_tool": ("delete_queue", {}),
             }
             for label, (tool, arguments) in malformed.items():
@@ -157,6 +160,9 @@ def test_initialize_and_tool_list(transcript):
     assert props["text"]["type"] == "string"
     assert set(tools["assess"]["input_schema"]["required"]) == {"domain", "text"}
     assert "readings" in props and "now" in props and "case_id" in props
+    teach = tools["queue_teach"]["input_schema"]
+    assert set(teach["required"]) == {"seq", "choice", "reviewer"}
+    assert teach["properties"]["choice"]["enum"] == ["neutral", "name", "means_term", "problem"]
     enqueue = tools["queue_enqueue"]["input_schema"]
     assert set(enqueue["required"]) == {"decision", "text"}
     assert enqueue["properties"]["decision"]["type"] == "object"
@@ -269,6 +275,8 @@ def test_queue_file_is_the_env_path(transcript):
     ("list_extra_key", "domain"),
     ("enqueue_extra_key", "priority"),
     ("enqueue_long_text", "4000"),
+    ("teach_bad_choice", "'neutral', 'name', 'means_term' or 'problem'"),
+    ("teach_extra_key", "approve"),
     ("unknown_tool", "delete_queue"),
 ])
 def test_malformed_calls_are_error_results(transcript, label, needle):
@@ -378,3 +386,45 @@ def test_queue_path_default_and_env(nlp, tmp_path, monkeypatch):
     app = mcp_server.SemgapMCPServer(nlp)
     assert app.queue_db == tmp_path / "elsewhere.db"
     assert not app.queue_db.exists()  # opened only when something is queued
+
+
+def test_queue_teach_writes_drafts_and_refuses_bad_input(tmp_path):
+    """The reviewer tool of spec §4.2, in process, on a copy of the glossaries."""
+    import shutil
+
+    from semgap_spacy import build_pipeline
+    from semgap_spacy.glossary import bundled_glossary_dir
+    from semgap_spacy.glossary.drafts import load_drafts
+    from semgap_spacy.ops import mcp_server
+    from semgap_spacy.ops.review_queue import ReviewQueue
+
+    glossaries = tmp_path / "glossaries"
+    shutil.copytree(bundled_glossary_dir(), glossaries, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    app = mcp_server.SemgapMCPServer(build_pipeline(str(glossaries)), queue_db=tmp_path / "q.sqlite3",
+                                     glossary_dir=glossaries)
+    case = {"domain": "mortgage", "text": "Underwriting at Brambleton says the file is clear to close",
+            "case_id": "c-9"}
+    decision = anyio.run(app.call, "assess", case).structured_content
+    assert decision["decision"] == "escalate" and decision["reasons"][0]["words"] == ["Brambleton"]
+    queued = anyio.run(app.call, "queue_enqueue", {"decision": decision, "text": case["text"]}).structured_content
+    taught = anyio.run(app.call, "queue_teach", {"seq": queued["seq"], "choice": "name",
+                                                 "reviewer": "Diego Salas"})
+    assert not taught.is_error, taught.content[0].text
+    assert taught.structured_content["drafts"] == ["mortgage/1"]
+    (draft,) = load_drafts(glossaries, "mortgage").open()
+    assert (draft.kind, draft.text, draft.authors) == ("name", "Brambleton", ["Diego Salas"])
+    with ReviewQueue(tmp_path / "q.sqlite3") as queue:
+        head = queue.head()
+    files = {p: p.read_bytes() for p in glossaries.rglob("*") if p.is_file()}
+    for arguments, needle in [
+        ({"choice": "means_term", "term_id": "MTG.NOPE", "reviewer": "Diego Salas"}, "unknown term id"),
+        ({"choice": "neutral", "words": ["Underwriting"], "reviewer": "Diego Salas"}, "not an unexplained word"),
+        ({"choice": "neutral", "reviewer": "automated-agent"}, "names a process"),
+        ({"choice": "problem", "reviewer": "Diego Salas"}, "the problem is"),
+        ({"choice": "neutral", "clause": 2, "reviewer": "Diego Salas"}, "1 clause"),
+    ]:
+        refused = anyio.run(app.call, "queue_teach", {"seq": queued["seq"], **arguments})
+        assert refused.is_error and needle in refused.content[0].text, refused.content[0].text
+    with ReviewQueue(tmp_path / "q.sqlite3") as queue:
+        assert queue.head() == head
+    assert {p: p.read_bytes() for p in glossaries.rglob("*") if p.is_file()} == files

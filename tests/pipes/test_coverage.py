@@ -45,6 +45,21 @@ def test_the_clause_is_the_span(decide):
     assert reason["evidence"] == "deferred interest will be added to the principal"
 
 
+def test_each_clause_offers_the_reviewer_options_of_spec_4_2(decide):
+    text = "Yuki Tanabe at Brambleton: clear to close. Scans uploaded to the portal."
+    reasons = [r for r in decide(text, domain="mortgage")["reasons"] if r["code"] == "unexplained_content"]
+    assert [r["words"] for r in reasons] == [["Yuki", "Tanabe", "Brambleton"], ["Scans", "uploaded", "portal"]]
+    for reason in reasons:
+        assert reason["domain"] == "mortgage"
+        assert [text[s:e] for s, e in reason["word_spans"]] == reason["words"]
+        options = {o["choice"]: o for o in reason["options"]}
+        assert list(options) == ["neutral", "name", "means_term", "problem"]
+        assert {o["outcome"] for o in options.values()} == {"escalate"}  # no choice lets this case through
+        assert "MTG.CTC" in options["means_term"]["term_ids"] and options["problem"]["drafts"] is None
+    unattached = decide("Clear to close, once the wire lands", domain="mortgage")["reasons"]
+    assert all("options" not in r for r in unattached if r["code"] == "unattached_hedge")
+
+
 @pytest.mark.parametrize("text, code", [
     ("Clear to close, once the wire lands", "unattached_hedge"),
     ("Clear to close. Not yet.", "unattached_negation"),

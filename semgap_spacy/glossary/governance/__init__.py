@@ -3,6 +3,9 @@
 ``validate`` reports every problem and risk of some glossaries at once
 (see ``validation``), where loading stops at the first hard error.
 
+``approve`` moves reviewers' drafts (spec §4.2) into the glossary when a
+second person signs them, under a new, archived version.
+
 ``diff`` compares two versions of the glossaries and enforces the release
 rules: anything changed needs a version bump, and any change that makes the
 pipeline less strict (a weakening) needs a second approver, independent of the
@@ -20,6 +23,7 @@ import from ``semgap_spacy.governance`` and never from its modules:
 - ``diff_report``, ``contracts``, ``version_diff``: ``diff`` and ``changelog``
 - ``changelog_markdown``: a diff report as Markdown
 - ``case_replay``: ``replay``
+- ``approval``: ``approve``, a second person moving reviewers' drafts into the glossary (spec §4.2)
 
 ``NEGATION_DIR`` is read from this package at call time, so setting
 ``semgap_spacy.glossary.governance.NEGATION_DIR`` to a folder of ``<lang>.json``
@@ -27,6 +31,7 @@ files reads those instead of the language packs' cue files.
 """
 from __future__ import annotations
 
+from .approval import Approval, ApprovalError, approve, next_version, open_drafts
 from .case_replay import DecideFn, ReplayReport, ReplayRow, read_cases, replay
 from .diff_report import DiffReport, DomainDiff, TermDiff, Weakening
 from .findings import ERROR, FINDING_CODES, WARNING, Finding, GovernanceError, has_errors
@@ -43,4 +48,5 @@ __all__ = [
     "validate",
     "TermDiff", "DomainDiff", "Weakening", "DiffReport", "diff", "changelog",
     "DecideFn", "ReplayRow", "ReplayReport", "read_cases", "replay",
+    "Approval", "ApprovalError", "approve", "next_version", "open_drafts",
 ]

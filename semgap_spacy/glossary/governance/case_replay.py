@@ -104,13 +104,15 @@ def replay(cases_jsonl: Union[str, Path, Sequence[Any]], archived_version: str,
     decide_fn (Callable): ``decide_fn(cases, glossary_dir) -> decisions``, in
         case order; the CLI passes one that builds the real pipeline.
     glossary_dir (str | Path | None): The "new" glossaries; default bundled.
-    archive_root (str | Path | None): Where versions are archived.
+    archive_root (str | Path | None): Where versions are archived; defaults to
+        ``<glossary_dir>/archive``.
     RETURNS (ReplayReport): Per case the archived (old) and current (new)
         decision; ``report.changed`` lists the ones that differ.
     """
     cases = read_cases(cases_jsonl) if isinstance(cases_jsonl, (str, Path)) else list(cases_jsonl)
-    old_dir = archive_dir(archived_version, archive_root)
     new_dir = Path(glossary_dir) if glossary_dir else bundled_glossary_dir()
+    # a glossary directory keeps its own archive (``approve`` writes it there)
+    old_dir = archive_dir(archived_version, archive_root or new_dir / "archive")
     if not new_dir.is_dir():
         raise GovernanceError(f"{new_dir}: not a glossary directory")
     old = _decisions(decide_fn, cases, old_dir)

@@ -90,7 +90,7 @@ def load_raw(source: Source) -> List[RawDomain]:
     RAISES (GovernanceError): If a path does not exist or holds no glossary.
     """
     if isinstance(source, GlossarySet):
-        return [RawDomain(name, dom.model_dump(mode="json"), f"<loaded:{name}>")
+        return [RawDomain(name, dom.to_dict(), f"<loaded:{name}>")
                 for name, dom in source.domains.items()]
     if isinstance(source, Mapping):
         if "terms" in source or "domain" in source:

@@ -16,6 +16,8 @@ from .contracts import _contract_changes
 from .diff_report import DiffReport, DomainDiff, TermDiff, Weakening
 from .findings import _finding
 from .payload import _dict, _fmt, _frame_values, _list, _same_person, _str, _terms, _variants
+from ..models import phrase_key
+from ...util.textnorm import fold
 from .sources import Source, load_raw
 
 
@@ -130,7 +132,7 @@ def _diff_other(old: dict, new: dict) -> List[str]:
     if old.get("retired") != new.get("retired"):
         lines.append("retired terms changed")
     known = {"domain", "version", "description", "compounds", "terms", "frames", "ambiguous",
-             "retired", "vocabulary"}
+             "retired", "vocabulary", "taught"}
     for key in sorted((set(old) | set(new)) - known, key=str):
         if old.get(key) != new.get(key):
             lines.append(f"{key} changed")
@@ -147,36 +149,87 @@ def _vocabulary_words(domain: dict) -> Tuple[set, set]:
     return neutral, {str(n) for n in _list(vocab.get("known_names"))}
 
 
-def _diff_vocabulary(old: dict, new: dict) -> Tuple[List[str], List[Tuple[str, str]]]:
+def _taught_key(kind: str, text: str, term: Any = None, lang: Any = None) -> Tuple[str, ...]:
+    if kind == "name":
+        return ("name", text)
+    if kind == "neutral":
+        return ("neutral", fold(text))
+    return ("phrase", str(term), str(lang or "en"), phrase_key(text))
+
+
+def _taught(domain: dict) -> Dict[Tuple[str, ...], dict]:
+    """The ``taught`` records of a raw payload (spec §4.2), by the entry they added."""
+    out = {}
+    for record in _list(_dict(domain).get("taught")):
+        record = _dict(record)
+        if isinstance(record.get("text"), str) and isinstance(record.get("kind"), str):
+            out[_taught_key(record["kind"], record["text"], record.get("term"), record.get("lang"))] = record
+    return out
+
+
+def _by_review(record: Optional[dict]) -> str:
+    if not record:
+        return ""
+    drafted = ", ".join(str(n) for n in _list(record.get("drafted_by"))) or "?"
+    cases = len(_list(record.get("cases")))
+    return (f"; taught in review (draft {record.get('draft')}, drafted by {drafted} "
+            f"from {cases} case{'s' if cases != 1 else ''})")
+
+
+def _diff_vocabulary(old: dict, new: dict) -> Tuple[List[str], List[Tuple[str, str, Tuple[str, ...]]]]:
     """Changes of the neutral vocabulary and known names (spec §4.1 rules 6 and 7).
 
     An added word or name can explain a word that escalated before, so it can
     turn an escalate into a proceed: a weakening. A removed one only escalates more.
-    RETURNS: (change lines, weakenings as (kind, detail)).
+    RETURNS: (change lines, weakenings as (kind, detail, taught key)).
     """
     (on, onames), (nn, nnames) = _vocabulary_words(old), _vocabulary_words(new)
+    taught = _taught(new)
     lines, weak = [], []
     for word, where in sorted(nn - on):
-        weak.append(("neutral_added", f'neutral word "{word}" added ({where})'))
+        key = _taught_key("neutral", word)
+        weak.append(("neutral_added", f'neutral word "{word}" added ({where}){_by_review(taught.get(key))}', key))
     for word, where in sorted(on - nn):
         lines.append(f'neutral word "{word}" removed ({where})')
     for name in sorted(nnames - onames):
-        weak.append(("known_name_added", f'known name "{name}" added'))
+        key = _taught_key("name", name)
+        weak.append(("known_name_added", f'known name "{name}" added{_by_review(taught.get(key))}', key))
     for name in sorted(onames - nnames):
         lines.append(f'known name "{name}" removed')
     ov, nv = _dict(_dict(old).get("vocabulary")), _dict(_dict(new).get("vocabulary"))
     for key in ("owner", "approver"):
         if ov.get(key) != nv.get(key):
             lines.append(f"vocabulary {key}: {_fmt(ov.get(key))} → {_fmt(nv.get(key))}")
-    return lines + [detail for _, detail in weak], weak
+    return lines + [detail for _, detail, _ in weak], weak
 
 
-def _independent(name: Any, others: Iterable[Any]) -> Tuple[bool, str]:
+def _taught_phrases(tid: str, td: TermDiff, taught: Dict[Tuple[str, ...], dict]
+                    ) -> List[Tuple[str, str, dict]]:
+    """Phrases a review round added to a clearance or field term: a weakening (spec §4.2).
+
+    A phrase its owner adds is vouched for by the term's owner and approver;
+    a taught phrase was written by a reviewer, so its approver is the second
+    person, and an added clearance phrase can turn an escalate into a proceed.
+    """
+    out = []
+    if td.signal not in ("clear", "field"):
+        return out
+    for phrase in td.added_phrases:
+        record = taught.get(_taught_key("phrase", phrase.text, tid, phrase.lang))
+        if record:
+            what = "it can clear a case" if td.signal == "clear" else "its words are explained (spec §4.1 rule 1)"
+            out.append(("taught_phrase_added",
+                        f"phrase {phrase} added to a {td.signal} term: {what}{_by_review(record)}", record))
+    return out
+
+
+def _independent(name: Any, others: Iterable[Any], taught: bool = False) -> Tuple[bool, str]:
     if not _str(name):
         return False, "no second approver is named"
     for other in others:
         if _same_person(name, other):
-            return False, f"second approver {_str(name)!r} is already the term's owner or approver"
+            who = "a reviewer who drafted it" if taught else "the term's owner or approver"
+            return False, f"second approver {_str(name)!r} is already {who}"
     return True, ""
 
 
@@ -206,7 +259,9 @@ def diff(old: Source, new: Source) -> DiffReport:
         nt = {tid: t for _, tid, t in _terms(n)} if n is not None else {}
         retired = {_dict(r).get("id"): _dict(r) for r in _list(_dict(n).get("retired"))}
         o_vals, n_vals = _frame_values(o), _frame_values(n or {})
-        weak: List[Tuple[str, str, str, Any, List[Any]]] = []  # (term, kind, detail, sa, people)
+        taught = _taught(n or {})
+        # (term, kind, detail, second approver, people it must differ from, taught in review)
+        weak: List[Tuple[str, str, str, Any, List[Any], bool]] = []
         for tid, t in ot.items():
             if tid not in nt:
                 dd.terms[tid] = TermDiff(tid, "removed", t.get("signal"), removed_phrases=_variants(t))
@@ -214,7 +269,7 @@ def diff(old: Source, new: Source) -> DiffReport:
                     entry = retired.get(tid, {})
                     weak.append((tid, "critical_removed",
                                  f"critical term {tid} removed" + (" with its domain" if n is None else ""),
-                                 entry.get("second_approver"), [t.get("owner"), t.get("approver")]))
+                                 entry.get("second_approver"), [t.get("owner"), t.get("approver")], False))
         for tid, t in nt.items():
             if tid not in ot:
                 dd.terms[tid] = TermDiff(tid, "added", t.get("signal"), added_phrases=_variants(t))
@@ -225,7 +280,9 @@ def diff(old: Source, new: Source) -> DiffReport:
             if td.changes or td.added_phrases or td.removed_phrases:
                 dd.terms[tid] = td
             people = [ot[tid].get("owner"), ot[tid].get("approver"), t.get("owner"), t.get("approver")]
-            weak += [(tid, kind, detail, t.get("second_approver"), people) for kind, detail in tw]
+            weak += [(tid, kind, detail, t.get("second_approver"), people, False) for kind, detail in tw]
+            weak += [(tid, kind, detail, record.get("approver"), _list(record.get("drafted_by")), True)
+                     for kind, detail, record in _taught_phrases(tid, td, taught)]
         if n is None:
             dd.status = "removed"
         else:
@@ -233,8 +290,12 @@ def diff(old: Source, new: Source) -> DiffReport:
             vocab_lines, vocab_weak = _diff_vocabulary(o, n)
             dd.other_changes += vocab_lines
             vocab = _dict(n.get("vocabulary"))
-            weak += [("vocabulary", kind, detail, vocab.get("approver"), [vocab.get("owner")])
-                     for kind, detail in vocab_weak]
+            for kind, detail, key in vocab_weak:
+                record = taught.get(key)
+                # a taught entry is approved by its own second person; any other by the vocabulary's approver
+                sa, people = ((record.get("approver"), _list(record.get("drafted_by"))) if record
+                              else (vocab.get("approver"), [vocab.get("owner")]))
+                weak.append(("vocabulary", kind, detail, sa, people, bool(record)))
             strip = lambda p: {k: v for k, v in p.items() if k != "version"}  # noqa: E731
             if strip(o) == strip(n):
                 dd.status = "unchanged"
@@ -252,12 +313,14 @@ def diff(old: Source, new: Source) -> DiffReport:
                 report.findings.append(_finding(
                     "version_not_bumped", name, None,
                     f"domain {name}: version went backwards, {o.get('version')} → {n.get('version')}"))
-        for tid, kind, detail, sa, people in weak:
-            ok, why = _independent(sa, people)
+        for tid, kind, detail, sa, people, by_review in weak:
+            ok, why = _independent(sa, people, by_review)
             report.weakenings.append(Weakening(name, tid, kind, detail, _str(sa) or None, ok))
             if not ok:
                 where = (f"an entry {{id: {tid}, second_approver: ...}} in the domain's `retired` list"
                          if kind == "critical_removed" else
+                         "the `taught` record's approver, someone other than the reviewers who drafted it"
+                         if by_review else
                          "`vocabulary.approver`, someone other than `vocabulary.owner`" if tid == "vocabulary"
                          else "`second_approver` on the term")
                 report.findings.append(_finding(

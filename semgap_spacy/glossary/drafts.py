@@ -1,0 +1,466 @@
+"""Drafts from review: what a reviewer says a clause's unexplained words are (spec §4.2).
+
+An ``unexplained_content`` escalation offers the reviewer, per clause:
+*neutral* (the words carry no fact that matters here), *name* (they name a
+party, site or person), *means term X* (another way to say term X) or
+*problem* (they state something that must stop the action). The first three
+become **drafts**: neutral words of the domain, a known name, a phrase of
+term X, each with the reviewer, the case's text hash and the clause as
+evidence. A draft lives in ``<glossaries>/drafts/<domain>.json``, outside
+the glossary the pipeline loads, so it explains and decides nothing. It
+counts only once a second person approves it (``governance.approval``): the
+entry then moves into the domain's glossary under a new version, and a
+``taught`` record in that glossary names who drafted and who approved it.
+
+Nothing here reads a Doc or the queue: a clause is a decision's reason
+(plain JSON), and a draft file is plain YAML validated by pydantic.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..util.safe_output import output_file
+from ..util.textnorm import fold
+from .models import GlossaryError, GlossarySet, PersonName, phrase_key
+
+NEUTRAL, NAME, MEANS_TERM, PROBLEM = "neutral", "name", "means_term", "problem"
+#: (choice, what it says of the words, what it drafts), in the spec's order
+TEACHING_CHOICES: Tuple[Tuple[str, str, Optional[str]], ...] = (
+    (NEUTRAL, "the words carry no fact that matters here", "neutral words of the domain"),
+    (NAME, "the words are the name of a party, site or person", "a known name of the domain"),
+    (MEANS_TERM, "the words are another way to say a term of the domain (name it)", "a phrase of that term"),
+    (PROBLEM, "the words state something that must stop the action", None),
+)
+CHOICES = tuple(c for c, _, _ in TEACHING_CHOICES)
+#: what each drafting choice drafts
+KIND_OF_CHOICE = {NEUTRAL: "neutral", NAME: "name", MEANS_TERM: "phrase"}
+DRAFTS_DIR = "drafts"
+_SPACES = re.compile(r"\s+")
+_LANGS = ("en", "es", "fr", "de")
+
+
+class TeachingError(ValueError):
+    """A reviewer's choice or an approval that is refused; the message says why."""
+
+
+def normal_choice(choice: Any) -> str:
+    """A reviewer option as one of ``CHOICES`` ("means term", "Means-Term" -> "means_term").
+
+    RAISES (TeachingError): Not one of the four options.
+    """
+    if isinstance(choice, str):
+        key = re.sub(r"[\s\-]+", "_", choice.strip().lower())
+        if key in CHOICES:
+            return key
+    raise TeachingError(f"unknown reviewer option {choice!r}: choose one of {', '.join(CHOICES)}")
+
+
+class Entry(NamedTuple):
+    """One thing a draft would add to a domain's glossary."""
+
+    kind: str            # "neutral" | "name" | "phrase"
+    text: str            # the neutral word (lower case), the name as written, or the phrase
+    lang: str            # the language list it joins ("en" for a name)
+    term: Optional[str]  # the term of a phrase
+
+    def key(self) -> Tuple[str, str, str, str]:
+        """Two entries with the same key are the same draft."""
+        text = self.text if self.kind == "name" else phrase_key(self.text)
+        return self.kind, text, self.lang if self.kind != "name" else "", self.term or ""
+
+    def describe(self) -> str:
+        if self.kind == "neutral":
+            return f"neutral word {self.text!r} ({self.lang})"
+        if self.kind == "name":
+            return f"known name {self.text!r}"
+        return f"phrase {self.text!r} ({self.lang}) of {self.term}"
+
+
+# -- from a clause to entries -----------------------------------------------------
+
+
+def _norm_space(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()
+
+
+def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Sequence[str]] = None,
+                   phrase: Optional[str] = None, term_id: Optional[str] = None,
+                   lang: Optional[str] = None) -> Tuple[List[Entry], List[str]]:
+    """What a reviewer's choice for one clause would draft.
+
+    reason (Dict[str, Any]): An ``unexplained_content`` reason of a decision.
+    choice (str): One of ``CHOICES``.
+    words (Optional[Sequence[str]]): The clause's unexplained words the choice
+        is about; defaults to all of them. A clause may need two choices
+        ("Yuki Tanabe" a name, "scanned" neutral).
+    phrase (Optional[str]): For *name* and *means_term*: the name or phrase
+        as written in the clause; it must hold an unexplained word. Defaults
+        to each run of adjacent chosen words (name) or the text from the
+        first to the last chosen word (means_term).
+    term_id (Optional[str]): For *means_term*: the term X (required).
+    lang (Optional[str]): The language list a neutral word or phrase joins.
+        Defaults to "en".
+    RETURNS (Tuple[List[Entry], List[str]]): The entries (none for *problem*)
+        and the words the choice covers.
+    RAISES (TeachingError): A word that is not one of the clause's
+        unexplained words, a phrase that is not in the clause, a missing term.
+    """
+    choice = normal_choice(choice)
+    clause = reason.get("evidence")
+    unexplained = [w for w in reason.get("words") or [] if isinstance(w, str)]
+    if not isinstance(clause, str) or not unexplained:
+        raise TeachingError("the clause has no unexplained words to teach (is it an unexplained_content reason?)")
+    lang = lang or "en"
+    if lang not in _LANGS:
+        raise TeachingError(f"unknown language {lang!r}: one of {', '.join(_LANGS)}")
+    chosen = _chosen_words(words, unexplained)
+    tokens = _clause_tokens(reason, clause, unexplained)
+    if choice != MEANS_TERM and term_id is not None:
+        raise TeachingError(f"a term id is given only with {MEANS_TERM}, not with {choice}")
+    if choice == PROBLEM:
+        return [], chosen
+    if choice == NEUTRAL:
+        if phrase is not None:
+            raise TeachingError("neutral takes words (--words), not a phrase: each word is drafted alone")
+        return [Entry("neutral", w.lower(), lang, None) for w in dict.fromkeys(w.lower() for w in chosen)], chosen
+    if choice == NAME:
+        names = [_in_clause(phrase, clause, tokens, case_sensitive=True)] if phrase is not None \
+            else _runs(tokens, chosen, clause)
+        if not names:
+            raise TeachingError(f"none of {', '.join(map(repr, chosen))} is found in the clause {clause!r}; "
+                                "give the name as written (--phrase)")
+        return [Entry("name", n, "en", None) for n in dict.fromkeys(names)], chosen
+    if not isinstance(term_id, str) or not term_id.strip():
+        raise TeachingError(f"{MEANS_TERM} needs the term id X the words mean (e.g. --term MTG.CTC)")
+    if phrase is None:
+        picked = [(s, e) for s, e, w in tokens if w in chosen]
+        text = _norm_space(clause[picked[0][0]:picked[-1][1]]) if picked else " ".join(chosen)
+    else:
+        text = _in_clause(phrase, clause, tokens, case_sensitive=False)
+    return [Entry("phrase", text, lang, term_id.strip())], chosen
+
+
+def _chosen_words(words: Optional[Sequence[str]], unexplained: List[str]) -> List[str]:
+    if words is None:
+        return list(unexplained)
+    if isinstance(words, str) or not all(isinstance(w, str) for w in words):
+        raise TeachingError("words must be a list of the clause's unexplained words")
+    out = []
+    for word in words:
+        if word in unexplained:
+            out.append(word)
+            continue
+        same = [u for u in unexplained if fold(u) == fold(word.strip())]
+        if not same:
+            raise TeachingError(f"{word!r} is not an unexplained word of this clause "
+                                f"(its unexplained words: {', '.join(map(repr, unexplained))})")
+        out.append(same[0])
+    if not out:
+        raise TeachingError("no words chosen: name at least one of the clause's unexplained words")
+    return list(dict.fromkeys(out))
+
+
+def _clause_tokens(reason: Dict[str, Any], clause: str, unexplained: List[str]) -> List[Tuple[int, int, str]]:
+    """(start, end, text) of every unexplained token, offsets within the clause.
+
+    A token may run past the clause's end ("St." where the clause ends at the
+    period): its text is then the whole word, its end the clause's.
+    """
+    start = reason.get("start_char")
+    spans = reason.get("word_spans")
+    out = []
+    if isinstance(start, int) and isinstance(spans, (list, tuple)):
+        for span in spans:
+            if isinstance(span, (list, tuple)) and len(span) == 2 and all(isinstance(x, int) for x in span):
+                s, e = span[0] - start, span[1] - start
+                if 0 <= s < e <= len(clause):
+                    out.append((s, e, clause[s:e]))
+                elif 0 <= s < len(clause) < e:
+                    whole = next((w for w in unexplained if w.startswith(clause[s:]) and len(w) == e - s), None)
+                    if whole is not None:
+                        out.append((s, len(clause), whole))
+    if not out:  # a decision without word spans: find the words in the clause, in order
+        pos = 0
+        for word in unexplained:
+            at = clause.find(word, pos)
+            if at >= 0:
+                out.append((at, at + len(word), word))
+                pos = at + len(word)
+    return out
+
+
+def _runs(tokens: List[Tuple[int, int, str]], chosen: List[str], clause: str) -> List[str]:
+    """Each run of chosen words with only spaces between them, as written."""
+    runs: List[List[Any]] = []  # [start, start of the last token, its text, its end]
+    for s, e, w in tokens:
+        if w not in chosen:
+            runs.append(None)
+            continue
+        if runs and runs[-1] is not None and clause[runs[-1][3]:s].strip() == "":
+            runs[-1][1:] = [s, w, e]
+        else:
+            runs.append([s, s, w, e])
+    return [_norm_space(clause[r[0]:r[1]] + r[2]) for r in runs if r is not None]
+
+
+def _in_clause(phrase: Any, clause: str, tokens: List[Tuple[int, int, str]], case_sensitive: bool) -> str:
+    """The phrase as the clause writes it; it must hold at least one unexplained word."""
+    if not isinstance(phrase, str) or not _norm_space(phrase):
+        raise TeachingError("the phrase is empty")
+    wanted = _norm_space(phrase)
+    pattern = re.compile(r"\s+".join(re.escape(w) for w in wanted.split()), 0 if case_sensitive else re.IGNORECASE)
+    found = None
+    for match in pattern.finditer(clause):
+        if any(s < match.end() and match.start() < e for s, e, _ in tokens):
+            found = match
+            break
+        found = found or False
+    if found is None:
+        raise TeachingError(f"{wanted!r} is not in the clause {clause!r}"
+                            + (" (a name is matched case-sensitively)" if case_sensitive else ""))
+    if found is False:
+        raise TeachingError(f"{wanted!r} holds none of the clause's unexplained words")
+    return _norm_space(found.group(0))
+
+
+# -- checks against the glossary in force ----------------------------------------
+
+
+def check_entries(glossary: GlossarySet, domain: str, entries: Sequence[Entry], signer: str) -> None:
+    """Refuse entries the glossary already holds or could not take.
+
+    The candidate glossary (with the entries added, as an approval would add
+    them) is validated by the same models the loader uses, so a never-neutral
+    word ("not"), a critical phrase word ("declined") or a phrase of another
+    term is refused now, with the models' message, not at approval.
+
+    glossary (GlossarySet): The glossary in force.
+    domain (str): The case's domain.
+    entries (Sequence[Entry]): From ``clause_entries``.
+    signer (str): Named as reviewer of a translation the phrase would create.
+    RAISES (TeachingError): Unknown domain or term, an entry already in force, or one the models refuse.
+    """
+    dom = glossary.domains.get(domain)
+    if dom is None:
+        raise TeachingError(f"unknown domain {domain!r}: the glossary has {', '.join(glossary.domains)}")
+    ids = [t.id for t in dom.terms]
+    for entry in entries:
+        if entry.kind == "phrase" and entry.term not in ids:
+            elsewhere = glossary.term(entry.term or "")
+            where = f"it is a term of {elsewhere[0]}, not {domain}" if elsewhere else "no such term"
+            raise TeachingError(f"unknown term id {entry.term!r} for {domain} ({where}); "
+                                f"the terms of {domain}: {', '.join(ids)}")
+        if in_force(dom, entry):
+            raise TeachingError(f"{entry.describe()} is already in the {domain} glossary "
+                                f"({dom.version}); nothing to draft")
+    payloads = glossary.to_dict()
+    for entry in entries:
+        apply_entry(payloads[domain], entry, signer)
+    try:
+        GlossarySet.from_dict(payloads, source="glossary with the draft")
+    except GlossaryError as exc:
+        raise TeachingError(f"the glossary could not take this draft: {exc}") from None
+
+
+def in_force(dom: Any, entry: Entry) -> bool:
+    """Whether a DomainGlossary already holds an entry."""
+    if entry.kind == "neutral":
+        return any(fold(w) == fold(entry.text) for w, _, _ in dom.vocabulary.neutral.words())
+    if entry.kind == "name":
+        return _norm_space(entry.text) in {_norm_space(n) for n in dom.vocabulary.known_names}
+    for term in dom.terms:
+        if term.id == entry.term:
+            return any(phrase_key(text) == phrase_key(entry.text) for text, _, _, _ in term.variants())
+    return False
+
+
+def apply_entry(payload: Dict[str, Any], entry: Entry, signer: str) -> None:
+    """Add an entry to a raw domain payload (a dict, or ruamel's round-trip map) in place.
+
+    A phrase in a language the term has no translation for creates an
+    approved translation with ``signer`` as its reviewer.
+    """
+    if entry.kind in ("neutral", "name"):
+        vocab = _child(payload, "vocabulary", {})
+        if entry.kind == "name":
+            _child(vocab, "known_names", []).append(entry.text)
+        else:
+            lists = _child(_child(vocab, "neutral", {}), "domain", {})
+            _child(lists, entry.lang, []).append(entry.text)
+        return
+    for term in payload.get("terms") or []:
+        if isinstance(term, dict) and term.get("id") == entry.term:
+            if entry.lang == "en":
+                _child(term, "phrases", []).append(entry.text)
+            else:
+                translations = _child(term, "translations", {})
+                if entry.lang in translations:
+                    _child(translations[entry.lang], "phrases", []).append(entry.text)
+                else:
+                    translations[entry.lang] = {"status": "approved", "reviewer": signer,
+                                                "phrases": [entry.text]}
+            return
+    raise TeachingError(f"unknown term id {entry.term!r}")
+
+
+def _child(mapping: Dict[str, Any], key: str, empty: Any) -> Any:
+    if mapping.get(key) is None:
+        mapping[key] = copy.copy(empty)
+    return mapping[key]
+
+
+# -- the drafts file ----------------------------------------------------------------
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Evidence(_Strict):
+    """Why a draft exists: one reviewer's choice for one clause of one case."""
+
+    reviewer: PersonName
+    text_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    clause: str
+    case_id: Optional[str] = None
+    start_char: Optional[int] = None
+    end_char: Optional[int] = None
+    words: List[str] = []
+    queue_seq: Optional[int] = None
+    at: Optional[str] = None
+
+
+class Draft(_Strict):
+    """One entry a reviewer proposed; ``open`` until a second person approves it."""
+
+    id: str
+    kind: Literal["neutral", "name", "phrase"]
+    text: str = Field(min_length=1)
+    lang: Literal["en", "es", "fr", "de"] = "en"
+    term: Optional[str] = None
+    status: Literal["open", "approved"] = "open"
+    evidence: List[Evidence] = Field(min_length=1)
+    approved_by: Optional[PersonName] = None
+    approved_in: Optional[str] = None
+    approved_at: Optional[str] = None
+
+    @model_validator(mode="after")
+    def _check(self) -> "Draft":
+        if (self.kind == "phrase") != bool(self.term):
+            raise ValueError(f"draft {self.id}: a phrase names its term, and only a phrase does")
+        if self.status == "approved":
+            if not self.approved_by or not self.approved_in:
+                raise ValueError(f"draft {self.id}: approved without approved_by and approved_in")
+            if any(fold(self.approved_by) == fold(e.reviewer) for e in self.evidence):
+                raise ValueError(f"draft {self.id}: approved by {self.approved_by!r}, who drafted it; "
+                                 "a draft needs a second person")
+        return self
+
+    @property
+    def entry(self) -> Entry:
+        return Entry(self.kind, self.text, self.lang if self.kind != "name" else "en", self.term)
+
+    @property
+    def authors(self) -> List[str]:
+        return list(dict.fromkeys(e.reviewer for e in self.evidence))
+
+
+class DraftFile(_Strict):
+    """``<glossaries>/drafts/<domain>.json``: every draft of one domain, open and approved."""
+
+    domain: str
+    drafts: List[Draft] = []
+
+    @model_validator(mode="after")
+    def _check(self) -> "DraftFile":
+        ids = [d.id for d in self.drafts]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise ValueError(f"draft id {twice[0]} is used twice")
+        return self
+
+    def open(self) -> List[Draft]:
+        return [d for d in self.drafts if d.status == "open"]
+
+    def find(self, entry: Entry) -> Optional[Draft]:
+        """The open draft of the same entry, if any."""
+        for draft in self.open():
+            if draft.entry.key() == entry.key():
+                return draft
+        return None
+
+    def next_id(self) -> str:
+        numbers = [int(d.id.rsplit("/", 1)[1]) for d in self.drafts
+                   if d.id.startswith(self.domain + "/") and d.id.rsplit("/", 1)[1].isdigit()]
+        return f"{self.domain}/{max(numbers, default=0) + 1}"
+
+    def add(self, entries: Iterable[Entry], evidence: Evidence) -> List[str]:
+        """Add entries as drafts (or as more evidence for an open draft of the same entry).
+
+        RETURNS (List[str]): The draft ids, one per entry.
+        """
+        ids = []
+        for entry in entries:
+            draft = self.find(entry)
+            if draft is None:
+                draft = Draft(id=self.next_id(), kind=entry.kind, text=entry.text, lang=entry.lang,
+                              term=entry.term, evidence=[evidence])
+                self.drafts.append(draft)
+            elif not any(e.text_sha256 == evidence.text_sha256 and e.reviewer == evidence.reviewer
+                         and e.start_char == evidence.start_char for e in draft.evidence):
+                draft.evidence.append(evidence)
+            ids.append(draft.id)
+        return ids
+
+
+def drafts_path(glossary_dir: Union[str, Path], domain: str) -> Path:
+    """Where a domain's drafts live: a folder the glossary loader never reads.
+
+    The tools write drafts, people read them (``glossary drafts``), so the
+    file is indented JSON: quick to read and rewrite after every choice.
+    """
+    return Path(glossary_dir) / DRAFTS_DIR / f"{domain}.json"
+
+
+def load_drafts(glossary_dir: Union[str, Path], domain: str) -> DraftFile:
+    """A domain's drafts; an empty file when there are none yet.
+
+    RAISES (TeachingError): The file exists but does not validate (named, with the problem).
+    """
+    path = drafts_path(glossary_dir, domain)
+    if not path.is_file():
+        return DraftFile(domain=domain)
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise TeachingError(f"{path}: not a readable JSON drafts file ({exc})") from None
+    try:
+        drafts = DraftFile.model_validate(payload)
+    except ValidationError as err:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(file)'}: "
+                             f"{e['msg'].removeprefix('Value error, ')}" for e in err.errors())
+        raise TeachingError(f"{path}: {problems}") from None
+    if drafts.domain != domain:
+        raise TeachingError(f"{path}: holds drafts of {drafts.domain!r}, not {domain!r}")
+    return drafts
+
+
+def save_drafts(glossary_dir: Union[str, Path], drafts: DraftFile) -> Path:
+    """Write a domain's drafts file whole (or not at all)."""
+    path = drafts_path(glossary_dir, drafts.domain)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = drafts.model_dump(mode="json", exclude_none=True)
+    with output_file(path) as out:
+        out.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+    return path
+
+
+__all__ = ["CHOICES", "DRAFTS_DIR", "Draft", "DraftFile", "Entry", "Evidence", "KIND_OF_CHOICE", "MEANS_TERM",
+           "NAME", "NEUTRAL", "PROBLEM", "TEACHING_CHOICES", "TeachingError", "apply_entry", "check_entries",
+           "clause_entries", "drafts_path", "in_force", "load_drafts", "normal_choice", "save_drafts"]

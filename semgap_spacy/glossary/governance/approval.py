@@ -1,0 +1,230 @@
+"""approve: a second person moves reviewers' drafts into the glossary (spec §4.2).
+
+A draft (``glossary.drafts``) explains and decides nothing. It counts once a
+person on the roster who did not draft it approves it: the entry is added to
+its domain's file (a neutral word, a known name, a phrase of a term) with a
+``taught`` record naming who drafted and who approved it, every domain file
+moves to one new version, and both versions are archived under
+``<glossaries>/archive/<version>/``, so ``glossary diff`` shows the change as
+a weakening and ``glossary replay`` lists the decisions it turns.
+
+Everything is checked before anything is written: an approver who drafted a
+chosen draft, an unknown or already approved draft id, an approver off the
+roster or a glossary that would not load leaves every file as it was.
+"""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from srsly.ruamel_yaml import YAML
+
+from ..drafts import DRAFTS_DIR, Draft, DraftFile, TeachingError, apply_entry, load_drafts, save_drafts
+from ..models import _VERSION as VERSION_RE
+from ..models import GlossaryError, GlossarySet
+from ..roster import Roster, RosterError
+from ...util.safe_output import output_file
+from ...util.textnorm import fold
+from .sources import _ARCHIVE
+
+
+class ApprovalError(TeachingError):
+    """An approval that is refused; nothing was written."""
+
+
+@dataclass
+class Approval:
+    """What an approval did."""
+
+    approver: str
+    old_version: str
+    new_version: str
+    drafts: List[Draft] = field(default_factory=list)
+    domains: List[str] = field(default_factory=list)
+    archived: List[str] = field(default_factory=list)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"approver": self.approver, "old_version": self.old_version, "new_version": self.new_version,
+                "domains": list(self.domains), "archived": list(self.archived),
+                "drafts": [d.model_dump(mode="json", exclude_none=True) for d in self.drafts]}
+
+
+def next_version(old: str, today: Optional[date] = None) -> str:
+    """The version after ``old`` (YYYY.MM.N): the next N this month, else this month's first.
+
+    old (str): The current version.
+    today (Optional[date]): Defaults to today (UTC).
+    RETURNS (str): A version higher than ``old``.
+    """
+    year, month, patch = (int(x) for x in old.split("."))
+    today = today or datetime.now(timezone.utc).date()
+    if (today.year, today.month) > (year, month):
+        return f"{today.year}.{today.month}.0"
+    return f"{year}.{month}.{patch + 1}"
+
+
+def _version_key(version: str) -> Tuple[int, ...]:
+    return tuple(int(x) for x in version.split("."))
+
+
+def _yaml() -> YAML:
+    # round trip: comments, key order and flow lists of the hand-written files survive
+    yaml = YAML()
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def _domain_files(glossary_dir: Path, yaml: YAML) -> Dict[str, Tuple[Path, Any]]:
+    """domain -> (file, round-trip payload) for every domain file of a directory."""
+    out: Dict[str, Tuple[Path, Any]] = {}
+    for path in sorted(p for p in glossary_dir.glob("*.yaml") if p.is_file()):
+        payload = yaml.load(path.read_text(encoding="utf-8"))
+        name = payload.get("domain") if isinstance(payload, dict) else None
+        out[name if isinstance(name, str) else path.stem] = (path, payload)
+    return out
+
+
+def _select(drafts: Dict[str, DraftFile], ids: Optional[Sequence[str]]) -> List[Tuple[str, Draft]]:
+    """(domain, draft) for the ids asked for, or every open draft."""
+    by_id = {d.id: (domain, d) for domain, f in drafts.items() for d in f.drafts}
+    if ids is None:
+        chosen = [(domain, d) for domain, f in drafts.items() for d in f.open()]
+        if not chosen:
+            raise ApprovalError("approval refused: there are no open drafts")
+        return chosen
+    if not ids:
+        raise ApprovalError("approval refused: name the drafts to approve (or all open drafts)")
+    chosen = []
+    for draft_id in dict.fromkeys(ids):
+        if draft_id not in by_id:
+            known = ", ".join(d.id for f in drafts.values() for d in f.open()) or "none"
+            raise ApprovalError(f"approval refused: there is no draft {draft_id!r} (open drafts: {known})")
+        domain, draft = by_id[draft_id]
+        if draft.status != "open":
+            raise ApprovalError(f"approval refused: draft {draft_id} was already approved by "
+                                f"{draft.approved_by} in {draft.approved_in}")
+        chosen.append((domain, draft))
+    return chosen
+
+
+def _taught(draft: Draft, approver: str) -> Dict[str, Any]:
+    record: Dict[str, Any] = {"draft": draft.id, "kind": draft.kind, "text": draft.text}
+    if draft.kind != "name":
+        record["lang"] = draft.lang
+    if draft.term:
+        record["term"] = draft.term
+    record["drafted_by"] = draft.authors
+    record["approver"] = approver
+    record["cases"] = list(dict.fromkeys(e.text_sha256 for e in draft.evidence))
+    return record
+
+
+def _plain(payload: Any) -> Any:
+    return json.loads(json.dumps(payload, ensure_ascii=False))
+
+
+def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[Sequence[str]] = None, *,
+            roster: Optional[Roster] = None, new_version: Optional[str] = None,
+            today: Optional[date] = None, clock: Optional[str] = None) -> Approval:
+    """Approve drafts: add them to their domains, bump the version, archive both versions.
+
+    glossary_dir (str | Path): The glossary directory whose ``drafts/`` hold the drafts.
+    approver (str): The second person; on the roster, and no author of any chosen draft.
+    draft_ids (Optional[Sequence[str]]): Drafts to approve ("mortgage/3"); None: every open draft.
+    roster (Optional[Roster]): Who may approve. Defaults to the governance people of the glossaries.
+    new_version (Optional[str]): The new version; defaults to ``next_version``.
+    today (Optional[date]): For the default new version.
+    clock (Optional[str]): The timestamp recorded on the drafts; defaults to now (UTC).
+    RETURNS (Approval): What was approved and the versions.
+    RAISES (ApprovalError): Nothing is written.
+    """
+    gdir = Path(glossary_dir)
+    try:
+        current = GlossarySet.from_dir(gdir)
+        roster = roster or Roster.from_glossaries(current, f"governance of the glossaries in {gdir}")
+        approver = roster.person(approver, "approval")
+    except (GlossaryError, RosterError) as exc:
+        message = str(exc)
+        raise ApprovalError(message if message.startswith("approval") else f"approval refused: {message}") from None
+    drafts = {domain: load_drafts(gdir, domain) for domain in current.domains}
+    chosen = _select(drafts, draft_ids)
+    for _, draft in chosen:
+        if any(fold(approver) == fold(author) for author in draft.authors):
+            raise ApprovalError(
+                f"approval refused: {approver} drafted {draft.id} ({draft.entry.describe()}); a draft "
+                "needs a second person: someone other than the reviewer who drafted it must approve it")
+    versions = sorted({d.version for d in current.domains.values()}, key=_version_key)
+    old = versions[-1]
+    if len(versions) > 1:
+        raise ApprovalError(f"approval refused: the domains are at different versions ({', '.join(versions)}); "
+                            "an approval moves them all to one new version")
+    new = new_version or next_version(old, today)
+    if not isinstance(new, str) or not VERSION_RE.match(new) or _version_key(new) <= _version_key(old):
+        raise ApprovalError(f"approval refused: the new version {new!r} must be YYYY.MM.N and higher than {old}")
+    archive = gdir / _ARCHIVE
+    if (archive / new).exists():
+        raise ApprovalError(f"approval refused: version {new} is already archived in {archive}")
+
+    yaml = _yaml()
+    files = _domain_files(gdir, yaml)
+    edited: Dict[str, Any] = {}
+    for domain, (_, payload) in files.items():
+        payload["version"] = new
+        for dom, draft in chosen:
+            if dom == domain:
+                apply_entry(payload, draft.entry, approver)
+                if payload.get("taught") is None:
+                    payload["taught"] = []
+                payload["taught"].append(_taught(draft, approver))
+        edited[domain] = payload
+    try:
+        GlossarySet.from_dict({name: _plain(p) for name, p in edited.items()}, source="approved glossary")
+    except GlossaryError as exc:
+        raise ApprovalError(f"approval refused: the glossary would not load with these drafts: {exc}") from None
+
+    approval = Approval(approver, old, new, [d for _, d in chosen],
+                        sorted({dom for dom, _ in chosen}))
+    paths = [path for path, _ in files.values()]
+    if not (archive / old).exists():
+        _archive(paths, archive / old)
+        approval.archived.append(str(archive / old))
+    for domain, payload in edited.items():
+        text = io.StringIO()
+        yaml.dump(payload, text)
+        with output_file(files[domain][0]) as out:
+            out.write(text.getvalue())
+    _archive(paths, archive / new)
+    approval.archived.append(str(archive / new))
+    stamp = clock or datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    for domain in approval.domains:
+        for draft in drafts[domain].drafts:
+            if any(draft is d for _, d in chosen):
+                draft.status, draft.approved_by = "approved", approver
+                draft.approved_in, draft.approved_at = new, stamp
+        save_drafts(gdir, drafts[domain])
+    return approval
+
+
+def _archive(paths, target: Path) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    for path in paths:
+        shutil.copy2(path, target / Path(path).name)
+
+
+def open_drafts(glossary_dir: Union[str, Path]) -> List[Tuple[str, Draft]]:
+    """(domain, draft) for every open draft of a glossary directory, by domain."""
+    gdir = Path(glossary_dir)
+    out = []
+    for path in sorted((gdir / DRAFTS_DIR).glob("*.json")):
+        out.extend((path.stem, d) for d in load_drafts(gdir, path.stem).open())
+    return out
+
+
+__all__ = ["Approval", "ApprovalError", "approve", "next_version", "open_drafts"]

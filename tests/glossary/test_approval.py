@@ -1,0 +1,119 @@
+"""Approval of drafts (spec §4.2): a second person, a version bump, both versions archived, a diff that shows it."""
+import shutil
+from datetime import date
+
+import pytest
+
+from semgap_spacy.glossary import GlossarySet, bundled_glossary_dir, load_glossaries
+from semgap_spacy.glossary.drafts import DraftFile, Entry, Evidence, load_drafts, save_drafts
+from semgap_spacy.glossary.governance import diff
+from semgap_spacy.glossary.governance.approval import ApprovalError, approve, next_version, open_drafts
+from semgap_spacy.glossary.roster import Roster
+
+TODAY = date(2026, 12, 2)
+
+
+@pytest.fixture
+def glossaries(tmp_path):
+    """A copy of the bundled glossaries (with their archive) and three open mortgage drafts by Ruth Lindqvist."""
+    target = tmp_path / "glossaries"
+    shutil.copytree(bundled_glossary_dir(), target, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    drafts = DraftFile(domain="mortgage")
+    evidence = Evidence(reviewer="Ruth Lindqvist", text_sha256="a" * 64, clause="Scans uploaded to the portal")
+    drafts.add([Entry("neutral", "portal", "en", None), Entry("name", "Brambleton", "en", None),
+                Entry("phrase", "good to go", "en", "MTG.CTC")], evidence)
+    save_drafts(target, drafts)
+    return target
+
+
+def _snapshot(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("old,today,new", [("2026.12.0", TODAY, "2026.12.1"), ("2026.12.4", TODAY, "2026.12.5"),
+                                           ("2026.11.3", TODAY, "2026.12.0"), ("2026.12.0", date(2027, 1, 5), "2027.1.0")])
+def test_next_version(old, today, new):
+    assert next_version(old, today) == new
+
+
+def test_approval_adds_the_drafts_bumps_every_domain_and_archives(glossaries):
+    before = GlossarySet.from_dir(glossaries)
+    assert load_glossaries(glossaries).sha256 == before.sha256
+    done = approve(glossaries, "Marcus Feld", today=TODAY)
+    assert load_glossaries(glossaries).version == "2026.12.1"  # the process cache sees the new files
+    assert (done.old_version, done.new_version, done.domains) == ("2026.12.0", "2026.12.1", ["mortgage"])
+    after = GlossarySet.from_dir(glossaries)
+    assert after.version == "2026.12.1" and after.sha256 != before.sha256
+    mortgage = after.domains["mortgage"]
+    assert "portal" in mortgage.vocabulary.neutral.domain["en"]
+    assert mortgage.vocabulary.known_names == ["Brambleton"]
+    assert "good to go" in next(t for t in mortgage.terms if t.id == "MTG.CTC").phrases
+    assert {(t.draft, t.approver, tuple(t.drafted_by)) for t in mortgage.taught} == {
+        (f"mortgage/{i}", "Marcus Feld", ("Ruth Lindqvist",)) for i in (1, 2, 3)}
+    # the old version was archived already; the new one is archived as it is now
+    assert GlossarySet.from_dir(glossaries / "archive" / "2026.12.0").sha256 == before.sha256
+    assert GlossarySet.from_dir(glossaries / "archive" / "2026.12.1").sha256 == after.sha256
+    assert open_drafts(glossaries) == []
+    assert {d.approved_by for d in load_drafts(glossaries, "mortgage").drafts} == {"Marcus Feld"}
+
+
+def test_the_diff_shows_each_taught_entry_as_an_approved_weakening(glossaries):
+    approve(glossaries, "Marcus Feld", today=TODAY)
+    report = diff(glossaries / "archive" / "2026.12.0", glossaries)
+    assert report.ok, [str(f) for f in report.findings]
+    kinds = {(w.kind, w.second_approver, w.accepted) for w in report.weakenings}
+    assert kinds == {("neutral_added", "Marcus Feld", True), ("known_name_added", "Marcus Feld", True),
+                     ("taught_phrase_added", "Marcus Feld", True)}
+    assert all("drafted by Ruth Lindqvist" in w.detail for w in report.weakenings)
+    assert [d for d, dd in report.domains.items() if dd.status != "unchanged"] == ["mortgage"]
+    text = report.to_markdown()
+    assert 'known name "Brambleton" added' in text and "approved by second approver Marcus Feld" in text
+    assert "good to go" in text
+
+
+def test_a_taught_entry_approved_by_its_drafter_fails_the_diff(glossaries):
+    approve(glossaries, "Marcus Feld", today=TODAY)
+    path = glossaries / "mortgage.yaml"
+    # a hand edit that names the drafter as approver no longer loads, and the diff refuses it
+    path.write_text(path.read_text(encoding="utf-8").replace("approver: Marcus Feld\n    cases",
+                                                             "approver: Ruth Lindqvist\n    cases"), encoding="utf-8")
+    report = diff(glossaries / "archive" / "2026.12.0", glossaries)
+    refused = [f for f in report.findings if f.code == "weakening_without_second_approver"]
+    assert refused and all("a reviewer who drafted it" in f.message for f in refused)
+
+
+@pytest.mark.parametrize("approver,ids,version,needle", [
+    ("Ruth Lindqvist", None, None, "Ruth Lindqvist drafted mortgage/1"),
+    ("ruth  lindqvist", ["mortgage/2"], None, "a draft needs a second person"),
+    ("Nobody Here", None, None, "not a reviewer on the roster"),
+    ("automated-agent", None, None, "names a process"),
+    ("Marcus Feld", ["mortgage/9"], None, "there is no draft 'mortgage/9'"),
+    ("Marcus Feld", [], None, "name the drafts"),
+    ("Marcus Feld", None, "2026.12.0", "must be YYYY.MM.N and higher than 2026.12.0"),
+    ("Marcus Feld", None, "2026.11.0", "higher than"),
+])
+def test_a_refused_approval_changes_nothing(glossaries, approver, ids, version, needle):
+    before = _snapshot(glossaries)
+    with pytest.raises(ApprovalError, match=needle):
+        approve(glossaries, approver, ids, new_version=version, today=TODAY)
+    assert _snapshot(glossaries) == before
+
+
+def test_an_approved_draft_cannot_be_approved_again(glossaries):
+    approve(glossaries, "Marcus Feld", ["mortgage/1"], today=TODAY)
+    before = _snapshot(glossaries)
+    with pytest.raises(ApprovalError, match="already approved by Marcus Feld in 2026.12.1"):
+        approve(glossaries, "Tobias Wren", ["mortgage/1"], today=TODAY)
+    assert _snapshot(glossaries) == before
+    done = approve(glossaries, "Tobias Wren", today=TODAY)  # the two still open
+    assert done.new_version == "2026.12.2" and [d.id for d in done.drafts] == ["mortgage/2", "mortgage/3"]
+
+
+def test_an_unarchived_old_version_is_archived_before_it_changes(glossaries, tmp_path):
+    shutil.rmtree(glossaries / "archive")
+    before = _snapshot(glossaries)
+    roster = Roster(["Marcus Feld", "Ruth Lindqvist"], "test roster")
+    done = approve(glossaries, "Marcus Feld", roster=roster, new_version="2026.12.7")
+    assert done.archived == [str(glossaries / "archive" / "2026.12.0"), str(glossaries / "archive" / "2026.12.7")]
+    archived = _snapshot(glossaries / "archive" / "2026.12.0")
+    assert archived == {p: b for p, b in before.items() if p.parent.name == "" and p.suffix == ".yaml"}

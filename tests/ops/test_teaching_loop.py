@@ -1,0 +1,147 @@
+"""The teaching loop of spec §4.2 end to end, on a real SQLite queue file and the CLI as a user runs it.
+
+A case escalates with ``unexplained_content``; a reviewer marks the clause
+*neutral* (``queue teach``, a subprocess); the drafts exist and change no
+decision; the reviewer cannot approve them, a second person can (``glossary
+approve``, a subprocess: the version bumps); ``glossary replay`` then shows
+this case, and only the cases whose every unexplained word was taught,
+turning to proceed. Refusals run the CLI's ``main`` in process.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from semgap_spacy import build_pipeline, decide_cases
+from semgap_spacy.glossary import bundled_glossary_dir
+from semgap_spacy.glossary.drafts import load_drafts
+from semgap_spacy.glossary.governance import diff
+from semgap_spacy.ops.glossary_cli import main as glossary_main
+from semgap_spacy.ops.queue_cli import main as queue_main
+from semgap_spacy.ops.review_queue import ReviewQueue, text_sha256
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = [
+    {"id": "c-001", "domain": "mortgage", "text": "Clear to close. Scans uploaded to the portal."},
+    {"id": "c-002", "domain": "mortgage", "text": "Clear to close; deferred interest will be added to the principal."},
+    {"id": "c-003", "domain": "mortgage", "text": "Clear to close, docs uploaded to the portal."},
+    {"id": "c-004", "domain": "mortgage", "text": "Clear to close. Portal rejected the wire."},
+    {"id": "c-005", "domain": "mortgage", "text": "Clear to close."},
+    {"id": "c-006", "domain": "mortgage", "text": "Title defect; scans uploaded to the portal."},
+    {"id": "c-007", "domain": "pharma_qa", "text": "Batch released. Scans uploaded to the portal."},
+]
+
+
+def _cli(*args, cwd):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("SEMGAP_QUEUE_ROSTER", None)
+    return subprocess.run([sys.executable, "-m", "semgap_spacy", *args], cwd=str(cwd), env=env,
+                          capture_output=True, text=True, encoding="utf-8", timeout=300)
+
+
+def _snapshot(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _decide(glossaries):
+    return list(decide_cases(build_pipeline(str(glossaries)), [dict(c) for c in CASES]))
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    glossaries = tmp_path / "glossaries"
+    shutil.copytree(bundled_glossary_dir(), glossaries, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in CASES), encoding="utf-8")
+    return tmp_path
+
+
+def test_teaching_loop_end_to_end(workdir, capsys):
+    glossaries, db = workdir / "glossaries", workdir / "queue.sqlite3"
+    before = _decide(glossaries)
+    assert [d["decision"] for d in before] == ["escalate"] * 4 + ["proceed", "block", "escalate"]
+    assert [r["code"] for r in before[0]["reasons"]] == ["unexplained_content", "clearance"]
+    (workdir / "decisions.jsonl").write_text("".join(json.dumps(d) + "\n" for d in before), encoding="utf-8")
+
+    with ReviewQueue(db) as queue:
+        entry = queue.enqueue(before[0], CASES[0]["text"]).seq
+        for case, decision in zip(CASES[1:], before[1:]):
+            if decision["decision"] != "proceed":
+                queue.enqueue(decision, case["text"])
+
+    # the reviewer marks clause 1 of c-001 neutral: drafts, and not one decision moves
+    taught = _cli("queue", "teach", str(entry), "--clause", "1", "--choice", "neutral",
+                  "--reviewer", "Ruth Lindqvist", "--db", db.name, "--glossaries", "glossaries", cwd=workdir)
+    assert taught.returncode == 0, taught.stderr
+    assert "marked neutral by Ruth Lindqvist" in taught.stdout and "decide nothing" in taught.stdout
+    drafts = load_drafts(glossaries, "mortgage").open()
+    assert [d.text for d in drafts] == ["scans", "uploaded", "portal"]
+    for draft in drafts:
+        (evidence,) = draft.evidence
+        assert evidence.reviewer == "Ruth Lindqvist" and evidence.clause == "Scans uploaded to the portal"
+        assert evidence.text_sha256 == text_sha256(CASES[0]["text"]) and evidence.case_id == "c-001"
+    assert _decide(glossaries) == before  # a draft changes no decision, nor the glossary hash
+    with ReviewQueue(db) as queue:
+        (review,) = queue.clause_reviews(entry)
+        assert review["choice"] == "neutral" and review["drafts"] == [d.id for d in drafts]
+        assert queue.verify().ok
+
+    # bad input: a clear error, and nothing changes in the queue or the glossaries
+    with ReviewQueue(db) as queue:
+        head = queue.head()
+    files = _snapshot(glossaries)
+    for main, args, needle in [
+        (queue_main, ("queue", "teach", str(entry), "--choice", "nuetral", "--reviewer", "Ruth Lindqvist"),
+         "unknown reviewer option 'nuetral'"),
+        (queue_main, ("queue", "teach", str(entry), "--choice", "means_term", "--term", "MTG.NOPE",
+                      "--reviewer", "Ruth Lindqvist"), "unknown term id 'MTG.NOPE'"),
+        (glossary_main, ("glossary", "approve", "--all", "--approver", "Ruth Lindqvist"),
+         "a draft needs a second person"),
+    ]:
+        where = ("--db", str(db), "--glossaries", str(glossaries)) if args[0] == "queue" \
+            else ("--glossaries", str(glossaries))
+        assert main([*args, *where]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and needle in err and "Traceback" not in err, err
+    with ReviewQueue(db) as queue:
+        assert queue.head() == head and queue.verify().ok
+    assert _snapshot(glossaries) == files
+
+    # a second person approves: the version bumps and the diff shows the weakenings as approved
+    approved = _cli("glossary", "approve", "--all", "--approver", "Marcus Feld", "--glossaries", "glossaries",
+                    cwd=workdir)
+    assert approved.returncode == 0, approved.stderr
+    assert "glossary 2026.12.0 -> 2026.12.1" in approved.stdout
+    report = diff(glossaries / "archive" / "2026.12.0", glossaries)
+    assert report.ok and {w.kind for w in report.weakenings} == {"neutral_added"}
+    assert all(w.accepted and w.second_approver == "Marcus Feld" for w in report.weakenings)
+
+    # replay: c-001 and c-003 (every unexplained word taught) turn to proceed, nothing else moves
+    assert glossary_main(["glossary", "replay", "--cases", str(workdir / "cases.jsonl"), "--version", "2026.12.0",
+                          "--glossaries", str(glossaries), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [(r["id"], r["old"], r["new"]) for r in rows if r["changed"]] == [
+        ("c-001", "escalate", "proceed"), ("c-003", "escalate", "proceed")]
+    assert [r["old"] for r in rows] == [d["decision"] for d in before]
+    after = _decide(glossaries)
+    assert after[0]["glossary_version"] == "2026.12.1" and after[0]["decision"] == "proceed"
+    assert [r["code"] for r in after[3]["reasons"]] == ["unexplained_content", "clearance"]
+    assert after[3]["reasons"][0]["words"] == ["rejected"]  # "Portal" is taught; "rejected" still escalates
+
+
+def test_problem_keeps_the_case_escalated_with_the_note(workdir):
+    glossaries, db = workdir / "glossaries", workdir / "queue.sqlite3"
+    decision = _decide(glossaries)[1]
+    with ReviewQueue(db) as queue:
+        entry = queue.enqueue(decision, CASES[1]["text"]).seq
+        files = _snapshot(glossaries)
+        result = queue.teach(entry, "Tobias Wren", 1, "problem", note="deferred interest is not allowed",
+                             glossary_dir=glossaries)
+        assert result.drafts == () and result.words == ("deferred", "interest", "added", "principal")
+        (review,) = queue.clause_reviews(entry)
+        assert review["note"] == "deferred interest is not allowed"
+        assert queue.list()[0]["status"] == "open"  # still escalated, waiting for a resolution
+    assert _snapshot(glossaries) == files
