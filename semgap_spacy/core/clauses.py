@@ -18,10 +18,23 @@ The rule reads the canonical view of the text (spec §4.1,
 ``core.textview``): a line break is whitespace like any other, so "not\nclear
 to close" is one clause, and a format character cannot hide a break word
 ("bu<U+200B>t"). Offsets in and out stay those of the original text.
+
+Two more pieces of the same rule serve cue scope:
+
+- **Lists** (spec §4): items separated by commas whose last item follows a
+  conjunction ("no title defect, cloud on title or appraisal gap") are one
+  list, and a cue before the list reaches every item; without such a
+  conjunction the comma ends the scope. ``segment`` numbers the clauses of a
+  row of tokens and ``list_end`` says how far a cue's clause extends.
+- **Section headers** ("DIAGNOSIS:", "Allergies:" at a line start), which end
+  a scope in clinical notes (``ClauseRule.headers``). The spec reads a colon
+  as no break, so only a cue profile that asks for them uses them; they are
+  found on the original text, because a header is marked by layout (a line
+  start, a run of spaces) that the canonical view folds away.
 """
 import re
 from functools import lru_cache
-from typing import Iterable, List, Tuple
+from typing import Iterable, List, NamedTuple, Sequence, Set, Tuple
 
 from .textview import reads_as_itself, read_text
 
@@ -32,6 +45,15 @@ _BREAK_PUNCT = (
     r"|(?<=\s)[-–−](?=\s)"         # a spaced hyphen or dash (not "2-8", not "-3")
     r"|[.!?…](?=\s|$)"             # sentence end (a decimal point has no space after it)
 )
+
+# A section header: up to four words and a colon, either in capitals ("POSTOPERATIVE
+# DIAGNOSIS:") or, at the start of the text, of a line or after a run of spaces, a
+# capitalised word and up to three more ("Past medical history:"). "14:00" is no header.
+_HEADER_WORD = r"[^\W\d_][^\W\d_/&()'-]*(?:[/&-][^\W\d_]+)*"
+_HEADER = re.compile(
+    r"(?:(?<=\n)|(?<=\s\s)|(?<=[.;!?]\s)|^)[ \t]*"
+    r"((?=[^\W\d_])" + _HEADER_WORD + r"(?:[ \t]+" + _HEADER_WORD + r"){0,3})[ \t]*:(?=\s|$)")
+_CAPITALS = re.compile(r"(?<![\w:])((?:[A-Z][A-Z/&-]+[ \t]+){0,3}[A-Z][A-Z/&-]+)[ \t]*:(?=\s|$)")
 
 
 class ClauseRule:
@@ -74,6 +96,19 @@ class ClauseRule:
             self._last = (text, found)
         return self._last[1]
 
+    @staticmethod
+    def headers(text: str) -> List[int]:
+        """Where each section header of ``text`` starts (character offsets, in order).
+
+        A header is up to four words and a colon followed by a space: in capitals
+        anywhere ("CHEST:"), or starting with a capital at the start of the
+        text, after a line break, a run of spaces or a sentence end
+        ("Allergies:", "Past medical history:").
+        """
+        found = {m.start(1) for m in _HEADER.finditer(text) if m.group(1)[0].isupper()}
+        found.update(m.start(1) for m in _CAPITALS.finditer(text))
+        return sorted(found)
+
     def _abbreviation(self, text: str, m: "re.Match") -> bool:
         return m.group() == "." and _word_before(text, m.start()).casefold() in self._non_final
 
@@ -85,13 +120,87 @@ def _word_before(text: str, end: int) -> str:
     return text[start:end]
 
 
+class Segments(NamedTuple):
+    """The clauses of a row of tokens.
+
+    clause_of: The clause of each token; -1 for a token that is a break.
+    comma_after: For each clause, whether only commas separate it from the next.
+    """
+
+    clause_of: List[int]
+    comma_after: List[bool]
+
+
+def segment(n: int, breaks: Sequence[Tuple[int, bool]], boundaries: Iterable[int] = ()) -> Segments:
+    """Number the clauses of ``n`` tokens.
+
+    n (int): How many tokens.
+    breaks (Sequence[Tuple[int, bool]]): (token index, whether it is a comma) of every token
+        that is a clause break, in order.
+    boundaries (Iterable[int]): Token indices that start a new clause without a break token
+        of their own (a sentence start set by a parser, a section header).
+    RETURNS (Segments): The clause of each token and which clauses end in a comma only.
+    """
+    kind = dict(breaks)
+    starts: Set[int] = set(boundaries)
+    clause_of, comma_after = [], []
+    clause, comma, open_gap = 0, True, False
+    for i in range(n):
+        if i in kind:
+            clause_of.append(-1)
+            comma = comma and kind[i]
+            open_gap = True
+            continue
+        if i in starts and not open_gap and i > 0:
+            open_gap, comma = True, False
+        elif i in starts:
+            comma = False
+        if open_gap:
+            comma_after.append(comma)
+            clause += 1
+            comma, open_gap = True, False
+        clause_of.append(clause)
+    comma_after.append(False)
+    return Segments(clause_of, comma_after)
+
+
+def list_end(comma_after: Sequence[bool], has_conjunction: Sequence[bool], clause: int) -> int:
+    """The last clause a cue in ``clause`` reaches forward (spec §4: lists).
+
+    A clause that holds a conjunction is a list's last item, or no list: the
+    cue stays in it. Otherwise the comma-separated clauses after it are items
+    of a list when one of them holds a conjunction, and the cue reaches up to
+    that one; when none does before a break that is not a comma, the comma
+    ended the scope.
+
+    comma_after (Sequence[bool]): Per clause, whether only commas separate it from the next.
+    has_conjunction (Sequence[bool]): Per clause, whether it holds a list conjunction.
+    clause (int): The cue's clause.
+    RETURNS (int): The last clause in reach.
+    """
+    if has_conjunction[clause]:
+        return clause
+    k = clause
+    while k + 1 < len(has_conjunction) and comma_after[k]:
+        k += 1
+        if has_conjunction[k]:
+            return k
+    return clause
+
+
 @lru_cache(maxsize=8)
 def _rule(break_words: Tuple[str, ...], non_final: Tuple[str, ...]) -> ClauseRule:
     return ClauseRule(break_words, non_final)
 
 
-def clause_rule() -> ClauseRule:
-    """The rule for every available language pack (built once per set of packs)."""
+def clause_rule(extra_break_words: Iterable[str] = ()) -> ClauseRule:
+    """The rule for every available language pack (built once per set of packs and words).
+
+    extra_break_words (Iterable[str]): More words that end a clause, for a cue profile
+        whose break records go beyond the packs' (clinical "which", "who"); the other
+        pipes never pass any.
+    RETURNS (ClauseRule): The rule.
+    """
     from ..lang import packs
     from ..lang.cues import BREAK
 
@@ -100,4 +209,5 @@ def clause_rule() -> ClauseRule:
         words.extend(pack.clause_break_words)
         words.extend(r.cue for r in pack.cues.records if r.category == BREAK)
         non_final.extend(pack.non_final_abbreviations)
+    words.extend(extra_break_words)
     return _rule(tuple(dict.fromkeys(words)), tuple(dict.fromkeys(non_final)))

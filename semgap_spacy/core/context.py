@@ -1,0 +1,516 @@
+"""Negation and hedge scope on plain rows: the ConText-style model of ``semgap_context``.
+
+The model is data plus one mechanism. Cue rules come from the cue files of
+a profile (``lang.cues``): each negation or hedge cue has a direction
+(forward, backward, both) and a reach in words (``max_scope``, None for the
+whole clause); pseudo cues hold a cue word and block it ("no change", "not
+only"); break cues end a clause. The mechanism, in the order it applies:
+
+1. **Cue matching.** Whole tokens of each token's *reading* (spec §4.1: the
+   canonical form, case and accents ignored except where an accent makes
+   another word, "sí" / "si"). At each token the longest cue wins, so a
+   pseudo cue hides the cue word inside it, and "cannot exclude" (hedge)
+   hides "cannot" (negation). A token that reads as nothing (whitespace)
+   is skipped. A cue glued to a neighbour by an intra-word hyphen
+   ("non-reactive") is part of a word and reaches nothing outside it.
+2. **Clauses**, by the one clause rule of ``core.clauses``: commas,
+   semicolons, separating dashes, sentence ends and break words; sentence
+   starts the caller knows (a parser, a sentencizer); section headers when
+   the profile asks for them. A break inside a target is no break (a
+   target's own words are never a cue or a break).
+3. **Scope.** A forward cue reaches a target that starts after it in its
+   clause and, when its clause opens a list (spec §4: comma-separated items,
+   the last after a conjunction), in every later item of the list; a
+   backward cue reaches a target that ends before it in its own clause only;
+   "both" is the two together. A target must also start (forward) or end
+   (backward) within the cue's ``max_scope`` words, and the component's
+   ``window`` caps every reach.
+4. **Cues inside a target** are ignored ("showed no abnormalities" as one
+   target negates nothing), except for a target whose words may hold one (a
+   glossary frame, "crossmatch not positive"): there a cue applies unless it
+   is one of the frame's own head or value words ("crossmatch non-reactive").
+   A cue that straddles a target's edge is part of the target's words.
+5. **Questions.** A target in a sentence that ends with "?" (or opens with
+   "¿") is hedged: a question does not assert.
+
+Facts of each word (its reading, whether it can start a cue, end a clause,
+join a list) are computed once per vocabulary entry and kept in a bounded
+cache keyed by the caller's key for the token text, so a doc with no cue
+word costs a few lookups and no scan.
+"""
+import math
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+
+from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet
+from ..util.textnorm import exact, fold
+from .clauses import ClauseRule, list_end, segment
+from .textview import read_token, read_word
+
+_NONE = -1.0  # no reach in that direction
+_SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})
+_QUESTION, _QUESTION_OPEN, _END = "?", "\u00bf", "end"
+
+
+@dataclass
+class Effect:
+    """What a cue's word sequence does, merged over every language and record that lists it.
+
+    Reaches are in words: how far the target may be (``math.inf``: anywhere
+    in the clause); ``_NONE`` where the cue does not reach that way.
+    """
+
+    neg_forward: float = _NONE
+    neg_backward: float = _NONE
+    hedge_forward: float = _NONE
+    hedge_backward: float = _NONE
+    is_break: bool = False
+    is_pseudo: bool = False
+
+    @property
+    def negation(self) -> bool:
+        return self.neg_forward >= 0 or self.neg_backward >= 0
+
+    @property
+    def hedge(self) -> bool:
+        return self.hedge_forward >= 0 or self.hedge_backward >= 0
+
+    @property
+    def label(self) -> str:
+        """The category a cue match is recorded with (negation wins, then hedge, break, pseudo)."""
+        return NEGATION if self.negation else HEDGE if self.hedge else BREAK if self.is_break else PSEUDO
+
+    def add(self, category: str, direction: Optional[str], max_scope: Optional[int]) -> None:
+        reach = math.inf if max_scope is None else float(max_scope)
+        forward = reach if direction in (FORWARD, BOTH) else _NONE
+        backward = reach if direction in (BACKWARD, BOTH) else _NONE
+        if category == NEGATION:
+            self.neg_forward = max(self.neg_forward, forward)
+            self.neg_backward = max(self.neg_backward, backward)
+        elif category == HEDGE:
+            self.hedge_forward = max(self.hedge_forward, forward)
+            self.hedge_backward = max(self.hedge_backward, backward)
+        elif category == BREAK:
+            self.is_break = True
+        else:
+            self.is_pseudo = True
+
+    def capped(self, window: Optional[int]) -> "Effect":
+        """The effect with every reach capped at ``window`` words (None: no cap)."""
+        if window is None:
+            return self
+        cap = float(window)
+        return Effect(min(self.neg_forward, cap), min(self.neg_backward, cap), min(self.hedge_forward, cap),
+                      min(self.hedge_backward, cap), self.is_break, self.is_pseudo)
+
+
+class WordFacts(NamedTuple):
+    """What the scope model needs to know about one token text, computed once per text."""
+
+    #: the reading cues are matched on ("" for whitespace)
+    word: str
+    #: longer cues starting with this word: next word -> [(word sequence, effect)], longest first
+    longer: Optional[Dict[str, List[Tuple[Tuple[str, ...], Effect]]]]
+    #: the one-word cue this word is, or an elided cue it starts with ("n'est"), or None
+    single: Optional[Effect]
+    #: whether a negation or hedge cue can start here (by itself or as the first of several words)
+    starts_cue: bool
+    #: whether this word is a negation or hedge cue by itself (no other word needed)
+    sure: bool
+    #: whether a longer negation or hedge cue goes on with this word
+    rest: bool
+    #: a list conjunction ("or", "y", "ou", "oder")
+    conjunction: bool
+    #: "?", "¿", "end" (another sentence end) or None
+    mark: Optional[str]
+
+
+class TokenRows(NamedTuple):
+    """A text as plain rows, one entry per token: what the scope model reads, no Doc."""
+
+    text: str
+    facts: Sequence[WordFacts]
+    #: character offset where each token starts and ends (its text, no trailing space)
+    starts: Sequence[int]
+    ends: Sequence[int]
+    #: token indices that start a sentence, when the caller knows them (a parser,
+    #: a sentencizer); None when it does not
+    sentence_starts: Optional[Sequence[int]] = None
+
+
+class Target(NamedTuple):
+    """A span whose negation and hedge are wanted, in token offsets.
+
+    inner: None when a cue inside the span is part of its words (the usual
+        target); else the token indices of the span's own head and value words
+        (a frame's, ``own_positions``), and any other cue inside the span applies.
+    """
+
+    start: int
+    end: int
+    inner: Optional[frozenset] = None
+
+
+class Hit(NamedTuple):
+    """The cues of one kind that reach a target: the nearest, and all of them."""
+
+    distance: int
+    nearest: Tuple[int, int]
+    cues: Tuple[Tuple[int, int], ...]
+
+
+class Reading(NamedTuple):
+    """What the model says about one target; a hedge from a question points at the mark."""
+
+    negation: Optional[Hit]
+    hedge: Optional[Hit]
+
+
+class Scan(NamedTuple):
+    """Every cue match of a text (for coverage: pseudo and break cues too), and the scoped ones."""
+
+    #: (token_start, token_end, label) of every match: negation, hedge, pseudo, break
+    found: List[Tuple[int, int, str]]
+    #: (token_start, token_end, effect, glued) of every negation or hedge cue
+    cues: List[Tuple[int, int, Effect, bool]]
+
+
+EMPTY_SCAN = Scan([], [])
+
+
+@dataclass
+class CueTable:
+    """The compiled cue rules of a profile, with the per-word facts cache.
+
+    cue_sets (Dict[str, CueSet]): One cue set per language, all of one profile.
+    tokenize (Callable[[str], Sequence[str]]): Splits a cue into the token texts the
+        pipeline's tokenizer makes of it ("isn't" -> "is", "n't"), so a cue
+        matches however the text is tokenized.
+    accent_sensitive (Iterable[str]): Words an accent makes another word ("sí", "où").
+    conjunctions (Iterable[str]): List conjunctions of the languages (spec §4).
+    window (Optional[int]): A cap on every cue's reach in words; None: the rules' own.
+    cache_size (int): How many token texts' facts to keep.
+    """
+
+    cue_sets: Dict[str, CueSet]
+    tokenize: Callable[[str], Sequence[str]]
+    accent_sensitive: Iterable[str] = ()
+    conjunctions: Iterable[str] = ()
+    window: Optional[int] = None
+    cache_size: int = 100_000
+    patterns: Dict[str, Tuple[dict, Optional[Effect]]] = field(init=False, default_factory=dict)
+    elisions: Dict[str, Effect] = field(init=False, default_factory=dict)
+    section_headers: bool = field(init=False, default=False)
+    break_words: Tuple[str, ...] = field(init=False, default=())
+
+    def __post_init__(self):
+        effects: Dict[Tuple[str, ...], Effect] = {}
+        elisions: Dict[str, Effect] = {}
+        headers = {cs.scope.section_headers for cs in self.cue_sets.values()}
+        if len(headers) > 1:
+            raise ValueError("the cue sets disagree on section_headers: "
+                             + ", ".join(f"{lang}={cs.scope.section_headers}" for lang, cs in self.cue_sets.items()))
+        self.section_headers = bool(headers and headers.pop())
+        breaks = []
+        for cue_set in self.cue_sets.values():
+            for rec in cue_set.records:
+                folded = fold(rec.cue)
+                forms = {tuple(folded.split())}
+                if not folded.endswith("'"):
+                    forms.add(tuple(fold(t) for t in self.tokenize(rec.cue) if t.strip()))
+                if rec.category == BREAK:
+                    breaks.append(rec.cue)
+                for form in forms:
+                    if not form:
+                        continue
+                    effects.setdefault(form, Effect()).add(rec.category, rec.direction, rec.max_scope)
+                    if len(form) == 1 and form[0].endswith("'") and len(form[0]) > 1:
+                        elisions.setdefault(form[0], Effect()).add(rec.category, rec.direction, rec.max_scope)
+        patterns: Dict[str, Tuple[dict, Optional[Effect]]] = {}
+        for form, eff in sorted(effects.items(), key=lambda e: (-len(e[0]), e[0])):
+            eff = eff.capped(self.window)
+            longer, single = patterns.get(form[0], ({}, None))
+            if len(form) == 1:
+                single = eff
+            else:
+                longer.setdefault(form[1], []).append((form, eff))
+            patterns[form[0]] = (longer, single)
+        self.patterns = patterns
+        self.elisions = {k: v.capped(self.window) for k, v in elisions.items()}
+        self.break_words = tuple(dict.fromkeys(breaks))
+        self.longest = max((len(form) for form in effects), default=1)
+        self._rest_words = {w for form, eff in effects.items() if len(form) > 1 and (eff.negation or eff.hedge)
+                            for w in form[1:]}
+        accented = {exact(w) for w in self.accent_sensitive}
+        self._accented = frozenset(accented)
+        self._accent_folds = frozenset(fold(w) for w in accented)
+        self._conjunctions = frozenset(fold(w) for w in self.conjunctions)
+        self._facts: Dict[Hashable, WordFacts] = {}
+
+    # -- words -----------------------------------------------------------
+    def facts(self, key: Hashable, text: str) -> WordFacts:
+        """The facts of a token text, cached under ``key`` (anything that names the text alone).
+
+        key (Hashable): The caller's key for the text (the text itself, or a hash of it).
+        text (str): The token text as written.
+        RETURNS (WordFacts): Its facts.
+        """
+        found = self._facts.get(key)
+        if found is None:
+            if len(self._facts) >= self.cache_size:
+                self._facts.clear()  # bounded: a long stream keeps only what it still uses
+            found = self._facts[key] = self._word_facts(text)
+        return found
+
+    def known(self, key: Hashable) -> Optional[WordFacts]:
+        """The cached facts of ``key``, or None."""
+        return self._facts.get(key)
+
+    @property
+    def cached(self) -> int:
+        """How many token texts have facts in the cache."""
+        return len(self._facts)
+
+    def _word_facts(self, text: str) -> WordFacts:
+        word = read_word(text)
+        if word in self._accent_folds:
+            as_written = exact(read_token(text).canonical)
+            if as_written in self._accented:
+                word = as_written  # "sí" stays "sí", never the cue "si"
+        longer, single = self.patterns.get(word, (None, None))
+        if single is None and "'" in word:
+            head = word[:word.index("'") + 1]
+            if len(word) > len(head):
+                single = self.elisions.get(head)
+        sure = single is not None and (single.negation or single.hedge)
+        mark = _QUESTION if word == "?" else _QUESTION_OPEN if word == "\u00bf" else \
+            _END if word in _SENTENCE_ENDS else None
+        return WordFacts(word, longer or None, single, single is not None or bool(longer), sure,
+                         word in self._rest_words, word in self._conjunctions, mark)
+
+    def may_cue(self, facts: Sequence[WordFacts]) -> bool:
+        """Whether a negation or hedge cue can match among these tokens (a necessary condition).
+
+        Most texts hold a cue's first word ("is", "to", "en") without the cue,
+        and the scan costs more than this test: a token that is a cue by
+        itself, or a longer cue whose every word occurs.
+        """
+        starts, rest = [], None
+        for f in facts:
+            if f.sure:
+                return True
+            if f.longer is not None:
+                starts.append(f)
+        if not starts:
+            return False
+        rest = {f.word for f in facts if f.rest}
+        if not rest:
+            return False
+        for f in starts:
+            for forms in f.longer.values():
+                for form, eff in forms:
+                    if (eff.negation or eff.hedge) and rest.issuperset(form[1:]):
+                        return True
+        return False
+
+    # -- one text -----------------------------------------------------------
+    def scan(self, rows: TokenRows) -> Scan:
+        """Every cue match of a text, leftmost-longest.
+
+        rows (TokenRows): The text.
+        RETURNS (Scan): The matches.
+        """
+        facts, starts, ends = rows.facts, rows.starts, rows.ends
+        n = len(facts)
+        words = [i for i in range(n) if facts[i].word] if any(not f.word for f in facts) else None
+        place = {i: p for p, i in enumerate(words)} if words is not None else None
+        found, cues = [], []
+        consumed = 0
+        for i in range(n):
+            f = facts[i]
+            if i < consumed or not f.starts_cue:
+                continue
+            eff, end = f.single, i + 1
+            if f.longer:
+                if words is None:
+                    positions = range(i + 1, min(n, i + self.longest))
+                else:
+                    p = place[i]
+                    positions = words[p + 1:p + self.longest]
+                nxt = [facts[j].word for j in positions]
+                if nxt:
+                    for form, form_eff in f.longer.get(nxt[0], ()):
+                        k = len(form) - 1
+                        if k <= len(nxt) and tuple(nxt[:k]) == form[1:]:
+                            eff, end = form_eff, positions[k - 1] + 1
+                            break
+            if eff is None:
+                continue
+            consumed = end
+            found.append((i, end, eff.label))
+            if eff.negation or eff.hedge:
+                glued = ((i >= 2 and facts[i - 1].word == "-" and ends[i - 2] == starts[i - 1]
+                          and ends[i - 1] == starts[i])
+                         or (end + 1 < n and facts[end].word == "-" and ends[end - 1] == starts[end]
+                             and ends[end] == starts[end + 1]))
+                cues.append((i, end, eff, glued))
+        return Scan(found, cues) if found else EMPTY_SCAN
+
+    def read(self, rows: TokenRows, scan: Scan, targets: Sequence[Target], clauses: ClauseRule, *,
+             negation: bool = True, hedges: bool = True, questions: bool = True) -> List[Reading]:
+        """Negation and hedge of every target.
+
+        rows (TokenRows): The text.
+        scan (Scan): Its cue matches (``scan``).
+        targets (Sequence[Target]): The targets.
+        clauses (ClauseRule): The clause rule (``core.clauses.clause_rule``).
+        negation, hedges, questions (bool): Which readings to look for.
+        RETURNS (List[Reading]): One reading per target, in order.
+        """
+        out = [Reading(None, None)] * len(targets)
+        cues = scan.cues if (negation or hedges) else ()
+        asked = questions and hedges and any(f.mark == _QUESTION or f.mark == _QUESTION_OPEN for f in rows.facts)
+        if not cues and not asked:
+            return out
+        layout = _Layout(rows, scan, targets, clauses, self.section_headers) if cues else None
+        for t, target in enumerate(targets):
+            neg_hits, hedge_hits = [], []
+            if layout is not None:
+                layout.reach(target, cues, neg_hits if negation else None, hedge_hits if hedges else None)
+            neg = _hit(neg_hits) if neg_hits else None
+            hedge = _hit(hedge_hits) if hedge_hits else None
+            if hedge is None and asked:
+                hedge = _asked(rows, target.start, target.end)
+            out[t] = Reading(neg, hedge)
+        return out
+
+
+def _hit(hits: List[Tuple[int, int, int]]) -> Hit:
+    dist, cs, ce = min(hits)
+    return Hit(dist, (cs, ce), tuple((h[1], h[2]) for h in hits))
+
+
+def _asked(rows: TokenRows, start: int, end: int) -> Optional[Hit]:
+    """A hedge when the sentence of the target [start, end) is a question, else None."""
+    facts = rows.facts
+    for i in range(end, len(facts)):  # the sentence's closing mark
+        mark = facts[i].mark
+        if mark == _QUESTION:
+            return Hit(i - end, (i, i + 1), ((i, i + 1),))
+        if mark is not None and mark != _QUESTION_OPEN:
+            break
+    for i in range(start - 1, -1, -1):  # Spanish opens questions with "¿"
+        mark = facts[i].mark
+        if mark == _QUESTION_OPEN:
+            return Hit(start - i, (i, i + 1), ((i, i + 1),))
+        if mark is not None:
+            break
+    return None
+
+
+class _Layout:
+    """The clauses, lists and word positions of one text with cues: what scope is measured in."""
+
+    __slots__ = ("clause_of", "ends_at", "words_before")
+
+    def __init__(self, rows: TokenRows, scan: Scan, targets: Sequence[Target], clauses: ClauseRule,
+                 section_headers: bool):
+        text, facts, starts, ends = rows.text, rows.facts, rows.starts, rows.ends
+        n = len(facts)
+        inside: Set[int] = set()
+        for target in targets:
+            inside.update(range(target.start, target.end))
+        breaks: Dict[int, bool] = {}
+        for b_start, b_end in clauses.breaks(text):
+            comma = text[b_start:b_end] == ","
+            i = max(bisect_left(ends, b_start + 1), 0)
+            while i < n and starts[i] < b_end:
+                if i not in inside:
+                    breaks[i] = breaks.get(i, True) and comma
+                i += 1
+        boundaries: Set[int] = set(rows.sentence_starts or ())
+        if section_headers:
+            for offset in clauses.headers(text):
+                i = bisect_left(starts, offset)
+                if i < n and i not in inside:
+                    boundaries.add(i)
+        segments = segment(n, sorted(breaks.items()), boundaries)
+        clause_of = segments.clause_of
+        count = len(segments.comma_after)
+        has_conjunction = [False] * count
+        for i, f in enumerate(facts):
+            if f.conjunction and clause_of[i] >= 0 and i not in inside:
+                has_conjunction[clause_of[i]] = True
+        self.clause_of = clause_of
+        self.ends_at = [list_end(segments.comma_after, has_conjunction, c) for c in range(count)]
+        before, count_words = [], 0
+        for f in facts:
+            before.append(count_words)
+            count_words += bool(f.word)
+        before.append(count_words)
+        self.words_before = before
+
+    def _clause(self, start: int, end: int, last: bool) -> int:
+        """The clause of a target: of its first (or last) token that is not a break."""
+        order = range(end - 1, start - 1, -1) if last else range(start, end)
+        for i in order:
+            if self.clause_of[i] >= 0:
+                return self.clause_of[i]
+        return -1
+
+    def reach(self, target: Target, cues, neg_hits: Optional[list], hedge_hits: Optional[list]) -> None:
+        """Add (distance, cue_start, cue_end) for every cue that reaches the target."""
+        ts, te = target.start, target.end
+        before = self.words_before
+        for cs, ce, eff, glued in cues:
+            if cs >= ts and ce <= te:
+                if target.inner is None or _own_words(target, cs, ce):
+                    continue
+                neg_ok, hedge_ok, dist = eff.negation, eff.hedge, -1
+            elif ce <= ts:
+                if glued:
+                    continue
+                dist = before[ts] - before[ce]
+                cue_clause = self.clause_of[cs]
+                clause = self._clause(ts, te, last=False)
+                if cue_clause < 0 or not cue_clause <= clause <= self.ends_at[cue_clause]:
+                    continue
+                neg_ok, hedge_ok = dist < eff.neg_forward, dist < eff.hedge_forward
+            elif cs >= te:
+                if glued:
+                    continue
+                dist = before[cs] - before[te]
+                cue_clause = self.clause_of[cs]
+                if cue_clause < 0 or self._clause(ts, te, last=True) != cue_clause:
+                    continue
+                neg_ok, hedge_ok = dist < eff.neg_backward, dist < eff.hedge_backward
+            else:
+                continue  # straddles the target's edge: part of its own words
+            if neg_ok and neg_hits is not None:
+                neg_hits.append((dist, cs, ce))
+            if hedge_ok and hedge_hits is not None:
+                hedge_hits.append((dist, cs, ce))
+
+
+def _own_words(target: Target, cs: int, ce: int) -> bool:
+    """Whether the cue tokens [cs, ce) inside a frame target are among its own head or value words."""
+    return all(i in target.inner for i in range(cs, ce))
+
+
+def own_positions(words: Sequence[str], start: int, sequences: Iterable[Tuple[str, ...]]) -> frozenset:
+    """Token indices of a frame target covered by its own head or value word sequences.
+
+    words (Sequence[str]): The readings of the target's tokens.
+    start (int): The target's first token index.
+    sequences (Iterable[Tuple[str, ...]]): The frame's own word sequences, longest first.
+    RETURNS (frozenset): Covered token indices (absolute).
+    """
+    covered = set()
+    seqs = list(sequences)
+    for i in range(len(words)):
+        for seq in seqs:
+            k = len(seq)
+            if i + k <= len(words) and tuple(words[i:i + k]) == seq:
+                covered.update(range(start + i, start + i + k))
+    return frozenset(covered)
