@@ -26,15 +26,14 @@ Two more pieces of the same rule serve cue scope:
   list, and a cue before the list reaches every item; without such a
   conjunction the comma ends the scope. ``segment`` numbers the clauses of a
   row of tokens and ``list_end`` says how far a cue's clause extends.
-- **Section headers** ("DIAGNOSIS:", "Allergies:" at a line start), which end
-  a scope in clinical notes (``ClauseRule.headers``). The spec reads a colon
-  as no break, so only a cue profile that asks for them uses them; they are
-  found on the original text, because a header is marked by layout (a line
-  start, a run of spaces) that the canonical view folds away.
+- **Section headers** ("DIAGNOSIS:", "Allergies:"), which end a scope in
+  clinical notes (``ClauseRule.headers``). The spec reads a colon as no
+  break ("crossmatch result: positive"), so only a cue profile that asks for
+  them uses them.
 """
 import re
 from functools import lru_cache
-from typing import Iterable, List, NamedTuple, Sequence, Set, Tuple
+from typing import Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from .textview import reads_as_itself, read_text
 
@@ -46,14 +45,32 @@ _BREAK_PUNCT = (
     r"|[.!?…](?=\s|$)"             # sentence end (a decimal point has no space after it)
 )
 
-# A section header: up to four words and a colon, either in capitals ("POSTOPERATIVE
-# DIAGNOSIS:") or, at the start of the text, of a line or after a run of spaces, a
-# capitalised word and up to three more ("Past medical history:"). "14:00" is no header.
-_HEADER_WORD = r"[^\W\d_][^\W\d_/&()'-]*(?:[/&-][^\W\d_]+)*"
-_HEADER = re.compile(
-    r"(?:(?<=\n)|(?<=\s\s)|(?<=[.;!?]\s)|^)[ \t]*"
-    r"((?=[^\W\d_])" + _HEADER_WORD + r"(?:[ \t]+" + _HEADER_WORD + r"){0,3})[ \t]*:(?=\s|$)")
-_CAPITALS = re.compile(r"(?<![\w:])((?:[A-Z][A-Z/&-]+[ \t]+){0,3}[A-Z][A-Z/&-]+)[ \t]*:(?=\s|$)")
+# A section header ends in a colon followed by a space; the words before it are read
+# back from the colon ("14:00" has none).
+_HEADER_COLON = re.compile(r"(?:(?<=[^\W\d_])|(?<=\)))[ \t]*:(?=\s|$)")
+_HEADER_WORDS = re.compile(r"(?:^|(?<=\s))([^\W\d_][^\W\d_/&'-]*(?:\([^\W\d_]{1,3}\))?)[ \t]*$")
+
+
+def _header_start(text: str, colon: int) -> int:
+    """Where the header that ends at ``colon`` starts, or -1: up to four words, all in
+    capitals ("POSTOPERATIVE DIAGNOSIS") or one capitalised word and lower-case ones
+    ("Past medical history"), starting the text or after a space."""
+    start, words, end = -1, [], colon
+    while len(words) < 4:
+        m = _HEADER_WORDS.search(text, 0, end)
+        if m is None:
+            break
+        words.insert(0, m.group(1))
+        word = words[0].split("(")[0]
+        capitals = all(w.split("(")[0].isupper() for w in words)
+        titled = word[:1].isupper() and (len(word) == 1 or word[1:].islower()) and all(
+            w.split("(")[0].islower() for w in words[1:])
+        if capitals or titled:
+            start = m.start(1)
+        end = m.start(1)
+        if end == 0 or text[end - 1] not in " \t":
+            break
+    return start
 
 
 class ClauseRule:
@@ -101,13 +118,12 @@ class ClauseRule:
         """Where each section header of ``text`` starts (character offsets, in order).
 
         A header is up to four words and a colon followed by a space: in capitals
-        anywhere ("CHEST:"), or starting with a capital at the start of the
-        text, after a line break, a run of spaces or a sentence end
-        ("Allergies:", "Past medical history:").
+        ("CHEST:") or a capitalised word and lower-case ones ("Allergies:",
+        "Past medical history:"), at the start of the text or after a space.
+        Clinical text that lost its line breaks still shows its headers so.
         """
-        found = {m.start(1) for m in _HEADER.finditer(text) if m.group(1)[0].isupper()}
-        found.update(m.start(1) for m in _CAPITALS.finditer(text))
-        return sorted(found)
+        found = (_header_start(text, m.start()) for m in _HEADER_COLON.finditer(text))
+        return sorted({start for start in found if start >= 0})
 
     def _abbreviation(self, text: str, m: "re.Match") -> bool:
         return m.group() == "." and _word_before(text, m.start()).casefold() in self._non_final
@@ -151,10 +167,8 @@ def segment(n: int, breaks: Sequence[Tuple[int, bool]], boundaries: Iterable[int
             comma = comma and kind[i]
             open_gap = True
             continue
-        if i in starts and not open_gap and i > 0:
+        if i in starts and i > 0:
             open_gap, comma = True, False
-        elif i in starts:
-            comma = False
         if open_gap:
             comma_after.append(comma)
             clause += 1
@@ -164,28 +178,38 @@ def segment(n: int, breaks: Sequence[Tuple[int, bool]], boundaries: Iterable[int
     return Segments(clause_of, comma_after)
 
 
-def list_end(comma_after: Sequence[bool], has_conjunction: Sequence[bool], clause: int) -> int:
+def list_end(comma_after: Sequence[bool], has_conjunction: Sequence[bool], clause: int, *,
+             open_start: bool = False, item_words: Optional[Sequence[int]] = None, short_items: int = 0) -> int:
     """The last clause a cue in ``clause`` reaches forward (spec §4: lists).
 
     A clause that holds a conjunction is a list's last item, or no list: the
     cue stays in it. Otherwise the comma-separated clauses after it are items
     of a list when one of them holds a conjunction, and the cue reaches up to
     that one; when none does before a break that is not a comma, the comma
-    ended the scope.
+    ended the scope. That is the spec's rule; clinical writing needs two more
+    (cue profiles switch them on):
 
     comma_after (Sequence[bool]): Per clause, whether only commas separate it from the next.
     has_conjunction (Sequence[bool]): Per clause, whether it holds a list conjunction.
     clause (int): The cue's clause.
+    open_start (bool): The cue's clause may hold a conjunction itself and still open a
+        list ("no nausea or vomiting, diarrhea, or constipation").
+    item_words (Optional[Sequence[int]]): Per clause, how many words it has.
+    short_items (int): Comma-separated items of at most this many words that run up to a
+        break other than a comma are a list without a conjunction ("no rashes, lesions,
+        ulcers."); 0: never.
     RETURNS (int): The last clause in reach.
     """
-    if has_conjunction[clause]:
+    if has_conjunction[clause] and not open_start:
         return clause
     k = clause
+    short = bool(short_items) and item_words is not None
     while k + 1 < len(has_conjunction) and comma_after[k]:
         k += 1
         if has_conjunction[k]:
             return k
-    return clause
+        short = short and item_words[k] <= short_items
+    return k if short and k > clause else clause
 
 
 @lru_cache(maxsize=8)

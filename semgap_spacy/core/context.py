@@ -43,12 +43,14 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet
+from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet, ScopeSettings
 from ..util.textnorm import exact, fold
 from .clauses import ClauseRule, list_end, segment
 from .textview import read_token, read_word
 
 _NONE = -1.0  # no reach in that direction
+#: the file-wide scope switches, which every language's cue set of a profile must share
+SWITCHES = ("section_headers", "parentheticals", "open_lists", "short_items")
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})
 _QUESTION, _QUESTION_OPEN, _END = "?", "\u00bf", "end"
 
@@ -201,17 +203,21 @@ class CueTable:
     cache_size: int = 100_000
     patterns: Dict[str, Tuple[dict, Optional[Effect]]] = field(init=False, default_factory=dict)
     elisions: Dict[str, Effect] = field(init=False, default_factory=dict)
-    section_headers: bool = field(init=False, default=False)
+    scope: ScopeSettings = field(init=False, default_factory=ScopeSettings)
     break_words: Tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self):
         effects: Dict[Tuple[str, ...], Effect] = {}
         elisions: Dict[str, Effect] = {}
-        headers = {cs.scope.section_headers for cs in self.cue_sets.values()}
-        if len(headers) > 1:
-            raise ValueError("the cue sets disagree on section_headers: "
-                             + ", ".join(f"{lang}={cs.scope.section_headers}" for lang, cs in self.cue_sets.items()))
-        self.section_headers = bool(headers and headers.pop())
+        switches = {}
+        for switch in SWITCHES:
+            values = {getattr(cs.scope, switch) for cs in self.cue_sets.values()}
+            if len(values) > 1:
+                raise ValueError(f"the cue sets disagree on {switch}: " + ", ".join(
+                    f"{lang}={getattr(cs.scope, switch)}" for lang, cs in self.cue_sets.items()))
+            if values:
+                switches[switch] = values.pop()
+        self.scope = ScopeSettings(**switches)
         breaks = []
         for cue_set in self.cue_sets.values():
             for rec in cue_set.records:
@@ -286,8 +292,10 @@ class CueTable:
         sure = single is not None and (single.negation or single.hedge)
         mark = _QUESTION if word == "?" else _QUESTION_OPEN if word == "\u00bf" else \
             _END if word in _SENTENCE_ENDS else None
+        conjunction = word in self._conjunctions or (
+            "/" in word and all(part in self._conjunctions for part in word.split("/")))  # "and/or"
         return WordFacts(word, longer or None, single, single is not None or bool(longer), sure,
-                         word in self._rest_words, word in self._conjunctions, mark)
+                         word in self._rest_words, conjunction, mark)
 
     def may_cue(self, facts: Sequence[WordFacts]) -> bool:
         """Whether a negation or hedge cue can match among these tokens (a necessary condition).
@@ -373,7 +381,7 @@ class CueTable:
         asked = questions and hedges and any(f.mark == _QUESTION or f.mark == _QUESTION_OPEN for f in rows.facts)
         if not cues and not asked:
             return out
-        layout = _Layout(rows, scan, targets, clauses, self.section_headers) if cues else None
+        layout = _Layout(rows, scan, targets, clauses, self.scope) if cues else None
         for t, target in enumerate(targets):
             neg_hits, hedge_hits = [], []
             if layout is not None:
@@ -412,10 +420,10 @@ def _asked(rows: TokenRows, start: int, end: int) -> Optional[Hit]:
 class _Layout:
     """The clauses, lists and word positions of one text with cues: what scope is measured in."""
 
-    __slots__ = ("clause_of", "ends_at", "words_before")
+    __slots__ = ("clause_of", "ends_at", "past_commas", "words_before", "last_word_of")
 
     def __init__(self, rows: TokenRows, scan: Scan, targets: Sequence[Target], clauses: ClauseRule,
-                 section_headers: bool):
+                 scope: ScopeSettings):
         text, facts, starts, ends = rows.text, rows.facts, rows.starts, rows.ends
         n = len(facts)
         inside: Set[int] = set()
@@ -430,7 +438,7 @@ class _Layout:
                     breaks[i] = breaks.get(i, True) and comma
                 i += 1
         boundaries: Set[int] = set(rows.sentence_starts or ())
-        if section_headers:
+        if scope.section_headers:
             for offset in clauses.headers(text):
                 i = bisect_left(starts, offset)
                 if i < n and i not in inside:
@@ -438,12 +446,30 @@ class _Layout:
         segments = segment(n, sorted(breaks.items()), boundaries)
         clause_of = segments.clause_of
         count = len(segments.comma_after)
-        has_conjunction = [False] * count
+        has_conjunction, item_words = [False] * count, [0] * count
         for i, f in enumerate(facts):
-            if f.conjunction and clause_of[i] >= 0 and i not in inside:
-                has_conjunction[clause_of[i]] = True
+            c = clause_of[i]
+            if c >= 0:
+                item_words[c] += bool(f.word)
+                if f.conjunction and i not in inside:
+                    has_conjunction[c] = True
         self.clause_of = clause_of
-        self.ends_at = [list_end(segments.comma_after, has_conjunction, c) for c in range(count)]
+        self.ends_at = [list_end(segments.comma_after, has_conjunction, c, open_start=scope.open_lists,
+                                 item_words=item_words, short_items=scope.short_items) for c in range(count)]
+        # With parentheticals on: the last clause reachable over comma gaps only, per clause,
+        # and the last word of each clause (a cue there has nothing after it in its clause).
+        self.past_commas = None
+        self.last_word_of = None
+        if scope.parentheticals:
+            past = list(range(count))
+            for c in range(count - 2, -1, -1):
+                if segments.comma_after[c]:
+                    past[c] = past[c + 1]
+            last = [-1] * count
+            for i, c in enumerate(clause_of):
+                if c >= 0 and facts[i].word:
+                    last[c] = i
+            self.past_commas, self.last_word_of = past, last
         before, count_words = [], 0
         for f in facts:
             before.append(count_words)
@@ -468,15 +494,24 @@ class _Layout:
                 if target.inner is None or _own_words(target, cs, ce):
                     continue
                 neg_ok, hedge_ok, dist = eff.negation, eff.hedge, -1
-            elif ce <= ts:
+            elif cs < ts < ce or ce <= ts:
+                # before the target; a cue whose first word is outside the target and whose
+                # last words are the target's first ("no evidence of" + "evidence of DVT") too
                 if glued:
                     continue
-                dist = before[ts] - before[ce]
+                dist = max(before[ts] - before[ce], 0)
                 cue_clause = self.clause_of[cs]
                 clause = self._clause(ts, te, last=False)
-                if cue_clause < 0 or not cue_clause <= clause <= self.ends_at[cue_clause]:
+                if cue_clause < 0 or clause < cue_clause:
                     continue
-                neg_ok, hedge_ok = dist < eff.neg_forward, dist < eff.hedge_forward
+                # a list's items are all in reach, however long the list (spec §4)
+                listed = cue_clause < clause <= self.ends_at[cue_clause]
+                if clause > cue_clause and not listed and not (
+                        self.past_commas is not None and self.last_word_of[cue_clause] == ce - 1
+                        and clause <= self.past_commas[cue_clause]):
+                    continue
+                reach = -1 if listed else dist
+                neg_ok, hedge_ok = reach < eff.neg_forward, reach < eff.hedge_forward
             elif cs >= te:
                 if glued:
                     continue

@@ -32,7 +32,8 @@ CUES_TOP_KEY = "semgap_context_cues"
 PAYLOAD_KEYS = frozenset({"lang", "version", "description", "profile", "scope", "cues"})
 RECORD_KEYS = frozenset({"cue", "category", "direction", "max_scope", "note"})
 REQUIRED_RECORD_KEYS = frozenset({"cue", "category"})
-SCOPE_KEYS = frozenset({"direction", "max_scope", "section_headers", "note"})
+SCOPE_KEYS = frozenset({"direction", "max_scope", "section_headers", "parentheticals", "open_lists",
+                        "short_items", "note"})
 NEGATION = "negation"
 HEDGE = "hedge"
 BREAK = "break"
@@ -67,12 +68,24 @@ class ScopeSettings:
     max_scope (Optional[int]): The reach in words of a record that names none; None is the whole clause.
     section_headers (bool): Whether a section header ("DIAGNOSIS:", "Allergies:" at a line
         start) ends a scope, as clinical notes need; the spec reads a colon as no break.
+    parentheticals (bool): Whether a forward cue that ends its clause reaches on past the
+        commas after it, within its reach ("Al parecer, presentó un síncope", "does not,
+        according to her daughter, have any memory problems"); the spec stops it at the comma.
+    open_lists (bool): Whether the cue's own clause may hold a conjunction and still open
+        a list ("no nausea or vomiting, diarrhea, or constipation"); the spec keeps the
+        cue in that clause.
+    short_items (int): Comma-separated items of at most this many words, up to a break
+        that is not a comma, are a list without a conjunction ("no rashes, lesions,
+        ulcers."); 0 (the spec): a comma without a conjunction ends the scope.
     note (Optional[str]): Why; documentation only.
     """
 
     direction: Optional[str] = None
     max_scope: Optional[int] = None
     section_headers: bool = False
+    parentheticals: bool = False
+    open_lists: bool = False
+    short_items: int = 0
     note: Optional[str] = None
 
     @classmethod
@@ -93,17 +106,28 @@ class ScopeSettings:
         direction = data.get("direction")
         if direction is not None and direction not in DIRECTIONS:
             raise CueError(f"{source}: scope: direction must be one of {list(DIRECTIONS)}, not {direction!r}")
-        headers = data.get("section_headers", False)
-        if not isinstance(headers, bool):
-            raise CueError(f"{source}: scope: section_headers must be true or false")
+        switches = {}
+        for key in ("section_headers", "parentheticals", "open_lists"):
+            switches[key] = data.get(key, False)
+            if not isinstance(switches[key], bool):
+                raise CueError(f"{source}: scope: {key} must be true or false")
+        short = switches["short_items"] = data.get("short_items", 0)
+        if isinstance(short, bool) or not isinstance(short, int) or short < 0:
+            raise CueError(f"{source}: scope: short_items must be a number of words (0 for none)")
         note = data.get("note")
         if note is not None and not isinstance(note, str):
             raise CueError(f"{source}: scope: 'note' must be a string")
-        return cls(direction, _max_scope(data.get("max_scope"), f"{source}: scope"), headers, note)
+        return cls(direction, _max_scope(data.get("max_scope"), f"{source}: scope"), note=note, **switches)
+
+    @property
+    def spec_clauses(self) -> bool:
+        """Whether the file-wide switches read clauses and lists as the spec does."""
+        return not (self.section_headers or self.parentheticals or self.open_lists or self.short_items)
 
     def to_dict(self) -> dict:
         """The block as written (the inverse of ``from_dict``)."""
-        out = {"direction": self.direction, "max_scope": self.max_scope, "section_headers": self.section_headers}
+        out = {"direction": self.direction, "max_scope": self.max_scope, "section_headers": self.section_headers,
+               "parentheticals": self.parentheticals, "open_lists": self.open_lists, "short_items": self.short_items}
         if self.note is not None:
             out["note"] = self.note
         return out
@@ -266,9 +290,10 @@ class CueSet:
 
     @property
     def whole_clause(self) -> bool:
-        """Whether every negation and hedge cue reaches its whole clause both ways and no
-        section header ends a scope: the spec's reading, which the decision needs."""
-        return not self.scope.section_headers and all(r.whole_clause for r in self.records if r.category in SCOPED)
+        """Whether every negation and hedge cue reaches its whole clause both ways, no section
+        header ends a scope and no cue reaches past a comma: the spec's reading, which the
+        decision needs."""
+        return self.scope.spec_clauses and all(r.whole_clause for r in self.records if r.category in SCOPED)
 
 
 def load_packaged_cues(lang: str, profile: str = SPEC_PROFILE) -> CueSet:
