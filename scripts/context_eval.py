@@ -460,7 +460,9 @@ def main(argv=None) -> int:
         return adapters[profile, lang]
 
     for profile in args.profiles:
-        report["profiles"][profile] = {k: v for k, v in semgap(profile, "en").config.items()}
+        pipe = semgap(profile, "en").pipe
+        report["profiles"][profile] = {"config": dict(semgap(profile, "en").config), "profile": pipe.profile,
+                                       "reach": pipe.reach, "cue_info": pipe.cue_info}
     others = [a for a in (NegspacyAdapter() if versions["negspacy"] else None,
                           MedspacyAdapter() if versions["medspacy"] else None) if a is not None]
     english = [semgap(p, "en") for p in args.profiles] + others

@@ -44,6 +44,8 @@ _BREAK_PUNCT = (
     r"|(?<=\s)[-–−](?=\s)"         # a spaced hyphen or dash (not "2-8", not "-3")
     r"|[.!?…](?=\s|$)"             # sentence end (a decimal point has no space after it)
 )
+#: the characters a break of ``_BREAK_PUNCT`` starts with
+_PUNCT_CHARS = frozenset(",;—―-–−.!?…")
 
 # A section header ends in a colon followed by a space; the words before it are read
 # back from the colon ("14:00" has none).
@@ -82,8 +84,12 @@ class ClauseRule:
         """
         words = sorted({w for w in break_words if w.strip()}, key=len, reverse=True)
         alternatives = "|".join(r"\s+".join(re.escape(part) for part in w.split()) for w in words)
-        pattern = _BREAK_PUNCT + (r"|(?<!\w)(?:" + alternatives + r")(?!\w)" if alternatives else "")
-        self._re = re.compile(pattern, re.IGNORECASE)
+        words_pattern = r"(?<!\w)(?:" + alternatives + r")(?!\w)" if alternatives else ""
+        self._re = re.compile(_BREAK_PUNCT + ("|" + words_pattern if words_pattern else ""), re.IGNORECASE)
+        # the two halves apart, for ``token_breaks``
+        self._punct = re.compile(_BREAK_PUNCT)
+        self._words = re.compile(words_pattern, re.IGNORECASE) if words_pattern else None
+        self._first_words = frozenset(w.split()[0].lower() for w in words)
         self._non_final = frozenset(w.casefold() for w in non_final)
 
         self._last: Tuple[str, List[Tuple[int, int]]] = ("", [])
@@ -91,16 +97,55 @@ class ClauseRule:
     def breaks(self, text: str, start: int = 0, end: int = None) -> List[Tuple[int, int]]:
         """Every clause break in ``text[start:end]`` as (start_char, end_char), in text order."""
         end = len(text) if end is None else end
-        if not reads_as_itself(text):
+        if not same_breaks(text):
             return [(s, e) for s, e in self._view_breaks(text) if start <= s and e <= end]
         return [(m.start(), m.end()) for m in self._re.finditer(text, start, end) if not self._abbreviation(text, m)]
+
+    def token_candidate(self, text: str) -> bool:
+        """Whether a token with this text can hold a break: a break punctuation character,
+        or the first word of a break word (case-insensitive)."""
+        return text.lower() in self._first_words or not _PUNCT_CHARS.isdisjoint(text)
+
+    def token_breaks(self, text: str, starts: Sequence[int], ends: Sequence[int],
+                     candidates: Iterable[int]) -> List[Tuple[int, bool]]:
+        """The tokens of ``text`` that hold a break, as (token index, whether the break is a comma).
+
+        The same rule as ``breaks``, checked only where a token can hold a break
+        (``token_candidate``): each break punctuation character of such a token
+        is matched in place, and a break word where such a token starts, so a
+        break word runs over the tokens it covers ("sin embargo"). A break word
+        glued inside a longer token ("x.but") is not seen, which only widens a
+        cue's reach. Needs a text whose breaks are its own (``same_breaks``).
+
+        text (str): The text.
+        starts, ends (Sequence[int]): Character offsets of every token.
+        candidates (Iterable[int]): Indices of the tokens that can hold a break.
+        RETURNS (List[Tuple[int, bool]]): Break tokens, in order.
+        """
+        found = {}
+        punct, words = self._punct, self._words
+        for i in candidates:
+            start, end = starts[i], ends[i]
+            for p in range(start, end):
+                if text[p] in _PUNCT_CHARS:
+                    m = punct.match(text, p)
+                    if m is not None and not self._abbreviation(text, m):
+                        found[i] = found.get(i, True) and m.group() == ","
+            if words is not None and text[start:end].lower() in self._first_words:
+                m = words.match(text, start)
+                if m is not None:
+                    j = i
+                    while j < len(starts) and starts[j] < m.end():
+                        found[j] = False
+                        j += 1
+        return sorted(found.items())
 
     def break_between(self, text: str, start: int, end: int) -> bool:
         """Whether a clause break lies in ``text[start:end]``: the two sides are in different clauses."""
         gap = text[start:end]
         if gap.isspace():
             return False  # the usual gap ("CIT 30 h"): every break holds a character that is not a space
-        if not reads_as_itself(text):
+        if not same_breaks(text):
             return any(s < end and start < e for s, e in self._view_breaks(text))
         return any(not self._abbreviation(text, m) for m in self._re.finditer(text, start, end))
 
@@ -127,6 +172,16 @@ class ClauseRule:
 
     def _abbreviation(self, text: str, m: "re.Match") -> bool:
         return m.group() == "." and _word_before(text, m.start()).casefold() in self._non_final
+
+
+def same_breaks(text: str) -> bool:
+    """Whether the breaks of ``text`` are those of its canonical view, without building it.
+
+    True for text that reads as itself, and for any ASCII text: NFKC leaves
+    ASCII as it is and no ASCII character is ignorable, so its view differs
+    only in whitespace, which every part of the rule reads as ``\\s``.
+    """
+    return text.isascii() or reads_as_itself(text)
 
 
 def _word_before(text: str, end: int) -> str:
@@ -159,6 +214,9 @@ def segment(n: int, breaks: Sequence[Tuple[int, bool]], boundaries: Iterable[int
     """
     kind = dict(breaks)
     starts: Set[int] = set(boundaries)
+    starts.discard(0)
+    if not kind and not starts:
+        return Segments([0] * n, [False])
     clause_of, comma_after = [], []
     clause, comma, open_gap = 0, True, False
     for i in range(n):

@@ -33,10 +33,11 @@ only"); break cues end a clause. The mechanism, in the order it applies:
 5. **Questions.** A target in a sentence that ends with "?" (or opens with
    "¿") is hedged: a question does not assert.
 
-Facts of each word (its reading, whether it can start a cue, end a clause,
-join a list) are computed once per vocabulary entry and kept in a bounded
-cache keyed by the caller's key for the token text, so a doc with no cue
-word costs a few lookups and no scan.
+Facts of each word (its reading, whether it can start a cue, join a list,
+close a question) are computed once per vocabulary entry and kept in a
+bounded cache keyed by the caller's key for the token text, with sets of the
+keys that matter, so a doc with no cue word costs a few set operations and
+no scan (``CueTable.learn``, ``CueTable.prefilter``).
 """
 import math
 from bisect import bisect_left
@@ -45,7 +46,7 @@ from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optiona
 
 from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet, ScopeSettings
 from ..util.textnorm import exact, fold
-from .clauses import ClauseRule, list_end, segment
+from .clauses import ClauseRule, clause_rule, list_end, same_breaks, segment
 from .textview import read_token, read_word
 
 _NONE = -1.0  # no reach in that direction
@@ -110,6 +111,8 @@ class Effect:
 class WordFacts(NamedTuple):
     """What the scope model needs to know about one token text, computed once per text."""
 
+    #: the token text as written
+    text: str
     #: the reading cues are matched on ("" for whitespace)
     word: str
     #: longer cues starting with this word: next word -> [(word sequence, effect)], longest first
@@ -126,6 +129,8 @@ class WordFacts(NamedTuple):
     conjunction: bool
     #: "?", "¿", "end" (another sentence end) or None
     mark: Optional[str]
+    #: whether the token can hold a clause break (``ClauseRule.token_candidate``)
+    breakish: bool
 
 
 class TokenRows(NamedTuple):
@@ -139,6 +144,8 @@ class TokenRows(NamedTuple):
     #: token indices that start a sentence, when the caller knows them (a parser,
     #: a sentencizer); None when it does not
     sentence_starts: Optional[Sequence[int]] = None
+    #: whether some token reads as nothing (whitespace): words are then counted without them
+    spaced: bool = True
 
 
 class Target(NamedTuple):
@@ -152,6 +159,18 @@ class Target(NamedTuple):
     start: int
     end: int
     inner: Optional[frozenset] = None
+
+
+class Prefilter(NamedTuple):
+    """What a text's token keys say before any scan (``CueTable.prefilter``)."""
+
+    #: a negation or hedge cue can match
+    may_cue: bool
+    #: a question mark ("?" or "¿") occurs
+    asked: bool
+
+
+_NOTHING = Prefilter(False, False)
 
 
 class Hit(NamedTuple):
@@ -205,6 +224,7 @@ class CueTable:
     elisions: Dict[str, Effect] = field(init=False, default_factory=dict)
     scope: ScopeSettings = field(init=False, default_factory=ScopeSettings)
     break_words: Tuple[str, ...] = field(init=False, default=())
+    clauses: Optional[ClauseRule] = field(init=False, default=None)
 
     def __post_init__(self):
         effects: Dict[Tuple[str, ...], Effect] = {}
@@ -245,6 +265,7 @@ class CueTable:
         self.patterns = patterns
         self.elisions = {k: v.capped(self.window) for k, v in elisions.items()}
         self.break_words = tuple(dict.fromkeys(breaks))
+        self.clauses = clause_rule(self.break_words)
         self.longest = max((len(form) for form in effects), default=1)
         self._rest_words = {w for form, eff in effects.items() if len(form) > 1 and (eff.negation or eff.hedge)
                             for w in form[1:]}
@@ -253,25 +274,83 @@ class CueTable:
         self._accent_folds = frozenset(fold(w) for w in accented)
         self._conjunctions = frozenset(fold(w) for w in self.conjunctions)
         self._facts: Dict[Hashable, WordFacts] = {}
+        self._forget()
 
     # -- words -----------------------------------------------------------
-    def facts(self, key: Hashable, text: str) -> WordFacts:
-        """The facts of a token text, cached under ``key`` (anything that names the text alone).
+    def learn(self, keys: Sequence[Hashable], text_of: Callable[[Hashable], str]) -> None:
+        """Make sure every key has its facts: those not seen yet are computed from their text.
 
-        key (Hashable): The caller's key for the text (the text itself, or a hash of it).
-        text (str): The token text as written.
-        RETURNS (WordFacts): Its facts.
+        The cache is bounded (``cache_size``): when it would grow past it, it is
+        emptied and only the keys asked for now are learned again.
+        keys (Sequence[Hashable]): The keys of one text's tokens (each names a token text alone).
+        text_of (Callable[[Hashable], str]): The token text of a key.
         """
-        found = self._facts.get(key)
-        if found is None:
-            if len(self._facts) >= self.cache_size:
-                self._facts.clear()  # bounded: a long stream keeps only what it still uses
-            found = self._facts[key] = self._word_facts(text)
-        return found
+        known = self._known
+        if known.issuperset(keys):
+            return
+        unseen = set(keys).difference(known)
+        if len(known) + len(unseen) > self.cache_size:
+            self._forget()
+            known, unseen = self._known, set(keys)
+        facts = self._facts
+        for key in unseen:
+            found = facts[key] = self._word_facts(text_of(key))
+            known.add(key)
+            if found.starts_cue:
+                self._starts.add(key)
+                self._gate.add(key)
+                if found.sure:
+                    self._sure.add(key)
+            if found.rest:
+                self._rests.add(key)
+            if found.mark == _QUESTION or found.mark == _QUESTION_OPEN:
+                self._marks.add(key)
+                self._gate.add(key)
+            if not found.word:
+                self._blank.add(key)
 
-    def known(self, key: Hashable) -> Optional[WordFacts]:
-        """The cached facts of ``key``, or None."""
-        return self._facts.get(key)
+    def _forget(self) -> None:
+        self._facts.clear()
+        self._known, self._gate = set(), set()
+        self._starts, self._sure, self._rests, self._marks, self._blank = set(), set(), set(), set(), set()
+
+    def prefilter(self, keys: Sequence[Hashable]) -> Prefilter:
+        """What the learned keys of one text's tokens allow, before any scan.
+
+        Most texts hold a cue's first word ("is", "to", "en") without the cue,
+        or no cue word at all, and the scan costs more than these set
+        operations. ``may_cue`` is a necessary condition, so skipping the scan
+        when it fails is safe: a token that is a cue by itself, or a longer cue
+        whose every word occurs.
+        keys (Sequence[Hashable]): The keys (``learn`` first).
+        RETURNS (Prefilter): Whether a cue can match and whether a question mark occurs.
+        """
+        hits = self._gate.intersection(keys)
+        if not hits:
+            return _NOTHING
+        asked = not self._marks.isdisjoint(hits)
+        if not self._sure.isdisjoint(hits):
+            return Prefilter(True, asked)
+        facts = self._facts
+        rest = None
+        for key in self._starts.intersection(hits):
+            for forms in (facts[key].longer or {}).values():
+                for form, eff in forms:
+                    if eff.negation or eff.hedge:
+                        if rest is None:
+                            rest = {facts[k].word for k in self._rests.intersection(keys)}
+                        if rest.issuperset(form[1:]):
+                            return Prefilter(True, asked)
+        return Prefilter(False, asked)
+
+    def spaced(self, keys: Sequence[Hashable]) -> bool:
+        """Whether a token of these learned keys reads as nothing (whitespace)."""
+        return not self._blank.isdisjoint(keys)
+
+    def facts_of(self, keys: Sequence[Hashable]) -> List[WordFacts]:
+        """The facts of learned keys, in order."""
+        facts = self._facts
+        return [facts[k] for k in keys]
 
     @property
     def cached(self) -> int:
@@ -294,33 +373,8 @@ class CueTable:
             _END if word in _SENTENCE_ENDS else None
         conjunction = word in self._conjunctions or (
             "/" in word and all(part in self._conjunctions for part in word.split("/")))  # "and/or"
-        return WordFacts(word, longer or None, single, single is not None or bool(longer), sure,
-                         word in self._rest_words, conjunction, mark)
-
-    def may_cue(self, facts: Sequence[WordFacts]) -> bool:
-        """Whether a negation or hedge cue can match among these tokens (a necessary condition).
-
-        Most texts hold a cue's first word ("is", "to", "en") without the cue,
-        and the scan costs more than this test: a token that is a cue by
-        itself, or a longer cue whose every word occurs.
-        """
-        starts, rest = [], None
-        for f in facts:
-            if f.sure:
-                return True
-            if f.longer is not None:
-                starts.append(f)
-        if not starts:
-            return False
-        rest = {f.word for f in facts if f.rest}
-        if not rest:
-            return False
-        for f in starts:
-            for forms in f.longer.values():
-                for form, eff in forms:
-                    if (eff.negation or eff.hedge) and rest.issuperset(form[1:]):
-                        return True
-        return False
+        return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure,
+                         word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text))
 
     # -- one text -----------------------------------------------------------
     def scan(self, rows: TokenRows) -> Scan:
@@ -330,29 +384,32 @@ class CueTable:
         RETURNS (Scan): The matches.
         """
         facts, starts, ends = rows.facts, rows.starts, rows.ends
-        n = len(facts)
-        words = [i for i in range(n) if facts[i].word] if any(not f.word for f in facts) else None
-        place = {i: p for p, i in enumerate(words)} if words is not None else None
+        candidates = [i for i, f in enumerate(facts) if f.starts_cue]
+        if not candidates:
+            return EMPTY_SCAN
+        n, longest = len(facts), self.longest
+        spaced = rows.spaced
         found, cues = [], []
         consumed = 0
-        for i in range(n):
-            f = facts[i]
-            if i < consumed or not f.starts_cue:
+        for i in candidates:
+            if i < consumed:
                 continue
+            f = facts[i]
             eff, end = f.single, i + 1
             if f.longer:
-                if words is None:
-                    positions = range(i + 1, min(n, i + self.longest))
+                if spaced:  # the cue's words may have whitespace tokens between them
+                    positions = [j for j in range(i + 1, min(n, i + 3 * longest)) if facts[j].word][:longest - 1]
                 else:
-                    p = place[i]
-                    positions = words[p + 1:p + self.longest]
-                nxt = [facts[j].word for j in positions]
-                if nxt:
-                    for form, form_eff in f.longer.get(nxt[0], ()):
-                        k = len(form) - 1
-                        if k <= len(nxt) and tuple(nxt[:k]) == form[1:]:
-                            eff, end = form_eff, positions[k - 1] + 1
-                            break
+                    positions = range(i + 1, min(n, i + longest))
+                if positions:
+                    forms = f.longer.get(facts[positions[0]].word)
+                    if forms:
+                        nxt = [facts[j].word for j in positions]
+                        for form, form_eff in forms:
+                            k = len(form) - 1
+                            if k <= len(nxt) and tuple(nxt[:k]) == form[1:]:
+                                eff, end = form_eff, positions[k - 1] + 1
+                                break
             if eff is None:
                 continue
             consumed = end
@@ -365,23 +422,25 @@ class CueTable:
                 cues.append((i, end, eff, glued))
         return Scan(found, cues) if found else EMPTY_SCAN
 
-    def read(self, rows: TokenRows, scan: Scan, targets: Sequence[Target], clauses: ClauseRule, *,
-             negation: bool = True, hedges: bool = True, questions: bool = True) -> List[Reading]:
+    def read(self, rows: TokenRows, scan: Scan, targets: Sequence[Target], *, negation: bool = True,
+             hedges: bool = True, questions: bool = True, asked: Optional[bool] = None) -> List[Reading]:
         """Negation and hedge of every target.
 
         rows (TokenRows): The text.
         scan (Scan): Its cue matches (``scan``).
         targets (Sequence[Target]): The targets.
-        clauses (ClauseRule): The clause rule (``core.clauses.clause_rule``).
         negation, hedges, questions (bool): Which readings to look for.
+        asked (Optional[bool]): Whether a question mark occurs (``prefilter``); None: look.
         RETURNS (List[Reading]): One reading per target, in order.
         """
         out = [Reading(None, None)] * len(targets)
         cues = scan.cues if (negation or hedges) else ()
-        asked = questions and hedges and any(f.mark == _QUESTION or f.mark == _QUESTION_OPEN for f in rows.facts)
+        if asked is None:
+            asked = any(f.mark == _QUESTION or f.mark == _QUESTION_OPEN for f in rows.facts)
+        asked = asked and questions and hedges
         if not cues and not asked:
             return out
-        layout = _Layout(rows, scan, targets, clauses, self.scope) if cues else None
+        layout = _Layout(rows, targets, self.clauses, self.scope) if cues else None
         for t, target in enumerate(targets):
             neg_hits, hedge_hits = [], []
             if layout is not None:
@@ -418,77 +477,88 @@ def _asked(rows: TokenRows, start: int, end: int) -> Optional[Hit]:
 
 
 class _Layout:
-    """The clauses, lists and word positions of one text with cues: what scope is measured in."""
+    """The clauses of one text with cues, worked out only as far as a question needs them.
 
-    __slots__ = ("clause_of", "ends_at", "past_commas", "words_before", "last_word_of")
+    Most cues and targets have no break between them (same clause: in reach)
+    or a break that is not a comma (another clause: out of reach); only a
+    comma between them needs the whole picture (lists, parentheticals), and
+    only then is it built (``_Clauses``).
+    """
 
-    def __init__(self, rows: TokenRows, scan: Scan, targets: Sequence[Target], clauses: ClauseRule,
-                 scope: ScopeSettings):
-        text, facts, starts, ends = rows.text, rows.facts, rows.starts, rows.ends
-        n = len(facts)
-        inside: Set[int] = set()
-        for target in targets:
-            inside.update(range(target.start, target.end))
-        breaks: Dict[int, bool] = {}
-        for b_start, b_end in clauses.breaks(text):
-            comma = text[b_start:b_end] == ","
-            i = max(bisect_left(ends, b_start + 1), 0)
-            while i < n and starts[i] < b_end:
-                if i not in inside:
-                    breaks[i] = breaks.get(i, True) and comma
-                i += 1
-        boundaries: Set[int] = set(rows.sentence_starts or ())
-        if scope.section_headers:
-            for offset in clauses.headers(text):
-                i = bisect_left(starts, offset)
-                if i < n and i not in inside:
-                    boundaries.add(i)
-        segments = segment(n, sorted(breaks.items()), boundaries)
-        clause_of = segments.clause_of
-        count = len(segments.comma_after)
-        has_conjunction, item_words = [False] * count, [0] * count
-        for i, f in enumerate(facts):
-            c = clause_of[i]
-            if c >= 0:
-                item_words[c] += bool(f.word)
-                if f.conjunction and i not in inside:
-                    has_conjunction[c] = True
-        self.clause_of = clause_of
-        self.ends_at = [list_end(segments.comma_after, has_conjunction, c, open_start=scope.open_lists,
-                                 item_words=item_words, short_items=scope.short_items) for c in range(count)]
-        # With parentheticals on: the last clause reachable over comma gaps only, per clause,
-        # and the last word of each clause (a cue there has nothing after it in its clause).
-        self.past_commas = None
-        self.last_word_of = None
-        if scope.parentheticals:
-            past = list(range(count))
-            for c in range(count - 2, -1, -1):
-                if segments.comma_after[c]:
-                    past[c] = past[c + 1]
-            last = [-1] * count
-            for i, c in enumerate(clause_of):
-                if c >= 0 and facts[i].word:
-                    last[c] = i
-            self.past_commas, self.last_word_of = past, last
-        before, count_words = [], 0
-        for f in facts:
-            before.append(count_words)
-            count_words += bool(f.word)
-        before.append(count_words)
-        self.words_before = before
+    __slots__ = ("rows", "clauses", "scope", "inside", "candidates", "_breaks_of", "_boundaries", "_full")
 
-    def _clause(self, start: int, end: int, last: bool) -> int:
-        """The clause of a target: of its first (or last) token that is not a break."""
-        order = range(end - 1, start - 1, -1) if last else range(start, end)
-        for i in order:
-            if self.clause_of[i] >= 0:
-                return self.clause_of[i]
-        return -1
+    def __init__(self, rows: TokenRows, targets: Sequence[Target], clauses: ClauseRule, scope: ScopeSettings):
+        self.rows, self.clauses, self.scope = rows, clauses, scope
+        self.inside = [(t.start, t.end) for t in targets]
+        self.candidates = [i for i, f in enumerate(rows.facts) if f.breakish]
+        self._breaks_of: Dict[int, List[Tuple[int, bool]]] = {}
+        self._boundaries: Optional[List[int]] = None
+        self._full: Optional[_Clauses] = None
+
+    def _inside(self, i: int) -> bool:
+        return any(s <= i < e for s, e in self.inside)
+
+    def breaks_from(self, i: int) -> List[Tuple[int, bool]]:
+        """The break tokens a candidate token starts (a break word may run over the next ones)."""
+        found = self._breaks_of.get(i)
+        if found is None:
+            rows = self.rows
+            found = self._breaks_of[i] = [b for b in self.clauses.token_breaks(rows.text, rows.starts, rows.ends, (i,))
+                                          if not self._inside(b[0])]
+        return found
+
+    def boundaries(self) -> List[int]:
+        """Tokens that start a clause without a break token: sentence starts, section headers."""
+        if self._boundaries is None:
+            rows = self.rows
+            found = set(rows.sentence_starts or ())
+            if self.scope.section_headers and ":" in rows.text:
+                n = len(rows.starts)
+                for offset in self.clauses.headers(rows.text):
+                    i = bisect_left(rows.starts, offset)
+                    if i < n and not self._inside(i):
+                        found.add(i)
+            found.discard(0)
+            self._boundaries = sorted(found)
+        return self._boundaries
+
+    def clear(self, a: int, b: int) -> bool:
+        """Whether tokens [a, b) hold no break and no clause starts in [a, b]: the token before
+        a and token b are in one clause."""
+        if not same_breaks(self.rows.text):
+            full = self.full()
+            return full.clause_of[a] >= 0 and full.clause_of[a] == full.clause_of[b] if b < len(full.clause_of) \
+                else all(c >= 0 for c in full.clause_of[a:b])
+        bounds = self.boundaries()
+        if bounds:
+            k = bisect_left(bounds, a)  # a clause starting at a parts a from the token before it
+            if k < len(bounds) and bounds[k] <= b:
+                return False
+        cands = self.candidates
+        k = bisect_left(cands, a - 2)  # a break word that starts just before a may run into it
+        while k < len(cands) and cands[k] < b:
+            for j, _ in self.breaks_from(cands[k]):
+                if a <= j < b:
+                    return False
+            k += 1
+        return True
+
+    def full(self) -> "_Clauses":
+        """Every clause of the text (lists and parentheticals need them)."""
+        if self._full is None:
+            self._full = _Clauses(self)
+        return self._full
+
+    def words(self, a: int, b: int) -> int:
+        """How many words lie in tokens [a, b) (whitespace tokens are not words)."""
+        if not self.rows.spaced:
+            return b - a
+        facts = self.rows.facts
+        return sum(1 for i in range(a, b) if facts[i].word)
 
     def reach(self, target: Target, cues, neg_hits: Optional[list], hedge_hits: Optional[list]) -> None:
         """Add (distance, cue_start, cue_end) for every cue that reaches the target."""
         ts, te = target.start, target.end
-        before = self.words_before
         for cs, ce, eff, glued in cues:
             if cs >= ts and ce <= te:
                 if target.inner is None or _own_words(target, cs, ce):
@@ -497,28 +567,20 @@ class _Layout:
             elif cs < ts < ce or ce <= ts:
                 # before the target; a cue whose first word is outside the target and whose
                 # last words are the target's first ("no evidence of" + "evidence of DVT") too
-                if glued:
+                if glued or (eff.neg_forward < 0 and eff.hedge_forward < 0):
                     continue
-                dist = max(before[ts] - before[ce], 0)
-                cue_clause = self.clause_of[cs]
-                clause = self._clause(ts, te, last=False)
-                if cue_clause < 0 or clause < cue_clause:
-                    continue
-                # a list's items are all in reach, however long the list (spec §4)
-                listed = cue_clause < clause <= self.ends_at[cue_clause]
-                if clause > cue_clause and not listed and not (
-                        self.past_commas is not None and self.last_word_of[cue_clause] == ce - 1
-                        and clause <= self.past_commas[cue_clause]):
-                    continue
-                reach = -1 if listed else dist
+                dist = self.words(ce, ts) if ce <= ts else 0
+                if ce >= ts or self.clear(ce, ts):
+                    reach = dist
+                else:
+                    reach = self.full().forward(cs, ce, ts, te, dist)
+                    if reach is None:
+                        continue
                 neg_ok, hedge_ok = reach < eff.neg_forward, reach < eff.hedge_forward
             elif cs >= te:
-                if glued:
-                    continue
-                dist = before[cs] - before[te]
-                cue_clause = self.clause_of[cs]
-                if cue_clause < 0 or self._clause(ts, te, last=True) != cue_clause:
-                    continue
+                if glued or (eff.neg_backward < 0 and eff.hedge_backward < 0) or not self.clear(te, cs):
+                    continue  # a cue after the target reaches back within its own clause only
+                dist = self.words(te, cs)
                 neg_ok, hedge_ok = dist < eff.neg_backward, dist < eff.hedge_backward
             else:
                 continue  # straddles the target's edge: part of its own words
@@ -526,6 +588,90 @@ class _Layout:
                 neg_hits.append((dist, cs, ce))
             if hedge_ok and hedge_hits is not None:
                 hedge_hits.append((dist, cs, ce))
+
+
+class _Clauses:
+    """Every clause of a text: what lists (spec §4) and parentheticals are read from."""
+
+    __slots__ = ("layout", "clause_of", "comma_after", "has_conjunction", "item_words", "_ends", "past_commas",
+                 "last_word_of")
+
+    def __init__(self, layout: _Layout):
+        rows, clauses, scope = layout.rows, layout.clauses, layout.scope
+        text, facts, starts, ends = rows.text, rows.facts, rows.starts, rows.ends
+        n = len(facts)
+        if same_breaks(text):
+            breaks = sorted({b for i in layout.candidates for b in layout.breaks_from(i)})
+        else:
+            found: Dict[int, bool] = {}
+            for b_start, b_end in clauses.breaks(text):
+                comma = text[b_start:b_end] == ","
+                i = bisect_left(ends, b_start + 1)
+                while i < n and starts[i] < b_end:
+                    if not layout._inside(i):
+                        found[i] = found.get(i, True) and comma
+                    i += 1
+            breaks = sorted(found.items())
+        segments = segment(n, breaks, layout.boundaries())
+        clause_of = self.clause_of = segments.clause_of
+        self.comma_after = segments.comma_after
+        count = len(self.comma_after)
+        has_conjunction, item_words = [False] * count, [0] * count
+        for i, f in enumerate(facts):
+            c = clause_of[i]
+            if c >= 0:
+                item_words[c] += bool(f.word)
+                if f.conjunction and not layout._inside(i):
+                    has_conjunction[c] = True
+        self.has_conjunction, self.item_words = has_conjunction, item_words
+        self.layout = layout
+        self._ends: Dict[int, int] = {}
+        # With parentheticals on: the last clause reachable over comma gaps only, per clause,
+        # and the last word of each clause (a cue there has nothing after it in its clause).
+        self.past_commas = self.last_word_of = None
+        if scope.parentheticals:
+            past = list(range(count))
+            for c in range(count - 2, -1, -1):
+                if self.comma_after[c]:
+                    past[c] = past[c + 1]
+            last = [-1] * count
+            for i, c in enumerate(clause_of):
+                if c >= 0 and facts[i].word:
+                    last[c] = i
+            self.past_commas, self.last_word_of = past, last
+
+    def ends_at(self, clause: int) -> int:
+        """The last clause a forward cue in ``clause`` reaches (its own, or its list's last item)."""
+        found = self._ends.get(clause)
+        if found is None:
+            scope = self.layout.scope
+            found = self._ends[clause] = list_end(self.comma_after, self.has_conjunction, clause,
+                                                  open_start=scope.open_lists, item_words=self.item_words,
+                                                  short_items=scope.short_items)
+        return found
+
+    def _clause(self, start: int, end: int) -> int:
+        """The clause of a target: of its first token that is not a break."""
+        for i in range(start, end):
+            if self.clause_of[i] >= 0:
+                return self.clause_of[i]
+        return -1
+
+    def forward(self, cs: int, ce: int, ts: int, te: int, dist: int) -> Optional[float]:
+        """How far a forward cue [cs, ce) is from a target [ts, te) in a later clause, in words
+        (-1 when the target is an item of the cue's list, which reaches every item), or None
+        when it is out of reach."""
+        cue_clause, clause = self.clause_of[cs], self._clause(ts, te)
+        if cue_clause < 0 or clause < cue_clause:
+            return None
+        if clause == cue_clause:
+            return dist
+        if clause <= self.ends_at(cue_clause):
+            return -1
+        if (self.past_commas is not None and self.last_word_of[cue_clause] == ce - 1
+                and clause <= self.past_commas[cue_clause]):
+            return dist
+        return None
 
 
 def _own_words(target: Target, cs: int, ce: int) -> bool:

@@ -39,11 +39,10 @@ import json
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-from spacy.attrs import IDX, LENGTH, ORTH, SENT_START
+from spacy.attrs import ORTH, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..core.clauses import clause_rule
 from ..core.context import EMPTY_SCAN, CueTable, Reading, Target, TokenRows, own_positions
 from ..lang import get_pack, languages as languages_available
 from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
@@ -61,7 +60,7 @@ _MATCHES_KEY = doc_key("semgap_cue_matches")
 _WRITTEN = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
 _WRITTEN_SET = frozenset(_WRITTEN)
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
-_ARRAY_FROM = 16
+_ARRAY_FROM = 20
 
 
 class Context(SemgapPipe):
@@ -173,7 +172,7 @@ class Context(SemgapPipe):
             conjunctions.extend(pack.list_conjunctions)
         self.table = CueTable(self.cue_sets, lambda text: [t.text for t in self.nlp.make_doc(text)],
                               accent_sensitive, conjunctions, self.window, self.cache_size)
-        self.clauses = clause_rule(self.table.break_words)
+        self.clauses = self.table.clauses
         self._own = self._own_sequences()
         self.cfg.update(profile=self.profile, reach=self.reach)
 
@@ -221,48 +220,54 @@ class Context(SemgapPipe):
         """
         table = self.table
         keys = _orths(doc)
-        strings = doc.vocab.strings
-        known = table.known
-        facts = [known(k) or table.facts(k, strings[k]) for k in keys]
-        scoped = self.negation or self.hedges
-        may_cue = scoped and table.may_cue(facts)
-        asked = self.questions and self.hedges and any(f.mark is not None and f.mark in "?\u00bf" for f in facts)
-        spans = self.target_spans(doc)
+        table.learn(keys, doc.vocab.strings.__getitem__)
+        seen = table.prefilter(keys)
+        may_cue = seen.may_cue and (self.negation or self.hedges)
+        asked = seen.asked and self.questions and self.hedges
         if not may_cue and not asked:
+            # Nothing is negated or hedged: the defaults (False/None) already say so;
+            # only values from an earlier run over this doc need removing.
             if doc.user_data.get(_MATCHES_KEY) is not None:
                 doc_set(doc, "semgap_cue_matches", None)
-            if len(spans) and has_span_values(doc, _WRITTEN_SET):
-                drop_span_values(doc, _WRITTEN, {(s.start_char, s.end_char) for s in spans})
+            if has_span_values(doc, _WRITTEN_SET):
+                drop_span_values(doc, _WRITTEN, {(s.start_char, s.end_char) for s in self.target_spans(doc)})
             return doc
-        rows = self._rows(doc, facts)
-        scan = table.scan(rows) if may_cue else None
-        if scan is not None and scan.found:
+        spans = self.target_spans(doc)
+        rows = self._rows(doc, table.facts_of(keys), table.spaced(keys))
+        scan = table.scan(rows) if may_cue else EMPTY_SCAN
+        if scan.found:
             doc_set(doc, "semgap_cue_matches", [list(m) for m in scan.found])
         elif doc.user_data.get(_MATCHES_KEY) is not None:
             doc_set(doc, "semgap_cue_matches", None)
         if not len(spans):
             return doc
         # Each Span of a group costs a construction: read them once.
-        read = [(s.start, s.end, s.start_char, s.end_char, self._inner(s, facts)) for s in spans]
-        readings = table.read(rows, scan or EMPTY_SCAN, [Target(r[0], r[1], r[4]) for r in read], self.clauses,
-                              negation=self.negation, hedges=self.hedges, questions=self.questions)
+        read = [(s.start, s.end, s.start_char, s.end_char, self._inner(s, rows.facts)) for s in spans]
+        readings = table.read(rows, scan, [Target(r[0], r[1], r[4]) for r in read], negation=self.negation,
+                              hedges=self.hedges, questions=self.questions, asked=asked)
         self._write(doc, rows, read, readings)
         return doc
 
-    def _rows(self, doc: Doc, facts) -> TokenRows:
-        """The doc as plain rows: text, word facts, token offsets, sentence starts if known."""
-        if len(doc) < _ARRAY_FROM:
-            starts = [t.idx for t in doc]
-            ends = [t.idx + len(t) for t in doc]
-        else:
-            array = doc.to_array([IDX, LENGTH]).tolist()
-            starts = [a[0] for a in array]
-            ends = [a[0] + a[1] for a in array]
+    def _rows(self, doc: Doc, facts, spaced: bool) -> TokenRows:
+        """The doc as plain rows: text, word facts, token offsets, sentence starts if known.
+
+        Offsets and text come from the token texts (in the facts) and their
+        trailing spaces: the text is exactly their concatenation.
+        """
+        spaces = doc.to_array(SPACY).tolist()
+        starts, ends = [], []
+        pos = 0
+        for f, space in zip(facts, spaces):
+            starts.append(pos)
+            pos += len(f.text)
+            ends.append(pos)
+            pos += space
         sentence_starts = None
         if doc.has_annotation("SENT_START"):
             marks = doc.to_array(SENT_START)
             sentence_starts = ((marks[1:] == 1).nonzero()[0] + 1).tolist()
-        return TokenRows(doc_text(doc), facts, starts, ends, sentence_starts)
+        text = doc_text(doc, lambda: "".join(f.text + " " if space else f.text for f, space in zip(facts, spaces)))
+        return TokenRows(text, facts, starts, ends, sentence_starts, spaced)
 
     def _inner(self, span: Span, facts) -> Optional[frozenset]:
         """For a glossary frame, the token indices of its own head and value words (any other cue

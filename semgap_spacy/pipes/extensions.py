@@ -17,7 +17,7 @@ itself, rather than in per-offset user data, means two terms that match the
 same characters (a phrase shared by two domains) never overwrite each other.
 """
 from functools import lru_cache
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 from spacy.tokens import Doc, Span, Token
 
@@ -298,13 +298,17 @@ def token_set(token: Token, name: str, value) -> None:
 _TEXT_KEY = ("semgap", "text")
 
 
-def doc_text(doc: Doc) -> str:
+def doc_text(doc: Doc, make: Optional[Callable[[], str]] = None) -> str:
     """``doc.text``, joined once per doc: spaCy rebuilds it from the tokens on
     every access, and several pipes need it. A doc's text never changes (the
-    retokenizer keeps it), so the cached copy cannot go stale."""
+    retokenizer keeps it), so the cached copy cannot go stale.
+
+    make (Optional[Callable[[], str]]): Builds the text when it is not cached yet, for a
+        caller that has the token texts and spaces at hand already; None: ``doc.text``.
+    """
     text = doc.user_data.get(_TEXT_KEY)
     if text is None:
-        text = doc.user_data[_TEXT_KEY] = doc.text
+        text = doc.user_data[_TEXT_KEY] = make() if make is not None else doc.text
     return text
 
 
