@@ -33,7 +33,7 @@ Two more pieces of the same rule serve cue scope:
 """
 import re
 from functools import lru_cache
-from typing import Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from .textview import reads_as_itself, read_text
 
@@ -122,22 +122,25 @@ class ClauseRule:
         candidates (Iterable[int]): Indices of the tokens that can hold a break.
         RETURNS (List[Tuple[int, bool]]): Break tokens, in order.
         """
-        found = {}
-        punct, words = self._punct, self._words
+        found: Dict[int, bool] = {}
+        punct, words, n = self._punct, self._words, len(starts)
+
+        def mark(i: int, match_end: int, comma: bool) -> None:
+            while i < n and starts[i] < match_end:  # a break may run over the next tokens ("--", "sin embargo")
+                found[i] = found.get(i, True) and comma
+                i += 1
+
         for i in candidates:
             start, end = starts[i], ends[i]
             for p in range(start, end):
                 if text[p] in _PUNCT_CHARS:
                     m = punct.match(text, p)
                     if m is not None and not self._abbreviation(text, m):
-                        found[i] = found.get(i, True) and m.group() == ","
+                        mark(i, m.end(), m.group() == ",")
             if words is not None and text[start:end].lower() in self._first_words:
                 m = words.match(text, start)
                 if m is not None:
-                    j = i
-                    while j < len(starts) and starts[j] < m.end():
-                        found[j] = False
-                        j += 1
+                    mark(i, m.end(), False)
         return sorted(found.items())
 
     def break_between(self, text: str, start: int, end: int) -> bool:

@@ -74,6 +74,19 @@ def span_repaired(span: Span) -> Optional[bool]:
                for r in repairs)
 
 
+def _cue_spans(span: Span) -> List[Span]:
+    """``span._.semgap_cue_spans``: the cues that govern a span (``semgap_context``), as Spans of its
+    doc labelled "negation" or "hedge", the nearest cue of each kind; empty when neither applies."""
+    doc, out = span.doc, []
+    for name, label in (("semgap_negation_cue", "negation"), ("semgap_hedge_cue", "hedge")):
+        cue = span_value(doc, name, span.start_char, span.end_char)
+        if isinstance(cue, (list, tuple)) and len(cue) == 2:
+            found = doc.char_span(int(cue[0]), int(cue[1]), label=label, alignment_mode="expand")
+            if found is not None:
+                out.append(found)
+    return out
+
+
 def _span_quantity(span: Span):
     if span._.semgap_magnitude is None or not span._.semgap_unit:
         return None
@@ -168,11 +181,13 @@ SPAN_EXTENSIONS = {
     "semgap_match_kind": {"getter": _id_getter("kind")},
     "semgap_field": {"getter": _id_getter("field")},
     "semgap_repaired": {"getter": span_repaired},
-    # set by semgap_context; cues are [start_char, end_char]
+    # set by semgap_context on its target spans; cues are [start_char, end_char] of the
+    # nearest governing cue; semgap_cue_spans gives them as Spans labelled with their category
     "semgap_negated": {"default": False},
     "semgap_hedged": {"default": False},
     "semgap_negation_cue": {"default": None},
     "semgap_hedge_cue": {"default": None},
+    "semgap_cue_spans": {"getter": _cue_spans},
     # set by semgap_quantities on spans of doc.spans["semgap_quantities"]
     "semgap_magnitude": {"default": None},
     "semgap_unit": {"default": None},

@@ -542,6 +542,9 @@ def test_context_packaged_cues_cover_spec(lang):
     ({"cue": "but", "category": "break", "direction": "forward"}, "takes no direction"),
     ({"category": "break"}, "missing key"),
     ("no", "must be an object"),
+    ({"cue": "no", "category": "negation", "direction": "forward", "max_scope": 0}, "max_scope"),
+    ({"cue": "no", "category": "negation", "direction": "forward", "max_scope": "far"}, "max_scope"),
+    ({"cue": "but", "category": "break", "max_scope": 3}, "takes no direction or max_scope"),
 ])
 def test_context_cue_record_validation(record, message):
     with pytest.raises(CueError, match=message):
@@ -561,6 +564,35 @@ def test_context_cue_record_validation(record, message):
 def test_context_cue_file_validation(payload, message):
     with pytest.raises(CueError, match=message):
         CueSet.from_payload(payload, "test", lang="en")
+
+
+def _scoped(scope, cues=({"cue": "no", "category": "negation"},)):
+    return {"semgap_context_cues": {"lang": "en", "version": "1", "scope": scope, "cues": list(cues)}}
+
+
+@pytest.mark.parametrize("scope,message", [
+    ({"direction": "sideways"}, "direction"),
+    ({"direction": "both", "window": 3}, "unknown key"),
+    ({"direction": "both", "section_headers": "yes"}, "section_headers"),
+    ({"direction": "both", "short_items": -1}, "short_items"),
+    ({"direction": "both", "max_scope": 0}, "max_scope"),
+    ({}, "needs a direction"),
+])
+def test_context_scope_block_validation(scope, message):
+    with pytest.raises(CueError, match=message):
+        CueSet.from_payload(_scoped(scope), "test", lang="en")
+
+
+def test_context_scope_block_fills_record_defaults_and_round_trips():
+    cue_set = CueSet.from_payload(_scoped({"direction": "forward", "max_scope": 5, "section_headers": True},
+                                          [{"cue": "no", "category": "negation"},
+                                           {"cue": "negative", "category": "negation", "direction": "backward",
+                                            "max_scope": 2}]), "test", lang="en")
+    assert [(r.direction, r.max_scope) for r in cue_set.records] == [("forward", 5), ("backward", 2)]
+    assert cue_set.profile == "spec" and not cue_set.whole_clause
+    assert CueSet.from_payload(cue_set.to_payload(), lang="en") == cue_set
+    with pytest.raises(CueError, match="expected 'clinical'"):
+        CueSet.from_payload(cue_set.to_payload(), "test", lang="en", profile="clinical")
 
 
 def test_context_bad_config_fails_clearly():
