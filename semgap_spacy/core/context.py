@@ -19,17 +19,20 @@ only"); break cues end a clause. The mechanism, in the order it applies:
    the profile asks for them. A break inside a target is no break (a
    target's own words are never a cue or a break).
 3. **Scope.** A forward cue reaches a target that starts after it in its
-   clause and, when its clause opens a list (spec §4: comma-separated items,
-   the last after a conjunction), in every later item of the list; a
-   backward cue reaches a target that ends before it in its own clause only;
-   "both" is the two together. A target must also start (forward) or end
-   (backward) within the cue's ``max_scope`` words, and the component's
-   ``window`` caps every reach.
+   clause, within its ``max_scope`` words, and, when its clause opens a list
+   (spec §4: comma-separated items, the last after a conjunction), every
+   later item of the list however far. A backward cue reaches a target that
+   ends before it in its own clause only, within its ``max_scope``. "both"
+   is the two together. The component's ``window`` caps every reach. A
+   profile may let a cue that ends its clause reach past the commas after it
+   (``parentheticals``) and widen lists (``open_lists``, ``short_items``).
 4. **Cues inside a target** are ignored ("showed no abnormalities" as one
    target negates nothing), except for a target whose words may hold one (a
    glossary frame, "crossmatch not positive"): there a cue applies unless it
    is one of the frame's own head or value words ("crossmatch non-reactive").
-   A cue that straddles a target's edge is part of the target's words.
+   A cue that starts inside a target and ends after it is part of the
+   target's words ("crossmatch negative for DSA"); one that starts before it
+   and ends inside it applies ("no evidence of" before "evidence of DVT").
 5. **Questions.** A target in a sentence that ends with "?" (or opens with
    "¿") is hedged: a question does not assert.
 
@@ -525,10 +528,10 @@ class _Layout:
     def clear(self, a: int, b: int) -> bool:
         """Whether tokens [a, b) hold no break and no clause starts in [a, b]: the token before
         a and token b are in one clause."""
-        if not same_breaks(self.rows.text):
-            full = self.full()
-            return full.clause_of[a] >= 0 and full.clause_of[a] == full.clause_of[b] if b < len(full.clause_of) \
-                else all(c >= 0 for c in full.clause_of[a:b])
+        if not same_breaks(self.rows.text):  # breaks only from the canonical view: the whole picture
+            clause_of = self.full().clause_of
+            left = clause_of[a - 1] if a > 0 else clause_of[a]
+            return left >= 0 and (b >= len(clause_of) or clause_of[b] == left)
         bounds = self.boundaries()
         if bounds:
             k = bisect_left(bounds, a)  # a clause starting at a parts a from the token before it

@@ -88,6 +88,19 @@ def test_spec_profile(text, term, negated, hedged):
     assert read("spec", text, term) == (negated, hedged)
 
 
+@pytest.mark.parametrize("profile,text,term,expected", [
+    # texts whose breaks come from their canonical view (not ASCII, not canonical as written)
+    ("spec", "sin  retraso, prueba cruzada positiva", "prueba cruzada positiva", (False, False)),
+    ("spec", "sin  retraso prueba cruzada positiva", "prueba cruzada positiva", (True, False)),
+    ("spec", "prueba cruzada positiva  sin retraso", "prueba cruzada positiva", (True, False)),
+    ("spec", "prueba cruzada positiva;  sin retraso", "prueba cruzada positiva", (False, False)),
+    ("clinical", "Pérdida hemática: ninguna   HALLAZGOS: adherencias firmes", "adherencias firmes", (False, False)),
+    ("clinical", "Niega  fiebre, tos o disnea.", "disnea", (True, False)),
+])
+def test_texts_read_through_their_canonical_view(profile, text, term, expected):
+    assert read(profile, text, term) == expected
+
+
 def test_a_cue_inside_the_target_is_ignored_unless_the_target_says_it_may_hold_one():
     text = "the scan showed no abnormalities"
     assert read("spec", text, "showed no abnormalities") == (False, False)
