@@ -45,7 +45,7 @@ no scan (``CueTable.learn``, ``CueTable.prefilter``).
 import math
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet, ScopeSettings
 from ..util.textnorm import exact, fold

@@ -25,7 +25,7 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.util import ensure_path, registry
 
-from .extensions import begin_run, doc_key, doc_text, record_component_error, record_run
+from .extensions import begin_run, doc_key, record_component_error, record_run
 from ..core.cases import UNREAD_CODES, check_case, merge_problems
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..glossary.models import GlossarySet, load_glossaries
