@@ -1,14 +1,21 @@
 """Score a negation/hedge component the way a new user would: through its public API.
 
-    python -m scripts.context_eval [--negex PATH] [--config JSON] [--out results/context_eval.json]
+    python -m scripts.context_eval [--negex PATH | --skip-negex] [--profiles spec clinical]
+                                   [--config JSON] [--out results/context_eval.json]
 
 Why public API only: teams will drop ``semgap_context`` next to negspacy or
 medspaCy ConText and compare them on their own targets. So this script uses
 nothing a user would not: for every sentence it makes ``spacy.blank(lang)``
-with ``nlp.add_pipe("semgap_context")``, puts the sentence's targets as spans
-in ``doc.spans["semgap_terms"]`` (label "TARGET", no span id, no glossary)
-and reads ``span._.semgap_negated``, ``span._.semgap_hedged`` and, to name
-error causes, ``span._.semgap_negation_cue``.
+with ``nlp.add_pipe("semgap_context", config=...)``, puts the sentence's
+targets as spans in ``doc.spans["semgap_terms"]`` (label "TARGET", no span
+id, no glossary) and reads ``span._.semgap_negated``, ``span._.semgap_hedged``
+and, to name error causes, ``span._.semgap_negation_cue``.
+
+Both cue profiles are scored (``--profiles``): ``spec``, the default config
+(the decision's reading: a cue reaches both directions within its clause),
+and ``clinical``, the configuration the README recommends for clinical text
+(``cues = {"@misc": "semgap.context_cues.clinical.v1"}`` and the text's
+language in ``languages``).
 
 Sets scored:
 
@@ -21,12 +28,15 @@ Sets scored:
   too, with every error listed in the JSON.
 
 When ``negspacy`` is installed (optional extra ``bench``), it is scored on
-the English sets with its ``en_clinical`` termset, each target set as an
-entity of ``doc.ents`` (the only input it reads), and both components are
-timed alone on the same sentences in the same process: the docs are made
-(and, for negspacy, sentence-split, which it needs) before the clock starts,
-the two legs take turns and the best of ``--repeats`` runs counts, since a
-shared machine only ever adds time.
+the English sets with its ``en_clinical`` termset, and when ``medspacy`` is
+installed, medspaCy's ConText with its default English rules
+(``is_negated``; hedged is ``is_uncertain`` or ``is_hypothetical``); each
+reads its targets from ``doc.ents``. Every installed component is timed alone
+on the NegEx sentences in the same process: the docs are made (and, for
+negspacy and medspaCy, sentence-split, which they need) before the clock
+starts, each component runs the way ``nlp.pipe`` runs it (its ``pipe``
+method when it has one, else one call per doc), the legs take turns and the
+best of ``--repeats`` runs counts, since a shared machine only ever adds time.
 
 Error causes on NegEx (heuristic labels for counting, not gold). For each
 wrong target, from the sentence, the target and, for a false alarm, the cue
@@ -50,8 +60,8 @@ misses (gold negated, predicted not)
   section header      a header lies between that cue and the target;
   backward cue        no cue before the target, one after it ("... is negative");
   other               a cue is before the target, in reach, and still missed.
-The word lists are in ``scripts/context_eval_causes.json``; ``window`` is the
-component's configured window (6 today) or ``--window`` when it has none.
+The word lists are in ``scripts/context_eval_causes.json``; ``window`` is
+``--window`` (default 6, NegEx's own reach was 5).
 """
 import argparse
 import csv
@@ -106,12 +116,20 @@ def load_set(path: Path):
 
 
 # -- adapters --------------------------------------------------------------
+#: the configuration of each profile; the clinical one also names the text's language
+PROFILES = {
+    "spec": lambda lang: {},
+    "clinical": lambda lang: {"cues": {"@misc": "semgap.context_cues.clinical.v1"}, "languages": [lang]},
+}
+
+
 class SemgapAdapter:
     """``semgap_context`` alone on a blank pipeline; targets go in as plain spans."""
 
-    name = "semgap_context"
+    hedges = True
 
-    def __init__(self, lang: str, config: dict, spans_key: str = TERMS_KEY):
+    def __init__(self, lang: str, config: dict, profile: str = "spec", spans_key: str = TERMS_KEY):
+        self.name = f"semgap_context/{profile}"
         self.nlp = spacy.blank(lang)
         self.pipe = self.nlp.add_pipe("semgap_context", config=config)
         self.config = self.nlp.get_pipe_config("semgap_context")
@@ -128,6 +146,10 @@ class SemgapAdapter:
     def run(self, doc):
         self.pipe(doc)
 
+    def stream(self, docs):
+        for _ in self.pipe.pipe(docs):
+            pass
+
     @staticmethod
     def read(span):
         cue = span._.semgap_negation_cue
@@ -135,22 +157,18 @@ class SemgapAdapter:
                 "cue": tuple(cue) if cue else None}
 
 
-class NegspacyAdapter:
-    """negspacy's ``negex`` with the en_clinical termset; targets go in as ``doc.ents``."""
+class _EntsAdapter:
+    """A component that reads ``doc.ents`` and sentences: targets go in as entities."""
 
-    name = "negspacy"
     hedges = False
 
-    def __init__(self):
-        import negspacy.negation  # noqa: F401  (registers the "negex" factory)
-        from negspacy.termsets import termset
-        self.nlp = spacy.blank("en")
-        self.sentencizer = self.nlp.add_pipe("sentencizer")
-        self.pipe = self.nlp.add_pipe("negex", config={"neg_termset": termset("en_clinical").get_patterns()})
+    def __init__(self, nlp, pipe):
+        self.nlp, self.pipe = nlp, pipe
+        self.sentencizer = nlp.get_pipe("sentencizer")
 
     def prepare(self, sample):
         doc = self.nlp.make_doc(sample["text"])
-        self.sentencizer(doc)  # negspacy reads doc.sents; not part of its timed work
+        self.sentencizer(doc)  # it reads doc.sents; not part of its timed work
         spans = [doc.char_span(t["start_char"], t["end_char"], label="TARGET", alignment_mode="expand")
                  for t in sample["targets"]]
         kept = filter_spans([s for s in spans if s is not None])
@@ -161,17 +179,58 @@ class NegspacyAdapter:
     def run(self, doc):
         self.pipe(doc)
 
+    def stream(self, docs):
+        if hasattr(self.pipe, "pipe"):
+            for _ in self.pipe.pipe(docs):
+                pass
+        else:
+            pipe = self.pipe
+            for doc in docs:
+                pipe(doc)
+
+
+class NegspacyAdapter(_EntsAdapter):
+    """negspacy's ``negex`` with the en_clinical termset."""
+
+    name = "negspacy"
+
+    def __init__(self):
+        import negspacy.negation  # noqa: F401  (registers the "negex" factory)
+        from negspacy.termsets import termset
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
+        super().__init__(nlp, nlp.add_pipe("negex", config={"neg_termset": termset("en_clinical").get_patterns()}))
+
     @staticmethod
     def read(span):
         return {"negated": bool(span._.negex), "hedged": None, "cue": None}
 
 
-def negspacy_version():
+class MedspacyAdapter(_EntsAdapter):
+    """medspaCy's ConText with its default English rules."""
+
+    name = "medspacy_context"
+    hedges = True
+
+    def __init__(self):
+        import medspacy  # noqa: F401  (registers the "medspacy_context" factory)
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
+        super().__init__(nlp, nlp.add_pipe("medspacy_context", config={"rules": "default"}))
+
+    @staticmethod
+    def read(span):
+        return {"negated": bool(span._.is_negated),
+                "hedged": bool(span._.is_uncertain or span._.is_hypothetical), "cue": None}
+
+
+def installed_version(package: str):
+    """The version of an optional package when it imports, else None (its legs are skipped)."""
     try:
         from importlib.metadata import version
-        import negspacy  # noqa: F401
-        return version("negspacy")
-    except Exception:  # not installed (or broken): the negspacy legs are skipped
+        __import__(package)
+        return version(package)
+    except Exception:  # not installed (or broken)
         return None
 
 
@@ -352,15 +411,14 @@ def negex_causes(predictions, finder: CauseFinder, examples: int = 5) -> dict:
 
 # -- speed ---------------------------------------------------------------
 def time_legs(adapters, samples, repeats: int) -> dict:
-    """Best seconds per adapter over ``samples``; docs are made before each clock starts and the legs take turns."""
+    """Best seconds per adapter over ``samples``: docs are made before each clock starts, each
+    component runs as ``nlp.pipe`` runs it (``stream``), and the legs take turns."""
     best = {a.name: float("inf") for a in adapters}
     for _ in range(repeats):
         for adapter in adapters:
             docs = [adapter.prepare(s)[0] for s in samples]
-            run = adapter.run
             start = time.perf_counter()
-            for doc in docs:
-                run(doc)
+            adapter.stream(docs)
             best[adapter.name] = min(best[adapter.name], time.perf_counter() - start)
     return best
 
@@ -369,12 +427,16 @@ def time_legs(adapters, samples, repeats: int) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--negex", type=Path, default=NEGEX_DEFAULT, help="NegEx rsAnnotations TSV")
+    parser.add_argument("--skip-negex", action="store_true",
+                        help="do not score NegEx (tuning runs on the own sentence sets only)")
     parser.add_argument("--sets", type=Path, default=SETS_DEFAULT, help="directory of {lang}.jsonl sentence sets")
-    parser.add_argument("--config", default="{}", help="JSON config for semgap_context (default: its defaults)")
-    parser.add_argument("--window", type=int, default=None,
-                        help="window for the 'beyond window' cause (default: the component's, else 6)")
+    parser.add_argument("--profiles", nargs="+", default=list(PROFILES), choices=list(PROFILES),
+                        help="cue profiles of semgap_context to score")
+    parser.add_argument("--config", default="{}", help="JSON config added to every profile's")
+    parser.add_argument("--window", type=int, default=6, help="window of the 'beyond window' cause")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per leg; the fastest counts")
     parser.add_argument("--no-negspacy", action="store_true", help="skip negspacy even when installed")
+    parser.add_argument("--no-medspacy", action="store_true", help="skip medspaCy even when installed")
     parser.add_argument("--out", type=Path, default=REPO / "results" / "context_eval.json")
     args = parser.parse_args(argv)
     try:
@@ -384,29 +446,38 @@ def main(argv=None) -> int:
     except ValueError as err:
         parser.error(f"--config must be a JSON object: {err}")
 
-    version = None if args.no_negspacy else negspacy_version()
+    versions = {"negspacy": None if args.no_negspacy else installed_version("negspacy"),
+                "medspacy": None if args.no_medspacy else installed_version("medspacy")}
     report = {"component": "semgap_context", "config_overrides": config,
-              "negspacy": version or "not installed (pip install semgap_spacy[bench])", "sets": {}}
+              "negspacy": versions["negspacy"] or "not installed (pip install semgap_spacy[bench])",
+              "medspacy": versions["medspacy"] or "not installed (see README: Benchmarks)",
+              "profiles": {}, "sets": {}}
     adapters = {}
 
-    def semgap(lang):
-        if lang not in adapters:
-            adapters[lang] = SemgapAdapter(lang, config)
-        return adapters[lang]
+    def semgap(profile, lang):
+        if (profile, lang) not in adapters:
+            adapters[profile, lang] = SemgapAdapter(lang, {**PROFILES[profile](lang), **config}, profile)
+        return adapters[profile, lang]
 
-    report["config"] = {k: v for k, v in semgap("en").config.items() if k != "cues"}
-    window = args.window or report["config"].get("window") or 6
-    negspacy = NegspacyAdapter() if version else None
+    for profile in args.profiles:
+        pipe = semgap(profile, "en").pipe
+        report["profiles"][profile] = {"config": dict(semgap(profile, "en").config), "profile": pipe.profile,
+                                       "reach": pipe.reach, "cue_info": pipe.cue_info}
+    others = [a for a in (NegspacyAdapter() if versions["negspacy"] else None,
+                          MedspacyAdapter() if versions["medspacy"] else None) if a is not None]
+    english = [semgap(p, "en") for p in args.profiles] + others
 
     negex_path = args.negex.resolve()
     negex_samples = []
-    if negex_path.is_file():
+    if args.skip_negex:
+        report["sets"]["negex"] = {"skipped": "--skip-negex"}
+    elif negex_path.is_file():
         negex_samples, skipped = load_negex(negex_path)
-        finder = CauseFinder(window)
+        finder = CauseFinder(args.window)
         entry = {"data": str(negex_path), "sha256": hashlib.sha256(negex_path.read_bytes()).hexdigest(),
                  "targets": len(negex_samples), "skipped_rows": skipped,
                  "gold_negated": sum(s["targets"][0]["negated"] for s in negex_samples)}
-        for adapter in filter(None, (semgap("en"), negspacy)):
+        for adapter in english:
             preds = predict(adapter, negex_samples)
             entry[adapter.name] = {"negation": score(preds, "negated"),
                                    "hedged": sum(bool(p and p["hedged"]) for _, _, p in preds),
@@ -427,29 +498,31 @@ def main(argv=None) -> int:
         own[lang] = samples = load_set(path)
         entry = {"data": str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path),
                  "sentences": len(samples), "targets": sum(len(s["targets"]) for s in samples)}
-        legs = [semgap(lang)] + ([negspacy] if negspacy and lang == "en" else [])
+        legs = [semgap(p, lang) for p in args.profiles] + (others if lang == "en" else [])
         for adapter in legs:
-            hedges = getattr(adapter, "hedges", True)
             preds = predict(adapter, samples)
             result = {"negation": score(preds, "negated")}
-            if hedges:
+            if adapter.hedges:
                 result["hedge"] = score(preds, "hedged")
             result["unaligned"] = sum(p is None for _, _, p in preds)
-            result["by_note"] = by_note(preds, hedges)
-            result["errors"] = error_list(preds, hedges)
+            result["by_note"] = by_note(preds, adapter.hedges)
+            result["errors"] = error_list(preds, adapter.hedges)
             entry[adapter.name] = result
         report["sets"][lang] = entry
 
-    if negspacy:
-        timed = negex_samples or own.get("en", [])
-        best = time_legs([semgap("en"), negspacy], timed, args.repeats)
+    timed = negex_samples or own.get("en", [])
+    if timed:
+        best = time_legs(english, timed, args.repeats)
         rate = {name: len(timed) / sec for name, sec in best.items()}
-        report["speed"] = {"set": "negex" if negex_samples else "en", "sentences": len(timed),
-                           "repeats": args.repeats, "best_seconds": {k: round(v, 4) for k, v in best.items()},
-                           "sentences_per_second": {k: round(v, 1) for k, v in rate.items()},
-                           "ratio_semgap_to_negspacy": round(rate["semgap_context"] / rate["negspacy"], 3)}
+        speed = {"set": "negex" if negex_samples else "en", "sentences": len(timed), "repeats": args.repeats,
+                 "best_seconds": {k: round(v, 4) for k, v in best.items()},
+                 "sentences_per_second": {k: round(v, 1) for k, v in rate.items()}}
+        for other in others:
+            speed[f"ratio_to_{other.name}"] = {p: round(rate[f"semgap_context/{p}"] / rate[other.name], 3)
+                                               for p in args.profiles}
+        report["speed"] = speed
     else:
-        report["speed"] = {"skipped": "negspacy not installed"}
+        report["speed"] = {"skipped": "no sentences"}
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
@@ -467,28 +540,28 @@ def print_summary(report: dict) -> None:
             print(f"{name}: skipped ({entry['skipped']})")
             continue
         print(f"{name}: {entry['targets']} targets")
-        for comp in ("semgap_context", "negspacy"):
-            if comp not in entry:
+        for comp, res in entry.items():
+            if not isinstance(res, dict) or "negation" not in res:
                 continue
-            res = entry[comp]
-            print(f"  {comp:15s} negation {fmt(res['negation'])}")
+            print(f"  {comp:25s} negation {fmt(res['negation'])}")
             if "hedge" in res:
-                print(f"  {'':15s} hedge    {fmt(res['hedge'])}")
+                print(f"  {'':25s} hedge    {fmt(res['hedge'])}")
             if "by_note" in res:
                 worst = sorted(res["by_note"].items(), key=lambda kv: -(kv[1].get("negation_errors", 0)
                                                                        + kv[1].get("hedge_errors", 0)))
                 shown = [f"{note} {v.get('negation_errors', 0)}+{v.get('hedge_errors', 0)}/{v['targets']}"
                          for note, v in worst[:6] if v.get("negation_errors", 0) + v.get("hedge_errors", 0)]
-                print(f"  {'':15s} errors (negation+hedge/targets) by phenomenon: {', '.join(shown) or 'none'}")
+                print(f"  {'':25s} errors (negation+hedge/targets) by phenomenon: {', '.join(shown) or 'none'}")
             if "causes" in res:
-                print(f"  {'':15s} misses by cause:       {res['causes']['misses']}")
-                print(f"  {'':15s} false alarms by cause: {res['causes']['false_alarms']}")
+                print(f"  {'':25s} misses by cause:       {res['causes']['misses']}")
+                print(f"  {'':25s} false alarms by cause: {res['causes']['false_alarms']}")
     speed = report["speed"]
     if "skipped" not in speed:
-        r = speed["sentences_per_second"]
-        print(f"speed on {speed['sentences']} {speed['set']} sentences (best of {speed['repeats']}): "
-              f"semgap_context {r['semgap_context']:.0f}/s, negspacy {r['negspacy']:.0f}/s, "
-              f"ratio {speed['ratio_semgap_to_negspacy']:.2f}")
+        rates = ", ".join(f"{k} {v:.0f}/s" for k, v in speed["sentences_per_second"].items())
+        print(f"speed on {speed['sentences']} {speed['set']} sentences (best of {speed['repeats']}): {rates}")
+        for key, value in speed.items():
+            if key.startswith("ratio_to_"):
+                print(f"  semgap_context / {key[len('ratio_to_'):]}: {value}")
     else:
         print(f"speed: skipped ({speed['skipped']})")
 

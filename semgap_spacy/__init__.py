@@ -16,9 +16,10 @@ from .pipes.decision import Decision, make_decision
 from .glossary.models import GlossaryError, GlossarySet, load_glossaries
 from .api import (PIPE_NAMES, add_semgap_pipes, assess, assess_cases, build_pipeline, decide_cases,
                   decision_of)
+from .views import context_records
 
 __all__ = [
-    "__version__", "add_semgap_pipes", "assess", "assess_cases", "build_pipeline", "decide_cases",
+    "__version__", "add_semgap_pipes", "assess", "assess_cases", "build_pipeline", "context_records", "decide_cases",
     "decision_of", "GlossaryError", "GlossarySet", "load_glossaries", "PIPE_NAMES",
     "TypoRepair", "Terms", "Context", "Quantities", "Coverage", "Decision",
     "make_typo_repair", "make_terms", "make_context", "make_quantities", "make_coverage", "make_decision",

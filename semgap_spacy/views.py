@@ -279,5 +279,53 @@ def to_dataframe(docs: Union[Doc, Iterable[Doc]]):
     return pd.DataFrame(rows, columns=["doc_index", *RECORD_COLUMNS])
 
 
-__all__ = ["RECORD_COLUMNS", "banner", "quantity_label", "render", "term_label", "term_state",
-           "to_dataframe", "to_records", "view_spans"]
+#: Columns of ``context_records``: one row per target span that ``semgap_context`` read.
+CONTEXT_COLUMNS = (
+    "start_char", "end_char", "text", "label", "negated", "hedged", "state",
+    "negation_cue", "negation_cue_start", "negation_cue_end", "hedge_cue", "hedge_cue_start", "hedge_cue_end",
+)
+
+
+def _context_input(doc: Doc) -> Tuple[str, str]:
+    """(targets, spans_key) of the ``semgap_context`` run recorded on the doc, else the defaults."""
+    for entry in doc._.semgap_pipeline or ():
+        if isinstance(entry, dict) and entry.get("factory") == "semgap_context":
+            config = entry.get("config") or {}
+            return config.get("targets") or "spans", config.get("spans_key") or TERMS_KEY
+    return "spans", TERMS_KEY
+
+
+def context_records(doc: Doc, targets: Optional[str] = None, spans_key: Optional[str] = None) -> List[Dict[str, Any]]:
+    """What ``semgap_context`` says about each target span of a doc, as plain rows.
+
+    For teams that put ``semgap_context`` after their own NER or span
+    pipes: one dict per target with the columns of ``CONTEXT_COLUMNS`` (the
+    span, its label, ``negated``, ``hedged``, ``state`` as "negated",
+    "hedged", "negated+hedged" or "asserted", and the nearest cue of each kind
+    with its text and offsets), so ``pandas.DataFrame(context_records(doc))``
+    is the table, and nobody needs the packed span ids or the storage keys.
+
+    doc (Doc): A doc ``semgap_context`` ran on.
+    targets (Optional[str]): "spans" or "ents"; None: what the component's run recorded.
+    spans_key (Optional[str]): The span group for "spans"; None: what the run recorded.
+    RETURNS (List[Dict[str, Any]]): One row per target, in the order of the targets.
+    """
+    run_targets, run_key = _context_input(doc)
+    targets, spans_key = targets or run_targets, spans_key or run_key
+    spans = list(doc.ents) if targets == "ents" else _group(doc, spans_key)
+    rows = []
+    for span in spans:
+        negated, hedged = bool(span._.semgap_negated), bool(span._.semgap_hedged)
+        row = dict.fromkeys(CONTEXT_COLUMNS)
+        row.update(start_char=span.start_char, end_char=span.end_char, text=span.text, label=span.label_,
+                   negated=negated, hedged=hedged,
+                   state="+".join(n for n, f in (("negated", negated), ("hedged", hedged)) if f) or "asserted")
+        for cue in span._.semgap_cue_spans:
+            kind = cue.label_
+            row.update({kind + "_cue": cue.text, kind + "_cue_start": cue.start_char, kind + "_cue_end": cue.end_char})
+        rows.append(row)
+    return rows
+
+
+__all__ = ["CONTEXT_COLUMNS", "RECORD_COLUMNS", "banner", "context_records", "quantity_label", "render",
+           "term_label", "term_state", "to_dataframe", "to_records", "view_spans"]

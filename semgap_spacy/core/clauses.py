@@ -18,10 +18,22 @@ The rule reads the canonical view of the text (spec §4.1,
 ``core.textview``): a line break is whitespace like any other, so "not\nclear
 to close" is one clause, and a format character cannot hide a break word
 ("bu<U+200B>t"). Offsets in and out stay those of the original text.
+
+Two more pieces of the same rule serve cue scope:
+
+- **Lists** (spec §4): items separated by commas whose last item follows a
+  conjunction ("no title defect, cloud on title or appraisal gap") are one
+  list, and a cue before the list reaches every item; without such a
+  conjunction the comma ends the scope. ``segment`` numbers the clauses of a
+  row of tokens and ``list_end`` says how far a cue's clause extends.
+- **Section headers** ("DIAGNOSIS:", "Allergies:"), which end a scope in
+  clinical notes (``ClauseRule.headers``). The spec reads a colon as no
+  break ("crossmatch result: positive"), so only a cue profile that asks for
+  them uses them.
 """
 import re
 from functools import lru_cache
-from typing import Iterable, List, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from .textview import reads_as_itself, read_text
 
@@ -32,6 +44,35 @@ _BREAK_PUNCT = (
     r"|(?<=\s)[-–−](?=\s)"         # a spaced hyphen or dash (not "2-8", not "-3")
     r"|[.!?…](?=\s|$)"             # sentence end (a decimal point has no space after it)
 )
+#: the characters a break of ``_BREAK_PUNCT`` starts with
+_PUNCT_CHARS = frozenset(",;—―-–−.!?…")
+
+# A section header ends in a colon followed by a space; the words before it are read
+# back from the colon ("14:00" has none).
+_HEADER_COLON = re.compile(r"(?:(?<=[^\W\d_])|(?<=\)))[ \t]*:(?=\s|$)")
+_HEADER_WORDS = re.compile(r"(?:^|(?<=\s))([^\W\d_][^\W\d_/&'-]*(?:\([^\W\d_]{1,3}\))?)[ \t]*$")
+
+
+def _header_start(text: str, colon: int) -> int:
+    """Where the header that ends at ``colon`` starts, or -1: up to four words, all in
+    capitals ("POSTOPERATIVE DIAGNOSIS") or one capitalised word and lower-case ones
+    ("Past medical history"), starting the text or after a space."""
+    start, words, end = -1, [], colon
+    while len(words) < 4:
+        m = _HEADER_WORDS.search(text, 0, end)
+        if m is None:
+            break
+        words.insert(0, m.group(1))
+        word = words[0].split("(")[0]
+        capitals = all(w.split("(")[0].isupper() for w in words)
+        titled = word[:1].isupper() and (len(word) == 1 or word[1:].islower()) and all(
+            w.split("(")[0].islower() for w in words[1:])
+        if capitals or titled:
+            start = m.start(1)
+        end = m.start(1)
+        if end == 0 or text[end - 1] not in " \t":
+            break
+    return start
 
 
 class ClauseRule:
@@ -43,8 +84,12 @@ class ClauseRule:
         """
         words = sorted({w for w in break_words if w.strip()}, key=len, reverse=True)
         alternatives = "|".join(r"\s+".join(re.escape(part) for part in w.split()) for w in words)
-        pattern = _BREAK_PUNCT + (r"|(?<!\w)(?:" + alternatives + r")(?!\w)" if alternatives else "")
-        self._re = re.compile(pattern, re.IGNORECASE)
+        words_pattern = r"(?<!\w)(?:" + alternatives + r")(?!\w)" if alternatives else ""
+        self._re = re.compile(_BREAK_PUNCT + ("|" + words_pattern if words_pattern else ""), re.IGNORECASE)
+        # the two halves apart, for ``token_breaks``
+        self._punct = re.compile(_BREAK_PUNCT)
+        self._words = re.compile(words_pattern, re.IGNORECASE) if words_pattern else None
+        self._first_words = frozenset(w.split()[0].lower() for w in words)
         self._non_final = frozenset(w.casefold() for w in non_final)
 
         self._last: Tuple[str, List[Tuple[int, int]]] = ("", [])
@@ -52,16 +97,58 @@ class ClauseRule:
     def breaks(self, text: str, start: int = 0, end: int = None) -> List[Tuple[int, int]]:
         """Every clause break in ``text[start:end]`` as (start_char, end_char), in text order."""
         end = len(text) if end is None else end
-        if not reads_as_itself(text):
+        if not same_breaks(text):
             return [(s, e) for s, e in self._view_breaks(text) if start <= s and e <= end]
         return [(m.start(), m.end()) for m in self._re.finditer(text, start, end) if not self._abbreviation(text, m)]
+
+    def token_candidate(self, text: str) -> bool:
+        """Whether a token with this text can hold a break: a break punctuation character,
+        or the first word of a break word (case-insensitive)."""
+        return text.lower() in self._first_words or not _PUNCT_CHARS.isdisjoint(text)
+
+    def token_breaks(self, text: str, starts: Sequence[int], ends: Sequence[int],
+                     candidates: Iterable[int]) -> List[Tuple[int, bool]]:
+        """The tokens of ``text`` that hold a break, as (token index, whether the break is a comma).
+
+        The same rule as ``breaks``, checked only where a token can hold a break
+        (``token_candidate``): each break punctuation character of such a token
+        is matched in place, and a break word where such a token starts, so a
+        break word runs over the tokens it covers ("sin embargo"). A break word
+        glued inside a longer token ("x.but") is not seen, which only widens a
+        cue's reach. Needs a text whose breaks are its own (``same_breaks``).
+
+        text (str): The text.
+        starts, ends (Sequence[int]): Character offsets of every token.
+        candidates (Iterable[int]): Indices of the tokens that can hold a break.
+        RETURNS (List[Tuple[int, bool]]): Break tokens, in order.
+        """
+        found: Dict[int, bool] = {}
+        punct, words, n = self._punct, self._words, len(starts)
+
+        def mark(i: int, match_end: int, comma: bool) -> None:
+            while i < n and starts[i] < match_end:  # a break may run over the next tokens ("--", "sin embargo")
+                found[i] = found.get(i, True) and comma
+                i += 1
+
+        for i in candidates:
+            start, end = starts[i], ends[i]
+            for p in range(start, end):
+                if text[p] in _PUNCT_CHARS:
+                    m = punct.match(text, p)
+                    if m is not None and not self._abbreviation(text, m):
+                        mark(i, m.end(), m.group() == ",")
+            if words is not None and text[start:end].lower() in self._first_words:
+                m = words.match(text, start)
+                if m is not None:
+                    mark(i, m.end(), False)
+        return sorted(found.items())
 
     def break_between(self, text: str, start: int, end: int) -> bool:
         """Whether a clause break lies in ``text[start:end]``: the two sides are in different clauses."""
         gap = text[start:end]
         if gap.isspace():
             return False  # the usual gap ("CIT 30 h"): every break holds a character that is not a space
-        if not reads_as_itself(text):
+        if not same_breaks(text):
             return any(s < end and start < e for s, e in self._view_breaks(text))
         return any(not self._abbreviation(text, m) for m in self._re.finditer(text, start, end))
 
@@ -74,8 +161,30 @@ class ClauseRule:
             self._last = (text, found)
         return self._last[1]
 
+    @staticmethod
+    def headers(text: str) -> List[int]:
+        """Where each section header of ``text`` starts (character offsets, in order).
+
+        A header is up to four words and a colon followed by a space: in capitals
+        ("CHEST:") or a capitalised word and lower-case ones ("Allergies:",
+        "Past medical history:"), at the start of the text or after a space.
+        Clinical text that lost its line breaks still shows its headers so.
+        """
+        found = (_header_start(text, m.start()) for m in _HEADER_COLON.finditer(text))
+        return sorted({start for start in found if start >= 0})
+
     def _abbreviation(self, text: str, m: "re.Match") -> bool:
         return m.group() == "." and _word_before(text, m.start()).casefold() in self._non_final
+
+
+def same_breaks(text: str) -> bool:
+    """Whether the breaks of ``text`` are those of its canonical view, without building it.
+
+    True for text that reads as itself, and for any ASCII text: NFKC leaves
+    ASCII as it is and no ASCII character is ignorable, so its view differs
+    only in whitespace, which every part of the rule reads as ``\\s``.
+    """
+    return text.isascii() or reads_as_itself(text)
 
 
 def _word_before(text: str, end: int) -> str:
@@ -85,13 +194,98 @@ def _word_before(text: str, end: int) -> str:
     return text[start:end]
 
 
+class Segments(NamedTuple):
+    """The clauses of a row of tokens.
+
+    clause_of: The clause of each token; -1 for a token that is a break.
+    comma_after: For each clause, whether only commas separate it from the next.
+    """
+
+    clause_of: List[int]
+    comma_after: List[bool]
+
+
+def segment(n: int, breaks: Sequence[Tuple[int, bool]], boundaries: Iterable[int] = ()) -> Segments:
+    """Number the clauses of ``n`` tokens.
+
+    n (int): How many tokens.
+    breaks (Sequence[Tuple[int, bool]]): (token index, whether it is a comma) of every token
+        that is a clause break, in order.
+    boundaries (Iterable[int]): Token indices that start a new clause without a break token
+        of their own (a sentence start set by a parser, a section header).
+    RETURNS (Segments): The clause of each token and which clauses end in a comma only.
+    """
+    kind = dict(breaks)
+    starts: Set[int] = set(boundaries)
+    starts.discard(0)
+    if not kind and not starts:
+        return Segments([0] * n, [False])
+    clause_of, comma_after = [], []
+    clause, comma, open_gap = 0, True, False
+    for i in range(n):
+        if i in kind:
+            clause_of.append(-1)
+            comma = comma and kind[i]
+            open_gap = True
+            continue
+        if i in starts and i > 0:
+            open_gap, comma = True, False
+        if open_gap:
+            comma_after.append(comma)
+            clause += 1
+            comma, open_gap = True, False
+        clause_of.append(clause)
+    comma_after.append(False)
+    return Segments(clause_of, comma_after)
+
+
+def list_end(comma_after: Sequence[bool], has_conjunction: Sequence[bool], clause: int, *,
+             open_start: bool = False, item_words: Optional[Sequence[int]] = None, short_items: int = 0) -> int:
+    """The last clause a cue in ``clause`` reaches forward (spec §4: lists).
+
+    A clause that holds a conjunction is a list's last item, or no list: the
+    cue stays in it. Otherwise the comma-separated clauses after it are items
+    of a list when one of them holds a conjunction, and the cue reaches up to
+    that one; when none does before a break that is not a comma, the comma
+    ended the scope. That is the spec's rule; clinical writing needs two more
+    (cue profiles switch them on):
+
+    comma_after (Sequence[bool]): Per clause, whether only commas separate it from the next.
+    has_conjunction (Sequence[bool]): Per clause, whether it holds a list conjunction.
+    clause (int): The cue's clause.
+    open_start (bool): The cue's clause may hold a conjunction itself and still open a
+        list ("no nausea or vomiting, diarrhea, or constipation").
+    item_words (Optional[Sequence[int]]): Per clause, how many words it has.
+    short_items (int): Comma-separated items of at most this many words that run up to a
+        break other than a comma are a list without a conjunction ("no rashes, lesions,
+        ulcers."); 0: never.
+    RETURNS (int): The last clause in reach.
+    """
+    if has_conjunction[clause] and not open_start:
+        return clause
+    k = clause
+    short = bool(short_items) and item_words is not None
+    while k + 1 < len(has_conjunction) and comma_after[k]:
+        k += 1
+        if has_conjunction[k]:
+            return k
+        short = short and item_words[k] <= short_items
+    return k if short and k > clause else clause
+
+
 @lru_cache(maxsize=8)
 def _rule(break_words: Tuple[str, ...], non_final: Tuple[str, ...]) -> ClauseRule:
     return ClauseRule(break_words, non_final)
 
 
-def clause_rule() -> ClauseRule:
-    """The rule for every available language pack (built once per set of packs)."""
+def clause_rule(extra_break_words: Iterable[str] = ()) -> ClauseRule:
+    """The rule for every available language pack (built once per set of packs and words).
+
+    extra_break_words (Iterable[str]): More words that end a clause, for a cue profile
+        whose break records go beyond the packs' (clinical "which", "who"); the other
+        pipes never pass any.
+    RETURNS (ClauseRule): The rule.
+    """
     from ..lang import packs
     from ..lang.cues import BREAK
 
@@ -100,4 +294,5 @@ def clause_rule() -> ClauseRule:
         words.extend(pack.clause_break_words)
         words.extend(r.cue for r in pack.cues.records if r.category == BREAK)
         non_final.extend(pack.non_final_abbreviations)
+    words.extend(extra_break_words)
     return _rule(tuple(dict.fromkeys(words)), tuple(dict.fromkeys(non_final)))

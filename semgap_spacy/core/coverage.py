@@ -32,7 +32,7 @@ from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequen
 
 from ..glossary.drafts import MEANS_TERM, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
-from ..util.textnorm import fold
+from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .reasons import make_reason
 
@@ -87,6 +87,22 @@ def stop_words(pack_codes: Tuple[str, ...]) -> FrozenSet[str]:
         words.update(_fold(w) for w in _stop_words_of(get_pack(code).spacy_lang))
     never = {_fold(w) for pack in packs().values() for w in pack.never_neutral}
     return frozenset(words - never)
+
+
+@lru_cache(maxsize=4)
+def accented_stop_words(pack_codes: Tuple[str, ...]) -> FrozenSet[str]:
+    """Rule 3 for words an accent makes another word (spec §4): es "sí" (yes) is a stop word
+    although "si" (if) is never neutral. Compared as written (``textnorm.exact``).
+
+    pack_codes (Tuple[str, ...]): The language packs whose stop words count.
+    RETURNS (FrozenSet[str]): The packs' accent-sensitive words that are stop words, as written.
+    """
+    from ..lang import get_pack, packs
+
+    stop: Set[str] = set()
+    for code in pack_codes:
+        stop.update(exact(w) for w in _stop_words_of(get_pack(code).spacy_lang))
+    return frozenset(exact(w) for pack in packs().values() for w in pack.accent_sensitive) & stop
 
 
 @lru_cache(maxsize=1)
@@ -163,6 +179,7 @@ class CoverageRules:
                  pack_codes: Sequence[str]):
         self.form_key = form_key
         self.stop = stop_words(tuple(pack_codes))
+        self.accented_stop = accented_stop_words(tuple(pack_codes))
         self.units = frozenset(_fold(u) for u in unit_aliases)
         self.domains: Dict[str, DomainRules] = {}
         for name, dom in glossary.domains.items():
@@ -241,7 +258,7 @@ class CoverageRules:
         f = _fold(text)
         if f in self.units:
             return CUE
-        if f in self.stop:
+        if f in self.stop or (self.accented_stop and exact(text) in self.accented_stop):
             return STOP_WORD
         if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):
             return DOMAIN_PHRASE

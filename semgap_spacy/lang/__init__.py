@@ -2,8 +2,10 @@
 
 One folder per language, as in spaCy's own ``spacy/lang/``: ``pack.yaml``
 (clause-break words, list conjunctions, never-neutral words, number and unit
-conventions and the language's unit words, the words typo repair must not touch) and ``cues.json``
-(negation, hedge, pseudo and clause-break cues). Every pack answers every
+conventions and the language's unit words, the words typo repair must not
+touch), ``cues.json`` (negation, hedge, pseudo and clause-break cues of the
+``spec`` profile, which the decision reads) and ``cues_clinical.json`` (the
+``clinical`` profile). Every pack answers every
 field, checked when it loads, so a language that forgot one fails at load
 rather than silently reading less.
 
@@ -21,10 +23,11 @@ from typing import Dict, List, Tuple, Union
 import srsly
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .cues import CueError, CueSet
+from .cues import CLINICAL_PROFILE, PROFILE_FILES, SPEC_PROFILE, CueError, CueSet
 
 PACK_FILE = "pack.yaml"
-CUES_FILE = "cues.json"
+CUES_FILE = PROFILE_FILES[SPEC_PROFILE]
+CLINICAL_CUES_FILE = PROFILE_FILES[CLINICAL_PROFILE]
 ENTRY_POINT_GROUP = "semgap_languages"
 BUNDLED = ("en", "es", "fr", "de")
 
@@ -75,7 +78,10 @@ class LanguagePack(BaseModel):
     unit_ambiguous: Dict[str, List[str]]
     #: words joining the two numbers of a range ("2 to 8 °C")
     range_words: List[str]
+    #: the ``spec`` cue profile (``cues.json``): what the decision reads
     cues: CueSet
+    #: the ``clinical`` cue profile (``cues_clinical.json``)
+    clinical_cues: CueSet
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral",
                                    "non_final_abbreviations", "quantity_conjunctions",
@@ -94,27 +100,29 @@ class LanguagePack(BaseModel):
 def load_pack(folder: Union[str, Path]) -> LanguagePack:
     """Read and validate the pack in a folder.
 
-    folder (str | Path): A folder holding ``pack.yaml`` and ``cues.json``.
+    folder (str | Path): A folder holding ``pack.yaml``, ``cues.json`` and ``cues_clinical.json``.
     RETURNS (LanguagePack): The pack.
     """
     folder = Path(str(folder))
-    for name in (PACK_FILE, CUES_FILE):
+    for name in (PACK_FILE, CUES_FILE, CLINICAL_CUES_FILE):
         if not (folder / name).is_file():
             raise LanguagePackError(f"{folder}: language pack has no {name}")
     try:
         data = srsly.read_yaml(folder / PACK_FILE)
-        cues_payload = srsly.read_json(folder / CUES_FILE)
+        payloads = {profile: srsly.read_json(folder / name) for profile, name in PROFILE_FILES.items()}
     except ValueError as exc:
         raise LanguagePackError(f"{folder}: cannot read the pack ({exc})") from None
     if not isinstance(data, dict):
         raise LanguagePackError(f"{folder / PACK_FILE}: must be a mapping")
     code = data.get("code")
     try:
-        cues = CueSet.from_payload(cues_payload, str(folder / CUES_FILE), lang=code)
+        cue_sets = {profile: CueSet.from_payload(payload, str(folder / PROFILE_FILES[profile]), lang=code,
+                                                 profile=profile)
+                    for profile, payload in payloads.items()}
     except CueError as exc:
         raise LanguagePackError(str(exc)) from None
     try:
-        return LanguagePack(**data, cues=cues)
+        return LanguagePack(**data, cues=cue_sets[SPEC_PROFILE], clinical_cues=cue_sets[CLINICAL_PROFILE])
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
         raise LanguagePackError(f"{folder / PACK_FILE}: {problems}") from None

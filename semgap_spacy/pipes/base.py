@@ -25,7 +25,7 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.util import ensure_path, registry
 
-from .extensions import begin_run, doc_key, doc_text, record_component_error, record_run
+from .extensions import begin_run, doc_key, record_component_error, record_run
 from ..core.cases import UNREAD_CODES, check_case, merge_problems
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..glossary.models import GlossarySet, load_glossaries
@@ -36,6 +36,14 @@ LOOK_UP = object()
 
 _CASE_PROBLEMS, _DOMAIN, _CASE_ID, _NOW, _DEFAULT_DOMAIN = (doc_key(name) for name in (
     "semgap_case_problems", "semgap_domain", "semgap_case_id", "semgap_now", "semgap_default_domain"))
+
+
+def _text_length(doc: Doc) -> int:
+    """``len(doc.text)`` without joining the text: where the last token ends, its space included."""
+    if not len(doc):
+        return 0
+    last = doc[-1]
+    return last.idx + len(last.text_with_ws)
 
 
 def semgap_factories(nlp: Language) -> list:
@@ -140,11 +148,12 @@ class SemgapPipe(Pipe):
         """
         if not begin_run(doc, contract().decision, self.name):
             return
-        if default_domain is LOOK_UP:
-            default_domain = self.pipeline_default_domain()
         data = doc.user_data
+        if default_domain is LOOK_UP:
+            # only a doc without a domain takes the default: the others need no look-up
+            default_domain = self.pipeline_default_domain() if data.get(_DOMAIN) is None else None
         try:
-            check = check_case(len(doc_text(doc)), data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW),
+            check = check_case(_text_length(doc), data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW),
                                default_domain=default_domain)
         except Exception as exc:  # pragma: no cover - the checks are total; fail closed anyway
             record_component_error(doc, self.name, exc)

@@ -75,6 +75,19 @@ def span_repaired(span: Span) -> Optional[bool]:
                for r in repairs)
 
 
+def _cue_spans(span: Span) -> List[Span]:
+    """``span._.semgap_cue_spans``: the cues that govern a span (``semgap_context``), as Spans of its
+    doc labelled "negation" or "hedge", the nearest cue of each kind; empty when neither applies."""
+    doc, out = span.doc, []
+    for name, label in (("semgap_negation_cue", "negation"), ("semgap_hedge_cue", "hedge")):
+        cue = span_value(doc, name, span.start_char, span.end_char)
+        if isinstance(cue, (list, tuple)) and len(cue) == 2:
+            found = doc.char_span(int(cue[0]), int(cue[1]), label=label, alignment_mode="expand")
+            if found is not None:
+                out.append(found)
+    return out
+
+
 def _span_quantity(span: Span):
     if span._.semgap_magnitude is None or not span._.semgap_unit:
         return None
@@ -203,10 +216,14 @@ EXTENSIONS: Tuple[Extension, ...] = (
     Extension("span", "semgap_repaired", "semgap_typo_repair",
               "whether typo repair was needed for the match (None on spans that are not terms)",
               getter=span_repaired),
-    Extension("span", "semgap_negated", "semgap_context", "a negation cue governs the span", default=False),
+    Extension("span", "semgap_negated", "semgap_context",
+              "a negation cue governs the span (set on the context pipe's targets)", default=False),
     Extension("span", "semgap_hedged", "semgap_context", "a hedge cue governs the span", default=False),
     Extension("span", "semgap_negation_cue", "semgap_context", "`[start_char, end_char]` of the nearest negation cue"),
     Extension("span", "semgap_hedge_cue", "semgap_context", "`[start_char, end_char]` of the nearest hedge cue"),
+    Extension("span", "semgap_cue_spans", "semgap_context",
+              "the governing cues as Spans of the doc labelled `negation` / `hedge` (the nearest of each); "
+              "empty when neither applies", getter=_cue_spans),
     Extension("span", "semgap_magnitude", "semgap_quantities",
               "the quantity's value, in its linked field's contract unit when it is tied to one"),
     Extension("span", "semgap_unit", "semgap_quantities", "the unit of `semgap_magnitude` (a Pint unit name)"),
@@ -343,13 +360,17 @@ def token_set(token: Token, name: str, value) -> None:
 _TEXT_KEY = ("semgap", "text")
 
 
-def doc_text(doc: Doc) -> str:
+def doc_text(doc: Doc, make: Optional[Callable[[], str]] = None) -> str:
     """``doc.text``, joined once per doc: spaCy rebuilds it from the tokens on
     every access, and several pipes need it. A doc's text never changes (the
-    retokenizer keeps it), so the cached copy cannot go stale."""
+    retokenizer keeps it), so the cached copy cannot go stale.
+
+    make (Optional[Callable[[], str]]): Builds the text when it is not cached yet, for a
+        caller that has the token texts and spaces at hand already; None: ``doc.text``.
+    """
     text = doc.user_data.get(_TEXT_KEY)
     if text is None:
-        text = doc.user_data[_TEXT_KEY] = doc.text
+        text = doc.user_data[_TEXT_KEY] = make() if make is not None else doc.text
     return text
 
 

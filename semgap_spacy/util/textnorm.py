@@ -23,3 +23,14 @@ def fold(text: str) -> str:
     # "ß".casefold() is "ss", which is what German writers also type.
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def exact(text: str) -> str:
+    """Casefold, keeping the accents (NFC): how a word whose accent makes another word is compared.
+
+    Spec §4: es "sí" (yes) is not the cue "si" (if), fr "où" (where) is not
+    "ou"; the language packs list such words as ``accent_sensitive``.
+    text (str): Any text.
+    RETURNS (str): The casefolded NFC form.
+    """
+    return unicodedata.normalize("NFC", text.translate(_APOSTROPHES)).casefold()

@@ -39,3 +39,87 @@ def test_a_rule_with_its_own_words():
     assert rule.break_between("a zut b", 0, 7)
     assert not rule.break_between("ca. 30 h", 0, 8)
     assert rule.break_between("a but b", 0, 7) is False
+
+
+# -- lists, segments, headers, and the token face of the rule ----------------
+from semgap_spacy.core.clauses import list_end, same_breaks, segment  # noqa: E402
+
+
+def test_segment_numbers_clauses_and_comma_gaps():
+    # tokens: a b , c d ; e | f  (a boundary before token 7)
+    segments = segment(8, [(2, True), (5, False)], [7])
+    assert segments.clause_of == [0, 0, -1, 1, 1, -1, 2, 3]
+    assert segments.comma_after == [True, False, False, False]
+    # a boundary at the very start, a run of breaks (", but") is one gap that is no comma
+    assert segment(6, [(1, True), (2, False)], [0]).clause_of == [0, -1, -1, 1, 1, 1]
+    assert segment(4, [], []).clause_of == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("conj,comma,clause,kwargs,expected", [
+    # spec §4: "no A, B or C": the cue's clause opens a list closed by the conjunction
+    ([False, False, True], [True, True, False], 0, {}, 2),
+    # "no A, B": no conjunction, the comma ends the scope
+    ([False, False], [True, False], 0, {}, 0),
+    # "no A or B, C, D or E": the cue's clause holds a conjunction: the spec keeps the cue there ...
+    ([True, False, True], [True, True, False], 0, {}, 0),
+    # ... a clinical profile may let it open the list
+    ([True, False, True], [True, True, False], 0, {"open_start": True}, 2),
+    # "no A; B or C": a semicolon is no list
+    ([False, True], [False, False], 0, {}, 0),
+    # "no rashes, lesions, ulcers.": short items without a conjunction, when asked for
+    ([False, False, False], [True, True, False], 0, {"item_words": [2, 1, 1], "short_items": 3}, 2),
+    ([False, False, False], [True, True, False], 0, {"item_words": [2, 1, 5], "short_items": 3}, 0),
+    ([False, False, False], [True, True, False], 0, {}, 0),
+])
+def test_list_end(conj, comma, clause, kwargs, expected):
+    assert list_end(comma, conj, clause, **kwargs) == expected
+
+
+@pytest.mark.parametrize("text,headers", [
+    ("Complications: None   POSTOPERATIVE DIAGNOSIS: pneumonia", ["Complications", "POSTOPERATIVE DIAGNOSIS"]),
+    ("Allergies: none known   Past medical history: hypertension", ["Allergies", "Past medical history"]),
+    ("COMPLICATIONS: None POSTOPERATIVE DIAGNOSIS(ES): 1) HEMORRHOIDS", ["COMPLICATIONS", "POSTOPERATIVE DIAGNOSIS(ES)"]),
+    ("crossmatch result: positive", []),       # lower case: a label inside a clause, not a header
+    ("departure at 14:00 today", []),
+    ("No edema Temp: 37.2", ["Temp"]),
+])
+def test_section_headers(text, headers):
+    starts = ClauseRule.headers(text)
+    assert [text[s:text.index(":", s)].rstrip() for s in starts] == headers
+
+
+def _tokens(text):
+    """Whitespace and punctuation tokens with offsets, the way a tokenizer splits them."""
+    import re
+    found = [(m.start(), m.end()) for m in re.finditer(r"\w+(?:[-'.]\w+)*\.?|[^\w\s]|\s+", text)]
+    return [s for s, _ in found], [e for _, e in found]
+
+
+def _token_sentences():
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1] / "data" / "context_sentences"
+    for lang in ("en", "es", "fr", "de"):
+        for line in (root / f"{lang}.jsonl").read_text(encoding="utf8").splitlines():
+            yield json.loads(line)["text"]
+    yield from ["no delays, crossmatch positive; but fine", "No fever -- chills... approx. 30 h, 25,5 h",
+                "crossmatch  -  positive\nsin embargo listo", "e.g. fever, i.e. chills, Dr. Who"]
+
+
+def test_the_token_face_finds_the_breaks_of_the_text_face():
+    rule = clause_rule()
+    for text in _token_sentences():
+        if not same_breaks(text):
+            continue
+        starts, ends = _tokens(text)
+        candidates = [i for i in range(len(starts)) if rule.token_candidate(text[starts[i]:ends[i]])]
+        by_text = {i for s, e in rule.breaks(text) for i in range(len(starts)) if starts[i] < e and s < ends[i]}
+        by_tokens = {i for i, _ in rule.token_breaks(text, starts, ends, candidates)}
+        assert by_tokens == by_text, text
+
+
+def test_ascii_text_has_the_breaks_of_its_view():
+    rule = clause_rule()
+    text = "No fever,  chills\n\nbut cough.\t Done -  ok"
+    assert same_breaks(text)
+    assert rule.breaks(text) == rule._view_breaks(text)

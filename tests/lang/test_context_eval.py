@@ -76,16 +76,29 @@ def test_command_skips_missing_negex_and_scores_the_sets(tmp_path, capsys):
     (tmp_path / "en.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf8")
     out = tmp_path / "eval.json"
     code = ce.main(["--negex", str(tmp_path / "absent.tsv"), "--sets", str(tmp_path), "--no-negspacy",
-                    "--out", str(out)])
+                    "--no-medspacy", "--repeats", "1", "--out", str(out)])
     assert code == 0
     printed = capsys.readouterr().out
     assert "NegEx test set not found" in printed
     report = json.loads(out.read_text(encoding="utf8"))
-    assert "skipped" in report["sets"]["negex"] and "skipped" in report["speed"]
-    en = report["sets"]["en"]["semgap_context"]
-    assert en["negation"]["tp"] + en["negation"]["fn"] == 1
-    assert en["hedge"]["tp"] + en["hedge"]["fn"] == 1
-    assert sum(v["targets"] for v in en["by_note"].values()) == 2
+    assert "skipped" in report["sets"]["negex"]
+    # without NegEx the profiles are timed on the English sentences, alone (no other component installed)
+    assert report["speed"]["set"] == "en" and not any(k.startswith("ratio_to_") for k in report["speed"])
+    assert set(report["profiles"]) == {"spec", "clinical"}
+    assert report["profiles"]["clinical"]["reach"] == "narrowed" and report["profiles"]["spec"]["reach"] == "clause"
+    for profile in ("spec", "clinical"):
+        en = report["sets"]["en"][f"semgap_context/{profile}"]
+        assert en["negation"]["tp"] + en["negation"]["fn"] == 1
+        assert en["hedge"]["tp"] + en["hedge"]["fn"] == 1
+        assert sum(v["targets"] for v in en["by_note"].values()) == 2
+
+
+def test_skip_negex_says_so(tmp_path):
+    out = tmp_path / "eval.json"
+    assert ce.main(["--skip-negex", "--sets", str(tmp_path), "--no-negspacy", "--no-medspacy",
+                    "--profiles", "spec", "--out", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf8"))
+    assert report["sets"]["negex"] == {"skipped": "--skip-negex"} and "skipped" in report["speed"]
 
 
 def test_bad_config_is_a_clear_error(tmp_path):

@@ -20,8 +20,13 @@ def test_every_bundled_pack_answers_every_field(code):
         assert value is not None, f"{code}: {name}"
     # the spec's words are there (§4, §4.1)
     assert pack.clause_break_words and pack.list_conjunctions and pack.never_neutral
-    assert any(r.category == "negation" for r in pack.cues.records)
-    assert any(r.category == "hedge" for r in pack.cues.records)
+    for cue_set, profile in ((pack.cues, "spec"), (pack.clinical_cues, "clinical")):
+        assert cue_set.profile == profile
+        assert any(r.category == "negation" for r in cue_set.records)
+        assert any(r.category == "hedge" for r in cue_set.records)
+        assert any(r.category == "pseudo" for r in cue_set.records)
+    # the spec profile is the decision's reading: every cue reaches its whole clause both ways
+    assert pack.cues.whole_clause and not pack.clinical_cues.whole_clause
 
 
 def test_spec_words_are_in_the_packs():
@@ -39,9 +44,14 @@ def _toy_pack(folder, code="xx", **changes):
     pack.update(changes)
     srsly.write_yaml(folder / "pack.yaml", pack)
     cues = {"semgap_context_cues": {"lang": code, "version": "1", "description": "toy",
-                                    "cues": [{"cue": "nix", "category": "negation", "direction": "forward"},
+                                    "scope": {"direction": "both"},
+                                    "cues": [{"cue": "nix", "category": "negation"},
                                              {"cue": "zut", "category": "break"}]}}
     (folder / "cues.json").write_text(json.dumps(cues), encoding="utf8")
+    clinical = {"semgap_context_cues": {"lang": code, "version": "1", "description": "toy", "profile": "clinical",
+                                        "scope": {"direction": "forward", "max_scope": 5, "section_headers": True},
+                                        "cues": [{"cue": "nix", "category": "negation"}]}}
+    (folder / "cues_clinical.json").write_text(json.dumps(clinical), encoding="utf8")
     return folder
 
 
@@ -129,10 +139,18 @@ def test_a_pack_with_bad_unit_words_fails_when_the_unit_table_loads(tmp_path, un
         unregister_pack("xx")
 
 
-def test_a_pack_without_cues_fails(tmp_path):
+@pytest.mark.parametrize("name", ["cues.json", "cues_clinical.json"])
+def test_a_pack_without_cues_fails(tmp_path, name):
     folder = _toy_pack(tmp_path / "bad")
-    (folder / "cues.json").unlink()
-    with pytest.raises(LanguagePackError, match="cues.json"):
+    (folder / name).unlink()
+    with pytest.raises(LanguagePackError, match=name):
+        load_pack(folder)
+
+
+def test_a_cue_file_of_the_wrong_profile_fails(tmp_path):
+    folder = _toy_pack(tmp_path / "bad")
+    (folder / "cues_clinical.json").write_text((folder / "cues.json").read_text(encoding="utf8"), encoding="utf8")
+    with pytest.raises(LanguagePackError, match="declares profile 'spec', expected 'clinical'"):
         load_pack(folder)
 
 

@@ -60,14 +60,28 @@ PHRASE_CASES = [
     ("en", "Never grounded", "grounded", True, False),
     ("en", "Report negative for title defect", "title defect", True, False),
     ("en", "No result yet; crossmatch positive", "crossmatch positive", False, False),
-    # forward-only cues do not reach back, backward-only cues do not reach forward
-    ("en", "crossmatch positive no delays", "crossmatch positive", False, False),
-    ("en", "crossmatch positive without delay", "crossmatch positive", False, False),
+    # spec §4: a cue reaches both directions within its own clause ...
+    ("en", "crossmatch positive no delays", "crossmatch positive", True, False),
     ("en", "CTC withdrawn", "CTC", True, False),
-    ("en", "withdrawn CTC", "CTC", False, False),
-    ("es", "prueba cruzada positiva sin retraso", "prueba cruzada positiva", False, False),
-    ("fr", "crossmatch positif sans retard", "crossmatch positif", False, False),
+    ("en", "withdrawn CTC", "CTC", True, False),
+    ("es", "prueba cruzada positiva sin retraso", "prueba cruzada positiva", True, False),
+    ("fr", "crossmatch positif sans retard", "crossmatch positif", True, False),
+    ("en", "crossmatch positive, no delays", "crossmatch positive", False, False),
+    # ... and a pseudo cue holds a cue word and negates nothing, either way
+    ("en", "crossmatch positive without delay", "crossmatch positive", False, False),
+    ("en", "without delay crossmatch positive", "crossmatch positive", False, False),
+    ("es", "prueba cruzada positiva sin demora", "prueba cruzada positiva", False, False),
+    ("fr", "crossmatch positif sans délai", "crossmatch positif", False, False),
     ("de", "Kreuzprobe positiv ohne Verzögerung", "Kreuzprobe positiv", False, False),
+    # spec §4: a list (commas, a conjunction before the last item) is one clause for a cue before it
+    ("en", "no title defect, cloud on title or appraisal gap", "appraisal gap", True, False),
+    ("en", "no title defect, cloud on title or appraisal gap", "cloud on title", True, False),
+    ("en", "No delays, crossmatch positive, title defect", "title defect", False, False),
+    ("en", "No delays; crossmatch positive or title defect", "title defect", False, False),
+    ("es", "sin brecha de tasación, amortización negativa o defecto de título", "defecto de título", True, False),
+    ("fr", "aucun écart d'évaluation, vice de titre ou amortissement négatif", "amortissement négatif", True, False),
+    ("de", "kein Titelmangel, Bewertungslücke oder negative Tilgung", "negative Tilgung", True, False),
+    ("en", "title defect or appraisal gap, no delays", "title defect", False, False),
     # backward negation, multi-token cues
     ("en", "crossmatch positive ruled out", "crossmatch positive", True, False),
     ("en", "clear to close not yet", "clear to close", True, False),
@@ -367,15 +381,14 @@ def test_context_same_offsets_share_the_result():
     assert all(s._.semgap_negated for s in doc.spans["semgap_terms"])
 
 
-def test_context_orth_cache_is_bounded():
+def test_context_word_cache_is_bounded():
     nlp = spacy.blank("en")
-    pipe = nlp.add_pipe("semgap_context")
-    pipe.ORTH_CACHE_LIMIT = 6
+    pipe = nlp.add_pipe("semgap_context", config={"cache_size": 6})
     for text, expected in [("no crossmatch positive", True), ("alpha beta gamma, crossmatch positive", False),
                            ("delta epsilon zeta eta no crossmatch positive", True)]:
         _, span = assess(nlp, text, "crossmatch positive")
         assert span._.semgap_negated is expected
-    assert len(pipe._orth_info) <= 8  # the last doc's own tokens only
+    assert pipe.table.cached <= 7  # the last doc's own token texts only
 
 
 def test_context_doc_without_span_group():
@@ -529,6 +542,9 @@ def test_context_packaged_cues_cover_spec(lang):
     ({"cue": "but", "category": "break", "direction": "forward"}, "takes no direction"),
     ({"category": "break"}, "missing key"),
     ("no", "must be an object"),
+    ({"cue": "no", "category": "negation", "direction": "forward", "max_scope": 0}, "max_scope"),
+    ({"cue": "no", "category": "negation", "direction": "forward", "max_scope": "far"}, "max_scope"),
+    ({"cue": "but", "category": "break", "max_scope": 3}, "takes no direction or max_scope"),
 ])
 def test_context_cue_record_validation(record, message):
     with pytest.raises(CueError, match=message):
@@ -548,6 +564,35 @@ def test_context_cue_record_validation(record, message):
 def test_context_cue_file_validation(payload, message):
     with pytest.raises(CueError, match=message):
         CueSet.from_payload(payload, "test", lang="en")
+
+
+def _scoped(scope, cues=({"cue": "no", "category": "negation"},)):
+    return {"semgap_context_cues": {"lang": "en", "version": "1", "scope": scope, "cues": list(cues)}}
+
+
+@pytest.mark.parametrize("scope,message", [
+    ({"direction": "sideways"}, "direction"),
+    ({"direction": "both", "window": 3}, "unknown key"),
+    ({"direction": "both", "section_headers": "yes"}, "section_headers"),
+    ({"direction": "both", "short_items": -1}, "short_items"),
+    ({"direction": "both", "max_scope": 0}, "max_scope"),
+    ({}, "needs a direction"),
+])
+def test_context_scope_block_validation(scope, message):
+    with pytest.raises(CueError, match=message):
+        CueSet.from_payload(_scoped(scope), "test", lang="en")
+
+
+def test_context_scope_block_fills_record_defaults_and_round_trips():
+    cue_set = CueSet.from_payload(_scoped({"direction": "forward", "max_scope": 5, "section_headers": True},
+                                          [{"cue": "no", "category": "negation"},
+                                           {"cue": "negative", "category": "negation", "direction": "backward",
+                                            "max_scope": 2}]), "test", lang="en")
+    assert [(r.direction, r.max_scope) for r in cue_set.records] == [("forward", 5), ("backward", 2)]
+    assert cue_set.profile == "spec" and not cue_set.whole_clause
+    assert CueSet.from_payload(cue_set.to_payload(), lang="en") == cue_set
+    with pytest.raises(CueError, match="expected 'clinical'"):
+        CueSet.from_payload(cue_set.to_payload(), "test", lang="en", profile="clinical")
 
 
 def test_context_bad_config_fails_clearly():

@@ -1,0 +1,700 @@
+"""Negation and hedge scope on plain rows: the ConText-style model of ``semgap_context``.
+
+The model is data plus one mechanism. Cue rules come from the cue files of
+a profile (``lang.cues``): each negation or hedge cue has a direction
+(forward, backward, both) and a reach in words (``max_scope``, None for the
+whole clause); pseudo cues hold a cue word and block it ("no change", "not
+only"); break cues end a clause. The mechanism, in the order it applies:
+
+1. **Cue matching.** Whole tokens of each token's *reading* (spec §4.1: the
+   canonical form, case and accents ignored except where an accent makes
+   another word, "sí" / "si"). At each token the longest cue wins, so a
+   pseudo cue hides the cue word inside it, and "cannot exclude" (hedge)
+   hides "cannot" (negation). A token that reads as nothing (whitespace)
+   is skipped. A cue glued to a neighbour by an intra-word hyphen
+   ("non-reactive") is part of a word and reaches nothing outside it.
+2. **Clauses**, by the one clause rule of ``core.clauses``: commas,
+   semicolons, separating dashes, sentence ends and break words; sentence
+   starts the caller knows (a parser, a sentencizer); section headers when
+   the profile asks for them. A break inside a target is no break (a
+   target's own words are never a cue or a break).
+3. **Scope.** A forward cue reaches a target that starts after it in its
+   clause, within its ``max_scope`` words, and, when its clause opens a list
+   (spec §4: comma-separated items, the last after a conjunction), every
+   later item of the list however far. A backward cue reaches a target that
+   ends before it in its own clause only, within its ``max_scope``. "both"
+   is the two together. The component's ``window`` caps every reach. A
+   profile may let a cue that ends its clause reach past the commas after it
+   (``parentheticals``) and widen lists (``open_lists``, ``short_items``).
+4. **Cues inside a target** are ignored ("showed no abnormalities" as one
+   target negates nothing), except for a target whose words may hold one (a
+   glossary frame, "crossmatch not positive"): there a cue applies unless it
+   is one of the frame's own head or value words ("crossmatch non-reactive").
+   A cue that starts inside a target and ends after it is part of the
+   target's words ("crossmatch negative for DSA"); one that starts before it
+   and ends inside it applies ("no evidence of" before "evidence of DVT").
+5. **Questions.** A target in a sentence that ends with "?" (or opens with
+   "¿") is hedged: a question does not assert.
+
+Facts of each word (its reading, whether it can start a cue, join a list,
+close a question) are computed once per vocabulary entry and kept in a
+bounded cache keyed by the caller's key for the token text, with sets of the
+keys that matter, so a doc with no cue word costs a few set operations and
+no scan (``CueTable.learn``, ``CueTable.prefilter``).
+"""
+import math
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet, ScopeSettings
+from ..util.textnorm import exact, fold
+from .clauses import ClauseRule, clause_rule, list_end, same_breaks, segment
+from .textview import read_token, read_word
+
+_NONE = -1.0  # no reach in that direction
+#: the file-wide scope switches, which every language's cue set of a profile must share
+SWITCHES = ("section_headers", "parentheticals", "open_lists", "short_items")
+_SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})
+_QUESTION, _QUESTION_OPEN, _END = "?", "\u00bf", "end"
+
+
+@dataclass
+class Effect:
+    """What a cue's word sequence does, merged over every language and record that lists it.
+
+    Reaches are in words: how far the target may be (``math.inf``: anywhere
+    in the clause); ``_NONE`` where the cue does not reach that way.
+    """
+
+    neg_forward: float = _NONE
+    neg_backward: float = _NONE
+    hedge_forward: float = _NONE
+    hedge_backward: float = _NONE
+    is_break: bool = False
+    is_pseudo: bool = False
+
+    @property
+    def negation(self) -> bool:
+        return self.neg_forward >= 0 or self.neg_backward >= 0
+
+    @property
+    def hedge(self) -> bool:
+        return self.hedge_forward >= 0 or self.hedge_backward >= 0
+
+    @property
+    def label(self) -> str:
+        """The category a cue match is recorded with (negation wins, then hedge, break, pseudo)."""
+        return NEGATION if self.negation else HEDGE if self.hedge else BREAK if self.is_break else PSEUDO
+
+    def add(self, category: str, direction: Optional[str], max_scope: Optional[int]) -> None:
+        reach = math.inf if max_scope is None else float(max_scope)
+        forward = reach if direction in (FORWARD, BOTH) else _NONE
+        backward = reach if direction in (BACKWARD, BOTH) else _NONE
+        if category == NEGATION:
+            self.neg_forward = max(self.neg_forward, forward)
+            self.neg_backward = max(self.neg_backward, backward)
+        elif category == HEDGE:
+            self.hedge_forward = max(self.hedge_forward, forward)
+            self.hedge_backward = max(self.hedge_backward, backward)
+        elif category == BREAK:
+            self.is_break = True
+        else:
+            self.is_pseudo = True
+
+    def capped(self, window: Optional[int]) -> "Effect":
+        """The effect with every reach capped at ``window`` words (None: no cap)."""
+        if window is None:
+            return self
+        cap = float(window)
+        return Effect(min(self.neg_forward, cap), min(self.neg_backward, cap), min(self.hedge_forward, cap),
+                      min(self.hedge_backward, cap), self.is_break, self.is_pseudo)
+
+
+class WordFacts(NamedTuple):
+    """What the scope model needs to know about one token text, computed once per text."""
+
+    #: the token text as written
+    text: str
+    #: the reading cues are matched on ("" for whitespace)
+    word: str
+    #: longer cues starting with this word: next word -> [(word sequence, effect)], longest first
+    longer: Optional[Dict[str, List[Tuple[Tuple[str, ...], Effect]]]]
+    #: the one-word cue this word is, or an elided cue it starts with ("n'est"), or None
+    single: Optional[Effect]
+    #: whether a negation or hedge cue can start here (by itself or as the first of several words)
+    starts_cue: bool
+    #: whether this word is a negation or hedge cue by itself (no other word needed)
+    sure: bool
+    #: whether a longer negation or hedge cue goes on with this word
+    rest: bool
+    #: a list conjunction ("or", "y", "ou", "oder")
+    conjunction: bool
+    #: "?", "¿", "end" (another sentence end) or None
+    mark: Optional[str]
+    #: whether the token can hold a clause break (``ClauseRule.token_candidate``)
+    breakish: bool
+
+
+class TokenRows(NamedTuple):
+    """A text as plain rows, one entry per token: what the scope model reads, no Doc."""
+
+    text: str
+    facts: Sequence[WordFacts]
+    #: character offset where each token starts and ends (its text, no trailing space)
+    starts: Sequence[int]
+    ends: Sequence[int]
+    #: token indices that start a sentence, when the caller knows them (a parser,
+    #: a sentencizer); None when it does not
+    sentence_starts: Optional[Sequence[int]] = None
+    #: whether some token reads as nothing (whitespace): words are then counted without them
+    spaced: bool = True
+
+
+class Target(NamedTuple):
+    """A span whose negation and hedge are wanted, in token offsets.
+
+    inner: None when a cue inside the span is part of its words (the usual
+        target); else the token indices of the span's own head and value words
+        (a frame's, ``own_positions``), and any other cue inside the span applies.
+    """
+
+    start: int
+    end: int
+    inner: Optional[frozenset] = None
+
+
+class Prefilter(NamedTuple):
+    """What a text's token keys say before any scan (``CueTable.prefilter``)."""
+
+    #: a negation or hedge cue can match
+    may_cue: bool
+    #: a question mark ("?" or "¿") occurs
+    asked: bool
+
+
+_NOTHING = Prefilter(False, False)
+
+
+class Hit(NamedTuple):
+    """The cues of one kind that reach a target: the nearest, and all of them."""
+
+    distance: int
+    nearest: Tuple[int, int]
+    cues: Tuple[Tuple[int, int], ...]
+
+
+class Reading(NamedTuple):
+    """What the model says about one target; a hedge from a question points at the mark."""
+
+    negation: Optional[Hit]
+    hedge: Optional[Hit]
+
+
+class Scan(NamedTuple):
+    """Every cue match of a text (for coverage: pseudo and break cues too), and the scoped ones."""
+
+    #: (token_start, token_end, label) of every match: negation, hedge, pseudo, break
+    found: List[Tuple[int, int, str]]
+    #: (token_start, token_end, effect, glued) of every negation or hedge cue
+    cues: List[Tuple[int, int, Effect, bool]]
+
+
+EMPTY_SCAN = Scan([], [])
+
+
+@dataclass
+class CueTable:
+    """The compiled cue rules of a profile, with the per-word facts cache.
+
+    cue_sets (Dict[str, CueSet]): One cue set per language, all of one profile.
+    tokenize (Callable[[str], Sequence[str]]): Splits a cue into the token texts the
+        pipeline's tokenizer makes of it ("isn't" -> "is", "n't"), so a cue
+        matches however the text is tokenized.
+    accent_sensitive (Iterable[str]): Words an accent makes another word ("sí", "où").
+    conjunctions (Iterable[str]): List conjunctions of the languages (spec §4).
+    window (Optional[int]): A cap on every cue's reach in words; None: the rules' own.
+    cache_size (int): How many token texts' facts to keep.
+    """
+
+    cue_sets: Dict[str, CueSet]
+    tokenize: Callable[[str], Sequence[str]]
+    accent_sensitive: Iterable[str] = ()
+    conjunctions: Iterable[str] = ()
+    window: Optional[int] = None
+    cache_size: int = 100_000
+    patterns: Dict[str, Tuple[dict, Optional[Effect]]] = field(init=False, default_factory=dict)
+    elisions: Dict[str, Effect] = field(init=False, default_factory=dict)
+    scope: ScopeSettings = field(init=False, default_factory=ScopeSettings)
+    break_words: Tuple[str, ...] = field(init=False, default=())
+    clauses: Optional[ClauseRule] = field(init=False, default=None)
+
+    def __post_init__(self):
+        effects: Dict[Tuple[str, ...], Effect] = {}
+        elisions: Dict[str, Effect] = {}
+        switches = {}
+        for switch in SWITCHES:
+            values = {getattr(cs.scope, switch) for cs in self.cue_sets.values()}
+            if len(values) > 1:
+                raise ValueError(f"the cue sets disagree on {switch}: " + ", ".join(
+                    f"{lang}={getattr(cs.scope, switch)}" for lang, cs in self.cue_sets.items()))
+            if values:
+                switches[switch] = values.pop()
+        self.scope = ScopeSettings(**switches)
+        breaks = []
+        for cue_set in self.cue_sets.values():
+            for rec in cue_set.records:
+                folded = fold(rec.cue)
+                forms = {tuple(folded.split())}
+                if not folded.endswith("'"):
+                    forms.add(tuple(fold(t) for t in self.tokenize(rec.cue) if t.strip()))
+                if rec.category == BREAK:
+                    breaks.append(rec.cue)
+                for form in forms:
+                    if not form:
+                        continue
+                    effects.setdefault(form, Effect()).add(rec.category, rec.direction, rec.max_scope)
+                    if len(form) == 1 and form[0].endswith("'") and len(form[0]) > 1:
+                        elisions.setdefault(form[0], Effect()).add(rec.category, rec.direction, rec.max_scope)
+        patterns: Dict[str, Tuple[dict, Optional[Effect]]] = {}
+        for form, eff in sorted(effects.items(), key=lambda e: (-len(e[0]), e[0])):
+            eff = eff.capped(self.window)
+            longer, single = patterns.get(form[0], ({}, None))
+            if len(form) == 1:
+                single = eff
+            else:
+                longer.setdefault(form[1], []).append((form, eff))
+            patterns[form[0]] = (longer, single)
+        self.patterns = patterns
+        self.elisions = {k: v.capped(self.window) for k, v in elisions.items()}
+        self.break_words = tuple(dict.fromkeys(breaks))
+        self.clauses = clause_rule(self.break_words)
+        self.longest = max((len(form) for form in effects), default=1)
+        self._rest_words = {w for form, eff in effects.items() if len(form) > 1 and (eff.negation or eff.hedge)
+                            for w in form[1:]}
+        accented = {exact(w) for w in self.accent_sensitive}
+        self._accented = frozenset(accented)
+        self._accent_folds = frozenset(fold(w) for w in accented)
+        self._conjunctions = frozenset(fold(w) for w in self.conjunctions)
+        self._facts: Dict[Hashable, WordFacts] = {}
+        self._forget()
+
+    # -- words -----------------------------------------------------------
+    def learn(self, keys: Sequence[Hashable], text_of: Callable[[Hashable], str]) -> None:
+        """Make sure every key has its facts: those not seen yet are computed from their text.
+
+        The cache is bounded (``cache_size``): when it would grow past it, it is
+        emptied and only the keys asked for now are learned again.
+        keys (Sequence[Hashable]): The keys of one text's tokens (each names a token text alone).
+        text_of (Callable[[Hashable], str]): The token text of a key.
+        """
+        known = self._known
+        if known.issuperset(keys):
+            return
+        unseen = set(keys).difference(known)
+        if len(known) + len(unseen) > self.cache_size:
+            self._forget()
+            known, unseen = self._known, set(keys)
+        facts = self._facts
+        for key in unseen:
+            found = facts[key] = self._word_facts(text_of(key))
+            known.add(key)
+            if found.starts_cue:
+                self._starts.add(key)
+                self._gate.add(key)
+                if found.sure:
+                    self._sure.add(key)
+            if found.rest:
+                self._rests.add(key)
+            if found.mark == _QUESTION or found.mark == _QUESTION_OPEN:
+                self._marks.add(key)
+                self._gate.add(key)
+            if not found.word:
+                self._blank.add(key)
+
+    def _forget(self) -> None:
+        self._facts.clear()
+        self._known, self._gate = set(), set()
+        self._starts, self._sure, self._rests, self._marks, self._blank = set(), set(), set(), set(), set()
+
+    def prefilter(self, keys: Sequence[Hashable]) -> Prefilter:
+        """What the learned keys of one text's tokens allow, before any scan.
+
+        Most texts hold a cue's first word ("is", "to", "en") without the cue,
+        or no cue word at all, and the scan costs more than these set
+        operations. ``may_cue`` is a necessary condition, so skipping the scan
+        when it fails is safe: a token that is a cue by itself, or a longer cue
+        whose every word occurs.
+        keys (Sequence[Hashable]): The keys (``learn`` first).
+        RETURNS (Prefilter): Whether a cue can match and whether a question mark occurs.
+        """
+        hits = self._gate.intersection(keys)
+        if not hits:
+            return _NOTHING
+        asked = not self._marks.isdisjoint(hits)
+        if not self._sure.isdisjoint(hits):
+            return Prefilter(True, asked)
+        facts = self._facts
+        rest = None
+        for key in self._starts.intersection(hits):
+            for forms in (facts[key].longer or {}).values():
+                for form, eff in forms:
+                    if eff.negation or eff.hedge:
+                        if rest is None:
+                            rest = {facts[k].word for k in self._rests.intersection(keys)}
+                        if rest.issuperset(form[1:]):
+                            return Prefilter(True, asked)
+        return Prefilter(False, asked)
+
+    def spaced(self, keys: Sequence[Hashable]) -> bool:
+        """Whether a token of these learned keys reads as nothing (whitespace)."""
+        return not self._blank.isdisjoint(keys)
+
+    def facts_of(self, keys: Sequence[Hashable]) -> List[WordFacts]:
+        """The facts of learned keys, in order."""
+        facts = self._facts
+        return [facts[k] for k in keys]
+
+    @property
+    def cached(self) -> int:
+        """How many token texts have facts in the cache."""
+        return len(self._facts)
+
+    def _word_facts(self, text: str) -> WordFacts:
+        word = read_word(text)
+        if word in self._accent_folds:
+            as_written = exact(read_token(text).canonical)
+            if as_written in self._accented:
+                word = as_written  # "sí" stays "sí", never the cue "si"
+        longer, single = self.patterns.get(word, (None, None))
+        if single is None and "'" in word:
+            head = word[:word.index("'") + 1]
+            if len(word) > len(head):
+                single = self.elisions.get(head)
+        sure = single is not None and (single.negation or single.hedge)
+        mark = _QUESTION if word == "?" else _QUESTION_OPEN if word == "\u00bf" else \
+            _END if word in _SENTENCE_ENDS else None
+        conjunction = word in self._conjunctions or (
+            "/" in word and all(part in self._conjunctions for part in word.split("/")))  # "and/or"
+        return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure,
+                         word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text))
+
+    # -- one text -----------------------------------------------------------
+    def scan(self, rows: TokenRows) -> Scan:
+        """Every cue match of a text, leftmost-longest.
+
+        rows (TokenRows): The text.
+        RETURNS (Scan): The matches.
+        """
+        facts, starts, ends = rows.facts, rows.starts, rows.ends
+        candidates = [i for i, f in enumerate(facts) if f.starts_cue]
+        if not candidates:
+            return EMPTY_SCAN
+        n, longest = len(facts), self.longest
+        spaced = rows.spaced
+        found, cues = [], []
+        consumed = 0
+        for i in candidates:
+            if i < consumed:
+                continue
+            f = facts[i]
+            eff, end = f.single, i + 1
+            if f.longer:
+                if spaced:  # the cue's words may have whitespace tokens between them
+                    positions = [j for j in range(i + 1, min(n, i + 3 * longest)) if facts[j].word][:longest - 1]
+                else:
+                    positions = range(i + 1, min(n, i + longest))
+                if positions:
+                    forms = f.longer.get(facts[positions[0]].word)
+                    if forms:
+                        nxt = [facts[j].word for j in positions]
+                        for form, form_eff in forms:
+                            k = len(form) - 1
+                            if k <= len(nxt) and tuple(nxt[:k]) == form[1:]:
+                                eff, end = form_eff, positions[k - 1] + 1
+                                break
+            if eff is None:
+                continue
+            consumed = end
+            found.append((i, end, eff.label))
+            if eff.negation or eff.hedge:
+                glued = ((i >= 2 and facts[i - 1].word == "-" and ends[i - 2] == starts[i - 1]
+                          and ends[i - 1] == starts[i])
+                         or (end + 1 < n and facts[end].word == "-" and ends[end - 1] == starts[end]
+                             and ends[end] == starts[end + 1]))
+                cues.append((i, end, eff, glued))
+        return Scan(found, cues) if found else EMPTY_SCAN
+
+    def read(self, rows: TokenRows, scan: Scan, targets: Sequence[Target], *, negation: bool = True,
+             hedges: bool = True, questions: bool = True, asked: Optional[bool] = None) -> List[Reading]:
+        """Negation and hedge of every target.
+
+        rows (TokenRows): The text.
+        scan (Scan): Its cue matches (``scan``).
+        targets (Sequence[Target]): The targets.
+        negation, hedges, questions (bool): Which readings to look for.
+        asked (Optional[bool]): Whether a question mark occurs (``prefilter``); None: look.
+        RETURNS (List[Reading]): One reading per target, in order.
+        """
+        out = [Reading(None, None)] * len(targets)
+        cues = scan.cues if (negation or hedges) else ()
+        if asked is None:
+            asked = any(f.mark == _QUESTION or f.mark == _QUESTION_OPEN for f in rows.facts)
+        asked = asked and questions and hedges
+        if not cues and not asked:
+            return out
+        layout = _Layout(rows, targets, self.clauses, self.scope) if cues else None
+        for t, target in enumerate(targets):
+            neg_hits, hedge_hits = [], []
+            if layout is not None:
+                layout.reach(target, cues, neg_hits if negation else None, hedge_hits if hedges else None)
+            neg = _hit(neg_hits) if neg_hits else None
+            hedge = _hit(hedge_hits) if hedge_hits else None
+            if hedge is None and asked:
+                hedge = _asked(rows, target.start, target.end)
+            out[t] = Reading(neg, hedge)
+        return out
+
+
+def _hit(hits: List[Tuple[int, int, int]]) -> Hit:
+    dist, cs, ce = min(hits)
+    return Hit(dist, (cs, ce), tuple((h[1], h[2]) for h in hits))
+
+
+def _asked(rows: TokenRows, start: int, end: int) -> Optional[Hit]:
+    """A hedge when the sentence of the target [start, end) is a question, else None."""
+    facts = rows.facts
+    for i in range(end, len(facts)):  # the sentence's closing mark
+        mark = facts[i].mark
+        if mark == _QUESTION:
+            return Hit(i - end, (i, i + 1), ((i, i + 1),))
+        if mark is not None and mark != _QUESTION_OPEN:
+            break
+    for i in range(start - 1, -1, -1):  # Spanish opens questions with "¿"
+        mark = facts[i].mark
+        if mark == _QUESTION_OPEN:
+            return Hit(start - i, (i, i + 1), ((i, i + 1),))
+        if mark is not None:
+            break
+    return None
+
+
+class _Layout:
+    """The clauses of one text with cues, worked out only as far as a question needs them.
+
+    Most cues and targets have no break between them (same clause: in reach)
+    or a break that is not a comma (another clause: out of reach); only a
+    comma between them needs the whole picture (lists, parentheticals), and
+    only then is it built (``_Clauses``).
+    """
+
+    __slots__ = ("rows", "clauses", "scope", "inside", "candidates", "_breaks_of", "_boundaries", "_full")
+
+    def __init__(self, rows: TokenRows, targets: Sequence[Target], clauses: ClauseRule, scope: ScopeSettings):
+        self.rows, self.clauses, self.scope = rows, clauses, scope
+        self.inside = [(t.start, t.end) for t in targets]
+        self.candidates = [i for i, f in enumerate(rows.facts) if f.breakish]
+        self._breaks_of: Dict[int, List[Tuple[int, bool]]] = {}
+        self._boundaries: Optional[List[int]] = None
+        self._full: Optional[_Clauses] = None
+
+    def _inside(self, i: int) -> bool:
+        return any(s <= i < e for s, e in self.inside)
+
+    def breaks_from(self, i: int) -> List[Tuple[int, bool]]:
+        """The break tokens a candidate token starts (a break word may run over the next ones)."""
+        found = self._breaks_of.get(i)
+        if found is None:
+            rows = self.rows
+            found = self._breaks_of[i] = [b for b in self.clauses.token_breaks(rows.text, rows.starts, rows.ends, (i,))
+                                          if not self._inside(b[0])]
+        return found
+
+    def boundaries(self) -> List[int]:
+        """Tokens that start a clause without a break token: sentence starts, section headers."""
+        if self._boundaries is None:
+            rows = self.rows
+            found = set(rows.sentence_starts or ())
+            if self.scope.section_headers and ":" in rows.text:
+                n = len(rows.starts)
+                for offset in self.clauses.headers(rows.text):
+                    i = bisect_left(rows.starts, offset)
+                    if i < n and not self._inside(i):
+                        found.add(i)
+            found.discard(0)
+            self._boundaries = sorted(found)
+        return self._boundaries
+
+    def clear(self, a: int, b: int) -> bool:
+        """Whether tokens [a, b) hold no break and no clause starts in [a, b]: the token before
+        a and token b are in one clause."""
+        if not same_breaks(self.rows.text):  # breaks only from the canonical view: the whole picture
+            clause_of = self.full().clause_of
+            left = clause_of[a - 1] if a > 0 else clause_of[a]
+            return left >= 0 and (b >= len(clause_of) or clause_of[b] == left)
+        bounds = self.boundaries()
+        if bounds:
+            k = bisect_left(bounds, a)  # a clause starting at a parts a from the token before it
+            if k < len(bounds) and bounds[k] <= b:
+                return False
+        cands = self.candidates
+        k = bisect_left(cands, a - 2)  # a break word that starts just before a may run into it
+        while k < len(cands) and cands[k] < b:
+            for j, _ in self.breaks_from(cands[k]):
+                if a <= j < b:
+                    return False
+            k += 1
+        return True
+
+    def full(self) -> "_Clauses":
+        """Every clause of the text (lists and parentheticals need them)."""
+        if self._full is None:
+            self._full = _Clauses(self)
+        return self._full
+
+    def words(self, a: int, b: int) -> int:
+        """How many words lie in tokens [a, b) (whitespace tokens are not words)."""
+        if not self.rows.spaced:
+            return b - a
+        facts = self.rows.facts
+        return sum(1 for i in range(a, b) if facts[i].word)
+
+    def reach(self, target: Target, cues, neg_hits: Optional[list], hedge_hits: Optional[list]) -> None:
+        """Add (distance, cue_start, cue_end) for every cue that reaches the target."""
+        ts, te = target.start, target.end
+        for cs, ce, eff, glued in cues:
+            if cs >= ts and ce <= te:
+                if target.inner is None or _own_words(target, cs, ce):
+                    continue
+                neg_ok, hedge_ok, dist = eff.negation, eff.hedge, -1
+            elif cs < ts < ce or ce <= ts:
+                # before the target; a cue whose first word is outside the target and whose
+                # last words are the target's first ("no evidence of" + "evidence of DVT") too
+                if glued or (eff.neg_forward < 0 and eff.hedge_forward < 0):
+                    continue
+                dist = self.words(ce, ts) if ce <= ts else 0
+                if ce >= ts or self.clear(ce, ts):
+                    reach = dist
+                else:
+                    reach = self.full().forward(cs, ce, ts, te, dist)
+                    if reach is None:
+                        continue
+                neg_ok, hedge_ok = reach < eff.neg_forward, reach < eff.hedge_forward
+            elif cs >= te:
+                if glued or (eff.neg_backward < 0 and eff.hedge_backward < 0) or not self.clear(te, cs):
+                    continue  # a cue after the target reaches back within its own clause only
+                dist = self.words(te, cs)
+                neg_ok, hedge_ok = dist < eff.neg_backward, dist < eff.hedge_backward
+            else:
+                continue  # straddles the target's edge: part of its own words
+            if neg_ok and neg_hits is not None:
+                neg_hits.append((dist, cs, ce))
+            if hedge_ok and hedge_hits is not None:
+                hedge_hits.append((dist, cs, ce))
+
+
+class _Clauses:
+    """Every clause of a text: what lists (spec §4) and parentheticals are read from."""
+
+    __slots__ = ("layout", "clause_of", "comma_after", "has_conjunction", "item_words", "_ends", "past_commas",
+                 "last_word_of")
+
+    def __init__(self, layout: _Layout):
+        rows, clauses, scope = layout.rows, layout.clauses, layout.scope
+        text, facts, starts, ends = rows.text, rows.facts, rows.starts, rows.ends
+        n = len(facts)
+        if same_breaks(text):
+            breaks = sorted({b for i in layout.candidates for b in layout.breaks_from(i)})
+        else:
+            found: Dict[int, bool] = {}
+            for b_start, b_end in clauses.breaks(text):
+                comma = text[b_start:b_end] == ","
+                i = bisect_left(ends, b_start + 1)
+                while i < n and starts[i] < b_end:
+                    if not layout._inside(i):
+                        found[i] = found.get(i, True) and comma
+                    i += 1
+            breaks = sorted(found.items())
+        segments = segment(n, breaks, layout.boundaries())
+        clause_of = self.clause_of = segments.clause_of
+        self.comma_after = segments.comma_after
+        count = len(self.comma_after)
+        has_conjunction, item_words = [False] * count, [0] * count
+        for i, f in enumerate(facts):
+            c = clause_of[i]
+            if c >= 0:
+                item_words[c] += bool(f.word)
+                if f.conjunction and not layout._inside(i):
+                    has_conjunction[c] = True
+        self.has_conjunction, self.item_words = has_conjunction, item_words
+        self.layout = layout
+        self._ends: Dict[int, int] = {}
+        # With parentheticals on: the last clause reachable over comma gaps only, per clause,
+        # and the last word of each clause (a cue there has nothing after it in its clause).
+        self.past_commas = self.last_word_of = None
+        if scope.parentheticals:
+            past = list(range(count))
+            for c in range(count - 2, -1, -1):
+                if self.comma_after[c]:
+                    past[c] = past[c + 1]
+            last = [-1] * count
+            for i, c in enumerate(clause_of):
+                if c >= 0 and facts[i].word:
+                    last[c] = i
+            self.past_commas, self.last_word_of = past, last
+
+    def ends_at(self, clause: int) -> int:
+        """The last clause a forward cue in ``clause`` reaches (its own, or its list's last item)."""
+        found = self._ends.get(clause)
+        if found is None:
+            scope = self.layout.scope
+            found = self._ends[clause] = list_end(self.comma_after, self.has_conjunction, clause,
+                                                  open_start=scope.open_lists, item_words=self.item_words,
+                                                  short_items=scope.short_items)
+        return found
+
+    def _clause(self, start: int, end: int) -> int:
+        """The clause of a target: of its first token that is not a break."""
+        for i in range(start, end):
+            if self.clause_of[i] >= 0:
+                return self.clause_of[i]
+        return -1
+
+    def forward(self, cs: int, ce: int, ts: int, te: int, dist: int) -> Optional[float]:
+        """How far a forward cue [cs, ce) is from a target [ts, te) in a later clause, in words
+        (-1 when the target is an item of the cue's list, which reaches every item), or None
+        when it is out of reach."""
+        cue_clause, clause = self.clause_of[cs], self._clause(ts, te)
+        if cue_clause < 0 or clause < cue_clause:
+            return None
+        if clause == cue_clause:
+            return dist
+        if clause <= self.ends_at(cue_clause):
+            return -1
+        if (self.past_commas is not None and self.last_word_of[cue_clause] == ce - 1
+                and clause <= self.past_commas[cue_clause]):
+            return dist
+        return None
+
+
+def _own_words(target: Target, cs: int, ce: int) -> bool:
+    """Whether the cue tokens [cs, ce) inside a frame target are among its own head or value words."""
+    return all(i in target.inner for i in range(cs, ce))
+
+
+def own_positions(words: Sequence[str], start: int, sequences: Iterable[Tuple[str, ...]]) -> frozenset:
+    """Token indices of a frame target covered by its own head or value word sequences.
+
+    words (Sequence[str]): The readings of the target's tokens.
+    start (int): The target's first token index.
+    sequences (Iterable[Tuple[str, ...]]): The frame's own word sequences, longest first.
+    RETURNS (frozenset): Covered token indices (absolute).
+    """
+    covered = set()
+    seqs = list(sequences)
+    for i in range(len(words)):
+        for seq in seqs:
+            k = len(seq)
+            if i + k <= len(words) and tuple(words[i:i + k]) == seq:
+                covered.update(range(start + i, start + i + k))
+    return frozenset(covered)

@@ -1,0 +1,182 @@
+"""The scope model of ``core.context`` on plain rows: no Doc, no pipeline.
+
+Each case is a text, a target and what the cue rules of a profile say about
+it; the rows are made here with a small tokenizer, keyed by the token text.
+"""
+import re
+
+import pytest
+
+from semgap_spacy.core.context import CueTable, Target, TokenRows
+from semgap_spacy.lang import get_pack
+from semgap_spacy.lang.cues import load_cue_sets
+
+LANGS = ("en", "es", "fr", "de")
+_TOKEN = re.compile(r"\w+(?:['’]\w*)?|[^\w\s]|\s+")
+
+
+def tokenize(text):
+    return [m.group() for m in _TOKEN.finditer(text)]
+
+
+def make_table(profile="spec", langs=LANGS, **kwargs):
+    packs = [get_pack(lang) for lang in langs]
+    return CueTable(load_cue_sets(langs, profile), tokenize,
+                    [w for p in packs for w in p.accent_sensitive],
+                    [w for p in packs for w in p.list_conjunctions], **kwargs)
+
+
+TABLES = {}
+
+
+def table_for(profile):
+    if profile not in TABLES:
+        TABLES[profile] = make_table(profile)
+    return TABLES[profile]
+
+
+def rows_of(table, text, sentence_starts=None):
+    found = list(_TOKEN.finditer(text))
+    keys = [m.group() for m in found]
+    table.learn(keys, lambda key: key)
+    return keys, TokenRows(text, table.facts_of(keys), [m.start() for m in found], [m.end() for m in found],
+                           sentence_starts, table.spaced(keys))
+
+
+def read(profile, text, term, inner=None, sentence_starts=None, table=None):
+    table = table or table_for(profile)
+    keys, rows = rows_of(table, text, sentence_starts)
+    start = text.index(term)
+    first = next(i for i, s in enumerate(rows.starts) if s == start)
+    last = next(i for i, e in enumerate(rows.ends) if e == start + len(term))
+    reading = table.read(rows, table.scan(rows), [Target(first, last + 1, inner)])[0]
+    return reading.negation is not None, reading.hedge is not None
+
+
+@pytest.mark.parametrize("text,term,negated,hedged", [
+    # spec §4: a cue reaches both directions within its own clause ...
+    ("no crossmatch positive", "crossmatch positive", True, False),
+    ("crossmatch positive no delays", "crossmatch positive", True, False),
+    ("crossmatch pending", "crossmatch", False, True),
+    ("pending crossmatch", "crossmatch", False, True),
+    # ... and a comma, semicolon, dash, break word or sentence end stops it
+    ("No delays, crossmatch positive", "crossmatch positive", False, False),
+    ("No delays; crossmatch positive", "crossmatch positive", False, False),
+    ("No delays - crossmatch positive", "crossmatch positive", False, False),
+    ("No delays but crossmatch positive", "crossmatch positive", False, False),
+    ("No delays. Crossmatch positive", "Crossmatch positive", False, False),
+    ("crossmatch result: positive, no delays", "positive", False, False),
+    # a list (commas, a conjunction before the last item) is the exception
+    ("no title defect, cloud on title or appraisal gap", "appraisal gap", True, False),
+    ("no title defect, cloud on title or appraisal gap", "cloud on title", True, False),
+    ("sin brecha de tasación, amortización negativa o defecto de título", "amortización negativa", True, False),
+    ("title defect, cloud on title or no appraisal gap", "title defect", False, False),
+    # pseudo cues hold a cue word and negate nothing
+    ("negative crossmatch, no doubt", "negative crossmatch", False, False),
+    ("crossmatch positive without delay", "crossmatch positive", False, False),
+    ("not only clear to close", "clear to close", False, False),
+    # an accent makes another word: "sí" is not the cue "si"
+    ("Sí lote liberado", "lote liberado", False, False),
+    ("Si lote liberado", "lote liberado", False, True),
+    # a cue glued by a hyphen is part of a word
+    ("non-urgent open defect", "open defect", False, False),
+    # a question does not assert
+    ("airworthy?", "airworthy", False, True),
+    ("¿prueba cruzada negativa?", "prueba cruzada negativa", False, True),
+])
+def test_spec_profile(text, term, negated, hedged):
+    assert read("spec", text, term) == (negated, hedged)
+
+
+@pytest.mark.parametrize("profile,text,term,expected", [
+    # texts whose breaks come from their canonical view (not ASCII, not canonical as written)
+    ("spec", "sin  retraso, prueba cruzada positiva", "prueba cruzada positiva", (False, False)),
+    ("spec", "sin  retraso prueba cruzada positiva", "prueba cruzada positiva", (True, False)),
+    ("spec", "prueba cruzada positiva  sin retraso", "prueba cruzada positiva", (True, False)),
+    ("spec", "prueba cruzada positiva;  sin retraso", "prueba cruzada positiva", (False, False)),
+    ("clinical", "Pérdida hemática: ninguna   HALLAZGOS: adherencias firmes", "adherencias firmes", (False, False)),
+    ("clinical", "Niega  fiebre, tos o disnea.", "disnea", (True, False)),
+])
+def test_texts_read_through_their_canonical_view(profile, text, term, expected):
+    assert read(profile, text, term) == expected
+
+
+def test_a_cue_inside_the_target_is_ignored_unless_the_target_says_it_may_hold_one():
+    text = "the scan showed no abnormalities"
+    assert read("spec", text, "showed no abnormalities") == (False, False)
+    # a frame: any cue inside applies ...
+    assert read("spec", "crossmatch not positive", "crossmatch not positive", inner=frozenset()) == (True, False)
+    # ... except the frame's own words ("non-reactive" is a value of the crossmatch frame)
+    assert read("spec", "crossmatch non reactive", "crossmatch non reactive", inner=frozenset({1, 2, 3})) == \
+        (False, False)
+
+
+def test_sentence_starts_given_by_the_caller_end_a_clause():
+    text = "No delays Crossmatch positive"
+    assert read("spec", text, "Crossmatch positive") == (True, False)
+    assert read("spec", text, "Crossmatch positive", sentence_starts=[4]) == (False, False)
+
+
+def test_a_window_caps_every_reach():
+    table = make_table("spec", window=2)
+    assert read("spec", "no word word crossmatch", "crossmatch", table=table) == (False, False)
+    assert read("spec", "no word crossmatch", "crossmatch", table=table) == (True, False)
+
+
+@pytest.mark.parametrize("text,term,negated,hedged", [
+    # directions: "no" reaches forward only, "was negative" back
+    ("Cough, no fever.", "Cough", False, False),
+    ("Patient reports cough and no fever", "cough", False, False),
+    ("Blood cultures were negative.", "Blood cultures", True, False),
+    ("Strep screen came back negative.", "Strep screen", True, False),
+    # reach in words: the default forward reach, and a short backward one
+    ("There is no convincing evidence on today's noncontrast CT of the head of an acute infarct.",
+     "acute infarct", True, False),
+    ("Blood cultures drawn on admission from two separate sites were negative.", "Blood cultures", False, False),
+    # speculation is a hedge, not a negation
+    ("CT cannot exclude a small retroperitoneal hematoma.", "retroperitoneal hematoma", False, True),
+    ("An occult fracture cannot be ruled out.", "occult fracture", False, True),
+    ("Findings suggestive of chronic sinusitis.", "chronic sinusitis", False, True),
+    ("Atelectasis versus early pneumonia.", "Atelectasis", False, True),
+    ("Atelectasis versus early pneumonia.", "early pneumonia", False, True),
+    ("Probably not influenza.", "influenza", True, True),
+    # pseudo cues and terminators
+    ("No change in the size of the effusion.", "effusion", False, False),
+    ("No fever but she reports rigors.", "rigors", False, False),
+    ("No infection as the cause of fever.", "fever", False, False),
+    # section headers end a scope
+    ("Complications: None   POSTOPERATIVE DIAGNOSIS: pneumonia", "pneumonia", False, False),
+    ("FAMILY HISTORY: No diabetes. SOCIAL HISTORY: current smoker.", "diabetes", True, False),
+    # a cue that ends its clause reaches past the commas after it
+    ("The patient does not, according to her daughter, have memory problems.", "memory problems", True, False),
+    ("Al parecer, presentó un síncope en domicilio.", "síncope", False, True),
+    # lists: from an item with a conjunction, and short items without one
+    ("Denies nausea or vomiting, diarrhea, or constipation.", "constipation", True, False),
+    ("No rashes, lesions, ulcers.", "ulcers", True, False),
+    ("No fever, productive cough for three days.", "productive cough", False, False),
+    # Spanish clinical language
+    ("No se descarta fractura oculta.", "fractura oculta", False, True),
+    ("No parece haber neumonía.", "neumonía", False, True),
+    ("Hemocultivos negativos.", "Hemocultivos", True, False),
+    ("Se suspende la heparina por sangrado.", "heparina", True, False),
+    ("Falta de respuesta al tratamiento.", "respuesta al tratamiento", True, False),
+    ("Imagen compatible con neumonía basal.", "neumonía basal", False, True),
+    ("Si presenta fiebre, acudir a urgencias.", "fiebre", False, True),
+])
+def test_clinical_profile(text, term, negated, hedged):
+    assert read("clinical", text, term) == (negated, hedged)
+
+
+def test_the_facts_cache_is_bounded_and_keyed_by_the_text_alone():
+    table = make_table("spec", langs=("en",), cache_size=5)
+    assert read("spec", "no crossmatch positive", "crossmatch positive", table=table) == (True, False)
+    assert read("spec", "alpha beta gamma delta epsilon crossmatch", "crossmatch", table=table) == (False, False)
+    assert table.cached <= 11  # emptied, then the last text's own token texts only
+    assert read("spec", "no crossmatch positive", "crossmatch positive", table=table) == (True, False)
+
+
+def test_the_cue_sets_of_a_profile_must_agree_on_its_switches():
+    sets = load_cue_sets(("en",), "spec")
+    sets["es"] = load_cue_sets(("es",), "clinical")["es"]
+    with pytest.raises(ValueError, match="disagree on section_headers"):
+        CueTable(sets, tokenize)
