@@ -55,6 +55,8 @@ SPANS, ENTS = "spans", "ents"
 TARGETS = (SPANS, ENTS)
 #: ``reach`` in the run record: the spec's reading, or one that reaches less
 CLAUSE, NARROWED = "clause", "narrowed"
+#: ``cue_languages`` in the run record: the cues of every language pack, or of some
+ALL, SOME = "all", "some"
 
 _MATCHES_KEY = doc_key("semgap_cue_matches")
 _WRITTEN = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
@@ -160,6 +162,12 @@ class Context(SemgapPipe):
         whole = self.window is None and all(cs.whole_clause for cs in self.cue_sets.values())
         return CLAUSE if whole else NARROWED
 
+    @property
+    def cue_languages(self) -> str:
+        """"all" when the cues of every registered language pack apply (spec §4: no language
+        detection, every list applies to every text), else "some": a narrowed read."""
+        return ALL if set(languages_available()) <= set(self.languages) else SOME
+
     def _tokens(self, text: str) -> Tuple[str, ...]:
         return tuple(fold(t.text) for t in self.nlp.make_doc(text) if not t.is_space)
 
@@ -174,7 +182,7 @@ class Context(SemgapPipe):
                               accent_sensitive, conjunctions, self.window, self.cache_size)
         self.clauses = self.table.clauses
         self._own = self._own_sequences()
-        self.cfg.update(profile=self.profile, reach=self.reach)
+        self.cfg.update(profile=self.profile, reach=self.reach, cue_languages=self.cue_languages)
 
     def _own_sequences(self) -> Dict[str, List[Tuple[str, ...]]]:
         """Head and value word sequences of each frame, by term id and frame id."""

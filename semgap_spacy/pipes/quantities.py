@@ -105,7 +105,7 @@ class Quantities(SemgapPipe):
     def __init__(self, nlp: Language, name: str = "semgap_quantities", *, enabled: bool = True,
                  text_quantities: bool = True, readings: bool = True,
                  spans_key: str = TERMS_KEY, quantities_key: str = QUANTITIES_KEY,
-                 max_distance: int = 8, glossary: Optional[GlossarySet] = None):
+                 max_distance: Optional[int] = None, glossary: Optional[GlossarySet] = None):
         super().__init__(nlp, name, enabled=enabled, glossary=glossary)
         self.text_quantities = text_quantities
         self.readings = readings
@@ -195,7 +195,8 @@ class Quantities(SemgapPipe):
                 gap, tokens = (q.extent[1], f.start_char), (q_end, f_start)
             else:
                 key, gap, tokens = (0, 0, f_start), None, None
-            if key[0] > self.max_distance or (best_key is not None and key >= best_key):
+            if ((self.max_distance is not None and key[0] > self.max_distance)
+                    or (best_key is not None and key >= best_key)):
                 continue
             if gap is not None and gap[0] < gap[1]:
                 if self._clauses.break_between(text, gap[0], gap[1]):
@@ -210,14 +211,14 @@ class Quantities(SemgapPipe):
 @Language.factory(
     "semgap_quantities",
     default_config={"enabled": True, "text_quantities": True, "readings": True,
-                    "spans_key": TERMS_KEY, "quantities_key": QUANTITIES_KEY, "max_distance": 8},
+                    "spans_key": TERMS_KEY, "quantities_key": QUANTITIES_KEY, "max_distance": None},
     requires=["span._.semgap_term_id"],
     assigns=["doc.spans", "doc._.semgap_readings_checked", "doc._.semgap_pipeline", "span._.semgap_magnitude",
              "span._.semgap_unit", "span._.semgap_quantity_kind", "span._.semgap_linked_field",
              "span._.semgap_linked_term", "span._.semgap_quantity_problem"],
 )
 def make_quantities(nlp: Language, name: str, enabled: bool, text_quantities: bool, readings: bool,
-                    spans_key: str, quantities_key: str, max_distance: int) -> Quantities:
+                    spans_key: str, quantities_key: str, max_distance: Optional[int]) -> Quantities:
     """Build the quantity component.
 
     enabled (bool): Off leaves the doc untouched. Defaults to True.
@@ -225,7 +226,10 @@ def make_quantities(nlp: Language, name: str, enabled: bool, text_quantities: bo
     readings (bool): Validate ``doc._.semgap_readings``. Defaults to True.
     spans_key (str): Span group with the term spans. Defaults to "semgap_terms".
     quantities_key (str): Span group the quantities are written to. Defaults to "semgap_quantities".
-    max_distance (int): Most tokens between a quantity and its field. Defaults to 8.
+    max_distance (Optional[int]): Most tokens between a quantity and its field; None (the
+        spec's rule: the nearest field mention in its clause, however far) is the only value the
+        decision counts as a full read, because a quantity left untied can let a reading clear
+        what the text contradicts. Defaults to None.
     RETURNS (Quantities): The component.
     """
     return Quantities(nlp, name, enabled=enabled, text_quantities=text_quantities,

@@ -107,6 +107,7 @@ def test_bad_config_fails_clearly(config, message):
     ({"cues": CLINICAL}, "reach"),
     ({"window": 6}, "reach"),
     ({"targets": "ents"}, "targets"),
+    ({"languages": ["en"]}, "cue_languages"),
 ])
 def test_a_narrowed_read_is_incomplete_unless_ablation(overrides, switch):
     nlp = build_pipeline(config={"semgap_context": overrides})

@@ -11,6 +11,7 @@ from spacy.tokens import Span
 
 import semgap_spacy.pipes.quantities  # noqa: F401  (registers the factory)
 from semgap_spacy.pipes.extensions import pack_span_id
+from semgap_spacy import assess, build_pipeline
 from semgap_spacy.core.reasons import REASON_CODES, outcome_for
 from semgap_spacy.glossary.models import load_glossaries
 from semgap_spacy.core.findings import field_mentions, quantity_findings as core_quantity_findings
@@ -484,3 +485,24 @@ def _shared_nlp():
         nlp.add_pipe("semgap_quantities")
         _NLP.append(nlp)
     return _NLP[0]
+
+
+FAR = "xm neg, cold ischemia as logged by the courier and the lab at the centre today is 30 h"
+
+
+def test_a_quantity_far_from_its_field_in_the_same_clause_is_still_tied():
+    # spec §4: the nearest field mention in its clause, however far; left untied, the
+    # reading (6 h, in contract) would clear what the text contradicts
+    nlp = build_pipeline()
+    decision = assess(nlp, FAR, domain="medical_logistics",
+                      readings={"cold_ischemia_elapsed": {"value": 6, "unit": "h"}})._.semgap_decision
+    assert decision["decision"] != "proceed"
+    assert "quantity_mismatch" in [r["code"] for r in decision["reasons"]]
+
+
+def test_a_distance_cap_is_a_narrowed_read_unless_ablation():
+    nlp = build_pipeline(config={"semgap_quantities": {"max_distance": 8}})
+    decision = assess(nlp, FAR, domain="medical_logistics",
+                      readings={"cold_ischemia_elapsed": {"value": 6, "unit": "h"}})._.semgap_decision
+    assert decision["decision"] == "escalate"
+    assert "pipeline_incomplete" in [r["code"] for r in decision["reasons"]]
