@@ -32,7 +32,7 @@ from spacy.tokens import Doc
 from .core.cases import check_case
 from .api import decide_cases, decide_lines, fallback_decision, line_case, pipeline_glossary
 
-__all__ = ["decide_in_workers", "WorkerStartError"]
+__all__ = ["decide_in_workers", "failed_decisions", "WorkerStartError"]
 
 #: chunks sent to a worker before it has answered the first (keeps it busy meanwhile)
 PREFETCH = 2
@@ -265,7 +265,7 @@ def _collect(worker: "_Worker", chunks: Dict[int, _Chunk], done: Dict[int, List[
                 done[chunk_id] = chunk.decided + payload
             else:
                 rest = chunk.items[len(chunk.decided):]
-                done[chunk_id] = chunk.decided + _failed(rest, kind, chunk.first + len(chunk.decided),
+                done[chunk_id] = chunk.decided + failed_decisions(rest, kind, chunk.first + len(chunk.decided),
                                                          f"the worker failed: {payload}", glossary)
     except (EOFError, OSError):
         pass
@@ -282,7 +282,7 @@ def _replace(dead: "_Worker", workers: List["_Worker"], new_worker, chunks: Dict
     chunk = chunks[culprit]
     if chunk.one_by_one:
         at = len(chunk.decided)
-        chunk.decided.extend(_failed(chunk.items[at:at + 1], kind, chunk.first + at,
+        chunk.decided.extend(failed_decisions(chunk.items[at:at + 1], kind, chunk.first + at,
                                      f"the worker process died (exit code {code}) while deciding this case",
                                      glossary))
         if len(chunk.decided) == len(chunk.items):
@@ -296,8 +296,12 @@ def _replace(dead: "_Worker", workers: List["_Worker"], new_worker, chunks: Dict
     worker = new_worker()
     worker.wait_ready(_START_TIMEOUT)
     workers.append(worker)
-def _failed(chunk: list, kind: str, first: int, message: str, glossary) -> List[dict]:
-    """``worker_failed`` escalations for every case of a chunk, with its id where one can be read."""
+def failed_decisions(chunk: list, kind: str, first: int, message: str, glossary) -> List[dict]:
+    """``worker_failed`` escalations for every case (or line) of a chunk, with its id where one can be read.
+
+    chunk (list): Case dicts, or raw lines (``kind="lines"``; a refused line keeps its number).
+    first (int): The number of the chunk's first line.
+    """
     out = []
     for number, item in enumerate(chunk, first):
         line = None
