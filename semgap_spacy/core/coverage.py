@@ -209,7 +209,9 @@ class CoverageRules:
             else:
                 rule = cache.get(text, _UNSEEN)
                 if rule is _UNSEEN:
-                    rule = cache.put(text, self._word_rule(text, rules))
+                    rule = cache.recall(text, _UNSEEN)
+                    if rule is _UNSEEN:
+                        rule = cache.put(text, self._word_rule(text, rules))
                 out.append(rule)
                 missing = missing or rule is None
         if not missing:

@@ -120,6 +120,8 @@ class FormIndex:
         if hit is not None:
             return hit
         hit = self._cache.get(word)
+        if hit is None:
+            hit = self._cache.recall(word)
         if hit is not None:
             return hit
         result = word

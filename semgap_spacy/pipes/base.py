@@ -141,6 +141,7 @@ class SemgapPipe(Pipe):
         """
         if not begin_run(doc, contract().decision, self.name):
             return
+        caches.new_document()
         if default_domain is LOOK_UP:
             default_domain = self.pipeline_default_domain()
         data = doc.user_data

@@ -78,21 +78,25 @@ class MatchKeys:
         self.inflection = inflection
         self.write_norm = write_norm
         # norms (by hash) that already are their key; the other norms seen, and their keys
-        self._plain = WordSet(cache_size)
-        self._keys: Dict[int, Tuple[str, ...]] = WordCache(cache_size)
+        self._plain = WordSet(cache_size, promote=False)
+        self._keys: Dict[int, Tuple[str, ...]] = WordCache(cache_size, promote=False)
         self._word_keys: Dict[str, str] = WordCache(cache_size)
         self._dash = self.strings.add("-")
 
     def keys_for(self, norm: int) -> Tuple[str, ...]:
         """The keys of a norm hash; () when it reads as nothing."""
-        if norm in self._plain:
+        if norm in self._plain or self._plain.knows(norm):
             return (self.strings[norm],)
         keys = self._keys.get(norm)
+        if keys is None:
+            keys = self._keys.recall(norm)
         return keys if keys is not None else self._learn(norm)
 
     def word_key(self, folded: str) -> str:
         """The key of one folded word."""
         key = self._word_keys.get(folded)
+        if key is None:
+            key = self._word_keys.recall(folded)
         if key is None:
             stem, _, clitic = folded.rpartition("'")
             word = stem if clitic in ("d", "s") and stem in self.abbreviations else folded

@@ -104,7 +104,7 @@ class TypoRepair(SemgapPipe):
         RETURNS (Tuple[Optional[str], Optional[List[str]]]): (repaired word,
             None), (None, tied candidates) when refused for a tie, or (None, None).
         """
-        hit = self._cache.get(word)
+        hit = self._cache.get(word) or self._cache.recall(word)
         if hit is not None:
             return hit
         result: Tuple[Optional[str], Optional[List[str]]] = (None, None)
@@ -140,7 +140,7 @@ class TypoRepair(SemgapPipe):
         for chunk in chunks:
             # A chunk is settled by the regex on its characters only when it is its own
             # reading ("°C", "excursión"; not "n\u200bot" or a mixed-script word).
-            if (chunk not in self._clean and (canonical or reads_as_itself(chunk))
+            if (not self._clean.knows(chunk) and (canonical or reads_as_itself(chunk))
                     and not read_token(chunk).suspicious and self._is_clean(chunk)):
                 self._clean.add(chunk)
         return doc
@@ -217,6 +217,8 @@ class TypoRepair(SemgapPipe):
     def _repair_written(self, word: str) -> Tuple[Optional[str], Optional[List[str]]]:
         """``repair`` of a word as written (folded through a cache)."""
         folded = self._folds.get(word)
+        if folded is None:
+            folded = self._folds.recall(word)
         if folded is None:
             folded = self._fold(word)
         return self.repair(folded)
