@@ -157,6 +157,22 @@ def per_component_us(nlp, cases: List[dict], repeats: int = 3) -> Dict[str, floa
     return {name: round(us, 1) for name, us in steps.items()}
 
 
+def paired_legs(alone, with_pipes, cases: List[dict]):
+    """Two timed legs on the same cases: ``alone.pipe`` over their texts, and
+    ``decide_cases`` of the pipeline with the semgap pipes."""
+    texts = texts_of(cases)
+
+    def alone_leg(run: int) -> None:
+        for _ in alone.pipe(texts, batch_size=256):
+            pass
+
+    def pipes_leg(run: int) -> None:
+        for _ in decide_cases(with_pipes, cases):
+            pass
+
+    return alone_leg, pipes_leg
+
+
 def _rate(n: int, seconds: float) -> float:
     return round(n / seconds, 1)
 
@@ -168,15 +184,7 @@ def bench_blank(args, cases: List[dict]) -> dict:
     nlp = build_pipeline()
     list(decide_cases(nlp, cases))  # warm-up: every held-out word is learnt once, outside any zone
     list(blank.pipe(texts_of(cases)))
-    texts = texts_of(work)
-
-    def tokenizer(run: int) -> None:
-        for _ in blank.pipe(texts, batch_size=256):
-            pass
-
-    def pipes(run: int) -> None:
-        for _ in decide_cases(nlp, work):
-            pass
+    tokenizer, pipes = paired_legs(blank, nlp, work)
 
     def pipes_no_zone(run: int) -> None:
         for doc in assess_cases(nlp, work):
@@ -226,18 +234,9 @@ def bench_trained(args, cases: List[dict]) -> dict:
     add_semgap_pipes(with_pipes)
     blank_pipes = build_pipeline()
     work = cycled(cases, min(args.n, 4000))
-    texts = texts_of(work)
-    list(trained.pipe(texts[:200]))
+    list(trained.pipe(texts_of(work[:200])))
     list(decide_cases(with_pipes, work[:200]))
-
-    def alone(run: int) -> None:
-        for _ in trained.pipe(texts, batch_size=256):
-            pass
-
-    def together(run: int) -> None:
-        for _ in decide_cases(with_pipes, work):
-            pass
-
+    alone, together = paired_legs(trained, with_pipes, work)
     best = interleaved_best({"trained": alone, "trained_with_semgap": together}, args.repeats)
     same = list(decide_cases(with_pipes, work[:2000])) == list(decide_cases(blank_pipes, work[:2000]))
     n = len(work)
@@ -316,7 +315,8 @@ def bench_workers(args, cases: List[dict]) -> dict:
         wall, short = best[name, "big"], best[name, "small"]
         result["legs"][name] = {"wall_s": round(wall, 2), "small_run_wall_s": round(short, 2),
                                 "cases_per_s": _rate(len(big), wall),
-                                "marginal_cases_per_s": _rate(len(big) - len(small), max(wall - short, 1e-9))}
+                                "marginal_cases_per_s": (_rate(len(big) - len(small), wall - short)
+                                                         if wall > short else None)}
     one = result["legs"]["workers_1"]
     for name in legs:
         if name == "workers_1":
@@ -324,7 +324,8 @@ def bench_workers(args, cases: List[dict]) -> dict:
         leg = result["legs"][name]
         base = result["legs"]["dask_1"] if name == "dask_2" else one
         leg["speedup_wall"] = round(base["wall_s"] / leg["wall_s"], 2)
-        leg["speedup_marginal"] = round(leg["marginal_cases_per_s"] / base["marginal_cases_per_s"], 2)
+        leg["speedup_marginal"] = (round(leg["marginal_cases_per_s"] / base["marginal_cases_per_s"], 2)
+                                   if leg["marginal_cases_per_s"] and base["marginal_cases_per_s"] else None)
         leg["speedup_wall_vs_workers_1"] = round(one["wall_s"] / leg["wall_s"], 2)
     if not dask_ok:
         result["dask"] = "skipped: the dask extra is not installed (pip install semgap_spacy[dask])"

@@ -5,6 +5,7 @@ and time ride on ``doc._``), so a batch streams through ``nlp.pipe`` with the
 matchers and the unit registry built once. Whatever a case holds, it comes
 back as a decision: bad input becomes a reason, never an exception.
 """
+import json
 import re
 import sys
 from contextlib import nullcontext
@@ -183,14 +184,21 @@ def assess_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256) -> 
     A batch whose user pipe raises is redone one doc at a time so that only the
     failing case is marked, not its neighbours.
     """
-    batch: List[Doc] = []
-    for case in cases:
-        batch.append(case if isinstance(case, Doc) else case_doc(nlp, case))
-        if len(batch) >= batch_size:
-            yield from _run_batch(nlp, batch, batch_size)
-            batch = []
-    if batch:
-        yield from _run_batch(nlp, batch, batch_size)
+    for batch in chunked(cases, batch_size):
+        yield from _run_batch(nlp, [case if isinstance(case, Doc) else case_doc(nlp, case) for case in batch],
+                              batch_size)
+
+
+def chunked(items: Iterable[Any], size: int) -> Iterator[List[Any]]:
+    """Lists of ``size`` items (the last may be shorter), read lazily."""
+    chunk: List[Any] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _run_batch(nlp: Language, docs: List[Doc], batch_size: int) -> Iterator[Doc]:
@@ -228,7 +236,7 @@ def _as_lists(value: Any) -> Any:
 
 
 #: cases decided inside one ``nlp.memory_zone()`` by ``decide_cases`` and ``decide_lines``
-ZONE_CASES = 1024
+ZONE_CASES = 4096
 
 # One case on its way to a decision: (the case or a Doc, problems found before
 # the pipes, the line number when the line was refused).
@@ -277,7 +285,7 @@ def line_case(number: int, raw: Union[bytes, str]) -> Tuple[Any, Optional[dict]]
 
 
 def decide_lines(nlp: Language, lines: Iterable[Union[bytes, str]], batch_size: int = 256, *, start: int = 1,
-                 n_process: int = 1, progress: bool = False) -> Iterator[dict]:
+                 n_process: int = 1, progress: bool = False, as_json: bool = False) -> Iterator[Any]:
     """One decision per JSONL line, in order, whatever the line holds.
 
     A line that is not strict JSON (``util.jsonl``) or not an object gets
@@ -288,14 +296,18 @@ def decide_lines(nlp: Language, lines: Iterable[Union[bytes, str]], batch_size: 
     lines (Iterable[bytes | str]): The lines, blank ones included.
     start (int): The number of the first line.
     n_process, progress: As for ``decide_cases``.
-    YIELDS (dict): One decision per line.
+    as_json (bool): Yield each decision as its JSON text (one line, non-ASCII
+        kept), made where it is decided: in the workers, not in this process.
+    YIELDS (dict | str): One decision per line.
     """
     if n_process != 1:
         from .workers import decide_in_workers
-        decisions = decide_in_workers(nlp, lines, "lines", n_process=n_process, batch_size=batch_size,
-                                      start=start)
+        decisions = decide_in_workers(nlp, lines, "json_lines" if as_json else "lines", n_process=n_process,
+                                      batch_size=batch_size, start=start)
     else:
         decisions = _decide_items(nlp, _line_items(lines, start), batch_size)
+        if as_json:
+            decisions = (json.dumps(d, ensure_ascii=False) for d in decisions)
     yield from with_progress(decisions, progress)
 
 
@@ -306,13 +318,7 @@ def _line_items(lines: Iterable[Union[bytes, str]], start: int) -> Iterator[_Ite
 
 
 def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int) -> Iterator[dict]:
-    zone: List[_Item] = []
-    for item in items:
-        zone.append(item)
-        if len(zone) >= ZONE_CASES:
-            yield from _decide_zone(nlp, zone, batch_size)
-            zone = []
-    if zone:
+    for zone in chunked(items, ZONE_CASES):
         yield from _decide_zone(nlp, zone, batch_size)
 
 

@@ -15,13 +15,16 @@ puts the decisions back in input order and never lets a case go missing:
   and are stopped by the parent, and a worker whose parent is gone stops
   by itself.
 """
+import json
 import multiprocessing
 import os
+import queue
 import signal
 import tempfile
 import threading
 import time
 from collections import deque
+from contextlib import ExitStack
 from multiprocessing.connection import wait
 from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Tuple
 
@@ -30,7 +33,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from .core.cases import check_case
-from .api import decide_cases, decide_lines, fallback_decision, line_case, pipeline_glossary
+from . import api
+from .api import chunked, decide_cases, decide_lines, fallback_decision, line_case, memory_zone, pipeline_glossary
 
 __all__ = ["decide_in_workers", "failed_decisions", "WorkerStartError"]
 
@@ -44,19 +48,11 @@ class WorkerStartError(RuntimeError):
     """A worker could not build the pipeline; nothing was decided."""
 
 
-def _chunks(items: Iterable[Any], size: int) -> Iterator[List[Any]]:
-    chunk: List[Any] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+def _worker(tasks, conn, source: str, batch_size: int) -> None:
+    """A worker's life: load the pipeline, then decide chunks until told to stop.
 
-
-def _worker(conn, source: str, batch_size: int) -> None:
-    """A worker's life: load the pipeline, then decide chunks until told to stop."""
+    tasks: The pipe chunks come in on. conn: The pipe decisions go out on.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     try:
         nlp = spacy.load(source)
@@ -65,17 +61,26 @@ def _worker(conn, source: str, batch_size: int) -> None:
         return
     _exit_with_parent()
     conn.send(("ready", os.getpid()))
-    while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            return
-        if message is None:
-            return
-        try:
-            _decide_chunk(nlp, conn, batch_size, *message)
-        except (EOFError, OSError):
-            return
+    # One memory zone spans chunks until ZONE_CASES cases were decided in it, as in one process.
+    with ExitStack() as zone:
+        in_zone = 0
+        while True:
+            try:
+                message = tasks.recv()
+            except (EOFError, OSError):
+                return
+            if message is None:
+                return
+            if not in_zone:
+                zone.enter_context(memory_zone(nlp))
+            try:
+                _decide_chunk(nlp, conn, batch_size, *message)
+            except (EOFError, OSError):
+                return
+            in_zone += len(message[3])
+            if in_zone >= api.ZONE_CASES:
+                zone.close()
+                in_zone = 0
 
 
 def _exit_with_parent() -> None:
@@ -96,8 +101,12 @@ def _decide_chunk(nlp: Language, conn, batch_size: int, chunk_id: int, kind: str
                   one_by_one: bool) -> None:
     """Decide one chunk and send the decisions: all at once, or each as soon as it is
     made when the chunk already killed a worker (so the case that does it is found)."""
-    decide = ((lambda part, at: decide_lines(nlp, part, batch_size, start=at)) if kind == "lines" else
-              (lambda part, at: decide_cases(nlp, part, batch_size)))
+    if kind == "cases":
+        def decide(part, at):
+            return decide_cases(nlp, part, batch_size)
+    else:
+        def decide(part, at):
+            return decide_lines(nlp, part, batch_size, start=at, as_json=kind == "json_lines")
     try:
         if one_by_one:
             for offset, item in enumerate(items):
@@ -126,15 +135,38 @@ class _Chunk:
 
 
 class _Worker:
-    """One worker process, its end of the pipe and the chunks it holds (oldest first)."""
+    """One worker process, the pipes to and from it, and the chunks it holds (oldest first).
+
+    Chunks go out through a thread of their own: a worker that is sending a
+    large reply while the parent sends it a large chunk would otherwise leave
+    both blocked on full pipes.
+    """
 
     def __init__(self, context, source: str, batch_size: int):
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker, args=(child, source, batch_size), daemon=True,
+        tasks, self._tasks = context.Pipe(duplex=False)
+        self.conn, replies = context.Pipe(duplex=False)
+        self.process = context.Process(target=_worker, args=(tasks, replies, source, batch_size), daemon=True,
                                        name="semgap-worker")
         self.process.start()
-        child.close()
+        tasks.close()
+        replies.close()
         self.held: Deque[int] = deque()
+        self._outbox: "queue.SimpleQueue" = queue.SimpleQueue()
+        threading.Thread(target=self._send_all, name="semgap-worker-feed", daemon=True).start()
+
+    def _send_all(self) -> None:
+        while True:
+            message = self._outbox.get()
+            try:
+                self._tasks.send(message)
+            except (EOFError, OSError, ValueError):
+                return  # the worker is gone; the parent sees it by its sentinel
+            if message is None:
+                return
+
+    def send(self, message) -> None:
+        """Queue a chunk (or None: stop) for the worker; never blocks."""
+        self._outbox.put(message)
 
     def wait_ready(self, timeout: float) -> None:
         if not self.conn.poll(timeout):
@@ -148,10 +180,7 @@ class _Worker:
             raise WorkerStartError(f"a worker could not load the pipeline: {message[1]}")
 
     def stop(self) -> None:
-        try:
-            self.conn.send(None)
-        except (EOFError, OSError):
-            pass
+        self.send(None)
 
     def end(self, grace: float) -> None:
         self.process.join(grace)
@@ -162,12 +191,14 @@ class _Worker:
             self.process.kill()
             self.process.join(1.0)
         self.conn.close()
+        self._tasks.close()
 
 
 def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_process: int,
                       batch_size: int = 256, chunk_size: Optional[int] = None, start: int = 1,
                       context=None) -> Iterator[dict]:
-    """Decisions of cases (``kind="cases"``) or JSONL lines (``kind="lines"``) from worker processes.
+    """Decisions of cases (``kind="cases"``) or JSONL lines (``kind="lines"``, or
+    ``"json_lines"`` for each decision as JSON text) from worker processes.
 
     nlp (Language): The pipeline; written once with ``nlp.to_disk`` for the workers to load.
     items (Iterable): Case dicts, or raw lines.
@@ -206,7 +237,7 @@ def _schedule(nlp, items, kind, start, chunk_size, workers, new_worker, glossary
     chunks: Dict[int, _Chunk] = {}  # chunk id -> chunk, until every case of it is decided
     waiting: Deque[int] = deque()  # chunks to (re)send
     done: Dict[int, List[dict]] = {}
-    source = iter(_chunks(items, chunk_size))
+    source = iter(chunked(items, chunk_size))
     next_id = next_out = 0
     line = start
     exhausted = False
@@ -226,12 +257,9 @@ def _schedule(nlp, items, kind, start, chunk_size, workers, new_worker, glossary
             next_id += 1
         for worker in workers:
             while waiting and len(worker.held) < PREFETCH:
-                chunk_id = waiting[0]
-                try:
-                    worker.conn.send(chunks[chunk_id].message(chunk_id, kind))
-                except (EOFError, OSError):
-                    break
-                worker.held.append(waiting.popleft())
+                chunk_id = waiting.popleft()
+                worker.send(chunks[chunk_id].message(chunk_id, kind))
+                worker.held.append(chunk_id)
         while next_out in done:
             yield from done.pop(next_out)
             next_out += 1
@@ -276,7 +304,8 @@ def _replace(dead: "_Worker", workers: List["_Worker"], new_worker, chunks: Dict
     """A worker died while it held chunks. The one it was deciding is sent again, one case
     at a time; when a chunk kills a worker that way too, the case it died on is
     decided ``worker_failed`` and the rest goes on. A new worker takes the dead one's place."""
-    dead.process.join(1.0)
+    dead.stop()
+    dead.end(1.0)
     code = dead.process.exitcode
     culprit = dead.held[0]
     chunk = chunks[culprit]
@@ -292,22 +321,25 @@ def _replace(dead: "_Worker", workers: List["_Worker"], new_worker, chunks: Dict
     chunk.one_by_one = True
     waiting.extendleft(reversed(dead.held))
     dead.held.clear()
-    dead.conn.close()
     worker = new_worker()
     worker.wait_ready(_START_TIMEOUT)
     workers.append(worker)
+
+
 def failed_decisions(chunk: list, kind: str, first: int, message: str, glossary) -> List[dict]:
     """``worker_failed`` escalations for every case (or line) of a chunk, with its id where one can be read.
 
-    chunk (list): Case dicts, or raw lines (``kind="lines"``; a refused line keeps its number).
+    chunk (list): Case dicts, or raw lines (``kind`` "lines" or "json_lines"; a refused line keeps its number).
+    kind (str): "cases", "lines", or "json_lines" (decisions as JSON text).
     first (int): The number of the chunk's first line.
     """
     out = []
     for number, item in enumerate(chunk, first):
         line = None
-        if kind == "lines":
+        if kind != "cases":
             item, problem = line_case(number, item)
             line = number if problem is not None else None
         case_id = check_case(0, item.get("id"), None, None).case_id if isinstance(item, dict) else None
-        out.append(fallback_decision(case_id, "worker_failed", message, line=line, nlp_glossary=glossary))
+        decision = fallback_decision(case_id, "worker_failed", message, line=line, nlp_glossary=glossary)
+        out.append(json.dumps(decision, ensure_ascii=False) if kind == "json_lines" else decision)
     return out

@@ -133,6 +133,28 @@ def test_abandoning_the_generator_in_a_script_exits_without_hanging(tmp_path):
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []
 
 
+_MANY_CHUNKS = textwrap.dedent("""
+    import json
+    from pathlib import Path
+    from semgap_spacy import build_pipeline
+    from semgap_spacy.api import decide_lines
+    lines = Path("heldout/v2/dev.jsonl").read_bytes().splitlines(keepends=True) * 8
+    nlp = build_pipeline()
+    print(sum(1 for _ in decide_lines(nlp, lines, n_process=2, as_json=True)), len(lines))
+""")
+
+
+def test_many_large_chunks_in_flight_do_not_block_the_parent_and_workers(tmp_path):
+    # With chunks going out and decisions coming back on full pipes, a parent that
+    # blocks on a send while a worker blocks on its reply would wait forever.
+    script = tmp_path / "many.py"
+    script.write_text(_MANY_CHUNKS, encoding="utf8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    decided, given = map(int, done.stdout.split())
+    assert decided == given == 8 * 766
+
+
 def _wait_for_workers(proc: psutil.Process, count: int, timeout: float) -> list:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -6,7 +6,6 @@ the run never stops on a bad case. Errors about the command itself (a
 missing file) are one line on stderr and a non-zero exit code, no traceback.
 """
 import argparse
-import json
 import sys
 from contextlib import nullcontext
 from typing import List, Optional
@@ -72,9 +71,10 @@ def _cmd_assess(args) -> int:
         count = 0
         # OUT is replaced only when every line has its decision (see safe_output).
         with output_file(args.out) as out:
-            decisions = decide_lines(nlp, stream, batch_size=args.batch_size, n_process=args.workers or -1)
+            decisions = decide_lines(nlp, stream, batch_size=args.batch_size, n_process=args.workers or -1,
+                                     as_json=True)
             for decision in with_progress(decisions, progress, total):
-                out.write(json.dumps(decision, ensure_ascii=False) + "\n")
+                out.write(decision + "\n")
                 count += 1
     print(f"semgap: {count} decisions written to {args.out}", file=sys.stderr)
     return 0

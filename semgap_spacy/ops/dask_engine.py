@@ -71,7 +71,7 @@ def _score(block: bytes, start: int, source: Source, batch_size: int) -> List[st
     """The decisions of one block's lines, as JSON lines (runs on a Dask worker)."""
     with _LOCK:
         nlp = _pipeline(source)
-        return [json.dumps(d, ensure_ascii=False) for d in decide_lines(nlp, _lines(block), batch_size, start=start)]
+        return list(decide_lines(nlp, _lines(block), batch_size, start=start, as_json=True))
 
 
 def _client(scheduler: Optional[str], n_workers: int):
@@ -141,8 +141,7 @@ def _scored(client, blocks: list, starts: List[int], source: Source, batch_size:
             except Exception as exc:  # fail closed: every line of the block escalates
                 block = dask.compute(blocks[k], scheduler="sync")[0]
                 message = f"the Dask task failed: {type(exc).__name__}: {exc}"[:500]
-                for decision in failed_decisions(_lines(block), "lines", starts[k], message, glossary):
-                    yield json.dumps(decision, ensure_ascii=False)
+                yield from failed_decisions(_lines(block), "json_lines", starts[k], message, glossary)
             futures[k] = None
 
 
