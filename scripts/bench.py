@@ -346,35 +346,64 @@ def _lines(cases: List[dict], n: int) -> Iterator[bytes]:
         yield json.dumps(case, ensure_ascii=False).encode("utf8") + b"\n"
 
 
-def bench_memory(args, cases: List[dict]) -> dict:
+def memory_run(docs: int, forget_context_cache: bool = False) -> dict:
+    """Resident memory while ``decide_lines`` decides ``docs`` new-word lines (run in a fresh process).
+
+    forget_context_cache (bool): Empty ``semgap_context``'s own caches (by ORTH hash,
+        and of folded words) after every memory zone: a probe that measures their
+        share of the growth, since they are not among the caches that forget a
+        zone's words.
+    """
     import gc
 
+    from semgap_spacy import api
+
+    from semgap_spacy.pipes.context import _fold as context_fold
+
     nlp = build_pipeline()
-    n = args.memory_docs
+    context = nlp.get_pipe("semgap_context")
     checkpoints = []
-    warm = max(1, n // 10)
-    step = max(1, n // 20)
+    warm, step = max(1, docs // 10), max(1, docs // 20)
     base = None
     start = time.perf_counter()
-    for i, _ in enumerate(decide_lines(nlp, _lines(cases, n)), 1):
-        if i == warm or (i > warm and i % step == 0) or i == n:
+    for i, _ in enumerate(decide_lines(nlp, _lines(heldout_cases(), docs)), 1):
+        if forget_context_cache and i % api.ZONE_CASES == 0:
+            context._reset_orth_cache()
+            context_fold.cache_clear()
+        if i == warm or (i > warm and i % step == 0) or i == docs:
             gc.collect()
             rss = _rss_mb()
-            if i == warm:
-                base = rss
+            base = rss if i == warm else base
             checkpoints.append({"docs": i, "rss_mb": round(rss, 1)})
-    seconds = time.perf_counter() - start
-    context = nlp.get_pipe("semgap_context")
-    orth_cache = len(getattr(context, "_orth_info", {}))
-    growth = max(c["rss_mb"] for c in checkpoints) - base
-    return {"docs": n, "route": "decide_lines (the assess CLI's route), memory zones of "
-                                "semgap_spacy.api.ZONE_CASES cases",
-            "each_doc": "a held-out case with one never-seen word", "warm_up_docs": warm,
-            "rss_mb_after_warm_up": round(base, 1), "rss_mb_checkpoints": checkpoints,
-            "rss_growth_mb": round(growth, 1), "docs_per_s": _rate(n, seconds),
-            "semgap_context_orth_cache_entries": orth_cache,
-            "note": "semgap_context keeps its own cache by ORTH hash (up to 200,000 entries), "
-                    "outside util.caches; its entries at the end are counted above"}
+    return {"rss_mb_after_warm_up": round(base, 1), "rss_mb_checkpoints": checkpoints,
+            "rss_growth_mb": round(max(c["rss_mb"] for c in checkpoints) - base, 1),
+            "docs_per_s": _rate(docs, time.perf_counter() - start),
+            "semgap_context_orth_cache_entries": len(getattr(context, "_orth_info", {}))}
+
+
+def _memory_runs(docs: int) -> List[dict]:
+    """``memory_run`` as is and with the context cache probe, each in a fresh process, side by side."""
+    runs = []
+    for forget in (False, True):
+        code = f"import json; from scripts.bench import memory_run; print(json.dumps(memory_run({docs}, {forget})))"
+        runs.append(subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True))
+    outputs = [run.communicate()[0] for run in runs]
+    if any(run.returncode for run in runs):
+        raise RuntimeError("a memory run failed")
+    return [json.loads(out.strip().splitlines()[-1]) for out in outputs]
+
+
+def bench_memory(args, cases: List[dict]) -> dict:
+    as_is, probe = _memory_runs(args.memory_docs)
+    return {"docs": args.memory_docs,
+            "route": "decide_lines (the assess CLI's route), memory zones of semgap_spacy.api.ZONE_CASES cases",
+            "each_doc": "a held-out case with one never-seen word", "warm_up_docs": max(1, args.memory_docs // 10),
+            "rss_growth_mb": as_is["rss_growth_mb"], "as_is": as_is,
+            "semgap_context_cache_emptied_after_each_zone": probe,
+            "semgap_context_cache_share_mb": round(as_is["rss_growth_mb"] - probe["rss_growth_mb"], 1),
+            "note": "semgap_context keeps its own caches (by ORTH hash, up to 200,000 entries, and of "
+                    "folded words, up to 65,536) outside util.caches (the component is being rewritten); the "
+                    "probe run empties them after every zone to measure their share"}
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
@@ -409,12 +438,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         section = runners[name]()
         section["ran_at"] = started
+        section["command"] = "python -m scripts.bench " + " ".join(argv if argv is not None else sys.argv[1:])
         section["load_average_1min_at_start"] = None if load is None else round(load, 2)
         result["sections"][name] = section
         print(json.dumps({name: section}, indent=2))
     result["targets"] = TARGETS
     result["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0], "spacy": spacy.__version__}
-    result["command"] = "python -m scripts.bench " + " ".join(argv if argv is not None else sys.argv[1:])
+    result["command"] = "python -m scripts.bench"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
     print(f"wrote {out}")

@@ -8,6 +8,10 @@ pytest.importorskip("distributed")
 
 from distributed import Client, LocalCluster  # noqa: E402
 
+import spacy  # noqa: E402
+
+from semgap_spacy import build_pipeline  # noqa: E402
+from semgap_spacy.api import decide_lines  # noqa: E402
 from semgap_spacy.ops.cli import main  # noqa: E402
 from semgap_spacy.ops import dask_engine  # noqa: E402
 
@@ -27,14 +31,22 @@ def _input(path, repeat: int = 40) -> None:
     path.write_bytes(b"".join(lines * repeat).rstrip(b"\n"))  # the last line has no newline
 
 
-def test_dask_engine_on_a_local_cluster_writes_what_assess_writes(tmp_path):
-    src, local, dask_out = tmp_path / "in.jsonl", tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+@pytest.fixture(scope="module")
+def pipeline_dir(tmp_path_factory):
+    path = tmp_path_factory.mktemp("pipeline")
+    build_pipeline().to_disk(path)
+    return path
+
+
+def test_dask_engine_on_a_local_cluster_writes_what_assess_writes(tmp_path, pipeline_dir):
+    src, dask_out = tmp_path / "in.jsonl", tmp_path / "dask.jsonl"
     _input(src)
-    assert main(["assess", "--cases", str(src), "--out", str(local)]) == 0
-    assert main(["assess", "--engine", "dask", "--workers", "2", "--blocksize", "4KiB",
+    expected = "".join(line + "\n" for line in decide_lines(spacy.load(pipeline_dir), src.read_bytes().splitlines(True),
+                                                              as_json=True))
+    assert main(["assess", "--engine", "dask", "--workers", "2", "--blocksize", "4KiB", "--pipeline", str(pipeline_dir),
                  "--cases", str(src), "--out", str(dask_out)]) == 0
-    assert dask_out.read_bytes() == local.read_bytes()
-    decisions = [json.loads(line) for line in dask_out.read_text(encoding="utf8").splitlines()]
+    assert dask_out.read_text(encoding="utf8") == expected
+    decisions = [json.loads(line) for line in expected.splitlines()]
     assert len(decisions) == 40 * (len(CASES) + len(BAD))
     # a refused line in a later block is numbered in the whole input
     assert decisions[-1]["id"] is None and decisions[-1]["line"] == len(decisions)
