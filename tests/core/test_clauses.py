@@ -39,3 +39,14 @@ def test_a_rule_with_its_own_words():
     assert rule.break_between("a zut b", 0, 7)
     assert not rule.break_between("ca. 30 h", 0, 8)
     assert rule.break_between("a but b", 0, 7) is False
+
+
+def test_breaks_of_the_same_text_asked_again_are_the_same_and_a_copy():
+    rule = clause_rule()
+    text = "No delays, crossmatch positive; box 4 C. Released"
+    first = rule.breaks(text)
+    first.append((0, 0))  # a caller's own list: the kept answer is not touched
+    assert rule.breaks(text) == first[:-1] == [(9, 10), (30, 31), (39, 40)]
+    assert rule.breaks(text, 0, 20) == [(9, 10)]  # another range is worked out, not taken from the last
+    assert rule.breaks("a, b") == [(1, 2)]
+    assert rule.breaks(text) == first[:-1]
