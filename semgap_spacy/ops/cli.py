@@ -10,6 +10,8 @@ import sys
 from contextlib import nullcontext
 from typing import List, Optional
 
+import spacy
+
 from ..api import build_pipeline, decide_cases, decide_lines, pipeline_glossary, with_progress
 from ..util.safe_output import output_file, one_line
 from . import glossary_cli, provenance_cli, queue_cli, report_cli
@@ -65,7 +67,8 @@ def _cmd_assess(args) -> int:
         print(f"semgap: cannot open {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
     with source as stream:
-        nlp = build_pipeline(args.glossaries)  # before OUT is touched: a bad glossary leaves it as it was
+        # before OUT is touched: a bad glossary or pipeline leaves it as it was
+        nlp = spacy.load(args.pipeline) if args.pipeline else build_pipeline(args.glossaries)
         progress = args.progress is not False and sys.stderr.isatty()
         total = count_lines(args.cases) if progress else None
         count = 0
@@ -108,8 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", default=None,
                    help="Dask scheduler address (default: a LocalCluster of --workers processes)")
     p.add_argument("--pipeline", default=None,
-                   help="a spacy.load-able pipeline directory for the Dask workers (default: the bundled "
-                        "pipeline with --glossaries)")
+                   help="a spacy.load-able pipeline directory (nlp.to_disk) to decide with, here and on "
+                        "Dask workers (default: the bundled pipeline with --glossaries)")
     p.add_argument("--blocksize", default="4MiB", help="bytes of input per Dask partition (default 4MiB)")
     p.set_defaults(func=_cmd_assess)
     p = sub.add_parser("demo", help="decide a dozen examples from the spec and print a table")
