@@ -351,28 +351,33 @@ def _lines(cases: List[dict], n: int) -> Iterator[bytes]:
         yield json.dumps(case, ensure_ascii=False).encode("utf8") + b"\n"
 
 
-def memory_run(docs: int, forget_context_cache: bool = False) -> dict:
+def memory_run(docs: int, mode: str = "as_is") -> dict:
     """Resident memory while ``decide_lines`` decides ``docs`` new-word lines (run in a fresh process).
 
-    forget_context_cache (bool): Empty ``semgap_context``'s own caches (by ORTH hash,
-        and of folded words) after every memory zone: a probe that measures their
+    mode (str): "as_is"; "probe": empty ``semgap_context``'s own caches (by ORTH
+        hash, and of folded words) after every memory zone, which measures their
         share of the growth, since they are not among the caches that forget a
-        zone's words.
+        zone's words; "tokenizer": the same lines through the blank tokenizer
+        alone, in memory zones of the same size, which measures spaCy's own share.
     """
     import gc
 
     from semgap_spacy import api
-
     from semgap_spacy.pipes.context import _fold as context_fold
 
-    nlp = build_pipeline()
-    context = nlp.get_pipe("semgap_context")
+    nlp = spacy.blank("en") if mode == "tokenizer" else build_pipeline()
+    context = None if mode == "tokenizer" else nlp.get_pipe("semgap_context")
+    lines = _lines(heldout_cases(), docs)
+    if mode == "tokenizer":
+        done = (line for zone in api.chunked(lines, api.ZONE_CASES) for line in _tokenize_zone(nlp, zone))
+    else:
+        done = decide_lines(nlp, lines)
     checkpoints = []
     warm, step = max(1, docs // 10), max(1, docs // 20)
     base = None
     start = time.perf_counter()
-    for i, _ in enumerate(decide_lines(nlp, _lines(heldout_cases(), docs)), 1):
-        if forget_context_cache and i % api.ZONE_CASES == 0:
+    for i, _ in enumerate(done, 1):
+        if mode == "probe" and i % api.ZONE_CASES == 0:
             context._reset_orth_cache()
             context_fold.cache_clear()
         if i == warm or (i > warm and i % step == 0) or i == docs:
@@ -386,11 +391,20 @@ def memory_run(docs: int, forget_context_cache: bool = False) -> dict:
             "semgap_context_orth_cache_entries": len(getattr(context, "_orth_info", {}))}
 
 
+def _tokenize_zone(nlp, lines: List[bytes]) -> List[bytes]:
+    """Tokenize the texts of some lines inside one memory zone (the tokenizer-only run)."""
+    with nlp.memory_zone():
+        for line in lines:
+            text = json.loads(line).get("text")
+            nlp.make_doc(text if isinstance(text, str) else "")
+    return lines
+
+
 def _memory_runs(docs: int) -> List[dict]:
-    """``memory_run`` as is and with the context cache probe, each in a fresh process, side by side."""
+    """``memory_run`` in each mode, each in a fresh process, side by side."""
     runs = []
-    for forget in (False, True):
-        code = f"import json; from scripts.bench import memory_run; print(json.dumps(memory_run({docs}, {forget})))"
+    for mode in ("as_is", "probe", "tokenizer"):
+        code = f"import json; from scripts.bench import memory_run; print(json.dumps(memory_run({docs}, {mode!r})))"
         runs.append(subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True))
     outputs = [run.communicate()[0] for run in runs]
     if any(run.returncode for run in runs):
@@ -399,16 +413,18 @@ def _memory_runs(docs: int) -> List[dict]:
 
 
 def bench_memory(args, cases: List[dict]) -> dict:
-    as_is, probe = _memory_runs(args.memory_docs)
+    as_is, probe, tokenizer = _memory_runs(args.memory_docs)
     return {"docs": args.memory_docs,
             "route": "decide_lines (the assess CLI's route), memory zones of semgap_spacy.api.ZONE_CASES cases",
             "each_doc": "a held-out case with one never-seen word", "warm_up_docs": max(1, args.memory_docs // 10),
             "rss_growth_mb": as_is["rss_growth_mb"], "as_is": as_is,
             "semgap_context_cache_emptied_after_each_zone": probe,
             "semgap_context_cache_share_mb": round(as_is["rss_growth_mb"] - probe["rss_growth_mb"], 1),
+            "blank_tokenizer_alone_in_memory_zones": tokenizer,
             "note": "semgap_context keeps its own caches (by ORTH hash, up to 200,000 entries, and of "
                     "folded words, up to 65,536) outside util.caches (the component is being rewritten); the "
-                    "probe run empties them after every zone to measure their share"}
+                    "probe run empties them after every zone to measure their share; the tokenizer run "
+                    "is spaCy alone on the same lines in zones of the same size"}
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
