@@ -282,6 +282,32 @@ def _run_cli(extra: List[str], src: Path, out: Path) -> float:
     return time.perf_counter() - start
 
 
+def _burn(n: int) -> None:
+    x = 0
+    for i in range(n):
+        x += i * i
+
+
+def cpu_parallelism(n: int = 10_000_000) -> float:
+    """How many cores two busy processes get right now: 2 x (one alone) / (two side by side).
+
+    2.0 on an idle 2-core machine; lower while other work runs. Worker speed-ups
+    cannot exceed it, so it is measured next to them.
+    """
+    import multiprocessing
+
+    start = time.perf_counter()
+    _burn(n)
+    one = time.perf_counter() - start
+    start = time.perf_counter()
+    procs = [multiprocessing.Process(target=_burn, args=(n,)) for _ in range(2)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join()
+    return round(2 * one / (time.perf_counter() - start), 2)
+
+
 def bench_workers(args, cases: List[dict]) -> dict:
     big = cycled(cases, args.workers_cases)
     small = big[: max(1, len(big) // 10)]
@@ -303,7 +329,9 @@ def bench_workers(args, cases: List[dict]) -> dict:
         _write_jsonl(tmp / "small.jsonl", small)
         best = {(name, size): float("inf") for name in legs for size in ("big", "small")}
         outputs = {}
+        parallelism = []
         for _ in range(args.worker_repeats):
+            parallelism.append(cpu_parallelism())
             for name, extra in legs.items():
                 for size in ("big", "small"):
                     out = tmp / f"{name}-{size}.out"
@@ -313,6 +341,7 @@ def bench_workers(args, cases: List[dict]) -> dict:
     same = len({outputs[name] for name in legs}) == 1
     result = {"cases": len(big), "small_run_cases": len(small), "cpus": os.cpu_count(),
               "repeats_best_of": args.worker_repeats, "outputs_identical": same,
+              "cpu_parallelism_of_two_processes": parallelism,
               "command": "python -m semgap_spacy assess --cases IN --out OUT --pipeline SAVED --workers N "
                          "[--engine dask]",
               "legs": {}}
@@ -459,7 +488,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         section = runners[name]()
         section["ran_at"] = started
-        section["command"] = "python -m scripts.bench " + " ".join(argv if argv is not None else sys.argv[1:])
+        section["command"] = " ".join(["python -m scripts.bench"] + list(argv if argv is not None else sys.argv[1:]))
         section["load_average_1min_at_start"] = None if load is None else round(load, 2)
         result["sections"][name] = section
         print(json.dumps({name: section}, indent=2))

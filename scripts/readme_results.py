@@ -125,6 +125,9 @@ def render_bench(results_dir: Path) -> str:
     if workers:
         legs = workers["legs"]
         one = legs["workers_1"]
+        if workers.get("cpu_parallelism_of_two_processes"):
+            lines.append(f"| cores two busy processes got while the worker legs ran (2.0 on an idle 2-core "
+                         f"machine) | {', '.join(str(p) for p in workers['cpu_parallelism_of_two_processes'])} | | |")
         after = "" if one["marginal_cases_per_s"] is None else f" ({one['marginal_cases_per_s']:,.0f} cases/s after start-up)"
         lines.append(f"| `assess --workers 1`, {workers['cases']:,} held-out cases | {one['wall_s']:.1f} s{after} | | |")
         for name, label, target in (("workers_2", "`assess --workers 2`", "workers_2_speedup"),
@@ -149,6 +152,10 @@ def render_bench(results_dir: Path) -> str:
                          f"{memory['semgap_context_cache_share_mb']:.1f} MB) | {probe['rss_growth_mb']:.1f} MB | "
                          f"≤ {targets['memory_growth_mb']} MB | "
                          f"{_met(probe['rss_growth_mb'], targets['memory_growth_mb'], False)} |")
+        alone = memory.get("blank_tokenizer_alone_in_memory_zones")
+        if alone:
+            lines.append(f"| the blank tokenizer alone on the same lines, in zones of the same size (spaCy's "
+                         f"own share) | {alone['rss_growth_mb']:.1f} MB | | |")
     if blank:
         steps = ", ".join(f"{name.replace('semgap_', '')} {us:.0f}" for name, us in blank["per_component_us"].items())
         lines += ["", f"µs per case each step adds (held-out texts cycled): {steps}."]

@@ -50,6 +50,14 @@ def nlp():
     return build_pipeline()
 
 
+@pytest.fixture(scope="module")
+def saved(nlp, tmp_path_factory):
+    """The pipeline saved once, for the subprocesses to load quickly (``--pipeline``)."""
+    path = tmp_path_factory.mktemp("pipeline")
+    nlp.to_disk(path)
+    return str(path)
+
+
 def _no_children_left(timeout: float = 10.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -114,8 +122,9 @@ def test_a_caller_that_stops_reading_leaves_no_worker(nlp):
 
 _ABANDON = textwrap.dedent("""
     import json, sys
-    from semgap_spacy import build_pipeline, decide_cases
-    nlp = build_pipeline()
+    import spacy
+    from semgap_spacy import decide_cases
+    nlp = spacy.load(sys.argv[1])
     cases = [{"id": str(i), "domain": "mortgage", "text": "Clear to close issued"} for i in range(20000)]
     for i, decision in enumerate(decide_cases(nlp, cases, batch_size=16, n_process=2)):
         if i == 3:
@@ -125,10 +134,11 @@ _ABANDON = textwrap.dedent("""
 """)
 
 
-def test_abandoning_the_generator_in_a_script_exits_without_hanging(tmp_path):
+def test_abandoning_the_generator_in_a_script_exits_without_hanging(tmp_path, saved):
     script = tmp_path / "abandon.py"
     script.write_text(_ABANDON, encoding="utf8")
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = subprocess.run([sys.executable, str(script), saved], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []
 
@@ -136,20 +146,21 @@ def test_abandoning_the_generator_in_a_script_exits_without_hanging(tmp_path):
 _MANY_CHUNKS = textwrap.dedent("""
     import json
     from pathlib import Path
-    from semgap_spacy import build_pipeline
+    import spacy, sys
     from semgap_spacy.api import decide_lines
     lines = Path("heldout/v2/dev.jsonl").read_bytes().splitlines(keepends=True) * 8
-    nlp = build_pipeline()
+    nlp = spacy.load(sys.argv[1])
     print(sum(1 for _ in decide_lines(nlp, lines, n_process=2, as_json=True)), len(lines))
 """)
 
 
-def test_many_large_chunks_in_flight_do_not_block_the_parent_and_workers(tmp_path):
+def test_many_large_chunks_in_flight_do_not_block_the_parent_and_workers(tmp_path, saved):
     # With chunks going out and decisions coming back on full pipes, a parent that
     # blocks on a send while a worker blocks on its reply would wait forever.
     script = tmp_path / "many.py"
     script.write_text(_MANY_CHUNKS, encoding="utf8")
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = subprocess.run([sys.executable, str(script), saved], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT)
     assert done.returncode == 0, done.stderr
     decided, given = map(int, done.stdout.split())
     assert decided == given == 8 * 766
@@ -171,11 +182,11 @@ def _write_cases(path: Path, n: int) -> None:
             fh.write(json.dumps({"id": str(i), "domain": "mortgage", "text": f"Clear to close issued {i}"}) + "\n")
 
 
-def test_ctrl_c_ends_the_cli_and_its_workers(tmp_path):
+def test_ctrl_c_ends_the_cli_and_its_workers(tmp_path, saved):
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _write_cases(src, 100_000)
     cli = subprocess.Popen([sys.executable, "-m", "semgap_spacy", "assess", "--cases", str(src), "--out", str(out),
-                            "--workers", "2", "--batch-size", "32"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+                            "--workers", "2", "--batch-size", "32", "--pipeline", saved], cwd=ROOT, stderr=subprocess.PIPE, text=True)
     try:
         workers = _wait_for_workers(psutil.Process(cli.pid), 2, timeout=60)
         time.sleep(1.0)  # the workers are deciding
@@ -190,11 +201,11 @@ def test_ctrl_c_ends_the_cli_and_its_workers(tmp_path):
     assert not out.exists()
 
 
-def test_workers_stop_by_themselves_when_their_parent_is_killed(tmp_path):
+def test_workers_stop_by_themselves_when_their_parent_is_killed(tmp_path, saved):
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _write_cases(src, 100_000)
     cli = subprocess.Popen([sys.executable, "-m", "semgap_spacy", "assess", "--cases", str(src), "--out", str(out),
-                            "--workers", "2"], cwd=ROOT, stderr=subprocess.DEVNULL)
+                            "--workers", "2", "--pipeline", saved], cwd=ROOT, stderr=subprocess.DEVNULL)
     try:
         workers = _wait_for_workers(psutil.Process(cli.pid), 2, timeout=60)
         cli.kill()
