@@ -134,13 +134,18 @@ _ABANDON = textwrap.dedent("""
 """)
 
 
-def test_abandoning_the_generator_in_a_script_exits_without_hanging(tmp_path, saved):
-    script = tmp_path / "abandon.py"
-    script.write_text(_ABANDON, encoding="utf8")
+def _run_script(tmp_path, code: str, saved: str) -> str:
+    """Run a script in a fresh interpreter (with the saved pipeline's path), within a time limit."""
+    script = tmp_path / "script.py"
+    script.write_text(code, encoding="utf8")
     done = subprocess.run([sys.executable, str(script), saved], capture_output=True, text=True, timeout=120,
                           cwd=ROOT)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+    return done.stdout
+
+
+def test_abandoning_the_generator_in_a_script_exits_without_hanging(tmp_path, saved):
+    assert json.loads(_run_script(tmp_path, _ABANDON, saved).strip().splitlines()[-1]) == []
 
 
 _MANY_CHUNKS = textwrap.dedent("""
@@ -157,12 +162,7 @@ _MANY_CHUNKS = textwrap.dedent("""
 def test_many_large_chunks_in_flight_do_not_block_the_parent_and_workers(tmp_path, saved):
     # With chunks going out and decisions coming back on full pipes, a parent that
     # blocks on a send while a worker blocks on its reply would wait forever.
-    script = tmp_path / "many.py"
-    script.write_text(_MANY_CHUNKS, encoding="utf8")
-    done = subprocess.run([sys.executable, str(script), saved], capture_output=True, text=True, timeout=120,
-                          cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    decided, given = map(int, done.stdout.split())
+    decided, given = map(int, _run_script(tmp_path, _MANY_CHUNKS, saved).split())
     assert decided == given == 8 * 766
 
 

@@ -15,14 +15,14 @@ from semgap_spacy.api import decide_lines  # noqa: E402
 from semgap_spacy.ops.cli import main  # noqa: E402
 from semgap_spacy.ops import dask_engine  # noqa: E402
 
-CASES = [
-    {"id": "d-1", "domain": "mortgage", "text": "Clear to close issued; DTI 38%",
-     "readings": {"dti_ratio": {"value": 38, "unit": "%"}}},
-    {"id": "d-2", "domain": "medical_logistics", "text": "No delays, crossmatch positive"},
-    {"id": "d-3", "domain": "dentistry", "text": "all clear"},
-    {"id": "d-4", "domain": "aviation_maintenance", "text": "Released to service, tire pressure 200 psi",
-     "readings": {"tire_pressure": {"value": 200, "unit": "psi"}}},
-]
+# (domain, text, readings): a proceed, a block, an unknown domain, a reading in contract
+_ROWS = [("mortgage", "Clear to close issued; DTI 38%", {"dti_ratio": {"value": 38, "unit": "%"}}),
+         ("medical_logistics", "No delays, crossmatch positive", None),
+         ("dentistry", "all clear", None),
+         ("aviation_maintenance", "Released to service, tire pressure 200 psi",
+          {"tire_pressure": {"value": 200, "unit": "psi"}})]
+CASES = [{"id": f"d-{i}", "domain": domain, "text": text, "readings": readings}
+         for i, (domain, text, readings) in enumerate(_ROWS, 1)]
 BAD = [b"not json\n", b"\n", b'{"id": "x", "id": "y"}\n', b"\xff\n", b"[1, 2]\n"]
 
 
