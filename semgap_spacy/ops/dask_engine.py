@@ -84,7 +84,7 @@ def _client(scheduler: Optional[str], n_workers: int):
 
 
 def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_workers: int = 2,
-                pipeline: Optional[str] = None, glossaries: Optional[str] = None, blocksize="4MiB",
+                pipeline: Optional[str] = None, glossaries: Optional[str] = None, blocksize="1MiB",
                 batch_size: int = 256, progress: bool = False) -> int:
     """Decide every line of a JSONL input on a Dask cluster and write the decisions in order.
 
