@@ -1,33 +1,59 @@
-"""Throughput and memory of the five pipes against the blank tokenizer alone.
+"""Speed and memory on real text: the pipes against the tokenizer, inside a
+trained pipeline, ``semgap_context`` against negspacy, workers, Dask, memory.
 
-Run: ``python -m scripts.bench [--n 10000]``. Writes ``results/bench.json``.
+Run: ``python -m scripts.bench`` (``spacy project run bench``). Writes
+``results/bench.json``; ``python -m scripts.readme_results`` puts its table in
+the README. ``--only blank,workers`` runs some sections.
 
-One process, ``nlp.pipe`` over N short cases built from a fixed seed. Reports
-cases per second for (a) the blank English tokenizer alone and (b) the full
-semgap pipeline on the same blank tokenizer (cases carry domain and readings),
-their ratio, and the peak resident memory measured after each quarter of the
-stream (first run): a flat curve shows that no per-document state is kept.
-Each leg runs ``--repeats`` times, the two taking turns, and the fastest run
-of each counts, since a shared machine only ever adds time.
+Text: the held-out texts (v1 and v2, dev and test; ``heldout/``), never the
+same few templates. Every timed comparison runs in one process where it can,
+the legs take turns and the fastest of ``--repeats`` runs of each counts: a
+shared machine only ever adds time.
 
-Both legs read inputs built before the clock starts (the texts for the
-tokenizer, the case dicts for the pipeline), so neither pays for making test
-data. The pipeline leg includes turning each case into a Doc (``case_doc``)
-and the decision dicts it yields. ``per_component_us`` splits the streamed
-time by pipe (see ``per_component_us``).
+- **blank**: the six semgap pipes on ``spacy.blank("en")`` through
+  ``decide_cases`` (case to Doc, the pipes, the decision dicts, memory zones)
+  against the blank tokenizer alone, on the same texts, (1) cycled through the
+  held-out cases, and (2) each text with one never-seen word appended (a new
+  word per text and per run, so neither spaCy's tokenizer cache nor ours has
+  seen it). Also per pipe, the microseconds each adds (cycled texts).
+- **trained**: the overhead of the pipes inside a trained pipeline
+  (``--trained``, ``en_core_web_sm`` by default), when one is installed; it is
+  skipped with a message when not.
+- **context**: ``semgap_context`` against negspacy on the NegEx sentences,
+  timed by ``scripts.context_eval`` (when the set and negspacy are present).
+- **workers**: ``assess`` over held-out cases as a user runs it (the CLI, a
+  subprocess, with the bundled pipeline saved and given as ``--pipeline``)
+  with ``--workers 1`` and ``--workers 2``, and ``--engine dask`` on a 1- and
+  a 2-worker ``LocalCluster`` (the ``dask`` extra). Each is run on
+  ``--workers-cases`` cases and on a tenth of them: the wall time of the large
+  run, and the marginal rate (the extra cases over the extra time), which
+  leaves out the start-up (building the pipeline, starting workers).
+- **memory**: resident memory while ``decide_lines`` (what ``assess`` runs)
+  decides ``--memory-docs`` JSONL lines, each a held-out case with one
+  never-seen word; growth is measured from the end of the first tenth.
 """
 import argparse
 import json
-import random
-import resource
+import os
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Callable, Dict, Iterator, List, Optional
 
 import spacy
 
 from semgap_spacy import build_pipeline, decide_cases
-from semgap_spacy.api import assess_cases
+from semgap_spacy.api import assess_cases, decide_lines
 
+ROOT = Path(__file__).resolve().parents[1]
+HELDOUT = ("heldout/dev.jsonl", "heldout/test.jsonl", "heldout/v2/dev.jsonl", "heldout/v2/test.jsonl")
+SECTIONS = ("blank", "trained", "context", "workers", "memory")
+TARGETS = {"blank_cycled_ratio": 0.16, "context_vs_negspacy": 1.0, "trained_overhead_pct": 5.0,
+           "workers_2_speedup": 1.7, "dask_2_speedup": 1.5, "memory_growth_mb": 5.0}
+
+# The templates the earlier benchmark cycled; kept for scripts.compare_outputs and scripts.bench_floor.
 TEMPLATES = [
     ("medical_logistics", "xm neg, cold ischemia {h} hours", "cold_ischemia_elapsed", "h"),
     ("medical_logistics", "crossmatch result: positive, box temperature {t} C", "transport_temperature", "degC"),
@@ -43,35 +69,60 @@ TEMPLATES = [
 
 
 def make_cases(n: int, seed: int = 7):
+    """Cases from the ten templates (for output comparisons, not for timing)."""
+    import random
     rng = random.Random(seed)
     for i in range(n):
         domain, template, field, unit = TEMPLATES[i % len(TEMPLATES)]
         values = {"h": rng.randint(1, 40), "t": rng.randint(0, 12), "p": rng.randint(20, 55),
                   "m": rng.randint(5, 60), "psi": rng.randint(180, 220)}
-        text = template.format(**values)
-        case = {"id": f"b-{i}", "domain": domain, "text": text}
+        case = {"id": f"b-{i}", "domain": domain, "text": template.format(**values)}
         if field:
             key = {"h": "h", "degC": "t", "%": "p", "min": "m", "psi": "psi"}[unit]
             case["readings"] = {field: {"value": values[key], "unit": unit}}
         yield case
 
 
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+def heldout_cases() -> List[dict]:
+    """The held-out cases (v1 and v2, dev and test) as the engine sees them: no labels."""
+    cases = []
+    for rel in HELDOUT:
+        with open(ROOT / rel, encoding="utf8") as fh:
+            for line in fh:
+                row = json.loads(line)
+                cases.append({k: row[k] for k in ("id", "domain", "text", "readings", "now") if k in row})
+    return cases
 
 
-def blank_tokenizer(texts):
-    """The blank English pipeline, warmed up, and a leg that tokenizes the texts with it."""
-    blank = spacy.blank("en")
-    list(blank.pipe(texts[:200]))  # warm-up
-
-    def leg(run: int) -> None:
-        for _ in blank.pipe(texts, batch_size=256):
-            pass
-    return leg
+def cycled(cases: List[dict], n: int) -> List[dict]:
+    return [dict(cases[i % len(cases)], id=f"h-{i}") for i in range(n)]
 
 
-def interleaved_best(legs: dict, repeats: int) -> dict:
+def new_word(i: int, run: int = 0) -> str:
+    """A word no text, glossary or word list holds: one per (text, run)."""
+    letters, n = [], i * 97 + run
+    while True:
+        n, r = divmod(n, 26)
+        letters.append("abcdefghijklmnopqrstuvwxyz"[r])
+        if n == 0:
+            break
+    return "qzx" + "".join(letters) + "vk"
+
+
+def with_new_words(cases: List[dict], run: int) -> List[dict]:
+    """Each case with a never-seen word appended to its text (a text that is not a string stays)."""
+    out = []
+    for i, case in enumerate(cases):
+        text = case.get("text")
+        out.append(dict(case, text=f"{text} {new_word(i, run)}") if isinstance(text, str) else dict(case))
+    return out
+
+
+def texts_of(cases: List[dict]) -> List[str]:
+    return [c["text"] if isinstance(c.get("text"), str) else "" for c in cases]
+
+
+def interleaved_best(legs: Dict[str, Callable[[int], None]], repeats: int) -> Dict[str, float]:
     """Seconds of the fastest of ``repeats`` runs of each leg. The legs take
     turns, so a slow spell on a shared machine slows both rather than one."""
     best = {name: float("inf") for name in legs}
@@ -83,28 +134,11 @@ def interleaved_best(legs: dict, repeats: int) -> dict:
     return best
 
 
-def bench_args(doc: str, default_out: str) -> argparse.Namespace:
-    """The command line both benchmarks take."""
-    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=10_000)
-    parser.add_argument("--out", default=default_out)
-    parser.add_argument("--repeats", type=int, default=5, help="runs of each leg; the fastest counts")
-    return parser.parse_args()
-
-
-def write_result(result: dict, path: str) -> None:
-    """Write a result as JSON (and print it)."""
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
-    print(json.dumps(result, indent=2))
-
-
-def per_component_us(nlp, cases, repeats: int = 2) -> dict:
+def per_component_us(nlp, cases: List[dict], repeats: int = 3) -> Dict[str, float]:
     """Microseconds per case that each pipe adds when the cases stream.
 
     The cases go through ``assess_cases`` with the first k pipes enabled, for
-    k = 0..5 (best of ``repeats``); each pipe's figure is the difference it
+    k = 0..6 (best of ``repeats``); each pipe's figure is the difference it
     makes. Streaming rather than keeping docs matters: kept docs make garbage
     collection bill whichever step happens to trigger it.
     """
@@ -124,43 +158,348 @@ def per_component_us(nlp, cases, repeats: int = 2) -> dict:
     return {name: round(us, 1) for name, us in steps.items()}
 
 
-def main() -> None:
-    args = bench_args(__doc__, "results/bench.json")
+def paired_legs(alone, with_pipes, cases: List[dict]):
+    """Two timed legs on the same cases: ``alone.pipe`` over their texts, and
+    ``decide_cases`` of the pipeline with the semgap pipes."""
+    texts = texts_of(cases)
 
-    cases = list(make_cases(args.n))
-    tokenizer_leg = blank_tokenizer([c["text"] for c in cases])
+    def alone_leg(run: int) -> None:
+        for _ in alone.pipe(texts, batch_size=256):
+            pass
+
+    def pipes_leg(run: int) -> None:
+        for _ in decide_cases(with_pipes, cases):
+            pass
+
+    return alone_leg, pipes_leg
+
+
+def _rate(n: int, seconds: float) -> float:
+    return round(n / seconds, 1)
+
+
+# -- (a) five pipes on the blank tokenizer ---------------------------------------
+def bench_blank(args, cases: List[dict]) -> dict:
+    work = cycled(cases, args.n)
+    blank = spacy.blank("en")
     nlp = build_pipeline()
-    list(decide_cases(nlp, make_cases(200)))  # warm-up: caches, lazy registries
-    rss_before = peak_rss_mb()
-    checkpoints = []
-    quarter = max(1, args.n // 4)
-    decisions = {"proceed": 0, "escalate": 0, "block": 0}
+    list(decide_cases(nlp, cases))  # warm-up: every held-out word is learnt once, outside any zone
+    list(blank.pipe(texts_of(cases)))
+    tokenizer, pipes = paired_legs(blank, nlp, work)
 
-    def pipeline_leg(run: int) -> None:
-        for i, decision in enumerate(decide_cases(nlp, cases, batch_size=256), 1):
-            if run == 0:  # memory and decision counts from the first run
-                decisions[decision["decision"]] += 1
-                if i % quarter == 0:
-                    checkpoints.append({"cases": i, "peak_rss_mb": round(peak_rss_mb(), 1)})
+    def pipes_no_zone(run: int) -> None:
+        for doc in assess_cases(nlp, work):
+            doc._.semgap_decision
 
-    best = interleaved_best({"tokenizer": tokenizer_leg, "pipeline": pipeline_leg}, args.repeats)
-    tokenizer_s, pipeline_s = best["tokenizer"], best["pipeline"]
-
-    result = {
-        "n_cases": args.n,
+    best = interleaved_best({"tokenizer": tokenizer, "pipes": pipes, "pipes_no_zone": pipes_no_zone}, args.repeats)
+    # Never-seen words: new ones for every run and leg, the texts made before the clock starts.
+    new_best = {"tokenizer": float("inf"), "pipes": float("inf")}
+    for run in range(args.repeats):
+        fresh_texts = texts_of(with_new_words(work, 2 * run + 1))
+        start = time.perf_counter()
+        for _ in blank.pipe(fresh_texts, batch_size=256):
+            pass
+        new_best["tokenizer"] = min(new_best["tokenizer"], time.perf_counter() - start)
+        fresh_cases = with_new_words(work, 2 * run + 2)
+        start = time.perf_counter()
+        for _ in decide_cases(nlp, fresh_cases):
+            pass
+        new_best["pipes"] = min(new_best["pipes"], time.perf_counter() - start)
+    n = len(work)
+    return {
+        "cases": n, "texts": "held-out v1+v2 dev+test, cycled", "distinct_texts": len(cases),
         "repeats_best_of": args.repeats,
-        "tokenizer_only_cases_per_s": round(args.n / tokenizer_s, 1),
-        "semgap_pipeline_cases_per_s": round(args.n / pipeline_s, 1),
-        "ratio_pipeline_to_tokenizer": round(tokenizer_s / pipeline_s, 3),
-        "target_ratio": 0.25,
-        "peak_rss_mb_before_stream": round(rss_before, 1),
-        "peak_rss_mb_checkpoints": checkpoints,
-        "rss_growth_mb_over_stream": round(checkpoints[-1]["peak_rss_mb"] - rss_before, 1),
-        "decisions": decisions,
-        "per_component_us": per_component_us(nlp, cases[:2000]),
+        "cycled": {"tokenizer_cases_per_s": _rate(n, best["tokenizer"]),
+                   "pipes_cases_per_s": _rate(n, best["pipes"]),
+                   "ratio": round(best["tokenizer"] / best["pipes"], 3),
+                   "pipes_without_memory_zones_cases_per_s": _rate(n, best["pipes_no_zone"]),
+                   "ratio_without_memory_zones": round(best["tokenizer"] / best["pipes_no_zone"], 3)},
+        "never_seen_word": {"tokenizer_cases_per_s": _rate(n, new_best["tokenizer"]),
+                            "pipes_cases_per_s": _rate(n, new_best["pipes"]),
+                            "ratio": round(new_best["tokenizer"] / new_best["pipes"], 3)},
+        "per_component_us": per_component_us(nlp, work[:3000]),
     }
-    write_result(result, args.out)
+
+
+# -- (b) inside a trained pipeline ---------------------------------------------------
+def bench_trained(args, cases: List[dict]) -> dict:
+    try:
+        trained = spacy.load(args.trained)
+    except (OSError, ImportError) as exc:
+        message = (f"{args.trained} is not installed here ({type(exc).__name__}); install it "
+                   f"(python -m spacy download en_core_web_sm) to measure the overhead inside it")
+        print(f"trained: skipped: {message}")
+        return {"skipped": message}
+    with_pipes = spacy.load(args.trained)
+    from semgap_spacy import add_semgap_pipes
+    add_semgap_pipes(with_pipes)
+    blank_pipes = build_pipeline()
+    work = cycled(cases, min(args.n, 4000))
+    list(trained.pipe(texts_of(work[:200])))
+    list(decide_cases(with_pipes, work[:200]))
+    alone, together = paired_legs(trained, with_pipes, work)
+    best = interleaved_best({"trained": alone, "trained_with_semgap": together}, args.repeats)
+    same = list(decide_cases(with_pipes, work[:2000])) == list(decide_cases(blank_pipes, work[:2000]))
+    n = len(work)
+    return {"pipeline": args.trained, "spacy_pipes": trained.pipe_names, "cases": n,
+            "repeats_best_of": args.repeats,
+            "trained_cases_per_s": _rate(n, best["trained"]),
+            "trained_with_semgap_cases_per_s": _rate(n, best["trained_with_semgap"]),
+            "overhead_pct": round((best["trained_with_semgap"] / best["trained"] - 1) * 100, 1),
+            "decisions_identical_to_blank_pipeline": same}
+
+
+# -- (c) semgap_context against negspacy ---------------------------------------------
+def bench_context(args) -> dict:
+    from scripts import context_eval
+
+    if not context_eval.NEGEX_DEFAULT.resolve().is_file():
+        return {"skipped": f"the NegEx set is not at {context_eval.NEGEX_DEFAULT.resolve()}"}
+    if context_eval.negspacy_version() is None:
+        return {"skipped": "negspacy is not installed (pip install semgap_spacy[bench])"}
+    samples, _ = context_eval.load_negex(context_eval.NEGEX_DEFAULT.resolve())
+    legs = [context_eval.SemgapAdapter("en", {}), context_eval.NegspacyAdapter()]
+    best = context_eval.time_legs(legs, samples, args.repeats)
+    rate = {name: round(len(samples) / sec, 1) for name, sec in best.items()}
+    return {"set": "negex", "sentences": len(samples), "repeats_best_of": args.repeats,
+            "sentences_per_second": rate,
+            "ratio_semgap_to_negspacy": round(rate["semgap_context"] / rate["negspacy"], 3),
+            "timed_by": "scripts.context_eval.time_legs (each component alone, docs made before the clock)"}
+
+
+# -- (d) workers and Dask -------------------------------------------------------------
+def _write_jsonl(path: Path, cases: List[dict]) -> None:
+    with open(path, "w", encoding="utf8") as fh:
+        for case in cases:
+            fh.write(json.dumps(case, ensure_ascii=False) + "\n")
+
+
+def _run_cli(extra: List[str], src: Path, out: Path) -> float:
+    command = [sys.executable, "-m", "semgap_spacy", "assess", "--cases", str(src), "--out", str(out),
+               "--no-progress"] + extra
+    start = time.perf_counter()
+    subprocess.run(command, check=True, cwd=ROOT, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def _burn(n: int) -> None:
+    x = 0
+    for i in range(n):
+        x += i * i
+
+
+def cpu_parallelism(n: int = 10_000_000) -> float:
+    """How many cores two busy processes get right now: 2 x (one alone) / (two side by side).
+
+    2.0 on an idle 2-core machine; lower while other work runs. Worker speed-ups
+    cannot exceed it, so it is measured next to them.
+    """
+    import multiprocessing
+
+    start = time.perf_counter()
+    _burn(n)
+    one = time.perf_counter() - start
+    start = time.perf_counter()
+    procs = [multiprocessing.Process(target=_burn, args=(n,)) for _ in range(2)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join()
+    return round(2 * one / (time.perf_counter() - start), 2)
+
+
+def bench_workers(args, cases: List[dict]) -> dict:
+    big = cycled(cases, args.workers_cases)
+    small = big[: max(1, len(big) // 10)]
+    try:
+        import distributed  # noqa: F401
+        dask_ok = True
+    except ImportError:
+        dask_ok = False
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        saved = str(tmp / "pipeline")  # the bundled pipeline, saved: every leg loads it in 0.5 s
+        build_pipeline().to_disk(saved)
+        legs = {"workers_1": ["--workers", "1"], "workers_2": ["--workers", "2"]}
+        if dask_ok:
+            legs["dask_1"] = ["--engine", "dask", "--workers", "1"]
+            legs["dask_2"] = ["--engine", "dask", "--workers", "2"]
+        legs = {name: extra + ["--pipeline", saved] for name, extra in legs.items()}
+        _write_jsonl(tmp / "big.jsonl", big)
+        _write_jsonl(tmp / "small.jsonl", small)
+        best = {(name, size): float("inf") for name in legs for size in ("big", "small")}
+        outputs = {}
+        parallelism = []
+        for _ in range(args.worker_repeats):
+            parallelism.append(cpu_parallelism())
+            for name, extra in legs.items():
+                for size in ("big", "small"):
+                    out = tmp / f"{name}-{size}.out"
+                    best[name, size] = min(best[name, size], _run_cli(extra, tmp / f"{size}.jsonl", out))
+                    if size == "big":
+                        outputs[name] = out.read_bytes()
+    same = len({outputs[name] for name in legs}) == 1
+    result = {"cases": len(big), "small_run_cases": len(small), "cpus": os.cpu_count(),
+              "repeats_best_of": args.worker_repeats, "outputs_identical": same,
+              "cpu_parallelism_of_two_processes": parallelism,
+              "command": "python -m semgap_spacy assess --cases IN --out OUT --pipeline SAVED --workers N "
+                         "[--engine dask]",
+              "legs": {}}
+    for name in legs:
+        wall, short = best[name, "big"], best[name, "small"]
+        result["legs"][name] = {"wall_s": round(wall, 2), "small_run_wall_s": round(short, 2),
+                                "cases_per_s": _rate(len(big), wall),
+                                "marginal_cases_per_s": (_rate(len(big) - len(small), wall - short)
+                                                         if wall > short else None)}
+    one = result["legs"]["workers_1"]
+    for name in legs:
+        if name == "workers_1":
+            continue
+        leg = result["legs"][name]
+        base = result["legs"]["dask_1"] if name == "dask_2" else one
+        leg["speedup_wall"] = round(base["wall_s"] / leg["wall_s"], 2)
+        leg["speedup_marginal"] = (round(leg["marginal_cases_per_s"] / base["marginal_cases_per_s"], 2)
+                                   if leg["marginal_cases_per_s"] and base["marginal_cases_per_s"] else None)
+        leg["speedup_wall_vs_workers_1"] = round(one["wall_s"] / leg["wall_s"], 2)
+    if not dask_ok:
+        result["dask"] = "skipped: the dask extra is not installed (pip install semgap_spacy[dask])"
+    return result
+
+
+# -- (e) memory ---------------------------------------------------------------------------
+def _rss_mb() -> float:
+    import psutil
+    return psutil.Process().memory_info().rss / 2 ** 20
+
+
+def _lines(cases: List[dict], n: int) -> Iterator[bytes]:
+    for i in range(n):
+        case = cases[i % len(cases)]
+        text = case.get("text")
+        case = dict(case, text=f"{text} {new_word(i, 7)}") if isinstance(text, str) else case
+        yield json.dumps(case, ensure_ascii=False).encode("utf8") + b"\n"
+
+
+def memory_run(docs: int, mode: str = "as_is") -> dict:
+    """Resident memory while ``decide_lines`` decides ``docs`` new-word lines (run in a fresh process).
+
+    mode (str): "as_is"; "probe": empty ``semgap_context``'s own caches (by ORTH
+        hash, and of folded words) after every memory zone, which measures their
+        share of the growth, since they are not among the caches that forget a
+        zone's words; "tokenizer": the same lines through the blank tokenizer
+        alone, in memory zones of the same size, which measures spaCy's own share.
+    """
+    import gc
+
+    from semgap_spacy import api
+    from semgap_spacy.pipes.context import _fold as context_fold
+
+    nlp = spacy.blank("en") if mode == "tokenizer" else build_pipeline()
+    context = None if mode == "tokenizer" else nlp.get_pipe("semgap_context")
+    lines = _lines(heldout_cases(), docs)
+    if mode == "tokenizer":
+        done = (line for zone in api.chunked(lines, api.ZONE_CASES) for line in _tokenize_zone(nlp, zone))
+    else:
+        done = decide_lines(nlp, lines)
+    checkpoints = []
+    warm, step = max(1, docs // 10), max(1, docs // 20)
+    base = None
+    start = time.perf_counter()
+    for i, _ in enumerate(done, 1):
+        if mode == "probe" and i % api.ZONE_CASES == 0:
+            context._reset_orth_cache()
+            context_fold.cache_clear()
+        if i == warm or (i > warm and i % step == 0) or i == docs:
+            gc.collect()
+            rss = _rss_mb()
+            base = rss if i == warm else base
+            checkpoints.append({"docs": i, "rss_mb": round(rss, 1)})
+    return {"rss_mb_after_warm_up": round(base, 1), "rss_mb_checkpoints": checkpoints,
+            "rss_growth_mb": round(max(c["rss_mb"] for c in checkpoints) - base, 1),
+            "docs_per_s": _rate(docs, time.perf_counter() - start),
+            "semgap_context_orth_cache_entries": len(getattr(context, "_orth_info", {}))}
+
+
+def _tokenize_zone(nlp, lines: List[bytes]) -> List[bytes]:
+    """Tokenize the texts of some lines inside one memory zone (the tokenizer-only run)."""
+    with nlp.memory_zone():
+        for line in lines:
+            text = json.loads(line).get("text")
+            nlp.make_doc(text if isinstance(text, str) else "")
+    return lines
+
+
+def _memory_runs(docs: int) -> List[dict]:
+    """``memory_run`` in each mode, each in a fresh process, side by side."""
+    runs = []
+    for mode in ("as_is", "probe", "tokenizer"):
+        code = f"import json; from scripts.bench import memory_run; print(json.dumps(memory_run({docs}, {mode!r})))"
+        runs.append(subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True))
+    outputs = [run.communicate()[0] for run in runs]
+    if any(run.returncode for run in runs):
+        raise RuntimeError("a memory run failed")
+    return [json.loads(out.strip().splitlines()[-1]) for out in outputs]
+
+
+def bench_memory(args, cases: List[dict]) -> dict:
+    as_is, probe, tokenizer = _memory_runs(args.memory_docs)
+    return {"docs": args.memory_docs,
+            "route": "decide_lines (the assess CLI's route), memory zones of semgap_spacy.api.ZONE_CASES cases",
+            "each_doc": "a held-out case with one never-seen word", "warm_up_docs": max(1, args.memory_docs // 10),
+            "rss_growth_mb": as_is["rss_growth_mb"], "as_is": as_is,
+            "semgap_context_cache_emptied_after_each_zone": probe,
+            "semgap_context_cache_share_mb": round(as_is["rss_growth_mb"] - probe["rss_growth_mb"], 1),
+            "blank_tokenizer_alone_in_memory_zones": tokenizer,
+            "note": "semgap_context keeps its own caches (by ORTH hash, up to 200,000 entries, and of "
+                    "folded words, up to 65,536) outside util.caches (the component is being rewritten); the "
+                    "probe run empties them after every zone to measure their share; the tokenizer run "
+                    "is spaCy alone on the same lines in zones of the same size"}
+
+
+def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=10_000, help="cases per timed run of the blank section")
+    parser.add_argument("--repeats", type=int, default=5, help="runs of each leg; the fastest counts")
+    parser.add_argument("--trained", default="en_core_web_sm", help="a trained pipeline to measure inside")
+    parser.add_argument("--workers-cases", type=int, default=20_000)
+    parser.add_argument("--worker-repeats", type=int, default=2)
+    parser.add_argument("--memory-docs", type=int, default=200_000)
+    parser.add_argument("--only", default=",".join(SECTIONS), help=f"sections to run, of {','.join(SECTIONS)}")
+    parser.add_argument("--out", default=str(ROOT / "results" / "bench.json"))
+    return parser.parse_args(argv)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parse_args(argv)
+    only = [s for s in args.only.split(",") if s]
+    unknown = set(only) - set(SECTIONS)
+    if unknown:
+        raise SystemExit(f"unknown sections: {sorted(unknown)}")
+    out = Path(args.out)
+    result = json.loads(out.read_text(encoding="utf8")) if out.is_file() else {}
+    if "sections" not in result:
+        result = {"sections": {}}
+    cases = heldout_cases()
+    runners = {"blank": lambda: bench_blank(args, cases), "trained": lambda: bench_trained(args, cases),
+               "context": lambda: bench_context(args), "workers": lambda: bench_workers(args, cases),
+               "memory": lambda: bench_memory(args, cases)}
+    for name in only:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        section = runners[name]()
+        section["ran_at"] = started
+        section["command"] = " ".join(["python -m scripts.bench"] + list(argv if argv is not None else sys.argv[1:]))
+        section["load_average_1min_at_start"] = None if load is None else round(load, 2)
+        result["sections"][name] = section
+        print(json.dumps({name: section}, indent=2))
+    result["targets"] = TARGETS
+    result["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0], "spacy": spacy.__version__}
+    result["command"] = "python -m scripts.bench"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
+    print(f"wrote {out}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

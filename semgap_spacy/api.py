@@ -5,8 +5,11 @@ and time ride on ``doc._``), so a batch streams through ``nlp.pipe`` with the
 matchers and the unit registry built once. Whatever a case holds, it comes
 back as a decision: bad input becomes a reason, never an exception.
 """
+import json
 import re
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
+import sys
+from contextlib import nullcontext
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import spacy
 from spacy.language import Language
@@ -17,11 +20,13 @@ from .core.cases import MAX_TEXT_CHARS, check_case
 from .core.pipeline import expected_order
 from .core.reasons import ESCALATE, outcome_for
 from .core.reasons import SCHEMA, make_reason, text_sha256
+from .util.jsonl import parse_line
 from .glossary.models import GlossarySet, load_glossaries
 from .pipes.base import check_order, glossary_from_arg
 
 __all__ = ["MAX_TEXT_CHARS", "PIPE_NAMES", "add_semgap_pipes", "assess", "assess_cases", "build_pipeline",
-           "case_doc", "decide_cases", "decision_of", "fallback_decision", "pipeline_glossary"]
+           "case_doc", "decide_cases", "decide_lines", "decision_of", "fallback_decision", "line_case",
+           "memory_zone", "pipeline_glossary"]
 
 #: the semgap pipes in the order they must run (``data/pipeline.json``)
 PIPE_NAMES = expected_order()
@@ -179,14 +184,21 @@ def assess_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256) -> 
     A batch whose user pipe raises is redone one doc at a time so that only the
     failing case is marked, not its neighbours.
     """
-    batch: List[Doc] = []
-    for case in cases:
-        batch.append(case if isinstance(case, Doc) else case_doc(nlp, case))
-        if len(batch) >= batch_size:
-            yield from _run_batch(nlp, batch, batch_size)
-            batch = []
-    if batch:
-        yield from _run_batch(nlp, batch, batch_size)
+    for batch in chunked(cases, batch_size):
+        yield from _run_batch(nlp, [case if isinstance(case, Doc) else case_doc(nlp, case) for case in batch],
+                              batch_size)
+
+
+def chunked(items: Iterable[Any], size: int) -> Iterator[List[Any]]:
+    """Lists of ``size`` items (the last may be shorter), read lazily."""
+    chunk: List[Any] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _run_batch(nlp: Language, docs: List[Doc], batch_size: int) -> Iterator[Doc]:
@@ -223,7 +235,131 @@ def _as_lists(value: Any) -> Any:
     return value
 
 
-def decide_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256) -> Iterator[dict]:
-    """Decision dicts (spec §5) for many cases, streamed, in order."""
-    for doc in assess_cases(nlp, cases, batch_size=batch_size):
-        yield decision_of(doc)
+#: cases decided inside one ``nlp.memory_zone()`` by ``decide_cases`` and ``decide_lines``
+ZONE_CASES = 4096
+
+# One case on its way to a decision: (the case or a Doc, problems found before
+# the pipes, the line number when the line was refused).
+_Item = Tuple[Any, Optional[List[dict]], Optional[int]]
+
+
+def decide_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256, *, n_process: int = 1,
+                 progress: bool = False) -> Iterator[dict]:
+    """Decision dicts (spec §5) for many cases, streamed, in order.
+
+    Cases are decided inside ``nlp.memory_zone()`` (``ZONE_CASES`` at a time),
+    so an endless stream of new words leaves memory flat; only plain decision
+    dicts leave the zone. Docs given instead of cases are decided outside it.
+
+    nlp (Language): A pipeline with the semgap pipes.
+    cases (Iterable[Any]): Case dicts (id, domain, text, readings, now); anything else escalates.
+    batch_size (int): Docs per ``nlp.pipe`` batch.
+    n_process (int): Worker processes (``semgap_spacy.workers``); each builds the
+        pipeline once from ``nlp.to_disk`` and sends back decisions, never Docs.
+        1 decides in this process.
+    progress (bool): Show a progress bar on stderr (only when it is a terminal).
+    YIELDS (dict): One decision per case, in input order.
+    """
+    if n_process != 1:
+        from .workers import decide_in_workers
+        decisions = decide_in_workers(nlp, cases, "cases", n_process=n_process, batch_size=batch_size)
+    else:
+        decisions = _decide_items(nlp, ((case, None, None) for case in cases), batch_size)
+    yield from with_progress(decisions, progress)
+
+
+def line_case(number: int, raw: Union[bytes, str]) -> Tuple[Any, Optional[dict]]:
+    """One JSONL line as (case, None), or (None, reason) when it is not a strict JSON object.
+
+    number (int): The line number, for the reason's message.
+    raw (bytes | str): The line as read (bytes are decoded as strict UTF-8).
+    RETURNS (Tuple[Any, Optional[dict]]): The case, or the reason it is refused.
+    """
+    value, problem = parse_line(raw)
+    if problem is not None:
+        code, message = problem
+        return None, make_reason(code, f"line {number}: {message}")
+    if not isinstance(value, dict):
+        return None, make_reason("invalid_case", f"line {number} is JSON {type(value).__name__}, not an object")
+    return value, None
+
+
+def decide_lines(nlp: Language, lines: Iterable[Union[bytes, str]], batch_size: int = 256, *, start: int = 1,
+                 n_process: int = 1, progress: bool = False, as_json: bool = False) -> Iterator[Any]:
+    """One decision per JSONL line, in order, whatever the line holds.
+
+    A line that is not strict JSON (``util.jsonl``) or not an object gets
+    ``"id": null``, its ``"line"`` number and an escalation naming the problem.
+    Lines are parsed where they are decided (in the workers when
+    ``n_process`` > 1).
+
+    lines (Iterable[bytes | str]): The lines, blank ones included.
+    start (int): The number of the first line.
+    n_process, progress: As for ``decide_cases``.
+    as_json (bool): Yield each decision as its JSON text (one line, non-ASCII
+        kept), made where it is decided: in the workers, not in this process.
+    YIELDS (dict | str): One decision per line.
+    """
+    if n_process != 1:
+        from .workers import decide_in_workers
+        decisions = decide_in_workers(nlp, lines, "json_lines" if as_json else "lines", n_process=n_process,
+                                      batch_size=batch_size, start=start)
+    else:
+        decisions = _decide_items(nlp, _line_items(lines, start), batch_size)
+        if as_json:
+            decisions = (json.dumps(d, ensure_ascii=False) for d in decisions)
+    yield from with_progress(decisions, progress)
+
+
+def _line_items(lines: Iterable[Union[bytes, str]], start: int) -> Iterator[_Item]:
+    for number, raw in enumerate(lines, start):
+        case, problem = line_case(number, raw)
+        yield ({}, [problem], number) if problem is not None else (case, None, None)
+
+
+def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int) -> Iterator[dict]:
+    for zone in chunked(items, ZONE_CASES):
+        yield from _decide_zone(nlp, zone, batch_size)
+
+
+def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[dict]:
+    """Decisions of some cases, decided inside one memory zone (Docs given by the caller excepted)."""
+    given_docs = any(isinstance(case, Doc) for case, _, _ in items)
+    decisions = []
+    with (nullcontext() if given_docs else memory_zone(nlp)):
+        for first in range(0, len(items), batch_size):
+            part = items[first:first + batch_size]
+            docs = [case if isinstance(case, Doc) else case_doc(nlp, case, problems=problems)
+                    for case, problems, _ in part]
+            for (_, _, line), doc in zip(part, _run_batch(nlp, docs, batch_size)):
+                decision = decision_of(doc)
+                if line is not None:
+                    decision["id"], decision["line"] = None, line
+                decisions.append(decision)
+    return decisions
+
+
+def memory_zone(nlp: Language):
+    """``nlp.memory_zone()``, or a block that does nothing when spaCy has no
+    memory zones (before 3.8) or one is open already (zones do not nest).
+
+    RETURNS (ContextManager): The zone.
+    """
+    zone = getattr(nlp, "memory_zone", None)
+    if zone is None or getattr(nlp.vocab, "in_memory_zone", False):
+        return nullcontext()
+    return zone()
+
+
+def with_progress(decisions: Iterator[dict], enabled: bool, total: Optional[int] = None) -> Iterator[dict]:
+    """The decisions, counted on a tqdm bar on stderr when enabled and stderr is a
+    terminal; the bar appears only once a run has taken a second.
+
+    total (Optional[int]): The number of cases, when known.
+    """
+    if not enabled or not sys.stderr.isatty():
+        yield from decisions
+        return
+    from tqdm import tqdm
+    with tqdm(decisions, total=total, unit=" cases", delay=1.0, file=sys.stderr, dynamic_ncols=True) as bar:
+        yield from bar

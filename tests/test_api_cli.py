@@ -79,6 +79,11 @@ def test_cli_assess_file_with_bad_lines(tmp_path, capsys):
     assert [d.get("line") for d in decisions] == [None, 2, None, 4, 5, None, None, None, 9]
     assert [d["decision"] for d in decisions] == ["proceed"] + ["escalate"] * 8
     assert "9 decisions written" in capsys.readouterr().err
+    # the same file, decided by a saved pipeline (--pipeline) in two worker processes
+    saved, out2 = tmp_path / "pipeline", tmp_path / "out2.jsonl"
+    build_pipeline().to_disk(saved)
+    assert main(["assess", "--cases", str(src), "--out", str(out2), "--pipeline", str(saved), "--workers", "2"]) == 0
+    assert out2.read_bytes() == out.read_bytes()
 
 
 def test_cli_missing_input_is_a_message_not_a_traceback(tmp_path, capsys):

@@ -93,13 +93,25 @@ class ClauseRule:
         self._non_final = frozenset(w.casefold() for w in non_final)
 
         self._last: Tuple[str, List[Tuple[int, int]]] = ("", [])
+        self._last_breaks: Tuple[str, int, int, List[Tuple[int, int]]] = ("", 0, 0, [])
 
     def breaks(self, text: str, start: int = 0, end: int = None) -> List[Tuple[int, int]]:
-        """Every clause break in ``text[start:end]`` as (start_char, end_char), in text order."""
+        """Every clause break in ``text[start:end]`` as (start_char, end_char), in text order.
+
+        The pipes that draw clauses over a whole doc (context, coverage) ask for
+        the same text in turn, so the last answer is kept for the same text object.
+        """
         end = len(text) if end is None else end
+        text_, start_, end_, found = self._last_breaks
+        if text_ is text and start_ == start and end_ == end:
+            return list(found)
         if not same_breaks(text):
-            return [(s, e) for s, e in self._view_breaks(text) if start <= s and e <= end]
-        return [(m.start(), m.end()) for m in self._re.finditer(text, start, end) if not self._abbreviation(text, m)]
+            found = [(s, e) for s, e in self._view_breaks(text) if start <= s and e <= end]
+        else:
+            found = [(m.start(), m.end()) for m in self._re.finditer(text, start, end)
+                     if not self._abbreviation(text, m)]
+        self._last_breaks = (text, start, end, found)
+        return list(found)
 
     def token_candidate(self, text: str) -> bool:
         """Whether a token with this text can hold a break: a break punctuation character,

@@ -32,6 +32,7 @@ from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequen
 
 from ..glossary.drafts import MEANS_TERM, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
+from ..util.caches import WordCache, cached
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .reasons import make_reason
@@ -49,7 +50,7 @@ _URL = re.compile(r"^(https?://|www\.)\S+$", re.IGNORECASE)
 _HANDLE = re.compile(r"^[@#]\w+$")
 _INITIAL = re.compile(r"^[^\W\d_]\.?$")
 
-_fold = lru_cache(maxsize=65536)(fold)
+_fold = cached(65536)(fold)
 
 
 class Finding(NamedTuple):
@@ -171,12 +172,12 @@ class CoverageRules:
     form_key (Callable[[str], str]): The inflection key of a folded word (rule 4).
     unit_aliases (Iterable[str]): Unit words (rule 2).
     pack_codes (Sequence[str]): Language packs whose stop words count (rule 3).
+    cache_size (int): Words whose rule is remembered, per domain.
     """
 
-    CACHE_LIMIT = 50_000
-
     def __init__(self, glossary: GlossarySet, tokenize, form_key, unit_aliases: Iterable[str],
-                 pack_codes: Sequence[str]):
+                 pack_codes: Sequence[str], cache_size: int = 50_000):
+        self.cache_size = cache_size
         self.form_key = form_key
         self.stop = stop_words(tuple(pack_codes))
         self.accented_stop = accented_stop_words(tuple(pack_codes))
@@ -215,7 +216,9 @@ class CoverageRules:
         titlecase: Whether the ``titlecase`` source is on.
         """
         rules = self.domains.get(domain or "", self.empty)
-        cache = self._word_rules.setdefault(domain or "", {})
+        cache = self._word_rules.get(domain or "")
+        if cache is None:
+            cache = self._word_rules[domain or ""] = WordCache(self.cache_size)
         out: List[Optional[str]] = []
         missing = False
         for i, text in enumerate(texts):
@@ -226,9 +229,9 @@ class CoverageRules:
             else:
                 rule = cache.get(text, _UNSEEN)
                 if rule is _UNSEEN:
-                    if len(cache) >= self.CACHE_LIMIT:
-                        cache.clear()  # bounded: memory stays flat on long streams
-                    rule = cache[text] = self._word_rule(text, rules)
+                    rule = cache.recall(text, _UNSEEN)
+                    if rule is _UNSEEN:
+                        rule = cache.put(text, self._word_rule(text, rules))
                 out.append(rule)
                 missing = missing or rule is None
         if not missing:

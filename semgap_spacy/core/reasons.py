@@ -64,6 +64,8 @@ REASON_CODES: Dict[str, str] = {
     "invalid_text": ESCALATE,
     "text_too_long": ESCALATE,
     "component_error": ESCALATE,
+    # a worker process scoring the case died before it sent the decision back
+    "worker_failed": ESCALATE,
     # a pipe the policy needs did not fully read the text (missing, disabled, failed, misordered)
     "pipeline_incomplete": ESCALATE,
 }

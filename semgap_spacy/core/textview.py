@@ -34,6 +34,8 @@ from collections import Counter
 from importlib import resources
 from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
+from ..util.caches import cached
+
 __all__ = ["TextView", "TokenReading", "SuspiciousChar", "read_text", "read_token", "read_word", "is_ignorable",
            "is_canonical", "reads_as_itself"]
 
@@ -414,7 +416,7 @@ def _latin_lookalike(ch: str) -> Optional[str]:
     return pick
 
 
-@functools.lru_cache(maxsize=65536)
+@cached(65536)
 def read_token(text: str) -> TokenReading:
     """The canonical form of one token's raw text and what is suspicious in it.
 
@@ -485,7 +487,7 @@ def is_canonical(text: str) -> bool:
     return _fast(text)
 
 
-@functools.lru_cache(maxsize=65536)
+@cached(65536)
 def read_word(text: str) -> str:
     """The *reading* of one token's text: canonical (``read_token``), folded, whitespace as one space.
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
+from ..util.caches import WordCache
 from ..util.textnorm import fold
 
 RULE_POS = ("noun", "verb", "adj")
@@ -111,7 +112,7 @@ class FormIndex:
         # suffix rules may lead only to words that inflect ("CTCs" is not "CTC")
         self.keys = frozenset(self.forms.values()) - self.exact
         self.rules = list(rules) if rules is not None else english_rules()
-        self._cache: Dict[str, str] = {}
+        self._cache: Dict[str, str] = WordCache(self.CACHE_LIMIT)
 
     def key(self, word: str) -> str:
         """Canonical key of a folded word (the word itself when unknown)."""
@@ -119,6 +120,8 @@ class FormIndex:
         if hit is not None:
             return hit
         hit = self._cache.get(word)
+        if hit is None:
+            hit = self._cache.recall(word)
         if hit is not None:
             return hit
         result = word
@@ -128,10 +131,7 @@ class FormIndex:
                 if cand in self.keys:
                     result = self.forms.get(cand, cand)
                     break
-        if len(self._cache) >= self.CACHE_LIMIT:
-            self._cache.clear()  # bounded: memory stays flat on long streams
-        self._cache[word] = result
-        return result
+        return self._cache.put(word, result)
 
     def to_dict(self) -> dict:
         return {"forms": self.forms, "rules": [list(r) for r in self.rules], "exact": sorted(self.exact)}

@@ -6,14 +6,13 @@ the run never stops on a bad case. Errors about the command itself (a
 missing file) are one line on stderr and a non-zero exit code, no traceback.
 """
 import argparse
-import json
 import sys
 from contextlib import nullcontext
-from typing import Iterator, List, Optional, Tuple
+from typing import List, Optional
 
-from ..api import build_pipeline, case_doc, decide_cases, pipeline_glossary
-from ..core.reasons import make_reason
-from ..util.jsonl import iter_lines
+import spacy
+
+from ..api import build_pipeline, decide_cases, decide_lines, pipeline_glossary, with_progress
 from ..util.safe_output import output_file, one_line
 from . import glossary_cli, provenance_cli, queue_cli, report_cli
 
@@ -40,44 +39,46 @@ DEMO_CASES = [
 ]
 
 
-def read_cases(stream) -> Iterator[Tuple[int, object, Optional[dict]]]:
-    """(line number, case, problem) per line of a JSONL byte stream (strict JSON, see ``jsonl``)."""
-    for number, value, problem in iter_lines(stream):
-        if problem is not None:
-            code, message = problem
-            yield number, None, make_reason(code, f"line {number}: {message}")
-        elif not isinstance(value, dict):
-            yield number, None, make_reason("invalid_case",
-                                            f"line {number} is JSON {type(value).__name__}, not an object")
-        else:
-            yield number, value, None
+def count_lines(path: str) -> Optional[int]:
+    """Lines of a file, counted in blocks (for the progress bar); None for stdin or a failure."""
+    if path == "-":
+        return None
+    try:
+        with open(path, "rb") as fh:
+            count, last = 0, b"\n"
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                count += block.count(b"\n")
+                last = block[-1:]
+            return count + (last != b"\n")
+    except OSError:
+        return None
 
 
 def _cmd_assess(args) -> int:
+    if args.engine == "dask":
+        from .dask_engine import cmd_assess_dask  # the ``dask`` extra, imported only when asked for
+        return cmd_assess_dask(args)
+    if args.workers < 0:
+        print("semgap: --workers must be 0 (one per CPU) or more", file=sys.stderr)
+        return 2
     try:
         source = open(args.cases, "rb") if args.cases != "-" else nullcontext(sys.stdin.buffer)
     except OSError as exc:
         print(f"semgap: cannot open {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
     with source as stream:
-        nlp = build_pipeline(args.glossaries)  # before OUT is touched: a bad glossary leaves it as it was
-        bad_lines: List[Optional[int]] = []  # per case: its line number when it did not parse
-
-        def docs():
-            for number, case, problem in read_cases(stream):
-                bad_lines.append(number if problem is not None else None)
-                yield case_doc(nlp, case if problem is None else {}, problems=[problem] if problem else None)
-
+        # before OUT is touched: a bad glossary or pipeline leaves it as it was
+        nlp = spacy.load(args.pipeline) if args.pipeline else build_pipeline(args.glossaries)
+        progress = args.progress is not False and sys.stderr.isatty()
+        total = count_lines(args.cases) if progress else None
         count = 0
         # OUT is replaced only when every line has its decision (see safe_output).
         with output_file(args.out) as out:
-            for decision in decide_cases(nlp, docs(), batch_size=args.batch_size):
-                if bad_lines[count] is not None:
-                    decision["id"], decision["line"] = None, bad_lines[count]
-                out.write(json.dumps(decision, ensure_ascii=False) + "\n")
+            decisions = decide_lines(nlp, stream, batch_size=args.batch_size, n_process=args.workers or -1,
+                                     as_json=True)
+            for decision in with_progress(decisions, progress, total):
+                out.write(decision + "\n")
                 count += 1
-            if count != len(bad_lines):
-                raise RuntimeError(f"{len(bad_lines)} cases read but {count} decisions made")
     print(f"semgap: {count} decisions written to {args.out}", file=sys.stderr)
     return 0
 
@@ -101,6 +102,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="output JSONL, one decision per line ('-' for stdout)")
     p.add_argument("--glossaries", default=None, help="directory of domain glossaries (default: bundled)")
     p.add_argument("--batch-size", type=int, default=256)
+    p.add_argument("--workers", type=int, default=1,
+                   help="worker processes, each with its own pipeline (0: one per CPU; default 1)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="'dask' scores on a Dask cluster (extra: dask); --cases may then be any fsspec URL")
+    p.add_argument("--scheduler", default=None,
+                   help="Dask scheduler address (default: a LocalCluster of --workers processes)")
+    p.add_argument("--pipeline", default=None,
+                   help="a spacy.load-able pipeline directory (nlp.to_disk) to decide with, here and on "
+                        "Dask workers (default: the bundled pipeline with --glossaries)")
+    p.add_argument("--blocksize", default="1MiB", help="bytes of input per Dask partition (default 1MiB)")
     p.set_defaults(func=_cmd_assess)
     p = sub.add_parser("demo", help="decide a dozen examples from the spec and print a table")
     p.add_argument("--glossaries", default=None)

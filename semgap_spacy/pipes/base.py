@@ -29,6 +29,7 @@ from .extensions import begin_run, doc_key, record_component_error, record_run
 from ..core.cases import UNREAD_CODES, check_case, merge_problems
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..glossary.models import GlossarySet, load_glossaries
+from ..util import caches
 
 #: ``start_run``'s default: look the pipeline's default domain up now (one call),
 #: rather than once per stream (``pipe``)
@@ -148,6 +149,7 @@ class SemgapPipe(Pipe):
         """
         if not begin_run(doc, contract().decision, self.name):
             return
+        caches.new_document()
         data = doc.user_data
         if default_domain is LOOK_UP:
             # only a doc without a domain takes the default: the others need no look-up
@@ -178,6 +180,16 @@ class SemgapPipe(Pipe):
                 return getattr(proc, "default_domain", None)
         return None
 
+
+    def memory_zone(self, mem=None):
+        """The pipe's part of ``nlp.memory_zone()``: what the pipes learn about
+        words inside the zone (``util.caches``) is forgotten when it ends, so
+        no cache keeps a word, or the hash of a string, that the zone frees.
+
+        mem (cymem.Pool): The zone's memory pool (spaCy passes it; not used).
+        RETURNS (ContextManager): The zone.
+        """
+        return caches.memory_zone()
 
     # -- data ------------------------------------------------------------
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None,

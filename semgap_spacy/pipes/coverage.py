@@ -45,7 +45,7 @@ class Coverage(SemgapPipe):
     def __init__(self, nlp: Language, name: str = "semgap_coverage", *, enabled: bool = True,
                  ner: bool = False, titlecase: bool = False, languages: Optional[Sequence[str]] = None,
                  spans_key: str = TERMS_KEY, quantities_key: str = QUANTITIES_KEY, cues_key: str = CUES_KEY,
-                 unexplained_key: str = UNEXPLAINED_KEY):
+                 unexplained_key: str = UNEXPLAINED_KEY, cache_size: int = 50_000):
         self.ner, self.titlecase = bool(ner), bool(titlecase)
         self.languages = tuple(languages) if languages else None
         unknown = set(self.languages or ()) - set(languages_available())
@@ -53,6 +53,7 @@ class Coverage(SemgapPipe):
             raise ValueError(f"semgap_coverage: no language pack for {sorted(unknown)}")
         self.spans_key, self.quantities_key, self.cues_key = spans_key, quantities_key, cues_key
         self.unexplained_key = unexplained_key
+        self.cache_size = cache_size
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(ner=self.ner, titlecase=self.titlecase, languages=list(self.languages or []) or None,
                         spans_key=spans_key, quantities_key=quantities_key, cues_key=cues_key,
@@ -68,7 +69,7 @@ class Coverage(SemgapPipe):
             return [t.text for t in tokenizer(text) if not t.is_space]
 
         self.rules = CoverageRules(self.glossary, tokenize, index.key, unit_table().surfaces(),
-                                   self.languages or languages_available())
+                                   self.languages or languages_available(), cache_size=self.cache_size)
 
     def process(self, doc: Doc) -> Doc:
         """Explain every token; record the findings and the unexplained span group.
@@ -140,13 +141,13 @@ class Coverage(SemgapPipe):
     "semgap_coverage",
     default_config={"enabled": True, "ner": False, "titlecase": False, "languages": None,
                     "spans_key": TERMS_KEY, "quantities_key": QUANTITIES_KEY, "cues_key": CUES_KEY,
-                    "unexplained_key": UNEXPLAINED_KEY},
+                    "unexplained_key": UNEXPLAINED_KEY, "cache_size": 50_000},
     requires=["doc.spans"],
     assigns=["doc.spans", "doc._.semgap_coverage", "token._.semgap_explained_by", "doc._.semgap_pipeline"],
 )
 def make_coverage(nlp: Language, name: str, enabled: bool, ner: bool, titlecase: bool,
                   languages: Optional[List[str]], spans_key: str, quantities_key: str, cues_key: str,
-                  unexplained_key: str) -> Coverage:
+                  unexplained_key: str, cache_size: int = 50_000) -> Coverage:
     """Create a ``semgap_coverage`` component.
 
     enabled (bool): Off: no word is checked, and every decision records ``"coverage": {"enabled": false}``.
@@ -155,8 +156,10 @@ def make_coverage(nlp: Language, name: str, enabled: bool, ner: bool, titlecase:
     titlecase (bool): Names also from Titlecase words, not first in their sentence, that no
         lemma table of en/es/fr/de holds. Widens what may proceed. Defaults to False.
     languages (Optional[List[str]]): Packs whose stop words count (rule 3); None: every registered pack.
+    cache_size (int): Words whose explaining rule is remembered, per domain; a full cache
+        starts again empty. Defaults to 50000.
     RETURNS (Coverage): The component.
     """
     return Coverage(nlp, name, enabled=enabled, ner=ner, titlecase=titlecase, languages=languages,
                     spans_key=spans_key, quantities_key=quantities_key, cues_key=cues_key,
-                    unexplained_key=unexplained_key)
+                    unexplained_key=unexplained_key, cache_size=cache_size)

@@ -38,6 +38,7 @@ from ..lang.inflection import FormIndex
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
 from ..core.textview import read_token, read_word
+from ..util.caches import WordCache, WordSet
 from ..util.textnorm import fold
 from ..core.vocabulary import build_vocabulary, form_index_for, iter_phrases, spelling_variants
 
@@ -66,42 +67,43 @@ class MatchKeys:
     keeps its norms (issue 13) unless ``write_norm`` asks otherwise.
     """
 
-    CACHE_LIMIT = 100_000
     # Up to this many tokens, reading ``token.norm`` one by one is cheaper
     # than ``doc.to_array``, whose fixed cost is several microseconds.
     ITERATE_MAX = 16
 
     def __init__(self, nlp: Language, index: FormIndex, inflection: bool = True,
-                 abbreviations: Iterable[str] = (), write_norm: bool = False):
+                 abbreviations: Iterable[str] = (), write_norm: bool = False, cache_size: int = 100_000):
         self.nlp = nlp
         self.strings = nlp.vocab.strings
         self.index = index
         self.abbreviations = frozenset(fold(a) for a in abbreviations)
         self.inflection = inflection
         self.write_norm = write_norm
-        self._plain: Set[int] = set()  # norms that already are their key
-        self._keys: Dict[int, Tuple[str, ...]] = {}  # the other norms seen, and their keys
-        self._word_keys: Dict[str, str] = {}
+        # norms (by hash) that already are their key; the other norms seen, and their keys
+        self._plain = WordSet(cache_size, promote=False)
+        self._keys: Dict[int, Tuple[str, ...]] = WordCache(cache_size, promote=False)
+        self._word_keys: Dict[str, str] = WordCache(cache_size)
         self._dash = self.strings.add("-")
 
     def keys_for(self, norm: int) -> Tuple[str, ...]:
         """The keys of a norm hash; () when it reads as nothing."""
-        if norm in self._plain:
+        if norm in self._plain or self._plain.knows(norm):
             return (self.strings[norm],)
         keys = self._keys.get(norm)
+        if keys is None:
+            keys = self._keys.recall(norm)
         return keys if keys is not None else self._learn(norm)
 
     def word_key(self, folded: str) -> str:
         """The key of one folded word."""
         key = self._word_keys.get(folded)
         if key is None:
+            key = self._word_keys.recall(folded)
+        if key is None:
             stem, _, clitic = folded.rpartition("'")
             word = stem if clitic in ("d", "s") and stem in self.abbreviations else folded
             # "DC'd", "CTC's": the tokenizer keeps these as one token
-            key = self.index.key(word) if self.inflection else word
-            if len(self._word_keys) >= self.CACHE_LIMIT:
-                self._word_keys.clear()
-            self._word_keys[folded] = key
+            key = self._word_keys.put(folded, self.index.key(word) if self.inflection else word)
         return key
 
     def _learn(self, norm: int) -> Tuple[str, ...]:
@@ -116,13 +118,10 @@ class MatchKeys:
             # the canonical form may split where the written one did not ("close\uff0c")
             words = [fold(t.text) for t in self.nlp.make_doc(reading) if not t.is_space]
         keys = tuple(self.word_key(w) for w in words)
-        if len(self._plain) + len(self._keys) >= self.CACHE_LIMIT:
-            self._plain.clear()  # bounded: memory stays flat on long streams
-            self._keys.clear()
         if keys == (text,):
             self._plain.add(norm)
         else:
-            self._keys[norm] = keys
+            self._keys.put(norm, keys)
         return keys
 
     def prepare(self, doc: Doc) -> Tuple[Doc, Optional[List[int]], list]:
@@ -231,8 +230,9 @@ class Terms(SemgapPipe):
     def __init__(self, nlp: Language, name: str = "semgap_terms", *, enabled: bool = True,
                  spans_key: str = TERMS_KEY, annotate_ents: bool = False, inflection: bool = True,
                  frames: bool = True, cross_domain: bool = True, ambiguity: bool = True,
-                 write_norm: bool = False):
+                 write_norm: bool = False, cache_size: int = 100_000):
         self.spans_key = spans_key
+        self.cache_size = cache_size
         self.write_norm = write_norm
         self.annotate_ents = annotate_ents
         self.inflection = inflection
@@ -250,7 +250,7 @@ class Terms(SemgapPipe):
         abbreviations = [a for _, t in self.glossary.terms() for a in t.abbreviations if " " not in a]
         abbreviations += [amb.abbreviation for dom in self.glossary.domains.values() for amb in dom.ambiguous]
         self.keys = MatchKeys(self.nlp, form_index_for(vocab), self.inflection, abbreviations,
-                              write_norm=self.write_norm)
+                              write_norm=self.write_norm, cache_size=self.cache_size)
         keyed = _KeyTokenizer(self.nlp, self.keys)
         self.patterns, self.frame_specs = self._patterns()
         self.matcher = PhraseMatcher(self.nlp.vocab, attr="NORM")
@@ -436,14 +436,15 @@ def _preference(span_id: str) -> Tuple[int, int]:
 @Language.factory(
     "semgap_terms",
     default_config={"enabled": True, "spans_key": TERMS_KEY, "annotate_ents": False, "inflection": True,
-                     "frames": True, "cross_domain": True, "ambiguity": True, "write_norm": False},
+                     "frames": True, "cross_domain": True, "ambiguity": True, "write_norm": False,
+                     "cache_size": 100_000},
     requires=["doc._.semgap_repairs"],
     assigns=["doc.spans", "doc._.semgap_suspicious", "span._.semgap_term_id", "span._.semgap_signal",
              "doc._.semgap_pipeline"],
 )
 def make_terms(nlp: Language, name: str, enabled: bool, spans_key: str, annotate_ents: bool,
                inflection: bool, frames: bool, cross_domain: bool, ambiguity: bool,
-               write_norm: bool = False) -> Terms:
+               write_norm: bool = False, cache_size: int = 100_000) -> Terms:
     """Build the glossary term matcher.
 
     enabled (bool): Off writes no spans. Defaults to True.
@@ -456,8 +457,10 @@ def make_terms(nlp: Language, name: str, enabled: bool, spans_key: str, annotate
     write_norm (bool): Also leave the match keys in ``token.norm_`` (the old
         behaviour, for code that read them there). Off by default: the user's
         norms are the user's. Defaults to False.
+    cache_size (int): Words whose match keys are remembered, per cache; a full
+        cache starts again empty. Defaults to 100000.
     RETURNS (Terms): The component.
     """
     return Terms(nlp, name, enabled=enabled, spans_key=spans_key, annotate_ents=annotate_ents,
-                         inflection=inflection, frames=frames, cross_domain=cross_domain, ambiguity=ambiguity,
-                         write_norm=write_norm)
+                 inflection=inflection, frames=frames, cross_domain=cross_domain, ambiguity=ambiguity,
+                 write_norm=write_norm, cache_size=cache_size)

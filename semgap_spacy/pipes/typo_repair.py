@@ -26,6 +26,7 @@ from spacy.tokens import Doc
 
 from .extensions import doc_set, doc_text, token_set
 from ..lang import packs, union
+from ..util.caches import WordCache, WordSet
 from ..lang.inflection import read_table
 from .base import SemgapPipe
 from ..util.textnorm import fold
@@ -80,17 +81,16 @@ class TypoRepair(SemgapPipe):
 
     FACTORY = "semgap_typo_repair"
 
-    CACHE_LIMIT = 50_000
-
     def __init__(self, nlp: Language, name: str = "semgap_typo_repair", *, enabled: bool = True,
-                 min_length: int = 5, short_max: int = 7, protect_dictionary_words: bool = True):
+                 min_length: int = 5, short_max: int = 7, protect_dictionary_words: bool = True,
+                 cache_size: int = 50_000):
         self.min_length = min_length
         self.short_max = short_max
         self.protect_dictionary_words = protect_dictionary_words
-        self._cache: Dict[str, Tuple[Optional[str], Optional[List[str]]]] = {}
-        self._folds: Dict[str, str] = {}
+        self._cache: Dict[str, Tuple[Optional[str], Optional[List[str]]]] = WordCache(cache_size)
+        self._folds: Dict[str, str] = WordCache(cache_size)
         # Whitespace-separated chunks of text in which no word needs repair.
-        self._clean: Set[str] = set()
+        self._clean = WordSet(cache_size)
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(min_length=min_length, short_max=short_max,
                         protect_dictionary_words=protect_dictionary_words)
@@ -116,7 +116,7 @@ class TypoRepair(SemgapPipe):
         RETURNS (Tuple[Optional[str], Optional[List[str]]]): (repaired word,
             None), (None, tied candidates) when refused for a tie, or (None, None).
         """
-        hit = self._cache.get(word)
+        hit = self._cache.get(word) or self._cache.recall(word)
         if hit is not None:
             return hit
         result: Tuple[Optional[str], Optional[List[str]]] = (None, None)
@@ -133,10 +133,7 @@ class TypoRepair(SemgapPipe):
                     result = (tied[0], None)
                 else:
                     result = (None, tied)
-        if len(self._cache) >= self.CACHE_LIMIT:
-            self._cache.clear()
-        self._cache[word] = result
-        return result
+        return self._cache.put(word, result)
 
     def process(self, doc: Doc) -> Doc:
         # Most docs hold only words seen before and found sound. Whitespace
@@ -155,10 +152,8 @@ class TypoRepair(SemgapPipe):
         for chunk in chunks:
             # A chunk is settled by the regex on its characters only when it is its own
             # reading ("°C", "excursión"; not "n\u200bot" or a mixed-script word).
-            if (chunk not in self._clean and (canonical or reads_as_itself(chunk))
+            if (not self._clean.knows(chunk) and (canonical or reads_as_itself(chunk))
                     and not read_token(chunk).suspicious and self._is_clean(chunk)):
-                if len(self._clean) >= self.CACHE_LIMIT:
-                    self._clean.clear()  # bounded: memory stays flat on long streams
                 self._clean.add(chunk)
         return doc
 
@@ -235,14 +230,13 @@ class TypoRepair(SemgapPipe):
         """``repair`` of a word as written (folded through a cache)."""
         folded = self._folds.get(word)
         if folded is None:
+            folded = self._folds.recall(word)
+        if folded is None:
             folded = self._fold(word)
         return self.repair(folded)
 
     def _fold(self, word: str) -> str:
-        if len(self._folds) >= self.CACHE_LIMIT:
-            self._folds.clear()
-        folded = self._folds[word] = fold(word)
-        return folded
+        return self._folds.put(word, fold(word))
 
 
 @lru_cache(maxsize=8)
@@ -256,19 +250,22 @@ def _long_words(min_length: int) -> "re.Pattern":
 
 @Language.factory(
     "semgap_typo_repair",
-    default_config={"enabled": True, "min_length": 5, "short_max": 7, "protect_dictionary_words": True},
+    default_config={"enabled": True, "min_length": 5, "short_max": 7, "protect_dictionary_words": True,
+                    "cache_size": 50_000},
     assigns=["doc._.semgap_repairs", "token._.semgap_original", "token._.semgap_repair_candidates",
              "doc._.semgap_pipeline"],
 )
 def make_typo_repair(nlp: Language, name: str, enabled: bool, min_length: int, short_max: int,
-                     protect_dictionary_words: bool) -> TypoRepair:
+                     protect_dictionary_words: bool, cache_size: int = 50_000) -> TypoRepair:
     """Build the typo repair component.
 
     enabled (bool): Off leaves every token as written. Defaults to True.
     min_length (int): Words shorter than this are never repaired. Defaults to 5.
     short_max (int): Words up to this length allow distance 1, longer ones 2. Defaults to 7.
     protect_dictionary_words (bool): Never repair ordinary English words. Defaults to True.
+    cache_size (int): Words (and whitespace-separated chunks) whose repair is remembered, per
+        cache; a full cache starts again empty. Defaults to 50000.
     RETURNS (TypoRepair): The component.
     """
     return TypoRepair(nlp, name, enabled=enabled, min_length=min_length, short_max=short_max,
-                      protect_dictionary_words=protect_dictionary_words)
+                      protect_dictionary_words=protect_dictionary_words, cache_size=cache_size)

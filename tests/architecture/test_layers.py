@@ -1,7 +1,7 @@
 """The folder tree is the architecture: imports run one way, and only the
 extension room touches spaCy's underscore storage.
 
-Layers, lowest first: util, lang, glossary, core, pipes, api (``api``,
+Layers, lowest first: util, lang, glossary, core, pipes, api (``api``, ``workers``,
 ``views``), ops. A module may import its own layer and those below it, never
 one above; ``core`` never sees a ``Doc``.
 """
@@ -13,7 +13,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "semgap_spacy"
 LAYERS = ["about", "util", "data", "lang", "glossary", "core", "pipes", "api", "ops"]
-TOP_LEVEL = {"api": "api", "views": "api", "about": "about", "__init__": "ops", "__main__": "ops"}
+TOP_LEVEL = {"api": "api", "views": "api", "workers": "api", "about": "about", "__init__": "ops", "__main__": "ops"}
 EXTENSION_ROOM = PACKAGE / "pipes" / "extensions.py"
 
 

@@ -123,3 +123,14 @@ def test_ascii_text_has_the_breaks_of_its_view():
     text = "No fever,  chills\n\nbut cough.\t Done -  ok"
     assert same_breaks(text)
     assert rule.breaks(text) == rule._view_breaks(text)
+
+
+def test_breaks_of_the_same_text_asked_again_are_the_same_and_a_copy():
+    rule = clause_rule()
+    text = "No delays, crossmatch positive; box 4 C. Released"
+    first = rule.breaks(text)
+    first.append((0, 0))  # a caller's own list: the kept answer is not touched
+    assert rule.breaks(text) == first[:-1] == [(9, 10), (30, 31), (39, 40)]
+    assert rule.breaks(text, 0, 20) == [(9, 10)]  # another range is worked out, not taken from the last
+    assert rule.breaks("a, b") == [(1, 2)]
+    assert rule.breaks(text) == first[:-1]

@@ -181,7 +181,7 @@ def test_failed_out_broken_glossary_file_one_line_error(tmp_path, capsys):
 
 def test_failed_out_exception_mid_run(tmp_path, capsys, monkeypatch):
     out, src = _out_with_old_content(tmp_path), _cases(tmp_path)
-    real = cli.decide_cases
+    real = cli.decide_lines
 
     def fails_after_one(nlp, docs, **kwargs):
         for i, decision in enumerate(real(nlp, docs, **kwargs)):
@@ -189,7 +189,7 @@ def test_failed_out_exception_mid_run(tmp_path, capsys, monkeypatch):
                 raise RuntimeError("disk on fire")
             yield decision
 
-    monkeypatch.setattr(cli, "decide_cases", fails_after_one)
+    monkeypatch.setattr(cli, "decide_lines", fails_after_one)
     assert main(["assess", "--cases", str(src), "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert out.read_bytes() == OLD

@@ -1,0 +1,174 @@
+"""Score JSONL past one machine on Dask: ``assess --engine dask`` and :func:`assess_dask`.
+
+Needs the ``dask`` extra (``pip install "semgap_spacy[dask]"``: dask and
+distributed). The input is read with ``dask.bytes.read_bytes``, so ``--cases``
+is a local path, a glob, or any fsspec URL the workers can read
+(``s3://bucket/cases-*.jsonl`` with s3fs installed, ...). It is cut into
+blocks at line ends; each block is scored on a Dask worker, which builds the
+pipeline once per process (``spacy.load`` of a directory every worker can
+read, or the bundled pipeline with the given glossaries) and sends back the
+decisions as JSON lines. The decisions are written in input order, one per
+line, with the same fail-closed rules as ``assess``: every line is parsed
+with the strict JSONL rules where it is scored, a refused line gets ``"id":
+null``, its line number and an escalation, and a block whose task fails (a
+worker that keeps dying, an exception) gets a ``worker_failed`` escalation
+for each of its lines rather than going missing.
+
+Blocks are read twice: first to count their lines (so every refused line is
+reported with its number in the whole input), then to score them.
+"""
+import json
+import os
+import sys
+import threading
+from typing import Dict, Iterator, List, Optional, TextIO, Tuple
+
+from ..api import build_pipeline, decide_lines, pipeline_glossary, with_progress
+from ..util.safe_output import output_file
+from ..workers import failed_decisions
+
+__all__ = ["assess_dask", "cmd_assess_dask"]
+
+#: blocks being scored or waiting to be written, per worker thread
+_AHEAD = 4
+
+# Per worker process: the pipelines built so far (by source), and one lock, since a
+# pipeline is not shared between threads of a worker.
+_PIPELINES: Dict[Tuple[Optional[str], Optional[str]], object] = {}
+_LOCK = threading.Lock()
+
+Source = Tuple[Optional[str], Optional[str]]  # (spacy.load-able path, glossary directory)
+
+
+def _pipeline(source: Source):
+    nlp = _PIPELINES.get(source)
+    if nlp is None:
+        path, glossaries = source
+        if path is not None:
+            import spacy
+            nlp = spacy.load(path)
+        else:
+            nlp = build_pipeline(glossaries)
+        _PIPELINES[source] = nlp
+    return nlp
+
+
+def _lines(block: bytes) -> List[bytes]:
+    """A block's lines as a file reads them (each with its newline; the last may lack one)."""
+    lines = block.split(b"\n")
+    last = lines.pop()
+    lines = [line + b"\n" for line in lines]
+    if last:
+        lines.append(last)
+    return lines
+
+
+def _count(block: bytes) -> int:
+    return len(_lines(block))
+
+
+def _score(block: bytes, start: int, source: Source, batch_size: int) -> List[str]:
+    """The decisions of one block's lines, as JSON lines (runs on a Dask worker)."""
+    with _LOCK:
+        nlp = _pipeline(source)
+        return list(decide_lines(nlp, _lines(block), batch_size, start=start, as_json=True))
+
+
+def _client(scheduler: Optional[str], n_workers: int):
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        return Client(scheduler), None
+    cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_workers: int = 2,
+                pipeline: Optional[str] = None, glossaries: Optional[str] = None, blocksize="1MiB",
+                batch_size: int = 256, progress: bool = False) -> int:
+    """Decide every line of a JSONL input on a Dask cluster and write the decisions in order.
+
+    cases (str): A path, glob or fsspec URL of JSONL cases.
+    out (TextIO): Where the decisions go, one JSON line per input line.
+    scheduler (Optional[str]): A scheduler address; None starts a ``LocalCluster``.
+    n_workers (int): Worker processes of the ``LocalCluster``.
+    pipeline (Optional[str]): A ``spacy.load``-able directory every worker can read;
+        None: the bundled pipeline with ``glossaries`` (a directory every worker can read).
+    blocksize (str | int): Bytes of input per block (task).
+    progress (bool): A progress bar on stderr when it is a terminal.
+    RETURNS (int): The number of decisions written.
+    """
+    import dask
+    from dask.bytes import read_bytes
+
+    source: Source = (os.path.abspath(pipeline) if pipeline and "://" not in pipeline else pipeline,
+                      os.path.abspath(glossaries) if glossaries else None)
+    glossary = pipeline_glossary(_pipeline(source))  # here too: a bad pipeline fails before anything runs
+    _, files = read_bytes(cases, delimiter=b"\n", blocksize=blocksize, sample=False)
+    blocks = [block for blocks in files for block in blocks]
+    client, cluster = _client(scheduler, n_workers)
+    try:
+        counts = client.gather(client.compute([dask.delayed(_count)(block) for block in blocks]))
+        starts = [1]
+        for count in counts:
+            starts.append(starts[-1] + count)
+        ahead = _AHEAD * max(1, sum(client.nthreads().values()))
+        lines = _scored(client, blocks, starts, source, batch_size, ahead, glossary)
+        written = 0
+        for line in with_progress(lines, progress, total=starts[-1] - 1):
+            out.write(line + "\n")
+            written += 1
+        return written
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _scored(client, blocks: list, starts: List[int], source: Source, batch_size: int, ahead: int,
+            glossary) -> Iterator[str]:
+    """JSON decisions block by block, in order, with at most ``ahead`` blocks in flight."""
+    import dask
+
+    futures: list = []
+    for i in range(len(blocks) + ahead):
+        if i < len(blocks):
+            futures.append(client.compute(dask.delayed(_score)(blocks[i], starts[i], source, batch_size)))
+        if i >= ahead:
+            k = i - ahead
+            try:
+                yield from futures[k].result()
+            except Exception as exc:  # fail closed: every line of the block escalates
+                block = dask.compute(blocks[k], scheduler="sync")[0]
+                message = f"the Dask task failed: {type(exc).__name__}: {exc}"[:500]
+                yield from failed_decisions(_lines(block), "json_lines", starts[k], message, glossary)
+            futures[k] = None
+
+
+def cmd_assess_dask(args) -> int:
+    """``assess --engine dask``: exit 0 when every line got its decision, 2 on a bad command."""
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        print('semgap: --engine dask needs the dask extra: pip install "semgap_spacy[dask]"', file=sys.stderr)
+        return 2
+    if args.cases == "-":
+        print("semgap: --engine dask reads a path or URL, not stdin", file=sys.stderr)
+        return 2
+    try:
+        from fsspec.core import get_fs_token_paths
+        fs, _, paths = get_fs_token_paths(args.cases)
+        if not paths or not all(fs.exists(path) for path in paths):
+            raise FileNotFoundError("no such file")
+    except (OSError, ValueError) as exc:
+        print(f"semgap: cannot open {args.cases}: {exc}", file=sys.stderr)
+        return 2
+    n_workers = args.workers or os.cpu_count() or 1
+    progress = args.progress is not False and sys.stderr.isatty()
+    with output_file(args.out) as out:
+        count = assess_dask(args.cases, out, scheduler=args.scheduler, n_workers=n_workers,
+                            pipeline=args.pipeline, glossaries=args.glossaries, blocksize=args.blocksize,
+                            batch_size=args.batch_size, progress=progress)
+    print(f"semgap: {count} decisions written to {args.out}", file=sys.stderr)
+    return 0

@@ -1,0 +1,94 @@
+"""``assess --engine dask`` on a real 2-worker ``LocalCluster``: the same
+decisions, in the same order, as ``assess``; a failing task fails closed."""
+import json
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from distributed import Client, LocalCluster  # noqa: E402
+
+import spacy  # noqa: E402
+
+from semgap_spacy import build_pipeline  # noqa: E402
+from semgap_spacy.api import decide_lines  # noqa: E402
+from semgap_spacy.ops.cli import main  # noqa: E402
+from semgap_spacy.ops import dask_engine  # noqa: E402
+
+# (domain, text, readings): a proceed, a block, an unknown domain, a reading in contract
+_ROWS = [("mortgage", "Clear to close issued; DTI 38%", {"dti_ratio": {"value": 38, "unit": "%"}}),
+         ("medical_logistics", "No delays, crossmatch positive", None),
+         ("dentistry", "all clear", None),
+         ("aviation_maintenance", "Released to service, tire pressure 200 psi",
+          {"tire_pressure": {"value": 200, "unit": "psi"}})]
+CASES = [{"id": f"d-{i}", "domain": domain, "text": text, "readings": readings}
+         for i, (domain, text, readings) in enumerate(_ROWS, 1)]
+BAD = [b"not json\n", b"\n", b'{"id": "x", "id": "y"}\n', b"\xff\n", b"[1, 2]\n"]
+
+
+def _input(path, repeat: int = 40) -> None:
+    lines = [json.dumps(c).encode() + b"\n" for c in CASES] + BAD
+    path.write_bytes(b"".join(lines * repeat).rstrip(b"\n"))  # the last line has no newline
+
+
+@pytest.fixture(scope="module")
+def pipeline_dir(tmp_path_factory):
+    path = tmp_path_factory.mktemp("pipeline")
+    build_pipeline().to_disk(path)
+    return path
+
+
+def test_dask_engine_on_a_local_cluster_writes_what_assess_writes(tmp_path, pipeline_dir):
+    src, dask_out = tmp_path / "in.jsonl", tmp_path / "dask.jsonl"
+    _input(src)
+    expected = "".join(line + "\n" for line in decide_lines(spacy.load(pipeline_dir), src.read_bytes().splitlines(True),
+                                                              as_json=True))
+    assert main(["assess", "--engine", "dask", "--workers", "2", "--blocksize", "4KiB", "--pipeline", str(pipeline_dir),
+                 "--cases", str(src), "--out", str(dask_out)]) == 0
+    assert dask_out.read_text(encoding="utf8") == expected
+    decisions = [json.loads(line) for line in expected.splitlines()]
+    assert len(decisions) == 40 * (len(CASES) + len(BAD))
+    # a refused line in a later block is numbered in the whole input
+    assert decisions[-1]["id"] is None and decisions[-1]["line"] == len(decisions)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as c:
+        yield c
+
+
+def test_scheduler_address_and_a_glob_of_inputs(tmp_path, client):
+    (tmp_path / "a.jsonl").write_bytes(b"".join(json.dumps(c).encode() + b"\n" for c in CASES))
+    (tmp_path / "b.jsonl").write_bytes(b"not json\n" + json.dumps(CASES[0]).encode() + b"\n")
+    out = tmp_path / "out.jsonl"
+    assert main(["assess", "--engine", "dask", "--scheduler", client.scheduler.address,
+                 "--cases", str(tmp_path / "*.jsonl"), "--out", str(out)]) == 0
+    decisions = [json.loads(line) for line in out.read_text(encoding="utf8").splitlines()]
+    assert [d["id"] for d in decisions] == ["d-1", "d-2", "d-3", "d-4", None, "d-1"]
+    assert decisions[4]["line"] == 5
+
+
+def test_a_failing_task_gives_every_line_of_its_block_a_worker_failed_escalation(tmp_path, client):
+    from dask.bytes import read_bytes
+
+    src = tmp_path / "in.jsonl"
+    _input(src, repeat=2)
+    _, files = read_bytes(str(src), delimiter=b"\n", blocksize=None, sample=False)
+    broken = ("/no/such/pipeline", None)  # every task fails to load the pipeline
+    glossary = dask_engine.pipeline_glossary(dask_engine._pipeline((None, None)))
+    lines = list(dask_engine._scored(client, files[0], [1], broken, 64, 2, glossary))
+    decisions = [json.loads(line) for line in lines]
+    assert len(decisions) == 2 * (len(CASES) + len(BAD))
+    assert all(d["decision"] == "escalate" and d["reasons"][0]["code"] == "worker_failed" for d in decisions)
+    assert [d["id"] for d in decisions[:5]] == ["d-1", "d-2", "d-3", "d-4", None]
+    assert decisions[4]["line"] == 5
+
+
+def test_missing_input_is_one_line_and_exit_2(tmp_path, capsys):
+    code = main(["assess", "--engine", "dask", "--cases", str(tmp_path / "nope.jsonl"),
+                 "--out", str(tmp_path / "out.jsonl")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "out.jsonl").exists()

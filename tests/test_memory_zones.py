@@ -1,0 +1,104 @@
+"""Memory zones: the pipes keep nothing of a zone's one-off words, bounded
+caches take their size from config, and decisions do not depend on zones."""
+import json
+from pathlib import Path
+
+import pytest
+
+from semgap_spacy import api, build_pipeline, decide_cases
+from semgap_spacy.api import assess_cases, decision_of
+from semgap_spacy.core.textview import read_word
+from semgap_spacy.util.caches import WordCache, WordSet, cached, in_memory_zone, memory_zone, new_document
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_word_cache_is_bounded():
+    cache = WordCache(3)
+    for i in range(10):
+        cache.put(i, str(i))
+        assert len(cache) <= 3
+    with pytest.raises(ValueError):
+        WordCache(0)
+
+
+def test_a_zone_forgets_one_off_words_and_keeps_a_word_met_again_in_another_document():
+    cache, strict = WordCache(100), WordCache(100, promote=False)
+    cache.put("before", 1)
+    with memory_zone():
+        with memory_zone():  # spaCy enters one zone per pipe
+            assert in_memory_zone()
+            for c in (cache, strict):
+                c.put("once", 2)
+                c.put("twice", 3)
+                assert c.get("twice") is None and c.recall("twice") == 3
+            new_document()
+            for c in (cache, strict):
+                assert c.recall("twice") == 3
+        assert in_memory_zone()  # not over until the outermost exit
+    assert not in_memory_zone()
+    assert dict(cache) == {"before": 1, "twice": 3}  # "twice" was met again inside the zone: kept
+    assert dict(strict) == {} and not strict.young  # keyed by spaCy hashes: nothing of the zone stays
+
+
+def test_word_sets_and_cached_functions_follow_the_same_rules():
+    words = WordSet(10)
+    calls = []
+
+    @cached(10)
+    def shout(word):
+        calls.append(word)
+        return word.upper()
+
+    with memory_zone():
+        words.add("a")
+        assert words.knows("a") and words.issuperset(["a"]) and not words.knows("b")
+        assert shout("x") == shout("x") == "X"
+        new_document()
+        assert words.knows("a") and shout("x") == "X" and shout("y") == "Y"
+    assert "a" in words and "x" in shout.cache and "y" not in shout.cache
+    assert calls == ["x", "y"]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return build_pipeline()
+
+
+def test_the_pipes_keep_nothing_of_a_zones_new_words(nlp):
+    case = {"id": "z", "domain": "mortgage", "text": "Clear to close issued, ref qzxwvjkl qzxwvjkl"}
+    list(decide_cases(nlp, [dict(case, text="Clear to close issued")]))
+    with nlp.memory_zone():
+        decisions = [decision_of(d) for d in nlp.pipe([api.case_doc(nlp, case)])]
+    assert decisions[0]["decision"] == "escalate"  # the word twice in one document: still a one-off
+    typo, terms = nlp.get_pipe("semgap_typo_repair"), nlp.get_pipe("semgap_terms")
+    coverage = nlp.get_pipe("semgap_coverage")
+    assert "qzxwvjkl" not in typo._cache and "qzxwvjkl" not in typo._folds
+    assert "qzxwvjkl" not in read_word.cache
+    assert not any("qzxwvjkl" in rules for rules in coverage.rules._word_rules.values())
+    assert nlp.vocab.strings["qzxwvjkl"] not in terms.keys._keys
+    assert all(not c.young for c in (typo._cache, typo._folds, terms.keys._keys, terms.keys._plain))
+
+
+def test_cache_sizes_come_from_the_config():
+    small = build_pipeline(config={"semgap_typo_repair": {"cache_size": 4}, "semgap_terms": {"cache_size": 4},
+                                   "semgap_coverage": {"cache_size": 4}})
+    words = " ".join(f"word{chr(97 + i)}lmnop" for i in range(12))
+    list(decide_cases(small, [{"id": "s", "domain": "mortgage", "text": words}], n_process=1))
+    for name in ("semgap_typo_repair", "semgap_terms", "semgap_coverage"):
+        assert small.get_pipe(name).cfg.get("cache_size") is None  # not a reading switch: not in the run record
+        assert small.config["components"][name]["cache_size"] == 4
+    assert len(small.get_pipe("semgap_typo_repair")._cache) <= 4
+    assert len(small.get_pipe("semgap_terms").keys._word_keys) <= 4
+    assert all(len(r) <= 4 for r in small.get_pipe("semgap_coverage").rules._word_rules.values())
+
+
+def test_decisions_in_memory_zones_are_the_decisions_without(nlp, monkeypatch):
+    cases = []
+    with open(ROOT / "heldout" / "v2" / "dev.jsonl", encoding="utf8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            cases.append({k: row[k] for k in ("id", "domain", "text", "readings", "now") if k in row})
+    without = [decision_of(doc) for doc in assess_cases(nlp, cases)]
+    monkeypatch.setattr(api, "ZONE_CASES", 37)  # many zones, each relearning words
+    assert list(decide_cases(nlp, cases, batch_size=16)) == without
