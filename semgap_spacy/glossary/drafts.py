@@ -491,7 +491,8 @@ def drafts_path(glossary_dir: Union[str, Path], domain: str) -> Path:
     """Where a domain's drafts (or, for "all", the drafts of scope all) live: a folder the loader never reads.
 
     The tools write drafts, people read them (``glossary drafts``), so the
-    file is indented JSON: quick to read and rewrite after every choice.
+    file is JSON with one draft a line: easy to read, and quick to rewrite
+    after every choice even when a review round has left thousands of drafts.
     """
     return Path(glossary_dir) / DRAFTS_DIR / f"{domain}.json"
 
@@ -524,8 +525,9 @@ def save_drafts(glossary_dir: Union[str, Path], drafts: DraftFile) -> Path:
     path = drafts_path(glossary_dir, drafts.domain)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = drafts.model_dump(mode="json", exclude_none=True)
+    lines = ",\n".join(json.dumps(d, ensure_ascii=False) for d in payload["drafts"])
     with output_file(path) as out:
-        out.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+        out.write(f'{{"domain": {json.dumps(drafts.domain, ensure_ascii=False)}, "drafts": [\n{lines}\n]}}\n')
     return path
 
 
