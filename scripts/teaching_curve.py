@@ -417,7 +417,8 @@ def render_markdown(report: dict) -> str:
         drafts = ", ".join(f"{k} {v}" for k, v in review["drafts_approved"].items())
         lines.append(f"- {review['procedure']}: {stats}; drafts approved: {drafts}; glossary "
                      f"{review['old_version']} -> {review['new_version']}; dev harmless proceed rate "
-                     f"{_pct(review['reviewed_harmless_before'])} before, {_pct(review['reviewed_harmless_after'])} after.")
+                     f"{_pct(review['reviewed_harmless_before'])} before, "
+                     f"{_pct(review['reviewed_harmless_after'])} after.")
     refusals = Counter()
     for review in report["review_rounds"].values():
         refusals.update(review["refused"])

@@ -21,7 +21,7 @@ hold it yet, with a ``taught`` record in each, so every domain it touches
 reports the weakening in its diff.
 
 Nothing here reads a Doc or the queue: a clause is a decision's reason
-(plain JSON), and a draft file is plain YAML validated by pydantic.
+(plain JSON), and a draft file is plain JSON validated by pydantic.
 """
 from __future__ import annotations
 
@@ -316,7 +316,8 @@ def holds(payload: Dict[str, Any], entry: Entry) -> bool:
     for term in _mapping(payload).get("terms") or []:
         if isinstance(term, dict) and term.get("id") == entry.term:
             texts = list(term.get("phrases") or []) + list(term.get("abbreviations") or [])
-            texts += [p for tr in _mapping(term.get("translations")).values() for p in _mapping(tr).get("phrases") or []]
+            for translation in _mapping(term.get("translations")).values():
+                texts += list(_mapping(translation).get("phrases") or [])
             return any(phrase_key(str(text)) == phrase_key(entry.text) for text in texts)
     return False
 

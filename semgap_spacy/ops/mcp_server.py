@@ -14,8 +14,8 @@ the official Model Context Protocol SDK, 2.x). Tools:
 - ``queue_teach``: record a named reviewer's choice for a clause with
   unexplained words (spec §4.2): neutral, name or means_term write drafts
   next to the glossaries (neutral and name for the case's domain, or with
-  ``scope: all`` for every domain), which decide nothing until a second person approves
-  them with ``glossary approve`` (not a tool: approval is the governance
+  ``scope: all`` for every domain), which decide nothing until a second
+  person approves them with ``glossary approve`` (not a tool: approval is the governance
   workflow); problem keeps the case escalated with the note.
 
 Every tool has a strict input schema (pydantic, ``extra="forbid"``, strict
@@ -310,8 +310,8 @@ class SemgapMCPServer:
                 "write drafts, which change no decision until a second person approves them through "
                 "the glossary governance ('glossary approve'); neutral and name hold for the case's "
                 "domain, or for every domain with scope 'all'; problem keeps the case escalated with "
-                "the note. An unknown option, an unknown scope, a word not in the clause, an unknown term id or a "
-                "reviewer off the roster is an error and records nothing."),
+                "the note. An unknown option, an unknown scope, a word not in the clause, an unknown "
+                "term id or a reviewer off the roster is an error and records nothing."),
                 QueueTeachInput, _TEACH_SCHEMA, self._queue_teach, writes=True, idempotent=False),
         ]
 

@@ -180,9 +180,9 @@ def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[S
     yaml = _yaml()
     files = _domain_files(gdir, yaml)
     edited: Dict[str, Any] = {domain: payload for domain, (_, payload) in files.items()}
+    for payload in edited.values():
+        payload["version"] = new
     touched = set()
-    for domain in edited:
-        edited[domain]["version"] = new
     # a domain's own drafts first: a draft of scope all then skips the domains that hold its entry
     for dom, draft in sorted(chosen, key=lambda pair: pair[0] == SCOPE_ALL):
         for target in entry_domains(edited, dom, draft.entry):
