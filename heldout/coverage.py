@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -138,6 +138,26 @@ def lists(directory: str = str(BANK_DIR)) -> Lists:
     )
 
 
+def with_taught(L: Lists, neutral: dict | None = None, names: dict | None = None) -> Lists:
+    """The spec's lists plus words a review round taught (§4.2), per domain; the rules are unchanged.
+
+    A taught neutral word joins the domain's neutral vocabulary (rule 7), a
+    taught name its known names (rule 6). The teaching curve relabels test
+    with the same words the pipeline was taught, so an unsafe proceed is
+    counted against what the glossary then says, not against the bundle.
+
+    neutral (dict): domain -> neutral words taught for it.
+    names (dict): domain -> names taught for it, as written.
+    """
+    neutral, names = neutral or {}, names or {}
+    domains = set(L.neutral_domain) | set(L.known_names) | set(neutral) | set(names)
+    return replace(
+        L,
+        neutral_domain={d: L.neutral_domain.get(d, frozenset()) | {plain(w) for w in neutral.get(d, ())} for d in domains},
+        known_names={d: tuple(L.known_names.get(d, ())) + tuple(tuple(tokenize(n)) for n in names.get(d, ())) for d in domains},
+    )
+
+
 # ---------------------------------------------------------------------------
 # Rule 4's inflection: two forms match when they share a stem.
 
@@ -179,6 +199,11 @@ def _shape(tok: str) -> bool:
 
 def _never_neutral(low: str, L: Lists) -> bool:
     return low in L.never_neutral or (low not in L.accent_distinct and _strip(low) in {_strip(w) for w in L.never_neutral})
+
+
+def never_neutral(word: str, L: Lists | None = None) -> bool:
+    """Whether the spec lists ``word`` as never neutral (no review round can teach it, §4.1)."""
+    return _never_neutral(unicodedata.normalize("NFKC", word).lower().replace("’", "'"), L or lists())
 
 
 def explain_word(tok: str, domain: str, L: Lists) -> str | None:

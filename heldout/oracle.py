@@ -59,10 +59,12 @@ def reference(contract: dict) -> float:
     return contract["high"] if contract["type"] == "band" else contract["limit"]
 
 
-def findings(facts: dict) -> list[tuple[str, str, str]]:
+def findings(facts: dict, lists: coverage.Lists | None = None) -> list[tuple[str, str, str]]:
     """Every rule of §4 that fires, as (rule, outcome, detail).
 
     outcome is ``block``, ``escalate`` or ``clearance``; ``label`` folds them.
+    ``lists`` replaces the spec's lists of §4.1 (``coverage.with_taught``:
+    the lists after a review round); by default the bundled ones.
     """
     if facts.get("case_malformed"):
         # §5: an unknown domain, non-string text or over-long text escalates with a
@@ -73,7 +75,7 @@ def findings(facts: dict) -> list[tuple[str, str, str]]:
     domain = facts["domain"]
     # v2 facts list every word of the text: then cue scope and §4.1 are read from
     # the words (coverage.py) and a mention's polarity is the rule's, not the intent's.
-    cov = coverage.analyse(facts) if "tokens" in facts else None
+    cov = coverage.analyse(facts, lists) if "tokens" in facts else None
 
     for index, m in enumerate(facts.get("mentions", [])):
         term = m["term"]
@@ -142,9 +144,12 @@ def findings(facts: dict) -> list[tuple[str, str, str]]:
     return out
 
 
-def label(case_facts: dict) -> str:
-    """The decision §4 requires: strictest finding wins; proceed needs a clearance."""
-    outcomes = {outcome for _, outcome, _ in findings(case_facts)}
+def label(case_facts: dict, lists: coverage.Lists | None = None) -> str:
+    """The decision §4 requires: strictest finding wins; proceed needs a clearance.
+
+    ``lists``: as for ``findings`` (the spec's lists plus taught words).
+    """
+    outcomes = {outcome for _, outcome, _ in findings(case_facts, lists)}
     if "block" in outcomes:
         return "block"
     if "escalate" in outcomes:

@@ -1,34 +1,42 @@
 """The teaching curve of spec §4.2: how many harmless cases one review round turns into proceeds.
 
-    python -m scripts.teaching_curve [--out results]
+    python -m scripts.teaching_curve [--out results]          # review v2 dev, score v2 test
+    python -m scripts.teaching_curve --develop [--seeds N]    # dev only: review one half, score the other
 
 On the v2 test split it reports the proceed rate on the *harmless* cases
 (``facts.harmless``: a clearance and nothing that escalates but unexplained
 words from harmless roles), split by whether a case holds a word that no dev
-text has, and the unsafe proceeds over the whole split, for:
+text has, and the unsafe proceeds, for:
 
 (a) the bundled lists;
-(b) the glossary after one simulated review round over the **dev** split:
-    every harmless dev case that escalates with ``unexplained_content`` goes
-    into a review queue (a real SQLite file); a reviewer marks the
-    unexplained words of each clause *name* (words the dev facts give the
-    role ``name``) or *neutral* (the other harmless roles) through
-    ``ReviewQueue.teach``; a second person approves every draft
+(b) ... (b4) the glossary after one simulated review round over the **dev**
+    split, through a real SQLite review queue: a reviewer records a choice
+    per clause (``ReviewQueue.teach``), a second person approves every draft
     (``approve``), the version bumps, and test is scored with the taught
-    glossary. Words of any other role (term, quantity, problem, paraphrase)
-    are never marked. The taught glossary lives in a temporary directory
-    and is deleted afterwards: nothing reaches ``glossaries/``;
+    glossary. Four procedures (``PROCEDURES``): which dev cases the reviewer
+    goes through (the harmless ones, as the issue says, or every escalated
+    case, as a review queue shows them) and the scope of each *neutral* /
+    *name* choice (the case's domain, as §4.2 says, or every domain). The
+    reviewer reads only the dev facts (the role of each word); the taught
+    glossary lives in a temporary directory: nothing reaches ``glossaries/``;
 (c) the ``ner`` name source on a trained English pipeline
     (``en_core_web_sm``), when one is installed; otherwise a "skipped" entry;
 (d) the ``titlecase`` name source on.
 
-It also estimates, on dev alone, how far a round could reach if taught
-words were shared by all domains or taken from every escalated case
-(``dev_halves``): the spec keeps them per domain.
+"Unsafe" is counted against the oracle given the SAME taught words: the
+held-out oracle relabels every test case with its own rules and the spec's
+lists plus the neutral words and names the round taught
+(``heldout.coverage.with_taught``), so a proceed is unsafe when the glossary
+the team now runs still leaves a word of the case unexplained, or anything
+else escalates or blocks. Proceeds on cases that are not harmless are counted
+apart: teaching harmless words must never let one through.
+
+``--develop`` runs the same procedures on dev alone (never test): dev is cut
+in random halves, one half is reviewed, the other scored.
 
 The engine sees only a case's id, domain, text, readings and now; the facts
-are read only to play the reviewer on dev and to score. Individual test
-cases are never listed.
+are read only to play the reviewer on the reviewed cases and to score.
+Individual test cases are never listed.
 """
 import argparse
 import json
@@ -37,12 +45,13 @@ import re
 import shutil
 import tempfile
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
 import spacy
 
-from heldout import load_cases
+from heldout import coverage, load_cases, oracle
 from heldout.metrics import evaluate as score
 from scripts.evaluate import ROOT, engine_case, load_pipeline
 from semgap_spacy import add_semgap_pipes, decide_cases
@@ -52,10 +61,38 @@ from semgap_spacy.glossary.roster import Roster
 from semgap_spacy.ops.review_queue import QueueError, ReviewQueue
 
 REVIEW_SPLIT, TEST_SPLIT = "v2/dev", "v2/test"
-#: roles of words a review round may teach (heldout/README.md, "harmless")
-HARMLESS_ROLES = frozenset({"template", "wrapper", "name", "filler", "chatter", "shape"})
+#: roles of words that state something: a clause holding one is marked *problem*
+STATING_ROLES = frozenset({"problem", "paraphrase"})
 REVIEWER, APPROVER = "Ruth Lindqvist", "Marcus Feld"
 NER_PIPELINE = "en_core_web_sm"
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """How the simulated reviewer goes through the queue.
+
+    cases: "harmless" (the harmless escalated cases, word by word: the
+        issue's procedure) or "queued" (every case the review queue holds,
+        escalated or blocked, with unexplained words, clause by clause: what
+        a team's reviewer goes through).
+    scope: the scope of every *neutral* and *name* choice: "domain" or "all".
+    """
+
+    key: str
+    label: str
+    cases: str
+    scope: str
+
+
+#: the decisions each kind of round goes through (a proceed is never queued)
+QUEUED = {"harmless": ("escalate",), "queued": ("escalate", "block"), "escalated": ("escalate",)}
+
+PROCEDURES = (
+    Procedure("b_taught", "(b) harmless dev cases, scope domain", "harmless", "domain"),
+    Procedure("b2_harmless_all", "(b2) harmless dev cases, scope all", "harmless", "all"),
+    Procedure("b3_every_case", "(b3) every queued dev case, per clause, scope domain", "queued", "domain"),
+    Procedure("b4_every_case_all", "(b4) every queued dev case, per clause, scope all", "queued", "all"),
+)
 
 
 # -- the simulated reviewer ----------------------------------------------------------------
@@ -95,102 +132,92 @@ def _name_phrases(case: dict) -> List[str]:
 
 
 def review_clause(queue: ReviewQueue, seq: int, number: int, reason: dict, case: dict, glossaries: Path,
-                  stats: Counter, refused: Counter) -> None:
-    """Mark one clause's unexplained words as a reviewer who knows the dev facts would."""
+                  stats: Counter, refused: Counter, *, per_clause: bool = False, scope: str = "domain") -> None:
+    """Mark one clause's unexplained words as a reviewer who knows the case's facts would.
+
+    Word by word (``per_clause`` False): each word of a harmless role is
+    marked *name* (role ``name``) or *neutral*; any other word is left
+    unmarked. Per clause: a clause holding a problem or paraphrase word is
+    marked *problem* with a note; a clause whose words all have harmless
+    roles is marked *name* / *neutral* as above; any other clause (a word
+    of a term, quantity or unknown role) is left open.
+    """
     roles = _roles(case)
+    found = {word: _word_roles(word, roles) for word in reason["words"]}
+    if per_clause:
+        stating = [w for w, rs in found.items() if rs & STATING_ROLES]
+        if stating:
+            _teach(queue, seq, number, "problem", glossaries, stats, refused, label=" ".join(stating),
+                   note="states something that must stop the action: " + ", ".join(stating))
+            return
+        if any(not rs or rs - coverage.HARMLESS_ROLES for rs in found.values()):
+            stats["clauses left open (a word of another role)"] += 1
+            return
     names, neutral = [], []
-    for word in reason["words"]:
-        found = _word_roles(word, roles)
-        if not found or found - HARMLESS_ROLES:
+    for word, rs in found.items():
+        if not rs or rs - coverage.HARMLESS_ROLES:
             stats["words left unmarked (not a harmless role)"] += 1
             continue
-        (names if "name" in found else neutral).append(word)
+        (names if "name" in rs else neutral).append(word)
     clause = reason["evidence"]
     for pattern in _name_phrases(case):
         match = re.search(pattern, clause)
         if match and any(w in match.group(0) for w in names):
             _teach(queue, seq, number, "name", glossaries, stats, refused, phrase=match.group(0),
-                   label=match.group(0))
+                   label=match.group(0), scope=scope)
             names = [w for w in names if w not in match.group(0)]
     if names:  # a name the clause cuts: each run of its words
-        _teach(queue, seq, number, "name", glossaries, stats, refused, words=names, label=" ".join(names))
+        _teach(queue, seq, number, "name", glossaries, stats, refused, words=names, label=" ".join(names),
+               scope=scope)
     for word in neutral:
-        _teach(queue, seq, number, "neutral", glossaries, stats, refused, words=[word], label=word)
+        _teach(queue, seq, number, "neutral", glossaries, stats, refused, words=[word], label=word, scope=scope)
 
 
 def _teach(queue: ReviewQueue, seq: int, number: int, choice: str, glossaries: Path, stats: Counter,
-           refused: Counter, label: str, **kwargs) -> None:
+           refused: Counter, label: str, scope: Optional[str] = None, **kwargs) -> None:
     try:
-        queue.teach(seq, REVIEWER, number, choice, glossary_dir=glossaries, **kwargs)
-        stats[f"{choice} choices"] += 1
+        queue.teach(seq, REVIEWER, number, choice, glossary_dir=glossaries, scope=scope, **kwargs)
+        stats[f"{choice} choices" + (", scope all" if scope == "all" else "")] += 1
     except QueueError as exc:
         refused[f"{choice} {label!r}: {str(exc).removeprefix('teaching refused: ')[:160]}"] += 1
 
 
-def review_round(glossaries: Path, queue_db: Path, dev: List[dict], decisions: List[dict]) -> dict:
-    """One review round over dev, through the queue, approved by a second person."""
+def review_round(glossaries: Path, queue_db: Path, cases: List[dict], decisions: List[dict],
+                 procedure: Procedure) -> dict:
+    """One review round over ``cases``, through the queue, approved by a second person."""
     roster = Roster.from_glossaries(GlossarySet.from_dir(glossaries), "governance of the copied glossaries")
     stats: Counter = Counter()
     refused: Counter = Counter()
     with ReviewQueue(queue_db, roster=roster) as queue:
-        for case, decision in zip(dev, decisions):
+        for case, decision in zip(cases, decisions):
             clauses = [r for r in decision["reasons"] if r["code"] == "unexplained_content"]
-            if not case["facts"].get("harmless") or decision["decision"] != "escalate" or not clauses:
+            if not clauses or decision["decision"] not in QUEUED[procedure.cases]:
+                continue
+            if procedure.cases == "harmless" and not case["facts"].get("harmless"):
                 continue
             seq = queue.enqueue(decision, case["text"]).seq
             stats["cases reviewed"] += 1
             for number, reason in enumerate(clauses, 1):
                 stats["clauses reviewed"] += 1
-                review_clause(queue, seq, number, reason, case, glossaries, stats, refused)
+                review_clause(queue, seq, number, reason, case, glossaries, stats, refused,
+                              per_clause=procedure.cases != "harmless", scope=procedure.scope)
         chain = queue.verify()
     done = approve(glossaries, APPROVER)
-    kinds = Counter(d.kind for d in done.drafts)
-    return {"reviewer": REVIEWER, "approver": APPROVER, "old_version": done.old_version,
-            "new_version": done.new_version, "queue_chain": chain.message, "stats": dict(sorted(stats.items())),
-            "drafts_approved": dict(sorted(kinds.items())), "refused": dict(sorted(refused.items()))}
+    kinds = Counter(f"{d.kind}{', scope all' if d.scope == 'all' else ''}" for d in done.drafts)
+    return {"procedure": procedure.label, "reviewer": REVIEWER, "approver": APPROVER,
+            "old_version": done.old_version, "new_version": done.new_version, "queue_chain": chain.message,
+            "stats": dict(sorted(stats.items())), "drafts_approved": dict(sorted(kinds.items())),
+            "refused": dict(sorted(refused.items()))}
 
 
-def _domain(case: dict) -> Optional[str]:
-    domain = case.get("domain")
-    return domain if isinstance(domain, str) else None
-
-
-def dev_halves(dev: List[dict], decisions: List[dict], seeds: int = 5) -> dict:
-    """How far a round could reach under wider rules, estimated on dev alone (never test).
-
-    Dev is cut in random halves; the unexplained words of one half are
-    "taught" and the harmless cases of the other half counted as reachable
-    when they already proceed or every unexplained word of theirs is taught.
-    Four rules: words kept per domain or shared by all domains, taken from
-    harmless cases only (the round above) or from every escalated case.
-    A word-level estimate: it ignores roles, casing of names and refusals.
-    """
-    def words(decision: dict) -> Set[str]:
-        return {w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]}
-
-    rules = {"per domain, harmless cases": (True, True), "shared, harmless cases": (False, True),
-             "per domain, every case": (True, False), "shared, every case": (False, False)}
-    reached: Counter = Counter()
-    total = 0
-    for seed in range(seeds):
-        order = list(range(len(dev)))
-        random.Random(seed).shuffle(order)
-        taught: Dict[Tuple[str, bool, bool], Set[str]] = {}
-        for i in order[:len(order) // 2]:
-            case, decision = dev[i], decisions[i]
-            for name, (per_domain, harmless_only) in rules.items():
-                if harmless_only and not (case["facts"].get("harmless") and decision["decision"] == "escalate"):
-                    continue
-                taught.setdefault((name, per_domain and _domain(case)), set()).update(words(decision))
-        for i in order[len(order) // 2:]:
-            case, decision = dev[i], decisions[i]
-            if not case["facts"].get("harmless"):
-                continue
-            total += 1
-            for name, (per_domain, _) in rules.items():
-                known = taught.get((name, per_domain and _domain(case)), set())
-                reached[name] += decision["decision"] == "proceed" or words(decision) <= known
-    return {"seeds": seeds, "harmless_cases": total, "reached": {k: reached[k] / total for k in rules}}
+def taught_lists(glossaries: Path) -> Tuple[Dict[str, List[str]], Dict[str, List[str]]]:
+    """(neutral words, known names) per domain that review rounds taught: the ``taught`` records."""
+    neutral: Dict[str, List[str]] = {}
+    names: Dict[str, List[str]] = {}
+    for domain, dom in GlossarySet.from_dir(glossaries).domains.items():
+        neutral[domain] = [t.text for t in dom.taught if t.kind == "neutral"]
+        names[domain] = [t.text for t in dom.taught if t.kind == "name"]
+    return neutral, names
 
 
 # -- scoring --------------------------------------------------------------------------------
@@ -200,30 +227,99 @@ def _decide(nlp, cases: List[dict]) -> List[dict]:
     return list(decide_cases(nlp, (engine_case(c) for c in cases)))
 
 
-def _summary(cases: List[dict], decisions: List[dict]) -> dict:
-    """The harmless proceed rate, and the unsafe proceeds split by whether the case is harmless.
+def _relabel(cases: List[dict], lists: Optional[coverage.Lists]) -> List[dict]:
+    """The cases with the oracle's label under ``lists`` (None: the labels as frozen)."""
+    if lists is None:
+        return cases
+    return [{**c, "expected": oracle.label(c["facts"], lists)} for c in cases]
 
-    The oracle labels a harmless case escalate because the *bundled* lists
-    leave some of its words unexplained. With the bundled lists a proceed
-    there is unsafe like any other; once a review round has taught its words
-    (b), or a wider name source explains them (c, d), proceed is what the
-    round is for. So the unsafe proceeds against the labels are reported
-    whole and split: on harmless cases, and on all other cases, where a
-    proceed is always unsafe (the price of a variant).
+
+def _summary(cases: List[dict], decisions: List[dict], lists: Optional[coverage.Lists] = None) -> dict:
+    """The harmless proceed rate and the unsafe proceeds against the oracle given the same lists.
+
+    ``lists`` are the spec's lists plus what a round taught; None for the
+    bundled lists (and for the name sources, which the oracle does not
+    model: there an unsafe proceed is the price of the switch). Proceeds on
+    cases that are not harmless are counted on their own: they must be 0.
     """
-    result = score(cases, decisions)
-    harmful: Counter = Counter()
-    on_harmless: Counter = Counter()
-    for case, decision in zip(cases, decisions):
-        if decision.get("decision") == "proceed" and case["expected"] != "proceed":
-            (on_harmless if case["facts"].get("harmless") else harmful)[case["category"]] += 1
-    return {"harmless": result["harmless"], "unsafe_proceeds": result["overall"]["unsafe_proceeds"],
-            "unsafe_on_harmless_cases": sum(on_harmless.values()),
-            "unsafe_not_harmless": sum(harmful.values()),
-            "unsafe_not_harmless_by_category": dict(sorted(harmful.items())),
-            "unsafe_on_harmless_by_category": dict(sorted(on_harmless.items())),
-            "accuracy_against_bundled_labels": result["overall"]["accuracy"],
-            "crashes": result["overall"]["crashes"], "n": result["overall"]["n"]}
+    labelled = _relabel(cases, lists)
+    result = score(labelled, decisions)
+    unsafe: Counter = Counter()
+    not_harmless: Counter = Counter()
+    against_bundled = 0
+    oracle_proceeds = agreed = 0
+    for case, relabelled, decision in zip(cases, labelled, decisions):
+        proceeds = decision.get("decision") == "proceed"
+        oracle_proceeds += relabelled["expected"] == "proceed"
+        agreed += proceeds and relabelled["expected"] == "proceed"
+        if proceeds and relabelled["expected"] != "proceed":
+            unsafe[case["category"]] += 1
+        if proceeds and not case["facts"].get("harmless"):
+            not_harmless[case["category"]] += 1
+        against_bundled += proceeds and case["expected"] != "proceed"
+    return {"harmless": result["harmless"], "labels": "taught" if lists is not None else "bundled",
+            "unsafe_proceeds": sum(unsafe.values()), "unsafe_by_category": dict(sorted(unsafe.items())),
+            "proceeds_not_harmless": sum(not_harmless.values()),
+            "proceeds_not_harmless_by_category": dict(sorted(not_harmless.items())),
+            "oracle_proceeds": oracle_proceeds, "oracle_proceeds_that_proceed": agreed,
+            "proceeds_against_bundled_labels": against_bundled,
+            "accuracy": result["overall"]["accuracy"], "crashes": result["overall"]["crashes"],
+            "n": result["overall"]["n"]}
+
+
+def _copy_bundled(target: Path) -> Path:
+    shutil.copytree(bundled_glossary_dir(), target, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    return target
+
+
+def taught_variant(workdir: Path, procedure: Procedure, reviewed: List[dict], reviewed_decisions: List[dict],
+                   scored: List[dict]) -> Tuple[dict, dict]:
+    """Review ``reviewed`` under ``procedure`` on a fresh copy of the bundle; score ``scored`` with the result.
+
+    RETURNS: (the variant's summary, the review round's record).
+    """
+    glossaries = _copy_bundled(workdir / procedure.key / "glossaries")
+    review = review_round(glossaries, workdir / procedure.key / "review.sqlite3", reviewed, reviewed_decisions,
+                          procedure)
+    neutral, names = taught_lists(glossaries)
+    review["taught"] = {"neutral_words": sum(map(len, neutral.values())), "names": sum(map(len, names.values()))}
+    lists = coverage.with_taught(coverage.lists(), neutral, names)
+    taught = load_pipeline({"paths.glossaries": str(glossaries)})
+    summary = {"label": procedure.label, **_summary(scored, _decide(taught, scored), lists)}
+    review["reviewed_harmless_after"] = _summary(reviewed, _decide(taught, reviewed), lists)["harmless"]
+    return summary, review
+
+
+# -- words no round can teach -----------------------------------------------------------------
+
+
+def unteachable(splits: Dict[str, List[dict]]) -> dict:
+    """Never-neutral words (§4.1) among the unexplained words of harmless cases, per split.
+
+    These words are filler, yet the spec's lists forbid them as neutral
+    words, so no review round can explain them: a harmless case holding one
+    can never proceed. Read from the facts (the oracle's view), not from the
+    engine's decisions.
+    """
+    out = {}
+    for name, cases in splits.items():
+        words: Counter = Counter()
+        holding: Counter = Counter()
+        stuck = 0
+        for case in cases:
+            if not case["facts"].get("harmless"):
+                continue
+            found = [t["text"].lower() for t in coverage.unexplained_words(case["facts"])
+                     if t["role"] != "name" and coverage.never_neutral(t["text"])]
+            words.update(found)
+            holding.update(set(found))
+            stuck += bool(found)
+        out[name] = {"harmless_cases_holding_one": stuck,
+                     "words": {w: {"occurrences": n, "cases": holding[w]} for w, n in words.most_common()}}
+    return out
+
+
+# -- the variants ---------------------------------------------------------------------------
 
 
 def _ner_pipeline(glossary: Optional[str] = None):
@@ -235,21 +331,17 @@ def _ner_pipeline(glossary: Optional[str] = None):
 
 
 def teaching_curve(workdir: Path) -> dict:
+    """Every variant on v2 test, the review rounds over v2 dev."""
     dev, test = load_cases(REVIEW_SPLIT), load_cases(TEST_SPLIT)
-    glossaries = workdir / "glossaries"
-    shutil.copytree(bundled_glossary_dir(), glossaries, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
     variants: Dict[str, dict] = {}
-
-    bundled = load_pipeline({"paths.glossaries": str(glossaries)})
+    rounds: Dict[str, dict] = {}
+    bundled = load_pipeline({"paths.glossaries": str(_copy_bundled(workdir / "bundled"))})
     variants["a_bundled"] = {"label": "(a) bundled lists", **_summary(test, _decide(bundled, test))}
     dev_before = _decide(bundled, dev)
-
-    review = review_round(glossaries, workdir / "review.sqlite3", dev, dev_before)
-    taught = load_pipeline({"paths.glossaries": str(glossaries)})
-    variants["b_taught"] = {"label": "(b) after one review round over dev", **_summary(test, _decide(taught, test))}
-    review["dev_harmless_before"] = _summary(dev, dev_before)["harmless"]
-    review["dev_harmless_after"] = _summary(dev, _decide(taught, dev))["harmless"]
-    review["dev_halves"] = dev_halves(dev, dev_before)
+    dev_harmless_before = _summary(dev, dev_before)["harmless"]
+    for procedure in PROCEDURES:
+        variants[procedure.key], rounds[procedure.key] = taught_variant(workdir, procedure, dev, dev_before, test)
+        rounds[procedure.key]["reviewed_harmless_before"] = dev_harmless_before
 
     ner = _ner_pipeline()
     if ner is None:
@@ -260,7 +352,37 @@ def teaching_curve(workdir: Path) -> dict:
         variants["c_ner"] = {"label": f"(c) ner name source ({NER_PIPELINE})", **_summary(test, _decide(ner, test))}
     titlecase = load_pipeline({"components.semgap_coverage.titlecase": True})
     variants["d_titlecase"] = {"label": "(d) titlecase name source", **_summary(test, _decide(titlecase, test))}
-    return {"split": TEST_SPLIT, "review_split": REVIEW_SPLIT, "variants": variants, "review_round": review}
+    return {"split": TEST_SPLIT, "review_split": REVIEW_SPLIT, "variants": variants, "review_rounds": rounds,
+            "unteachable": unteachable({"v2/dev": dev, "v2/test": test})}
+
+
+def develop(workdir: Path, seeds: int = 3) -> dict:
+    """The procedures on dev alone: review one random half, score the other (never reads test)."""
+    dev = load_cases(REVIEW_SPLIT)
+    bundled = load_pipeline({"paths.glossaries": str(_copy_bundled(workdir / "bundled"))})
+    decisions = _decide(bundled, dev)
+    runs: Dict[str, List[dict]] = {"a_bundled": []}
+    for seed in range(seeds):
+        order = list(range(len(dev)))
+        random.Random(seed).shuffle(order)
+        half = len(order) // 2
+        reviewed, scored = [dev[i] for i in order[:half]], [dev[i] for i in order[half:]]
+        runs["a_bundled"].append(_summary(scored, [decisions[i] for i in order[half:]]))
+        for procedure in PROCEDURES:
+            summary, review = taught_variant(workdir / f"seed{seed}", procedure, reviewed,
+                                             [decisions[i] for i in order[:half]], scored)
+            runs.setdefault(procedure.key, []).append({**summary, "review": review})
+    labels = {"a_bundled": "(a) bundled lists", **{p.key: p.label for p in PROCEDURES}}
+    out = {}
+    for key, found in runs.items():
+        reached = sum(r["harmless"]["proceed_rate"]["successes"] for r in found)
+        total = sum(r["harmless"]["proceed_rate"]["n"] for r in found)
+        out[key] = {"label": labels[key], "harmless_reached": reached, "harmless_cases": total,
+                    "proceed_rate": reached / total if total else None,
+                    "unsafe_proceeds": sum(r["unsafe_proceeds"] for r in found),
+                    "proceeds_not_harmless": sum(r["proceeds_not_harmless"] for r in found),
+                    "per_seed": [r["harmless"]["proceed_rate"]["p"] for r in found]}
+    return {"split": REVIEW_SPLIT, "seeds": seeds, "variants": out}
 
 
 def _pct(block: dict) -> str:
@@ -273,37 +395,44 @@ def _pct(block: dict) -> str:
 def render_markdown(report: dict) -> str:
     lines = ["# Teaching curve (spec §4.2)", "",
              f"Harmless cases of {report['split']}: proceed rate (Wilson 95 %). Unsafe proceeds over all of "
-             f"{report['split']}, against the oracle's labels (which read the bundled lists), split into those "
-             "on harmless cases (what teaching is for once their words are taught; unsafe under the bundled "
-             "lists) and those on every other case (always unsafe: the price). "
-             f"(b) is one simulated review round over {report['review_split']} only.", "",
+             f"{report['split']}: the pipeline proceeds where the oracle says escalate or block, the oracle "
+             "given the same taught neutral words and names as the pipeline (for (a) and the name sources: "
+             "the bundled lists). Proceeds on cases that are not harmless must be 0. "
+             f"(b)-(b4) are one simulated review round over {report['review_split']} only.", "",
              "| variant | harmless proceed rate | with a word unseen in dev | without | unsafe proceeds "
-             "(on harmless cases) | unsafe proceeds, not harmless |",
-             "|---|---|---|---|---|---|"]
+             "| proceeds, not harmless | oracle proceeds that proceed |",
+             "|---|---|---|---|---|---|---|"]
     for variant in report["variants"].values():
         if "skipped" in variant:
-            lines.append(f"| {variant['label']} | skipped: {variant['skipped']} | | | | |")
+            lines.append(f"| {variant['label']} | skipped: {variant['skipped']} | | | | | |")
             continue
         h = variant["harmless"]
         lines.append(f"| {variant['label']} | {_pct(h)} | {_pct(h['with_word_unseen_in_dev'])} | "
-                     f"{_pct(h['without_word_unseen_in_dev'])} | {variant['unsafe_proceeds']} "
-                     f"({variant['unsafe_on_harmless_cases']}) | {variant['unsafe_not_harmless']} |")
-    review = report["review_round"]
-    lines += ["", f"Review round: {review['stats'].get('cases reviewed', 0)} harmless dev cases, "
-              f"{review['stats'].get('clauses reviewed', 0)} clauses; drafts approved by {review['approver']} "
-              f"(drafted by {review['reviewer']}): {', '.join(f'{k} {v}' for k, v in review['drafts_approved'].items())}; "
-              f"glossary {review['old_version']} -> {review['new_version']} (temporary copy).",
-              f"Dev harmless proceed rate: {_pct(review['dev_harmless_before'])} before, "
-              f"{_pct(review['dev_harmless_after'])} after."]
-    halves = review["dev_halves"]
-    lines += ["", f"Reach on dev alone ({halves['seeds']} random halves: teach one, count the other's harmless "
-              f"cases, {halves['harmless_cases']} over all halves; words taught under each rule): "
-              + "; ".join(f"{rule} {share:.0%}" for rule, share in halves["reached"].items()) + "."]
-    if review["refused"]:
-        lines += ["", "Choices the queue refused (the words stay unexplained):", ""]
-        lines += [f"- {what} (x{n})" for what, n in review["refused"].items()]
-    for key, title in (("unsafe_not_harmless_by_category", "Unsafe proceeds on cases that are not harmless"),
-                       ("unsafe_on_harmless_by_category", "Unsafe proceeds on harmless cases")):
+                     f"{_pct(h['without_word_unseen_in_dev'])} | {variant['unsafe_proceeds']} | "
+                     f"{variant['proceeds_not_harmless']} | {variant['oracle_proceeds_that_proceed']}/"
+                     f"{variant['oracle_proceeds']} |")
+    lines += ["", "Review rounds (reviewer " + REVIEWER + ", approver " + APPROVER + ", on a temporary copy):", ""]
+    for review in report["review_rounds"].values():
+        stats = ", ".join(f"{k} {v}" for k, v in review["stats"].items())
+        drafts = ", ".join(f"{k} {v}" for k, v in review["drafts_approved"].items())
+        lines.append(f"- {review['procedure']}: {stats}; drafts approved: {drafts}; glossary "
+                     f"{review['old_version']} -> {review['new_version']}; dev harmless proceed rate "
+                     f"{_pct(review['reviewed_harmless_before'])} before, "
+                     f"{_pct(review['reviewed_harmless_after'])} after.")
+    refusals = Counter()
+    for review in report["review_rounds"].values():
+        refusals.update(review["refused"])
+    if refusals:
+        lines += ["", "Choices the queue refused in any round (the words stay unexplained):", ""]
+        lines += [f"- {what} (x{n})" for what, n in sorted(refusals.items())]
+    lines += ["", "Never-neutral words (spec §4.1) among the unexplained filler of harmless cases: no round can "
+              "teach them, so a harmless case holding one never proceeds:", ""]
+    for split, found in report["unteachable"].items():
+        words = ", ".join(f"\"{w}\" {c['occurrences']} in {c['cases']} case{'s' if c['cases'] != 1 else ''}"
+                          for w, c in found["words"].items()) or "none"
+        lines.append(f"- {split}: {found['harmless_cases_holding_one']} harmless cases; {words}")
+    for key, title in (("unsafe_by_category", "Unsafe proceeds"),
+                       ("proceeds_not_harmless_by_category", "Proceeds on cases that are not harmless")):
         found = {v["label"]: v[key] for v in report["variants"].values() if v.get(key)}
         if found:
             lines += ["", f"{title}, by category:", ""]
@@ -311,17 +440,34 @@ def render_markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_develop(report: dict) -> str:
+    lines = [f"# Teaching curve on {report['split']} alone ({report['seeds']} random halves)", "",
+             "Each seed reviews one half of dev and scores the harmless cases of the other half; unsafe against "
+             "the oracle given the same taught words.", "",
+             "| variant | harmless reached | rate | per seed | unsafe proceeds | proceeds, not harmless |",
+             "|---|---|---|---|---|---|"]
+    for v in report["variants"].values():
+        seeds = ", ".join(f"{p:.3f}" for p in v["per_seed"])
+        lines.append(f"| {v['label']} | {v['harmless_reached']}/{v['harmless_cases']} | {v['proceed_rate']:.3f} | "
+                     f"{seeds} | {v['unsafe_proceeds']} | {v['proceeds_not_harmless']} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(ROOT / "results"))
+    parser.add_argument("--develop", action="store_true",
+                        help="dev only: review one random half of v2 dev, score the other (never reads test)")
+    parser.add_argument("--seeds", type=int, default=3, help="--develop: how many random halves")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    stem = "teaching_curve_dev" if args.develop else "teaching_curve"
     with tempfile.TemporaryDirectory(prefix="semgap-teaching-") as tmp:
-        report = teaching_curve(Path(tmp))
-    (out / "teaching_curve.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf8")
-    text = render_markdown(report)
-    (out / "teaching_curve.md").write_text(text, encoding="utf8")
+        report = develop(Path(tmp), args.seeds) if args.develop else teaching_curve(Path(tmp))
+    (out / f"{stem}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf8")
+    text = render_develop(report) if args.develop else render_markdown(report)
+    (out / f"{stem}.md").write_text(text, encoding="utf8")
     print(text)
 
 

@@ -30,7 +30,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from ..glossary.drafts import MEANS_TERM, TEACHING_CHOICES
+from ..glossary.drafts import MEANS_TERM, NAME, NEUTRAL, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..util.caches import WordCache, cached
 from ..util.textnorm import exact, fold
@@ -401,11 +401,14 @@ def teaching_options(term_ids: Sequence[str]) -> List[dict]:
     term_ids (Sequence[str]): The terms *means_term* may name.
     RETURNS (List[dict]): One dict per choice: ``choice``, ``meaning``, what it
         ``drafts`` (None for *problem*), and ``outcome`` (escalate: the case
-        stays escalated whatever the reviewer chooses).
+        stays escalated whatever the reviewer chooses); *neutral* and *name*
+        also list their ``scopes``, the domain's (the default) first.
     """
     out = []
     for choice, meaning, drafts in TEACHING_CHOICES:
         option = {"choice": choice, "meaning": meaning, "drafts": drafts, "outcome": "escalate"}
+        if choice in (NEUTRAL, NAME):
+            option["scopes"] = list(SCOPES)
         if choice == MEANS_TERM:
             option["term_ids"] = list(term_ids)
         out.append(option)

@@ -12,8 +12,16 @@ counts only once a second person approves it (``governance.approval``): the
 entry then moves into the domain's glossary under a new version, and a
 ``taught`` record in that glossary names who drafted and who approved it.
 
+A *neutral* or *name* choice has a scope: ``domain`` (the spec's default:
+the word is neutral, the name known, in the case's domain) or ``all``
+(everywhere: "thanks", "portal", a staff member's name). A draft of scope
+``all`` is one draft in ``<glossaries>/drafts/all.json``; approved, it joins
+the common neutral list (or the known names) of every domain that does not
+hold it yet, with a ``taught`` record in each, so every domain it touches
+reports the weakening in its diff.
+
 Nothing here reads a Doc or the queue: a clause is a decision's reason
-(plain JSON), and a draft file is plain YAML validated by pydantic.
+(plain JSON), and a draft file is plain JSON validated by pydantic.
 """
 from __future__ import annotations
 
@@ -38,6 +46,9 @@ TEACHING_CHOICES: Tuple[Tuple[str, str, Optional[str]], ...] = (
     (PROBLEM, "the words state something that must stop the action", None),
 )
 CHOICES = tuple(c for c, _, _ in TEACHING_CHOICES)
+SCOPE_DOMAIN, SCOPE_ALL = "domain", "all"
+#: where a neutral word or known name holds: the case's domain (default) or every domain
+SCOPES = (SCOPE_DOMAIN, SCOPE_ALL)
 #: what each drafting choice drafts
 KIND_OF_CHOICE = {NEUTRAL: "neutral", NAME: "name", MEANS_TERM: "phrase"}
 DRAFTS_DIR = "drafts"
@@ -61,6 +72,19 @@ def normal_choice(choice: Any) -> str:
     raise TeachingError(f"unknown reviewer option {choice!r}: choose one of {', '.join(CHOICES)}")
 
 
+def normal_scope(scope: Any) -> str:
+    """A choice's scope as one of ``SCOPES``; None is the spec's default, the case's domain.
+
+    RAISES (TeachingError): Not a scope.
+    """
+    if scope is None:
+        return SCOPE_DOMAIN
+    if isinstance(scope, str) and scope.strip().lower() in SCOPES:
+        return scope.strip().lower()
+    raise TeachingError(f"unknown scope {scope!r}: choose {SCOPE_DOMAIN} (the case's domain, the default) "
+                        f"or {SCOPE_ALL} (every domain)")
+
+
 class Entry(NamedTuple):
     """One thing a draft would add to a domain's glossary."""
 
@@ -68,17 +92,19 @@ class Entry(NamedTuple):
     text: str            # the neutral word (lower case), the name as written, or the phrase
     lang: str            # the language list it joins ("en" for a name)
     term: Optional[str]  # the term of a phrase
+    scope: str = SCOPE_DOMAIN  # "all": neutral or known in every domain
 
-    def key(self) -> Tuple[str, str, str, str]:
+    def key(self) -> Tuple[str, str, str, str, str]:
         """Two entries with the same key are the same draft."""
         text = self.text if self.kind == "name" else phrase_key(self.text)
-        return self.kind, text, self.lang if self.kind != "name" else "", self.term or ""
+        return self.kind, text, self.lang if self.kind != "name" else "", self.term or "", self.scope
 
     def describe(self) -> str:
+        where = ", every domain" if self.scope == SCOPE_ALL else ""
         if self.kind == "neutral":
-            return f"neutral word {self.text!r} ({self.lang})"
+            return f"neutral word {self.text!r} ({self.lang}{where})"
         if self.kind == "name":
-            return f"known name {self.text!r}"
+            return f"known name {self.text!r}" + (" (every domain)" if where else "")
         return f"phrase {self.text!r} ({self.lang}) of {self.term}"
 
 
@@ -91,7 +117,7 @@ def _norm_space(text: str) -> str:
 
 def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Sequence[str]] = None,
                    phrase: Optional[str] = None, term_id: Optional[str] = None,
-                   lang: Optional[str] = None) -> Tuple[List[Entry], List[str]]:
+                   lang: Optional[str] = None, scope: Optional[str] = None) -> Tuple[List[Entry], List[str]]:
     """What a reviewer's choice for one clause would draft.
 
     reason (Dict[str, Any]): An ``unexplained_content`` reason of a decision.
@@ -106,12 +132,19 @@ def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Seque
     term_id (Optional[str]): For *means_term*: the term X (required).
     lang (Optional[str]): The language list a neutral word or phrase joins.
         Defaults to "en".
+    scope (Optional[str]): For *neutral* and *name*: "domain" (the case's
+        domain, the default) or "all" (every domain).
     RETURNS (Tuple[List[Entry], List[str]]): The entries (none for *problem*)
         and the words the choice covers.
     RAISES (TeachingError): A word that is not one of the clause's
-        unexplained words, a phrase that is not in the clause, a missing term.
+        unexplained words, a phrase that is not in the clause, a missing term,
+        an unknown scope, or scope "all" with *means_term* or *problem*.
     """
     choice = normal_choice(choice)
+    scope = normal_scope(scope)
+    if scope == SCOPE_ALL and choice not in (NEUTRAL, NAME):
+        raise TeachingError(f"scope {SCOPE_ALL} is for {NEUTRAL} and {NAME} only; {choice} holds in the "
+                            "case's domain (a term belongs to one domain)")
     clause = reason.get("evidence")
     unexplained = [w for w in reason.get("words") or [] if isinstance(w, str)]
     if not isinstance(clause, str) or not unexplained:
@@ -128,14 +161,14 @@ def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Seque
     if choice == NEUTRAL:
         if phrase is not None:
             raise TeachingError("neutral takes words (--words), not a phrase: each word is drafted alone")
-        return [Entry("neutral", w.lower(), lang, None) for w in dict.fromkeys(w.lower() for w in chosen)], chosen
+        return [Entry("neutral", w, lang, None, scope) for w in dict.fromkeys(w.lower() for w in chosen)], chosen
     if choice == NAME:
         names = [_in_clause(phrase, clause, tokens, case_sensitive=True)] if phrase is not None \
             else _runs(tokens, chosen, clause)
         if not names:
             raise TeachingError(f"none of {', '.join(map(repr, chosen))} is found in the clause {clause!r}; "
                                 "give the name as written (--phrase)")
-        return [Entry("name", n, "en", None) for n in dict.fromkeys(names)], chosen
+        return [Entry("name", n, "en", None, scope) for n in dict.fromkeys(names)], chosen
     if not isinstance(term_id, str) or not term_id.strip():
         raise TeachingError(f"{MEANS_TERM} needs the term id X the words mean (e.g. --term MTG.CTC)")
     if phrase is None:
@@ -238,7 +271,9 @@ def check_entries(glossary: GlossarySet, domain: str, entries: Sequence[Entry], 
     The candidate glossary (with the entries added, as an approval would add
     them) is validated by the same models the loader uses, so a never-neutral
     word ("not"), a critical phrase word ("declined") or a phrase of another
-    term is refused now, with the models' message, not at approval.
+    term is refused now, with the models' message, not at approval. An entry
+    of scope "all" is added to every domain that does not hold it, so a word
+    that is critical in any one domain ("positive") is refused whole.
 
     glossary (GlossarySet): The glossary in force.
     domain (str): The case's domain.
@@ -250,48 +285,64 @@ def check_entries(glossary: GlossarySet, domain: str, entries: Sequence[Entry], 
     if dom is None:
         raise TeachingError(f"unknown domain {domain!r}: the glossary has {', '.join(glossary.domains)}")
     ids = [t.id for t in dom.terms]
+    payloads = glossary.to_dict()
     for entry in entries:
         if entry.kind == "phrase" and entry.term not in ids:
             elsewhere = glossary.term(entry.term or "")
             where = f"it is a term of {elsewhere[0]}, not {domain}" if elsewhere else "no such term"
             raise TeachingError(f"unknown term id {entry.term!r} for {domain} ({where}); "
                                 f"the terms of {domain}: {', '.join(ids)}")
-        if in_force(dom, entry):
-            raise TeachingError(f"{entry.describe()} is already in the {domain} glossary "
-                                f"({dom.version}); nothing to draft")
-    payloads = glossary.to_dict()
-    for entry in entries:
-        apply_entry(payloads[domain], entry, signer)
+        targets = entry_domains(payloads, domain, entry)
+        if not targets:
+            where = "every domain's glossary" if entry.scope == SCOPE_ALL else f"the {domain} glossary"
+            raise TeachingError(f"{entry.describe()} is already in {where} ({dom.version}); nothing to draft")
+        for target in targets:
+            apply_entry(payloads[target], entry, signer)
     try:
         GlossarySet.from_dict(payloads, source="glossary with the draft")
     except GlossaryError as exc:
         raise TeachingError(f"the glossary could not take this draft: {exc}") from None
 
 
-def in_force(dom: Any, entry: Entry) -> bool:
-    """Whether a DomainGlossary already holds an entry."""
+def holds(payload: Dict[str, Any], entry: Entry) -> bool:
+    """Whether a raw domain payload already holds an entry (a neutral word in any of its lists)."""
+    vocab = _mapping(_mapping(payload).get("vocabulary"))
     if entry.kind == "neutral":
-        return any(fold(w) == fold(entry.text) for w, _, _ in dom.vocabulary.neutral.words())
+        neutral = _mapping(vocab.get("neutral"))
+        return any(fold(str(w)) == fold(entry.text) for which in ("common", "domain")
+                   for words in _mapping(neutral.get(which)).values() for w in words or [])
     if entry.kind == "name":
-        return _norm_space(entry.text) in {_norm_space(n) for n in dom.vocabulary.known_names}
-    for term in dom.terms:
-        if term.id == entry.term:
-            return any(phrase_key(text) == phrase_key(entry.text) for text, _, _, _ in term.variants())
+        return _norm_space(entry.text) in {_norm_space(str(n)) for n in vocab.get("known_names") or []}
+    for term in _mapping(payload).get("terms") or []:
+        if isinstance(term, dict) and term.get("id") == entry.term:
+            texts = list(term.get("phrases") or []) + list(term.get("abbreviations") or [])
+            for translation in _mapping(term.get("translations")).values():
+                texts += list(_mapping(translation).get("phrases") or [])
+            return any(phrase_key(str(text)) == phrase_key(entry.text) for text in texts)
     return False
+
+
+def entry_domains(payloads: Dict[str, Any], domain: str, entry: Entry) -> List[str]:
+    """The domains an entry would be added to: the case's, or (scope "all") every domain not holding it yet."""
+    names = list(payloads) if entry.scope == SCOPE_ALL else [domain]
+    return [name for name in names if name in payloads and not holds(payloads[name], entry)]
 
 
 def apply_entry(payload: Dict[str, Any], entry: Entry, signer: str) -> None:
     """Add an entry to a raw domain payload (a dict, or ruamel's round-trip map) in place.
 
-    A phrase in a language the term has no translation for creates an
-    approved translation with ``signer`` as its reviewer.
+    A neutral word of scope "all" joins the domain's common list, the
+    words "common to every domain" (spec §4.1). A phrase in a language the
+    term has no translation for creates an approved translation with
+    ``signer`` as its reviewer.
     """
     if entry.kind in ("neutral", "name"):
         vocab = _child(payload, "vocabulary", {})
         if entry.kind == "name":
             _child(vocab, "known_names", []).append(entry.text)
         else:
-            lists = _child(_child(vocab, "neutral", {}), "domain", {})
+            which = "common" if entry.scope == SCOPE_ALL else "domain"
+            lists = _child(_child(vocab, "neutral", {}), which, {})
             _child(lists, entry.lang, []).append(entry.text)
         return
     for term in payload.get("terms") or []:
@@ -307,6 +358,10 @@ def apply_entry(payload: Dict[str, Any], entry: Entry, signer: str) -> None:
                                                 "phrases": [entry.text]}
             return
     raise TeachingError(f"unknown term id {entry.term!r}")
+
+
+def _mapping(value: Any) -> Dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _child(mapping: Dict[str, Any], key: str, empty: Any) -> Any:
@@ -334,6 +389,9 @@ class Evidence(_Strict):
     words: List[str] = []
     queue_seq: Optional[int] = None
     at: Optional[str] = None
+    #: the case's domain, and where the reviewer said the choice holds
+    domain: Optional[str] = None
+    scope: Literal["domain", "all"] = SCOPE_DOMAIN
 
 
 class Draft(_Strict):
@@ -344,6 +402,7 @@ class Draft(_Strict):
     text: str = Field(min_length=1)
     lang: Literal["en", "es", "fr", "de"] = "en"
     term: Optional[str] = None
+    scope: Literal["domain", "all"] = SCOPE_DOMAIN
     status: Literal["open", "approved"] = "open"
     evidence: List[Evidence] = Field(min_length=1)
     approved_by: Optional[PersonName] = None
@@ -354,6 +413,8 @@ class Draft(_Strict):
     def _check(self) -> "Draft":
         if (self.kind == "phrase") != bool(self.term):
             raise ValueError(f"draft {self.id}: a phrase names its term, and only a phrase does")
+        if self.scope == SCOPE_ALL and self.kind == "phrase":
+            raise ValueError(f"draft {self.id}: a phrase belongs to its term's domain, not to scope all")
         if self.status == "approved":
             if not self.approved_by or not self.approved_in:
                 raise ValueError(f"draft {self.id}: approved without approved_by and approved_in")
@@ -364,7 +425,7 @@ class Draft(_Strict):
 
     @property
     def entry(self) -> Entry:
-        return Entry(self.kind, self.text, self.lang if self.kind != "name" else "en", self.term)
+        return Entry(self.kind, self.text, self.lang if self.kind != "name" else "en", self.term, self.scope)
 
     @property
     def authors(self) -> List[str]:
@@ -372,7 +433,10 @@ class Draft(_Strict):
 
 
 class DraftFile(_Strict):
-    """``<glossaries>/drafts/<domain>.json``: every draft of one domain, open and approved."""
+    """``<glossaries>/drafts/<domain>.json``: every draft of one domain, open and approved.
+
+    ``drafts/all.json`` (domain "all") holds the drafts of scope "all", and only those.
+    """
 
     domain: str
     drafts: List[Draft] = []
@@ -383,6 +447,11 @@ class DraftFile(_Strict):
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
             raise ValueError(f"draft id {twice[0]} is used twice")
+        wanted = SCOPE_ALL if self.domain == SCOPE_ALL else SCOPE_DOMAIN
+        for draft in self.drafts:
+            if draft.scope != wanted:
+                raise ValueError(f"draft {draft.id} has scope {draft.scope}: the drafts of "
+                                 f"{self.domain!r} have scope {wanted}")
         return self
 
     def open(self) -> List[Draft]:
@@ -410,7 +479,7 @@ class DraftFile(_Strict):
             draft = self.find(entry)
             if draft is None:
                 draft = Draft(id=self.next_id(), kind=entry.kind, text=entry.text, lang=entry.lang,
-                              term=entry.term, evidence=[evidence])
+                              term=entry.term, scope=entry.scope, evidence=[evidence])
                 self.drafts.append(draft)
             elif not any(e.text_sha256 == evidence.text_sha256 and e.reviewer == evidence.reviewer
                          and e.start_char == evidence.start_char for e in draft.evidence):
@@ -420,10 +489,11 @@ class DraftFile(_Strict):
 
 
 def drafts_path(glossary_dir: Union[str, Path], domain: str) -> Path:
-    """Where a domain's drafts live: a folder the glossary loader never reads.
+    """Where a domain's drafts (or, for "all", the drafts of scope all) live: a folder the loader never reads.
 
     The tools write drafts, people read them (``glossary drafts``), so the
-    file is indented JSON: quick to read and rewrite after every choice.
+    file is JSON with one draft a line: easy to read, and quick to rewrite
+    after every choice even when a review round has left thousands of drafts.
     """
     return Path(glossary_dir) / DRAFTS_DIR / f"{domain}.json"
 
@@ -456,11 +526,13 @@ def save_drafts(glossary_dir: Union[str, Path], drafts: DraftFile) -> Path:
     path = drafts_path(glossary_dir, drafts.domain)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = drafts.model_dump(mode="json", exclude_none=True)
+    lines = ",\n".join(json.dumps(d, ensure_ascii=False) for d in payload["drafts"])
     with output_file(path) as out:
-        out.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+        out.write(f'{{"domain": {json.dumps(drafts.domain, ensure_ascii=False)}, "drafts": [\n{lines}\n]}}\n')
     return path
 
 
 __all__ = ["CHOICES", "DRAFTS_DIR", "Draft", "DraftFile", "Entry", "Evidence", "KIND_OF_CHOICE", "MEANS_TERM",
-           "NAME", "NEUTRAL", "PROBLEM", "TEACHING_CHOICES", "TeachingError", "apply_entry", "check_entries",
-           "clause_entries", "drafts_path", "in_force", "load_drafts", "normal_choice", "save_drafts"]
+           "NAME", "NEUTRAL", "PROBLEM", "SCOPES", "SCOPE_ALL", "SCOPE_DOMAIN", "TEACHING_CHOICES", "TeachingError",
+           "apply_entry", "check_entries", "clause_entries", "drafts_path", "entry_domains", "holds",
+           "load_drafts", "normal_choice", "normal_scope", "save_drafts"]

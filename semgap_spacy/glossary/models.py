@@ -248,6 +248,8 @@ class Taught(_Strict):
     text: str = Field(min_length=1)
     lang: Literal["en", "es", "fr", "de"] = "en"
     term: Optional[str] = None
+    #: "all": the reviewer taught it for every domain (a record in each domain it was added to)
+    scope: Literal["domain", "all"] = "domain"
     drafted_by: List[PersonName] = Field(min_length=1)
     approver: PersonName
     #: the SHA-256 of the texts of the reviewed cases
@@ -257,6 +259,8 @@ class Taught(_Strict):
     def _check(self) -> "Taught":
         if (self.kind == "phrase") != bool(self.term):
             raise ValueError(f"taught {self.draft}: a phrase names its term, and only a phrase does")
+        if self.scope == "all" and self.kind == "phrase":
+            raise ValueError(f"taught {self.draft}: a phrase belongs to its term's domain, not to scope all")
         if any(fold(self.approver.strip()) == fold(a.strip()) for a in self.drafted_by):
             raise ValueError(f"taught {self.draft}: approver {self.approver!r} also drafted it; a draft "
                              "needs a second person")
@@ -377,10 +381,14 @@ class DomainGlossary(_Strict):
 
     def to_dict(self) -> dict:
         """The domain as plain JSON data. A domain nothing was taught to has no ``taught`` key,
-        so its hash is the one it had before review rounds existed."""
+        and a record taught for the domain alone no ``scope``, so the hash is the one it had
+        before review rounds (and scopes) existed."""
         data = self.model_dump(mode="json")
         if not data.get("taught"):
             data.pop("taught", None)
+        for record in data.get("taught") or []:
+            if record.get("scope") == "domain":
+                del record["scope"]
         return data
 
     def canonical_json(self) -> str:

@@ -278,6 +278,9 @@ def domain_problem(name: Any) -> Optional[str]:
         return (f"domain name {name!r} is not a safe identifier "
                 f"({rule_data()['domain_pattern']}: lower-case letters, digits and "
                 f"underscores, never a path) {rule_tag('bad_domain_name')}")
+    if name in (rule_data().get("reserved_domain_names") or ()):
+        return (f"domain name {name!r} is reserved: it is the scope of a reviewer's choice "
+                f"that holds in every domain {rule_tag('bad_domain_name')}")
     return None
 
 

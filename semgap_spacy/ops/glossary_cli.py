@@ -66,11 +66,12 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p = sub.add_parser("approve", help="a second person approves drafts: the glossary gets them and a "
                                        "new version, both versions are archived",
                        description="Approve reviewers' drafts (spec §4.2). The approver must be on the roster "
-                                   "and must not have drafted any of them. Every domain file moves to one new "
+                                   "and must not have drafted any of them. A draft of scope all (\"all/2\") "
+                                   "joins every domain that lacks it. Every domain file moves to one new "
                                    "version; the old and new versions are archived in <glossaries>/archive/. "
                                    "Then 'glossary diff' shows the weakenings and 'glossary replay' the "
                                    "decisions the change turns.")
-    p.add_argument("draft_ids", nargs="*", metavar="DRAFT", help='draft ids such as "mortgage/3"')
+    p.add_argument("draft_ids", nargs="*", metavar="DRAFT", help='draft ids such as "mortgage/3" or "all/2"')
     p.add_argument("--all", action="store_true", help="approve every open draft")
     p.add_argument("--approver", default="", help="the second person's name (required)")
     p.add_argument("--glossaries", default=None,

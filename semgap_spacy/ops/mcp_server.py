@@ -13,8 +13,9 @@ the official Model Context Protocol SDK, 2.x). Tools:
   working directory);
 - ``queue_teach``: record a named reviewer's choice for a clause with
   unexplained words (spec §4.2): neutral, name or means_term write drafts
-  next to the glossaries, which decide nothing until a second person approves
-  them with ``glossary approve`` (not a tool: approval is the governance
+  next to the glossaries (neutral and name for the case's domain, or with
+  ``scope: all`` for every domain), which decide nothing until a second
+  person approves them with ``glossary approve`` (not a tool: approval is the governance
   workflow); problem keeps the case escalated with the note.
 
 Every tool has a strict input schema (pydantic, ``extra="forbid"``, strict
@@ -51,7 +52,7 @@ from ..about import __version__
 from ..api import MAX_TEXT_CHARS, assess as _assess, build_pipeline, decision_of, pipeline_glossary
 from ..glossary.models import GlossarySet
 from .mcp_frames import MAX_FRAME_BYTES, filtered_stdio_server
-from ..glossary.drafts import CHOICES
+from ..glossary.drafts import CHOICES, SCOPES
 from ..glossary.roster import RosterError, load_roster
 from .review_queue import QueueError, ReviewQueue
 
@@ -125,6 +126,9 @@ class QueueTeachInput(BaseModel):
     lang: Optional[Literal["en", "es", "fr", "de"]] = Field(
         default=None, description="The language list of a neutral word or phrase (default en).")
     note: str = Field(default="", max_length=2000, description="What the reviewer saw; required for problem.")
+    scope: Optional[Literal[SCOPES]] = Field(  # type: ignore[valid-type]
+        default=None, description="neutral / name: domain (the case's domain, the default) or all (every "
+                                  "domain: the word is neutral, the name known, wherever it is met).")
 
 
 def assess_input_model(domains: Sequence[str]) -> Type[BaseModel]:
@@ -205,9 +209,9 @@ _DOMAINS_SCHEMA = {
 }
 _TEACH_SCHEMA = {
     "type": "object",
-    "required": ["seq", "entry", "clause", "choice", "domain", "drafts", "words"],
+    "required": ["seq", "entry", "clause", "choice", "domain", "scope", "drafts", "words"],
     "properties": {"seq": {"type": "integer"}, "entry": {"type": "integer"}, "clause": {"type": "integer"},
-                   "choice": {"type": "string"}, "domain": {"type": "string"},
+                   "choice": {"type": "string"}, "domain": {"type": "string"}, "scope": {"type": "string"},
                    "drafts": {"type": "array", "items": {"type": "string"}},
                    "words": {"type": "array", "items": {"type": "string"}}},
 }
@@ -304,9 +308,10 @@ class SemgapMCPServer:
                 "For a named human reviewer: record what the unexplained words of one clause of a "
                 "queued unexplained_content escalation are (spec §4.2). neutral, name and means_term "
                 "write drafts, which change no decision until a second person approves them through "
-                "the glossary governance ('glossary approve'); problem keeps the case escalated with "
-                "the note. An unknown option, a word not in the clause, an unknown term id or a "
-                "reviewer off the roster is an error and records nothing."),
+                "the glossary governance ('glossary approve'); neutral and name hold for the case's "
+                "domain, or for every domain with scope 'all'; problem keeps the case escalated with "
+                "the note. An unknown option, an unknown scope, a word not in the clause, an unknown "
+                "term id or a reviewer off the roster is an error and records nothing."),
                 QueueTeachInput, _TEACH_SCHEMA, self._queue_teach, writes=True, idempotent=False),
         ]
 
@@ -371,11 +376,12 @@ class SemgapMCPServer:
             with ReviewQueue(self.queue_db, roster=roster) as queue:
                 result = queue.teach(args.seq, args.reviewer, args.clause, args.choice, words=args.words,
                                      phrase=args.phrase, term_id=args.term_id, lang=args.lang,
-                                     note=args.note, glossary_dir=self.glossary_dir)
+                                     note=args.note, scope=args.scope, glossary_dir=self.glossary_dir)
         except (QueueError, RosterError) as err:
             raise ToolFailure(str(err)) from None
         return {"seq": args.seq, "entry": result.seq, "clause": args.clause, "choice": result.choice,
-                "domain": result.domain, "drafts": list(result.drafts), "words": list(result.words)}
+                "domain": result.domain, "scope": result.scope, "drafts": list(result.drafts),
+                "words": list(result.words)}
 
     # -- protocol handlers -------------------------------------------------------
 

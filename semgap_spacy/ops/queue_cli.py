@@ -99,6 +99,9 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.add_argument("--term", default=None, dest="term_id", help="means_term: the term id X, e.g. MTG.CTC")
     p.add_argument("--lang", default=None, choices=("en", "es", "fr", "de"),
                    help="the language list of a neutral word or phrase (default: en)")
+    p.add_argument("--scope", default=None, metavar="domain|all",
+                   help="neutral, name: where the choice holds: domain (the case's domain, the default) or all "
+                        "(every domain: the word is neutral, the name known, wherever it is met)")
     p.add_argument("--note", default="", help="what the reviewer saw; required for problem")
     p.add_argument("--domain", default=None, help="only for decisions that do not name their domain")
     p.set_defaults(func=_guard(_cmd_teach))
@@ -229,7 +232,8 @@ def _cmd_clauses(args: argparse.Namespace) -> int:
         for review in (r for r in reviews if r.get("clause") == number):
             drafts = ", ".join(field(d) for d in review.get("drafts") or []) or "no draft"
             note = f"; note {ascii(review['note'])}" if review.get("note") else ""
-            print(f"  -> {field(review.get('choice'))} by {field(review.get('reviewer'))} "
+            everywhere = ", every domain" if review.get("scope") == "all" else ""
+            print(f"  -> {field(review.get('choice'))}{everywhere} by {field(review.get('reviewer'))} "
                   f"(entry {review['seq']}): {drafts}{note}")
     return 0
 
@@ -238,13 +242,14 @@ def _cmd_teach(args: argparse.Namespace) -> int:
     with _open(args) as queue:
         result = queue.teach(args.seq, args.reviewer, args.clause, args.choice, words=args.words,
                              phrase=args.phrase, term_id=args.term_id, lang=args.lang, note=args.note,
-                             domain=args.domain, glossary_dir=args.glossaries)
+                             domain=args.domain, scope=args.scope, glossary_dir=args.glossaries)
         reviewer = queue.show(result.seq)["payload"]["reviewer"]
     words = ", ".join(field(w) for w in result.words)
     if result.drafts:
+        where = "every domain" if result.scope == "all" else result.domain
         print(f"entry {args.seq} clause {args.clause}: {words} marked {result.choice} by {field(reviewer)} "
               f"(concept_clarified entry {result.seq}); drafts {', '.join(result.drafts)} for "
-              f"{result.domain}: they decide nothing until a second person approves them "
+              f"{where}: they decide nothing until a second person approves them "
               "('glossary approve')")
     else:
         print(f"entry {args.seq} clause {args.clause}: {words} marked {result.choice} by {field(reviewer)} "

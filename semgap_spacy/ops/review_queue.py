@@ -47,8 +47,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
 from ..util import signing
-from ..glossary.drafts import (MEANS_TERM, PROBLEM, Evidence, TeachingError, check_entries, clause_entries,
-                               load_drafts, normal_choice, save_drafts)
+from ..glossary.drafts import (MEANS_TERM, PROBLEM, SCOPE_ALL, Evidence, TeachingError, check_entries,
+                               clause_entries, load_drafts, normal_choice, normal_scope, save_drafts)
 from ..glossary.models import GlossaryError, bundled_glossary_dir, load_glossaries
 from ..glossary.roster import Roster, RosterError, load_roster
 from ..util.signing import canonical_json
@@ -144,9 +144,10 @@ class TeachResult:
 
     seq (int): The ``concept_clarified`` row.
     choice (str): The normalised option.
-    domain (str): The domain the drafts are for.
+    domain (str): The case's domain.
     drafts (Tuple[str, ...]): The draft ids written (none for *problem*).
     words (Tuple[str, ...]): The clause's words the choice covers.
+    scope (str): "domain" (the drafts hold in ``domain``) or "all" (in every domain).
     """
 
     seq: int
@@ -154,6 +155,7 @@ class TeachResult:
     domain: str
     drafts: Tuple[str, ...]
     words: Tuple[str, ...]
+    scope: str = "domain"
 
 
 @dataclass(frozen=True)
@@ -598,13 +600,14 @@ class ReviewQueue:
     def teach(self, seq: int, reviewer: str, clause: int, choice: str, *,
               words: Optional[Sequence[str]] = None, phrase: Optional[str] = None,
               term_id: Optional[str] = None, lang: Optional[str] = None, note: str = "",
-              domain: Optional[str] = None,
+              domain: Optional[str] = None, scope: Optional[str] = None,
               glossary_dir: Optional[Union[str, Path]] = None) -> "TeachResult":
         """Record a reviewer's choice for one clause of an ``unexplained_content`` escalation (spec §4.2).
 
         *neutral*, *name* and *means_term* also write drafts to
-        ``<glossary_dir>/drafts/<domain>.json`` with the reviewer, the case's
-        text hash and the clause as evidence; a draft decides nothing until a
+        ``<glossary_dir>/drafts/<domain>.json`` (scope "all":
+        ``drafts/all.json``) with the reviewer, the case's text hash, the
+        clause and the scope as evidence; a draft decides nothing until a
         second person approves it (``glossary approve``). *problem* writes no
         draft: the case stays escalated and the note is kept. The choice is a
         ``concept_clarified`` row pointing at the decision; the decision
@@ -623,12 +626,16 @@ class ReviewQueue:
         lang (Optional[str]): The language list of a neutral word or phrase. Defaults to "en".
         note (str): What the reviewer saw; required for *problem*.
         domain (Optional[str]): Defaults to the domain the reason names.
+        scope (Optional[str]): For *neutral* and *name*: "domain" (the case's
+            domain; the default, as spec §4.2 says) or "all" (every domain:
+            "thanks", a staff member's name).
         glossary_dir (str | Path | None): The glossaries the drafts are for. Defaults to the bundled ones.
         RETURNS (TeachResult): The new row's seq and the draft ids.
         """
         reviewer = self._reviewer(reviewer, "teaching")
         try:
             choice = normal_choice(choice)
+            scope_given, scope = scope, normal_scope(scope)
         except TeachingError as exc:
             raise QueueError(f"teaching refused: {exc}") from None
         if not isinstance(note, str):
@@ -654,15 +661,15 @@ class ReviewQueue:
                 if not isinstance(domain, str) or not domain:
                     raise TeachingError("the decision does not name its domain; give the domain")
                 entries, covered = clause_entries(reason, choice, words=words, phrase=phrase,
-                                                  term_id=term_id, lang=lang)
+                                                  term_id=term_id, lang=lang, scope=scope_given)
                 drafts = None
                 if entries:
                     check_entries(load_glossaries(gdir), domain, entries, reviewer)
-                    drafts = load_drafts(gdir, domain)
+                    drafts = load_drafts(gdir, SCOPE_ALL if scope == SCOPE_ALL else domain)
                     evidence = Evidence(reviewer=reviewer, text_sha256=target["text_sha256"],
                                         clause=reason.get("evidence", ""), case_id=target["case_id"],
                                         start_char=reason.get("start_char"), end_char=reason.get("end_char"),
-                                        words=covered, at=self._clock())
+                                        words=covered, at=self._clock(), domain=domain, scope=scope)
                     ids = drafts.add(entries, evidence)
                 else:
                     ids = []
@@ -671,7 +678,7 @@ class ReviewQueue:
             payload = {"subject": "clause", "reviewer": reviewer, "clause": clause, "choice": choice,
                        "start_char": reason.get("start_char"), "end_char": reason.get("end_char"),
                        "evidence": reason.get("evidence"), "words": covered, "domain": domain,
-                       "term_id": term_id if choice == MEANS_TERM else None,
+                       "scope": scope, "term_id": term_id if choice == MEANS_TERM else None,
                        "entries": [e.describe() for e in entries], "drafts": ids, "note": note}
             row = self._follow_up("concept_clarified", target, payload)
             if drafts is not None:
@@ -680,7 +687,7 @@ class ReviewQueue:
                     save_drafts(gdir, drafts)
                 except OSError as exc:
                     raise QueueError(f"teaching refused: cannot write the drafts: {exc}") from None
-        return TeachResult(row, choice, domain, tuple(ids), tuple(covered))
+        return TeachResult(row, choice, domain, tuple(ids), tuple(covered), scope)
 
     # -- reading ---------------------------------------------------------
 

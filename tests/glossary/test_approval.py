@@ -117,3 +117,73 @@ def test_an_unarchived_old_version_is_archived_before_it_changes(glossaries, tmp
     assert done.archived == [str(glossaries / "archive" / "2026.12.0"), str(glossaries / "archive" / "2026.12.7")]
     archived = _snapshot(glossaries / "archive" / "2026.12.0")
     assert archived == {p: b for p, b in before.items() if p.parent.name == "" and p.suffix == ".yaml"}
+
+
+def _common_drafts(glossaries, *entries, reviewer="Ruth Lindqvist"):
+    drafts = DraftFile(domain="all")
+    evidence = Evidence(reviewer=reviewer, text_sha256="b" * 64, clause="thanks, scanned by Yuki Tanabe",
+                        domain="mortgage", scope="all")
+    drafts.add(list(entries), evidence)
+    save_drafts(glossaries, drafts)
+
+
+def test_a_draft_of_scope_all_joins_every_domain_that_lacks_it(glossaries):
+    _common_drafts(glossaries, Entry("neutral", "scanned", "en", None, "all"),
+                   Entry("neutral", "package", "en", None, "all"), Entry("name", "Yuki Tanabe", "en", None, "all"))
+    done = approve(glossaries, "Marcus Feld", today=TODAY)
+    assert done.domains == ["aviation_maintenance", "medical_logistics", "mortgage", "pharma_qa"]
+    after = GlossarySet.from_dir(glossaries)
+    assert after.version == "2026.12.1"
+    for name, dom in after.domains.items():
+        assert "scanned" in dom.vocabulary.neutral.common["en"], name  # the common list, not the domain's
+        assert "scanned" not in dom.vocabulary.neutral.domain.get("en", [])
+        assert "Yuki Tanabe" in dom.vocabulary.known_names
+        words = [w for w, _, _ in dom.vocabulary.neutral.words()]
+        assert words.count("package") == 1, name  # added only where it was missing
+        scopes = {(t.draft, t.scope) for t in dom.taught}
+        assert ("all/1", "all") in scopes and ("all/3", "all") in scopes
+        assert (("all/2", "all") in scopes) == (name in ("medical_logistics", "pharma_qa"))
+    assert {d.status for d in load_drafts(glossaries, "all").drafts} == {"approved"}
+    assert open_drafts(glossaries) == []
+
+    report = diff(glossaries / "archive" / "2026.12.0", glossaries)
+    assert report.ok, [str(f) for f in report.findings]
+    touched = {(w.domain, w.detail.split(" added")[0]) for w in report.weakenings}
+    assert {d for d, what in touched if what == 'neutral word "scanned"'} == set(after.domains)
+    assert {d for d, what in touched if what == 'neutral word "package"'} == {"medical_logistics", "pharma_qa"}
+    assert {d for d, what in touched if what == 'known name "Yuki Tanabe"'} == set(after.domains)
+    assert all(w.accepted for w in report.weakenings)
+    common = [w for w in report.weakenings if any(x in w.detail for x in ("scanned", "package", "Yuki"))]
+    assert len(common) == 10 and all("taught in review for every domain (draft all/" in w.detail for w in common)
+    sections = report.to_markdown().split("\n## ")[1:]  # `glossary changelog`: one section per domain
+    assert sorted(s.split(" ")[0] for s in sections if 'neutral word "scanned" added (common en)' in s) == \
+        sorted(after.domains)
+
+
+def test_a_word_taught_for_its_domain_and_for_all_is_added_once(glossaries):
+    _common_drafts(glossaries, Entry("neutral", "portal", "en", None, "all"), reviewer="Tobias Wren")
+    approve(glossaries, "Diego Salas", today=TODAY)
+    mortgage = GlossarySet.from_dir(glossaries).domains["mortgage"]
+    assert [w for w, _, _ in mortgage.vocabulary.neutral.words()].count("portal") == 1
+    assert "portal" in mortgage.vocabulary.neutral.domain["en"]  # the domain's own draft came first
+    assert {(t.draft, t.scope) for t in mortgage.taught if t.text == "portal"} == {("mortgage/1", "domain")}
+
+
+def test_an_approver_who_drafted_a_scope_all_draft_is_refused(glossaries):
+    _common_drafts(glossaries, Entry("neutral", "scanned", "en", None, "all"), reviewer="Marcus Feld")
+    before = _snapshot(glossaries)
+    with pytest.raises(ApprovalError, match="Marcus Feld drafted all/1 .neutral word 'scanned' .en, every domain"):
+        approve(glossaries, "Marcus Feld", ["all/1"], today=TODAY)
+    assert _snapshot(glossaries) == before
+
+
+def test_a_record_taught_for_one_domain_keeps_the_hash_it_had_before_scopes():
+    record = {"draft": "mortgage/1", "kind": "name", "text": "Brambleton", "drafted_by": ["Ruth Lindqvist"],
+              "approver": "Marcus Feld"}
+    data = load_glossaries().to_dict()
+    data["mortgage"]["vocabulary"]["known_names"].append("Brambleton")
+    data["mortgage"]["taught"] = [record]
+    loaded = GlossarySet.from_dict(data)
+    assert "scope" not in loaded.domains["mortgage"].to_dict()["taught"][0]
+    assert GlossarySet.from_dict({**data, "mortgage": {**data["mortgage"], "taught": [
+        {**record, "scope": "domain"}]}}).sha256 == loaded.sha256

@@ -3,8 +3,9 @@ import pytest
 import srsly
 
 from semgap_spacy.glossary import GlossaryError, GlossarySet, load_glossaries
-from semgap_spacy.glossary.drafts import (CHOICES, DraftFile, Entry, Evidence, TeachingError, check_entries,
-                                          clause_entries, drafts_path, load_drafts, normal_choice, save_drafts)
+from semgap_spacy.glossary.drafts import (CHOICES, Draft, DraftFile, Entry, Evidence, TeachingError, check_entries,
+                                          clause_entries, drafts_path, load_drafts, normal_choice, normal_scope,
+                                          save_drafts)
 
 HASH = "a" * 64
 
@@ -68,6 +69,27 @@ def test_means_term_drafts_a_phrase_of_the_term():
     assert given.text == "good to go"
     with pytest.raises(TeachingError, match="needs the term id"):
         clause_entries(reason, "means_term")
+
+
+@pytest.mark.parametrize("given,expected", [(None, "domain"), ("domain", "domain"), (" ALL ", "all")])
+def test_a_choice_holds_in_the_domain_unless_the_reviewer_says_all(given, expected):
+    assert normal_scope(given) == expected
+    entries, _ = clause_entries(CLAUSE, "name", words=["Yuki", "Tanabe"], scope=given)
+    assert entries == [Entry("name", "Yuki Tanabe", "en", None, expected)]
+    (neutral,), _ = clause_entries(CLAUSE, "neutral", words=["scanned"], scope=given)
+    assert neutral.scope == expected and neutral.describe().endswith(", every domain)") == (expected == "all")
+
+
+@pytest.mark.parametrize("choice,scope,needle", [
+    ("neutral", "every", "unknown scope 'every': choose domain"),
+    ("name", "", "unknown scope ''"),
+    ("name", 1, "unknown scope 1"),
+    ("means_term", "all", "scope all is for neutral and name only"),
+    ("problem", "all", "scope all is for neutral and name only"),
+])
+def test_a_bad_scope_is_refused(choice, scope, needle):
+    with pytest.raises(TeachingError, match=needle):
+        clause_entries(CLAUSE, choice, scope=scope, term_id="MTG.CTC" if choice == "means_term" else None)
 
 
 def test_problem_drafts_nothing():
@@ -140,6 +162,33 @@ def test_a_drafts_file_that_does_not_validate_names_the_file_and_the_problem(tmp
 def test_the_glossary_refuses_a_draft_it_could_not_take(entry, needle):
     with pytest.raises(TeachingError, match=needle):
         check_entries(load_glossaries(), "mortgage", [entry], "Ruth Lindqvist")
+
+
+def test_scope_all_drafts_live_in_their_own_file_and_only_there(tmp_path):
+    common = DraftFile(domain="all")
+    (draft_id,) = common.add([Entry("neutral", "thanks", "en", None, "all")], _evidence())
+    assert draft_id == "all/1"
+    save_drafts(tmp_path, common)
+    assert load_drafts(tmp_path, "all") == common
+    with pytest.raises(ValueError, match="have scope all"):
+        DraftFile(domain="all", drafts=[Draft(id="all/2", kind="neutral", text="portal", evidence=[_evidence()])])
+    with pytest.raises(ValueError, match="have scope domain"):
+        DraftFile(domain="mortgage", drafts=[Draft(id="mortgage/1", kind="neutral", text="portal", scope="all",
+                                                   evidence=[_evidence()])])
+    with pytest.raises(ValueError, match="not to scope all"):
+        Draft(id="all/3", kind="phrase", text="good to go", term="MTG.CTC", scope="all", evidence=[_evidence()])
+
+
+def test_scope_all_is_checked_against_every_domain():
+    glossary = load_glossaries()
+    check_entries(glossary, "mortgage", [Entry("neutral", "portal", "en", None, "all")], "Ruth Lindqvist")
+    # "package" is neutral in mortgage and aviation only: the other two domains still take it
+    check_entries(glossary, "mortgage", [Entry("neutral", "package", "en", None, "all")], "Ruth Lindqvist")
+    with pytest.raises(TeachingError, match="already in every domain's glossary"):
+        check_entries(glossary, "mortgage", [Entry("neutral", "thanks", "en", None, "all")], "Ruth Lindqvist")
+    # critical in medical_logistics: refused whole, although the case is a mortgage case
+    with pytest.raises(TeachingError, match="medical_logistics: neutral word 'positive'.*critical phrase"):
+        check_entries(glossary, "mortgage", [Entry("neutral", "positive", "en", None, "all")], "Ruth Lindqvist")
 
 
 @pytest.mark.parametrize("domain,word", [("medical_logistics", "positive"), ("aviation_maintenance", "AOG"),

@@ -159,6 +159,7 @@ VARIANTS = [
     ("domain_hyphen", _top("domain", "mort-gage"), "bad_domain_name", "domain", MTG),
     ("domain_slash", _top("domain", "mortgage/x"), "bad_domain_name", "domain", MTG),
     ("domain_empty", _top("domain", ""), "bad_domain_name", "domain", MTG),
+    ("domain_reserved_all", _top("domain", "all"), "bad_domain_name", "domain", MTG),
 ]
 
 

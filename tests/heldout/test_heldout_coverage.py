@@ -296,3 +296,24 @@ def test_harmless_needs_a_clearance_and_only_harmless_unexplained_words():
 def test_tokenizer_keeps_shapes_whole_and_splits_nt():
     assert coverage.tokenize("isn't ops@x.org #t-1 @me LOT-42, ok") == ["is", "n't", "ops@x.org", "#t-1", "@me", "LOT-42", ",", "ok"]
     assert re.fullmatch(r"\S+", "".join(coverage.tokenize("a-b c")).replace(" ", "")) is not None
+
+
+def test_taught_words_join_the_lists_of_their_domain_and_nothing_else_changes():
+    """The teaching curve relabels test with the words a review round taught (§4.2), rules unchanged."""
+    facts = facts_for("mortgage", "Yuki Tanabe: clear to close. Scans uploaded to the portal.", [("clear to close", "MTG.CTC")])
+    assert oracle.label(facts) == "escalate"
+    taught = coverage.with_taught(coverage.lists(), {"mortgage": ["scans", "Uploaded", "portal"]}, {"mortgage": ["Yuki Tanabe"]})
+    assert oracle.label(facts, taught) == "proceed"
+    elsewhere = coverage.with_taught(coverage.lists(), {"pharma_qa": ["scans", "uploaded", "portal"]}, {"pharma_qa": ["Yuki Tanabe"]})
+    assert oracle.label(facts, elsewhere) == "escalate"
+    half = coverage.with_taught(coverage.lists(), {"mortgage": ["scans", "uploaded", "portal"]}, {"mortgage": ["yuki tanabe"]})
+    assert oracle.label(facts, half) == "escalate"  # a name is matched case-sensitively
+    problem = facts_for("mortgage", "Scans: clear to close. Title defect.", [("clear to close", "MTG.CTC"), ("Title defect", "MTG.TITLE_DEFECT")])
+    assert oracle.label(problem, taught) == "block"
+    assert coverage.lists().neutral_domain["mortgage"] < taught.neutral_domain["mortgage"]
+    assert not coverage.lists().known_names["mortgage"]  # the cached bundled lists are not touched
+
+
+@pytest.mark.parametrize("word,never", [("over", True), ("Against", True), ("sí", False), ("si", True), ("portal", False)])
+def test_never_neutral_reads_the_spec_list(word, never):
+    assert coverage.never_neutral(word) is never

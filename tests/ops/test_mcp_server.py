@@ -411,8 +411,15 @@ def test_queue_teach_writes_drafts_and_refuses_bad_input(tmp_path):
                                                  "reviewer": "Diego Salas"})
     assert not taught.is_error, taught.content[0].text
     assert taught.structured_content["drafts"] == ["mortgage/1"]
+    assert taught.structured_content["scope"] == "domain"
     (draft,) = load_drafts(glossaries, "mortgage").open()
     assert (draft.kind, draft.text, draft.authors) == ("name", "Brambleton", ["Diego Salas"])
+    everywhere = anyio.run(app.call, "queue_teach", {"seq": queued["seq"], "choice": "name", "scope": "all",
+                                                     "reviewer": "Diego Salas"})
+    assert not everywhere.is_error, everywhere.content[0].text
+    assert everywhere.structured_content["drafts"] == ["all/1"] and everywhere.structured_content["scope"] == "all"
+    (common,) = load_drafts(glossaries, "all").open()
+    assert (common.scope, common.evidence[0].scope, common.evidence[0].domain) == ("all", "all", "mortgage")
     with ReviewQueue(tmp_path / "q.sqlite3") as queue:
         head = queue.head()
     files = {p: p.read_bytes() for p in glossaries.rglob("*") if p.is_file()}
@@ -422,6 +429,9 @@ def test_queue_teach_writes_drafts_and_refuses_bad_input(tmp_path):
         ({"choice": "neutral", "reviewer": "automated-agent"}, "names a process"),
         ({"choice": "problem", "reviewer": "Diego Salas"}, "the problem is"),
         ({"choice": "neutral", "clause": 2, "reviewer": "Diego Salas"}, "1 clause"),
+        ({"choice": "neutral", "scope": "every", "reviewer": "Diego Salas"}, "'domain' or 'all'"),
+        ({"choice": "means_term", "term_id": "MTG.CTC", "scope": "all", "reviewer": "Diego Salas"},
+         "scope all is for neutral and name only"),
     ]:
         refused = anyio.run(app.call, "queue_teach", {"seq": queued["seq"], **arguments})
         assert refused.is_error and needle in refused.content[0].text, refused.content[0].text

@@ -145,3 +145,47 @@ def test_problem_keeps_the_case_escalated_with_the_note(workdir):
         assert review["note"] == "deferred interest is not allowed"
         assert queue.list()[0]["status"] == "open"  # still escalated, waiting for a resolution
     assert _snapshot(glossaries) == files
+
+
+def test_scope_all_teaches_every_domain_through_the_cli(workdir, capsys):
+    """``queue teach --scope all``: one draft for every domain, approved once; a pharma case moves too."""
+    glossaries, db = workdir / "glossaries", workdir / "queue.sqlite3"
+    before = _decide(glossaries)
+    with ReviewQueue(db) as queue:
+        entry = queue.enqueue(before[0], CASES[0]["text"]).seq
+        head = queue.head()
+    where = ["--reviewer", "Ruth Lindqvist", "--db", str(db), "--glossaries", str(glossaries)]
+    files = _snapshot(glossaries)
+    for args, needle in [(("--choice", "neutral", "--scope", "every"), "unknown scope 'every': choose domain"),
+                         (("--choice", "means_term", "--term", "MTG.CTC", "--scope", "all"),
+                          "scope all is for neutral and name only")]:
+        assert queue_main(["queue", "teach", str(entry), *args, *where]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("error: teaching refused: ") and needle in err, err
+    with ReviewQueue(db) as queue:
+        assert queue.head() == head
+    assert _snapshot(glossaries) == files
+
+    assert queue_main(["queue", "teach", str(entry), "--choice", "neutral", "--scope", "all", *where]) == 0
+    assert "drafts all/1, all/2, all/3 for every domain" in capsys.readouterr().out
+    drafts = load_drafts(glossaries, "all").open()
+    assert [(d.text, d.scope) for d in drafts] == [("scans", "all"), ("uploaded", "all"), ("portal", "all")]
+    assert {(e.scope, e.domain, e.case_id) for d in drafts for e in d.evidence} == {("all", "mortgage", "c-001")}
+    assert load_drafts(glossaries, "mortgage").drafts == []
+    with ReviewQueue(db) as queue:
+        (review,) = queue.clause_reviews(entry)
+        assert review["scope"] == "all" and review["drafts"] == ["all/1", "all/2", "all/3"]
+    assert queue_main(["queue", "clauses", str(entry), "--db", str(db)]) == 0
+    assert "-> neutral, every domain by Ruth Lindqvist" in capsys.readouterr().out
+    assert _decide(glossaries) == before
+
+    assert glossary_main(["glossary", "approve", "--all", "--approver", "Marcus Feld",
+                          "--glossaries", str(glossaries)]) == 0
+    out = capsys.readouterr().out
+    assert "approved all/1: neutral word 'scans' (en, every domain)" in out
+    assert "(aviation_maintenance, medical_logistics, mortgage, pharma_qa)" in out
+    assert glossary_main(["glossary", "replay", "--cases", str(workdir / "cases.jsonl"), "--version", "2026.12.0",
+                          "--glossaries", str(glossaries), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [(r["id"], r["new"]) for r in rows if r["changed"]] == [
+        ("c-001", "proceed"), ("c-003", "proceed"), ("c-007", "proceed")]

@@ -6,7 +6,9 @@ its domain's file (a neutral word, a known name, a phrase of a term) with a
 ``taught`` record naming who drafted and who approved it, every domain file
 moves to one new version, and both versions are archived under
 ``<glossaries>/archive/<version>/``, so ``glossary diff`` shows the change as
-a weakening and ``glossary replay`` lists the decisions it turns.
+a weakening and ``glossary replay`` lists the decisions it turns. A draft of
+scope "all" is added to every domain that does not hold it yet, each with
+its own ``taught`` record, after the drafts of single domains.
 
 Everything is checked before anything is written: an approver who drafted a
 chosen draft, an unknown or already approved draft id, an approver off the
@@ -24,7 +26,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from srsly.ruamel_yaml import YAML
 
-from ..drafts import DRAFTS_DIR, Draft, DraftFile, TeachingError, apply_entry, load_drafts, save_drafts
+from ..drafts import (DRAFTS_DIR, SCOPE_ALL, Draft, DraftFile, TeachingError, apply_entry, entry_domains,
+                      load_drafts, save_drafts)
 from ..models import _VERSION as VERSION_RE
 from ..models import GlossaryError, GlossarySet
 from ..roster import Roster, RosterError
@@ -120,6 +123,8 @@ def _taught(draft: Draft, approver: str) -> Dict[str, Any]:
         record["lang"] = draft.lang
     if draft.term:
         record["term"] = draft.term
+    if draft.scope == SCOPE_ALL:
+        record["scope"] = SCOPE_ALL
     record["drafted_by"] = draft.authors
     record["approver"] = approver
     record["cases"] = list(dict.fromkeys(e.text_sha256 for e in draft.evidence))
@@ -153,7 +158,7 @@ def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[S
     except (GlossaryError, RosterError) as exc:
         message = str(exc)
         raise ApprovalError(message if message.startswith("approval") else f"approval refused: {message}") from None
-    drafts = {domain: load_drafts(gdir, domain) for domain in current.domains}
+    drafts = {domain: load_drafts(gdir, domain) for domain in [*current.domains, SCOPE_ALL]}
     chosen = _select(drafts, draft_ids)
     for _, draft in chosen:
         if any(fold(approver) == fold(author) for author in draft.authors):
@@ -174,23 +179,24 @@ def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[S
 
     yaml = _yaml()
     files = _domain_files(gdir, yaml)
-    edited: Dict[str, Any] = {}
-    for domain, (_, payload) in files.items():
+    edited: Dict[str, Any] = {domain: payload for domain, (_, payload) in files.items()}
+    for payload in edited.values():
         payload["version"] = new
-        for dom, draft in chosen:
-            if dom == domain:
-                apply_entry(payload, draft.entry, approver)
-                if payload.get("taught") is None:
-                    payload["taught"] = []
-                payload["taught"].append(_taught(draft, approver))
-        edited[domain] = payload
+    touched = set()
+    # a domain's own drafts first: a draft of scope all then skips the domains that hold its entry
+    for dom, draft in sorted(chosen, key=lambda pair: pair[0] == SCOPE_ALL):
+        for target in entry_domains(edited, dom, draft.entry):
+            apply_entry(edited[target], draft.entry, approver)
+            if edited[target].get("taught") is None:
+                edited[target]["taught"] = []
+            edited[target]["taught"].append(_taught(draft, approver))
+            touched.add(target)
     try:
         GlossarySet.from_dict({name: _plain(p) for name, p in edited.items()}, source="approved glossary")
     except GlossaryError as exc:
         raise ApprovalError(f"approval refused: the glossary would not load with these drafts: {exc}") from None
 
-    approval = Approval(approver, old, new, [d for _, d in chosen],
-                        sorted({dom for dom, _ in chosen}))
+    approval = Approval(approver, old, new, [d for _, d in chosen], sorted(touched))
     paths = [path for path, _ in files.values()]
     if not (archive / old).exists():
         _archive(paths, archive / old)
@@ -203,7 +209,7 @@ def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[S
     _archive(paths, archive / new)
     approval.archived.append(str(archive / new))
     stamp = clock or datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-    for domain in approval.domains:
+    for domain in sorted({dom for dom, _ in chosen}):
         for draft in drafts[domain].drafts:
             if any(draft is d for _, d in chosen):
                 draft.status, draft.approved_by = "approved", approver

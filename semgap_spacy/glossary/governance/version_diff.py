@@ -172,7 +172,8 @@ def _by_review(record: Optional[dict]) -> str:
         return ""
     drafted = ", ".join(str(n) for n in _list(record.get("drafted_by"))) or "?"
     cases = len(_list(record.get("cases")))
-    return (f"; taught in review (draft {record.get('draft')}, drafted by {drafted} "
+    where = " for every domain" if record.get("scope") == "all" else ""
+    return (f"; taught in review{where} (draft {record.get('draft')}, drafted by {drafted} "
             f"from {cases} case{'s' if cases != 1 else ''})")
 
 
