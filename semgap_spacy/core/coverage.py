@@ -13,7 +13,9 @@ The seven rules, in the order they are tried (the first that applies is the
 one recorded for the token):
 
 1. ``term``: part of a matched term, frame, field mention or quantity;
-2. ``cue``: a negation, hedge, pseudo or clause-break cue, or a unit alias;
+2. ``cue``: a negation, hedge, pseudo or clause-break cue (a unit alias counts
+   where it is written as a unit, inside a quantity, which rule 1 explains;
+   alone, "the second floor", "a day", it is read like any other word);
 3. ``stop_word``: in spaCy's ``STOP_WORDS`` of a pack language, unless never neutral;
 4. ``domain_phrase``: a word (or an inflection of one) of a clearance or field phrase of the case's domain;
 5. ``shape``: digits, e-mail, URL, @mention, #tag, symbol, punctuation, an initial;
@@ -30,7 +32,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from ..glossary.drafts import MEANS_TERM, NAME, NEUTRAL, SCOPES, TEACHING_CHOICES
+from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..util.caches import WordCache, cached
 from ..util.textnorm import exact, fold
@@ -170,18 +172,16 @@ class CoverageRules:
         way the pipeline's tokenizer does, so "aujourd'hui" or a multi-word name
         is matched as the tokens it becomes.
     form_key (Callable[[str], str]): The inflection key of a folded word (rule 4).
-    unit_aliases (Iterable[str]): Unit words (rule 2).
     pack_codes (Sequence[str]): Language packs whose stop words count (rule 3).
     cache_size (int): Words whose rule is remembered, per domain.
     """
 
-    def __init__(self, glossary: GlossarySet, tokenize, form_key, unit_aliases: Iterable[str],
-                 pack_codes: Sequence[str], cache_size: int = 50_000):
+    def __init__(self, glossary: GlossarySet, tokenize, form_key, pack_codes: Sequence[str],
+                 cache_size: int = 50_000):
         self.cache_size = cache_size
         self.form_key = form_key
         self.stop = stop_words(tuple(pack_codes))
         self.accented_stop = accented_stop_words(tuple(pack_codes))
-        self.units = frozenset(_fold(u) for u in unit_aliases)
         self.domains: Dict[str, DomainRules] = {}
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
@@ -253,14 +253,12 @@ class CoverageRules:
         return out
 
     def _word_rule(self, text: str, rules: DomainRules) -> Optional[str]:
-        """The first rule that explains a word by itself (2 units, 3, 4, 5, 7 one-word entries), or None.
+        """The first rule that explains a word by itself (3, 4, 5, 7 one-word entries), or None.
 
         Cached per domain and token text: a stream repeats its words, and every
         answer depends on the text alone.
         """
         f = _fold(text)
-        if f in self.units:
-            return CUE
         if f in self.stop or (self.accented_stop and exact(text) in self.accented_stop):
             return STOP_WORD
         if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):

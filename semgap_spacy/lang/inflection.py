@@ -70,12 +70,19 @@ def build_form_index(words_by_lang: Tuple[Tuple[str, FrozenSet[str]], ...]) -> D
         table = read_table(lang, "lemma_lookup")
         if not table:
             continue
-        # two passes over the table keep only glossary forms in memory
-        lemma_of = {}
+        # two passes over the table keep only glossary forms in memory. Folding
+        # can make two words one ("Stunden", hours, and "stünden", a form of
+        # "stehen"): a form spelt as the glossary word is spelt wins over one
+        # that only folds to it, so "Stunden" never joins "stehen", "stand".
+        lemma_of, spelt = {}, set()
         for form, lemma in table.items():
             f = fold(form)
             if f in words:
-                lemma_of[f] = fold(_first(lemma))
+                exact = form.lower() == f
+                if exact or f not in spelt and f not in lemma_of:
+                    lemma_of[f] = fold(_first(lemma))
+                if exact:
+                    spelt.add(f)
         wanted = set(lemma_of.values()) | set(words)
         for form, lemma in table.items():
             lem = fold(_first(lemma))

@@ -25,7 +25,6 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
 from ..core.coverage import NAME_SOURCES, NER_LABELS, CoverageRules, findings
-from ..core.units import unit_table
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import languages as languages_available
 from ..lang.cues import HEDGE, NEGATION
@@ -68,7 +67,7 @@ class Coverage(SemgapPipe):
         def tokenize(text: str) -> List[str]:
             return [t.text for t in tokenizer(text) if not t.is_space]
 
-        self.rules = CoverageRules(self.glossary, tokenize, index.key, unit_table().surfaces(),
+        self.rules = CoverageRules(self.glossary, tokenize, index.key,
                                    self.languages or languages_available(), cache_size=self.cache_size)
 
     def process(self, doc: Doc) -> Doc:

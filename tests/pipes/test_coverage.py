@@ -96,7 +96,11 @@ def test_rule_1_terms_and_quantities(nlp):
 
 def test_rule_2_cues(nlp):
     assert _rules(nlp, "not clear to close", "mortgage")["not"] == "cue"
-    assert _rules(nlp, "within hours", "mortgage")["hours"] == "cue"  # a unit alias
+    # a unit word counts where it is written as a unit, inside a quantity (rule 1);
+    # alone it is a word like any other: "second" here is an ordinal, not a unit
+    assert _rules(nlp, "within 2 hours", "mortgage")["hours"] == "term"
+    assert _rules(nlp, "on the second floor", "mortgage")["second"] is None
+    assert _rules(nlp, "within hours", "mortgage")["hours"] is None
 
 
 def test_rule_3_stop_words_but_never_neutral(nlp):
