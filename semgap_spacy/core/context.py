@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet, ScopeSettings
+from ..util.caches import IndexedCache
 from ..util.textnorm import exact, fold
 from .clauses import ClauseRule, clause_rule, list_end, same_breaks, segment
 from .textview import read_token, read_word
@@ -57,6 +58,11 @@ _NONE = -1.0  # no reach in that direction
 SWITCHES = ("section_headers", "parentheticals", "open_lists", "short_items")
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})
 _QUESTION, _QUESTION_OPEN, _END = "?", "\u00bf", "end"
+#: the kinds of token key the facts cache keeps in sets: any that can start a cue or ask
+#: (the gate), those that start a cue, are one by themselves, go on a longer cue, are a
+#: question mark, read as nothing
+_GATE, _STARTS, _SURE, _RESTS, _MARKS, _BLANK = "gate", "starts", "sure", "rests", "marks", "blank"
+_KINDS = (_GATE, _STARTS, _SURE, _RESTS, _MARKS, _BLANK)
 
 
 @dataclass
@@ -276,46 +282,32 @@ class CueTable:
         self._accented = frozenset(accented)
         self._accent_folds = frozenset(fold(w) for w in accented)
         self._conjunctions = frozenset(fold(w) for w in self.conjunctions)
-        self._facts: Dict[Hashable, WordFacts] = {}
-        self._forget()
+        self._facts = IndexedCache(self.cache_size, _KINDS)
 
     # -- words -----------------------------------------------------------
     def learn(self, keys: Sequence[Hashable], text_of: Callable[[Hashable], str]) -> None:
         """Make sure every key has its facts: those not seen yet are computed from their text.
 
-        The cache is bounded (``cache_size``): when it would grow past it, it is
-        emptied and only the keys asked for now are learned again.
+        The cache is bounded (``cache_size``) and keeps nothing a memory zone
+        learnt after the zone (``util.caches.IndexedCache``).
         keys (Sequence[Hashable]): The keys of one text's tokens (each names a token text alone).
         text_of (Callable[[Hashable], str]): The token text of a key.
         """
-        known = self._known
-        if known.issuperset(keys):
-            return
-        unseen = set(keys).difference(known)
-        if len(known) + len(unseen) > self.cache_size:
-            self._forget()
-            known, unseen = self._known, set(keys)
-        facts = self._facts
-        for key in unseen:
-            found = facts[key] = self._word_facts(text_of(key))
-            known.add(key)
-            if found.starts_cue:
-                self._starts.add(key)
-                self._gate.add(key)
-                if found.sure:
-                    self._sure.add(key)
-            if found.rest:
-                self._rests.add(key)
-            if found.mark == _QUESTION or found.mark == _QUESTION_OPEN:
-                self._marks.add(key)
-                self._gate.add(key)
-            if not found.word:
-                self._blank.add(key)
+        self._facts.learn(keys, lambda key: self._kinds(self._word_facts(text_of(key))))
 
-    def _forget(self) -> None:
-        self._facts.clear()
-        self._known, self._gate = set(), set()
-        self._starts, self._sure, self._rests, self._marks, self._blank = set(), set(), set(), set(), set()
+    @staticmethod
+    def _kinds(found: WordFacts) -> Tuple[WordFacts, List[str]]:
+        """The facts of a word and the kinds of key (``_KINDS``) it is."""
+        kinds = []
+        if found.starts_cue:
+            kinds += (_GATE, _STARTS, _SURE) if found.sure else (_GATE, _STARTS)
+        if found.rest:
+            kinds.append(_RESTS)
+        if found.mark == _QUESTION or found.mark == _QUESTION_OPEN:
+            kinds += (_MARKS, _GATE)
+        if not found.word:
+            kinds.append(_BLANK)
+        return found, kinds
 
     def prefilter(self, keys: Sequence[Hashable]) -> Prefilter:
         """What the learned keys of one text's tokens allow, before any scan.
@@ -328,27 +320,28 @@ class CueTable:
         keys (Sequence[Hashable]): The keys (``learn`` first).
         RETURNS (Prefilter): Whether a cue can match and whether a question mark occurs.
         """
-        hits = self._gate.intersection(keys)
+        facts = self._facts
+        kinds = facts.kinds
+        hits = kinds[_GATE].intersection(keys)
         if not hits:
             return _NOTHING
-        asked = not self._marks.isdisjoint(hits)
-        if not self._sure.isdisjoint(hits):
+        asked = not kinds[_MARKS].isdisjoint(hits)
+        if not kinds[_SURE].isdisjoint(hits):
             return Prefilter(True, asked)
-        facts = self._facts
         rest = None
-        for key in self._starts.intersection(hits):
+        for key in kinds[_STARTS].intersection(hits):
             for forms in (facts[key].longer or {}).values():
                 for form, eff in forms:
                     if eff.negation or eff.hedge:
                         if rest is None:
-                            rest = {facts[k].word for k in self._rests.intersection(keys)}
+                            rest = {facts[k].word for k in kinds[_RESTS].intersection(keys)}
                         if rest.issuperset(form[1:]):
                             return Prefilter(True, asked)
         return Prefilter(False, asked)
 
     def spaced(self, keys: Sequence[Hashable]) -> bool:
         """Whether a token of these learned keys reads as nothing (whitespace)."""
-        return not self._blank.isdisjoint(keys)
+        return not self._facts.kinds[_BLANK].isdisjoint(keys)
 
     def facts_of(self, keys: Sequence[Hashable]) -> List[WordFacts]:
         """The facts of learned keys, in order."""
