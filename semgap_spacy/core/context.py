@@ -140,6 +140,8 @@ class WordFacts(NamedTuple):
     mark: Optional[str]
     #: whether the token can hold a clause break (``ClauseRule.token_candidate``)
     breakish: bool
+    #: the other words of each longer negation or hedge cue this word starts, as sets
+    needs: Tuple[frozenset, ...] = ()
 
 
 class TokenRows(NamedTuple):
@@ -272,6 +274,13 @@ class CueTable:
                 longer.setdefault(form[1], []).append((form, eff))
             patterns[form[0]] = (longer, single)
         self.patterns = patterns
+        needs: Dict[str, Dict[frozenset, None]] = {}
+        for first, (longer, _) in patterns.items():
+            for forms in longer.values():
+                for form, eff in forms:
+                    if eff.negation or eff.hedge:
+                        needs.setdefault(first, {})[frozenset(form[1:])] = None
+        self._needs = {first: tuple(sets) for first, sets in needs.items()}
         self.elisions = {k: v.capped(self.window) for k, v in elisions.items()}
         self.break_words = tuple(dict.fromkeys(breaks))
         self.clauses = clause_rule(self.break_words)
@@ -330,13 +339,11 @@ class CueTable:
             return Prefilter(True, asked)
         rest = None
         for key in kinds[_STARTS].intersection(hits):
-            for forms in (facts[key].longer or {}).values():
-                for form, eff in forms:
-                    if eff.negation or eff.hedge:
-                        if rest is None:
-                            rest = {facts[k].word for k in kinds[_RESTS].intersection(keys)}
-                        if rest.issuperset(form[1:]):
-                            return Prefilter(True, asked)
+            for need in facts[key].needs:
+                if rest is None:
+                    rest = {facts[k].word for k in kinds[_RESTS].intersection(keys)}
+                if need <= rest:
+                    return Prefilter(True, asked)
         return Prefilter(False, asked)
 
     def spaced(self, keys: Sequence[Hashable]) -> bool:
@@ -369,8 +376,9 @@ class CueTable:
             _END if word in _SENTENCE_ENDS else None
         conjunction = word in self._conjunctions or (
             "/" in word and all(part in self._conjunctions for part in word.split("/")))  # "and/or"
+        needs = self._needs.get(word, ()) if longer else ()
         return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure,
-                         word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text))
+                         word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text), needs)
 
     # -- one text -----------------------------------------------------------
     def scan(self, rows: TokenRows) -> Scan:
@@ -487,7 +495,7 @@ class _Layout:
         self.rows, self.clauses, self.scope = rows, clauses, scope
         self.inside = [(t.start, t.end) for t in targets]
         self.candidates = [i for i, f in enumerate(rows.facts) if f.breakish]
-        self._breaks_of: Dict[int, List[Tuple[int, bool]]] = {}
+        self._breaks_of: Optional[Dict[int, List[Tuple[int, bool]]]] = None
         self._boundaries: Optional[List[int]] = None
         self._full: Optional[_Clauses] = None
 
@@ -496,12 +504,12 @@ class _Layout:
 
     def breaks_from(self, i: int) -> List[Tuple[int, bool]]:
         """The break tokens a candidate token starts (a break word may run over the next ones)."""
-        found = self._breaks_of.get(i)
-        if found is None:
-            rows = self.rows
-            found = self._breaks_of[i] = [b for b in self.clauses.token_breaks(rows.text, rows.starts, rows.ends, (i,))
-                                          if not self._inside(b[0])]
-        return found
+        if self._breaks_of is None:  # every candidate's at once, outside the targets
+            rows, inside = self.rows, self.inside
+            self._breaks_of = {c: [b for b in marks if not any(s <= b[0] < e for s, e in inside)] if marks else marks
+                               for c, marks in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends,
+                                                                            self.candidates).items()}
+        return self._breaks_of[i]
 
     def boundaries(self) -> List[int]:
         """Tokens that start a clause without a break token: sentence starts, section headers."""
