@@ -401,19 +401,24 @@ class CueTable:
             f = facts[i]
             eff, end = f.single, i + 1
             if f.longer:
-                if spaced:  # the cue's words may have whitespace tokens between them
-                    positions = [j for j in range(i + 1, min(n, i + 3 * longest)) if facts[j].word][:longest - 1]
-                else:
-                    positions = range(i + 1, min(n, i + longest))
-                if positions:
-                    forms = f.longer.get(facts[positions[0]].word)
-                    if forms:
-                        nxt = [facts[j].word for j in positions]
-                        for form, form_eff in forms:
-                            k = len(form) - 1
-                            if k <= len(nxt) and tuple(nxt[:k]) == form[1:]:
-                                eff, end = form_eff, positions[k - 1] + 1
-                                break
+                # the next word (whitespace tokens are no words) says whether a longer cue can go on
+                first = i + 1
+                stop = min(n, i + 3 * longest) if spaced else min(n, i + longest)
+                if spaced:
+                    while first < stop and not facts[first].word:
+                        first += 1
+                forms = f.longer.get(facts[first].word) if first < stop else None
+                if forms:
+                    if spaced:  # the cue's words may have whitespace tokens between them
+                        positions = [j for j in range(first, stop) if facts[j].word][:longest - 1]
+                    else:
+                        positions = range(first, stop)
+                    nxt = [facts[j].word for j in positions]
+                    for form, form_eff in forms:
+                        k = len(form) - 1
+                        if k <= len(nxt) and tuple(nxt[:k]) == form[1:]:
+                            eff, end = form_eff, positions[k - 1] + 1
+                            break
             if eff is None:
                 continue
             consumed = end
@@ -495,7 +500,7 @@ class _Layout:
         self.rows, self.clauses, self.scope = rows, clauses, scope
         self.inside = [(t.start, t.end) for t in targets]
         self.candidates = [i for i, f in enumerate(rows.facts) if f.breakish]
-        self._breaks_of: Optional[Dict[int, List[Tuple[int, bool]]]] = None
+        self._breaks_of: Dict[int, List[Tuple[int, bool]]] = {}
         self._boundaries: Optional[List[int]] = None
         self._full: Optional[_Clauses] = None
 
@@ -504,12 +509,13 @@ class _Layout:
 
     def breaks_from(self, i: int) -> List[Tuple[int, bool]]:
         """The break tokens a candidate token starts (a break word may run over the next ones)."""
-        if self._breaks_of is None:  # every candidate's at once, outside the targets
+        found = self._breaks_of.get(i)
+        if found is None:
             rows, inside = self.rows, self.inside
-            self._breaks_of = {c: [b for b in marks if not any(s <= b[0] < e for s, e in inside)] if marks else marks
-                               for c, marks in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends,
-                                                                            self.candidates).items()}
-        return self._breaks_of[i]
+            found = self._breaks_of[i] = [
+                b for b in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, (i,))[i]
+                if not any(s <= b[0] < e for s, e in inside)]
+        return found
 
     def boundaries(self) -> List[int]:
         """Tokens that start a clause without a break token: sentence starts, section headers."""
@@ -620,13 +626,17 @@ class _Clauses:
         clause_of = self.clause_of = segments.clause_of
         self.comma_after = segments.comma_after
         count = len(self.comma_after)
-        has_conjunction, item_words = [False] * count, [0] * count
-        for i, f in enumerate(facts):
+        has_conjunction = [False] * count
+        for i in [i for i, f in enumerate(facts) if f.conjunction]:
             c = clause_of[i]
-            if c >= 0:
-                item_words[c] += bool(f.word)
-                if f.conjunction and not layout._inside(i):
-                    has_conjunction[c] = True
+            if c >= 0 and not layout._inside(i):
+                has_conjunction[c] = True
+        item_words = None  # words per clause: only short items (a profile switch) count them
+        if scope.short_items:
+            item_words = [0] * count
+            for i, c in enumerate(clause_of):
+                if c >= 0 and facts[i].word:
+                    item_words[c] += 1
         self.has_conjunction, self.item_words = has_conjunction, item_words
         self.layout = layout
         self._ends: Dict[int, int] = {}
