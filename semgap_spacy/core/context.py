@@ -58,9 +58,9 @@ _NONE = -1.0  # no reach in that direction
 SWITCHES = ("section_headers", "parentheticals", "open_lists", "short_items")
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})
 _QUESTION, _QUESTION_OPEN, _END = "?", "\u00bf", "end"
-#: the kinds of token key the facts cache keeps in sets: any that can start a cue or ask
-#: (the gate), those that start a cue, are one by themselves, go on a longer cue, are a
-#: question mark, read as nothing
+#: the kinds of token key the facts cache keeps in sets: any that can start a negation or hedge
+#: cue or ask (the gate), those that start a longer one, are one by themselves, go on a longer
+#: one, are a question mark, read as nothing
 _GATE, _STARTS, _SURE, _RESTS, _MARKS, _BLANK = "gate", "starts", "sure", "rests", "marks", "blank"
 _KINDS = (_GATE, _STARTS, _SURE, _RESTS, _MARKS, _BLANK)
 
@@ -308,8 +308,10 @@ class CueTable:
     def _kinds(found: WordFacts) -> Tuple[WordFacts, List[str]]:
         """The facts of a word and the kinds of key (``_KINDS``) it is."""
         kinds = []
-        if found.starts_cue:
-            kinds += (_GATE, _STARTS, _SURE) if found.sure else (_GATE, _STARTS)
+        if found.sure:
+            kinds += (_GATE, _SURE)
+        if found.needs:  # a longer negation or hedge cue starts here
+            kinds += (_GATE, _STARTS)
         if found.rest:
             kinds.append(_RESTS)
         if found.mark == _QUESTION or found.mark == _QUESTION_OPEN:

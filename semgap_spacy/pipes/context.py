@@ -267,14 +267,14 @@ class Context(SemgapPipe):
         starts, spaces, marks = doc.to_array(_ROW_ATTRS).T.tolist()
         ends = [start + len(f.text) for start, f in zip(starts, facts)]
         # a sentence start mark on a later token: a parser or sentencizer set them (``Doc.has_annotation``)
-        sentence_starts = [i for i, mark in enumerate(marks) if mark == 1 and i] or None
+        sentence_starts = [i for i, mark in enumerate(marks) if mark == 1 and i] if 1 in marks[1:] else None
         text = doc_text(doc, lambda: "".join([f.text + " " if space else f.text for f, space in zip(facts, spaces)]))
         return TokenRows(text, facts, starts, ends, sentence_starts, spaced)
 
     def _inner(self, span: Span, facts) -> Optional[frozenset]:
         """For a glossary frame, the token indices of its own head and value words (any other cue
         inside it applies: "crossmatch not positive"); None for every other span."""
-        if not is_term_span(span) or term_facts(span.id_).kind != "frame":
+        if not span.id or not is_term_span(span) or term_facts(span.id_).kind != "frame":  # no id: not a term
             return None
         seqs = self._own.get(span.label_, ())
         words = [facts[i].word for i in range(span.start, span.end)]
