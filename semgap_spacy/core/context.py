@@ -44,6 +44,7 @@ no scan (``CueTable.learn``, ``CueTable.prefilter``).
 """
 import math
 from bisect import bisect_left
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -496,7 +497,8 @@ class _Layout:
     only then is it built (``_Clauses``).
     """
 
-    __slots__ = ("rows", "clauses", "scope", "inside", "candidates", "_breaks_of", "_boundaries", "_full")
+    __slots__ = ("rows", "clauses", "scope", "inside", "candidates", "_breaks_of", "_boundaries", "_full", "_same",
+                 "_words_before")
 
     def __init__(self, rows: TokenRows, targets: Sequence[Target], clauses: ClauseRule, scope: ScopeSettings):
         self.rows, self.clauses, self.scope = rows, clauses, scope
@@ -505,6 +507,8 @@ class _Layout:
         self._breaks_of: Dict[int, List[Tuple[int, bool]]] = {}
         self._boundaries: Optional[List[int]] = None
         self._full: Optional[_Clauses] = None
+        self._same: Optional[bool] = None
+        self._words_before: Optional[List[int]] = None
 
     def _inside(self, i: int) -> bool:
         return any(s <= i < e for s, e in self.inside)
@@ -518,6 +522,16 @@ class _Layout:
                 b for b in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, (i,))[i]
                 if not any(s <= b[0] < e for s, e in inside)]
         return found
+
+    def all_breaks(self) -> Iterable[List[Tuple[int, bool]]]:
+        """The break tokens of every candidate (``breaks_from`` of each), those not asked for yet
+        worked out in one pass."""
+        missing = [i for i in self.candidates if i not in self._breaks_of]
+        if missing:
+            rows, inside = self.rows, self.inside
+            for i, marks in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, missing).items():
+                self._breaks_of[i] = [b for b in marks if not any(s <= b[0] < e for s, e in inside)]
+        return self._breaks_of.values()
 
     def boundaries(self) -> List[int]:
         """Tokens that start a clause without a break token: sentence starts, section headers."""
@@ -537,7 +551,9 @@ class _Layout:
     def clear(self, a: int, b: int) -> bool:
         """Whether tokens [a, b) hold no break and no clause starts in [a, b]: the token before
         a and token b are in one clause."""
-        if not same_breaks(self.rows.text):  # breaks only from the canonical view: the whole picture
+        if self._same is None:
+            self._same = same_breaks(self.rows.text)
+        if not self._same:  # breaks only from the canonical view: the whole picture
             clause_of = self.full().clause_of
             left = clause_of[a - 1] if a > 0 else clause_of[a]
             return left >= 0 and (b >= len(clause_of) or clause_of[b] == left)
@@ -565,8 +581,9 @@ class _Layout:
         """How many words lie in tokens [a, b) (whitespace tokens are not words)."""
         if not self.rows.spaced:
             return b - a
-        facts = self.rows.facts
-        return sum(1 for i in range(a, b) if facts[i].word)
+        if self._words_before is None:
+            self._words_before = list(accumulate([bool(f.word) for f in self.rows.facts], initial=0))
+        return self._words_before[b] - self._words_before[a]
 
     def reach(self, target: Target, cues, neg_hits: Optional[list], hedge_hits: Optional[list]) -> None:
         """Add (distance, cue_start, cue_end) for every cue that reaches the target."""
@@ -613,7 +630,7 @@ class _Clauses:
         text, facts, starts, ends = rows.text, rows.facts, rows.starts, rows.ends
         n = len(facts)
         if same_breaks(text):
-            breaks = sorted({b for i in layout.candidates for b in layout.breaks_from(i)})
+            breaks = sorted({b for marks in layout.all_breaks() for b in marks})
         else:
             found: Dict[int, bool] = {}
             for b_start, b_end in clauses.breaks(text):
