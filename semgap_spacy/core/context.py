@@ -40,12 +40,14 @@ Facts of each word (its reading, whether it can start a cue, join a list,
 close a question) are computed once per vocabulary entry and kept in a
 bounded cache keyed by the caller's key for the token text, with sets of the
 keys that matter, so a doc with no cue word costs a few set operations and
-no scan (``CueTable.learn``, ``CueTable.prefilter``).
+no scan (``CueTable.learn``, ``CueTable.prefilter``). The keys are spaCy
+hashes, so what the cache learns inside a memory zone goes when the zone
+ends (``util.caches.IndexedCache``).
 """
 import math
 from bisect import bisect_left
-from itertools import accumulate
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet, ScopeSettings
@@ -303,7 +305,9 @@ class CueTable:
         keys (Sequence[Hashable]): The keys of one text's tokens (each names a token text alone).
         text_of (Callable[[Hashable], str]): The token text of a key.
         """
-        self._facts.learn(keys, lambda key: self._kinds(self._word_facts(text_of(key))))
+        facts = self._facts
+        if not all(map(facts.__contains__, keys)):
+            facts.learn(keys, lambda key: self._kinds(self._word_facts(text_of(key))))
 
     @staticmethod
     def _kinds(found: WordFacts) -> Tuple[WordFacts, List[str]]:
