@@ -218,7 +218,7 @@ class Context(SemgapPipe):
         """The spans this component marks: ``doc.ents`` or ``doc.spans[spans_key]`` (empty when missing)."""
         if self.targets == ENTS:
             return doc.ents
-        group = doc.spans.get(self.spans_key)
+        group = _group(doc, self.spans_key)
         return group if group is not None else ()
 
     def process(self, doc: Doc) -> Doc:
@@ -309,7 +309,7 @@ class Context(SemgapPipe):
 
     def _add_cue_spans(self, doc: Doc, applied: Dict[Tuple[int, int, str], None]) -> None:
         """Add the cues that applied to the cue group, keeping what others put there."""
-        group = doc.spans.get(self.cues_key)
+        group = _group(doc, self.cues_key)
         if group is None:
             doc.spans[self.cues_key] = SpanGroup(
                 doc, name=self.cues_key, spans=[Span(doc, s, e, label=label) for s, e, label in applied])
@@ -318,6 +318,11 @@ class Context(SemgapPipe):
         for start, end, label in applied:
             if (start, end, label) not in present:
                 group.append(Span(doc, start, end, label=label))
+
+
+def _group(doc: Doc, key: str) -> Optional[SpanGroup]:
+    """The span group under ``key``, or None when the doc has none."""
+    return doc.spans[key] if key in doc.spans else None
 
 
 def _orths(doc: Doc) -> List[int]:
