@@ -168,7 +168,7 @@ class ClauseRule:
                     while i < n and starts[i] < match_end:  # "sin embargo" runs over the next tokens
                         found[i] = False
                         i += 1
-            out[c] = sorted(found.items()) if len(found) > 1 else list(found.items())
+            out[c] = sorted(found.items())
         return out
 
     def break_between(self, text: str, start: int, end: int) -> bool:
