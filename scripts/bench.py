@@ -255,14 +255,15 @@ def bench_context(args) -> dict:
 
     if not context_eval.NEGEX_DEFAULT.resolve().is_file():
         return {"skipped": f"the NegEx set is not at {context_eval.NEGEX_DEFAULT.resolve()}"}
-    if context_eval.negspacy_version() is None:
+    if context_eval.installed_version("negspacy") is None:
         return {"skipped": "negspacy is not installed (pip install semgap_spacy[bench])"}
     samples, _ = context_eval.load_negex(context_eval.NEGEX_DEFAULT.resolve())
     legs = [context_eval.SemgapAdapter("en", {}), context_eval.NegspacyAdapter()]
     best = context_eval.time_legs(legs, samples, args.repeats)
-    rate = {name: round(len(samples) / sec, 1) for name, sec in best.items()}
+    rate = {"semgap_context": round(len(samples) / best[legs[0].name], 1),
+            "negspacy": round(len(samples) / best[legs[1].name], 1)}
     return {"set": "negex", "sentences": len(samples), "repeats_best_of": args.repeats,
-            "sentences_per_second": rate,
+            "profile": "spec (the default config)", "sentences_per_second": rate,
             "ratio_semgap_to_negspacy": round(rate["semgap_context"] / rate["negspacy"], 3),
             "timed_by": "scripts.context_eval.time_legs (each component alone, docs made before the clock)"}
 
@@ -383,16 +384,14 @@ def _lines(cases: List[dict], n: int) -> Iterator[bytes]:
 def memory_run(docs: int, mode: str = "as_is") -> dict:
     """Resident memory while ``decide_lines`` decides ``docs`` new-word lines (run in a fresh process).
 
-    mode (str): "as_is"; "probe": empty ``semgap_context``'s own caches (by ORTH
-        hash, and of folded words) after every memory zone, which measures their
-        share of the growth, since they are not among the caches that forget a
-        zone's words; "tokenizer": the same lines through the blank tokenizer
+    mode (str): "as_is"; "probe": empty ``semgap_context``'s facts cache (by ORTH
+        hash) after every memory zone, which measures what it still keeps beyond
+        what the zones forget; "tokenizer": the same lines through the blank tokenizer
         alone, in memory zones of the same size, which measures spaCy's own share.
     """
     import gc
 
     from semgap_spacy import api
-    from semgap_spacy.pipes.context import _fold as context_fold
 
     nlp = spacy.blank("en") if mode == "tokenizer" else build_pipeline()
     context = None if mode == "tokenizer" else nlp.get_pipe("semgap_context")
@@ -407,8 +406,7 @@ def memory_run(docs: int, mode: str = "as_is") -> dict:
     start = time.perf_counter()
     for i, _ in enumerate(done, 1):
         if mode == "probe" and i % api.ZONE_CASES == 0:
-            context._reset_orth_cache()
-            context_fold.cache_clear()
+            context.table._facts.forget()
         if i == warm or (i > warm and i % step == 0) or i == docs:
             gc.collect()
             rss = _rss_mb()
@@ -417,7 +415,7 @@ def memory_run(docs: int, mode: str = "as_is") -> dict:
     return {"rss_mb_after_warm_up": round(base, 1), "rss_mb_checkpoints": checkpoints,
             "rss_growth_mb": round(max(c["rss_mb"] for c in checkpoints) - base, 1),
             "docs_per_s": _rate(docs, time.perf_counter() - start),
-            "semgap_context_orth_cache_entries": len(getattr(context, "_orth_info", {}))}
+            "semgap_context_cache_entries": len(context.table._facts) if context is not None else None}
 
 
 def _tokenize_zone(nlp, lines: List[bytes]) -> List[bytes]:
@@ -450,10 +448,10 @@ def bench_memory(args, cases: List[dict]) -> dict:
             "semgap_context_cache_emptied_after_each_zone": probe,
             "semgap_context_cache_share_mb": round(as_is["rss_growth_mb"] - probe["rss_growth_mb"], 1),
             "blank_tokenizer_alone_in_memory_zones": tokenizer,
-            "note": "semgap_context keeps its own caches (by ORTH hash, up to 200,000 entries, and of "
-                    "folded words, up to 65,536) outside util.caches (the component is being rewritten); the "
-                    "probe run empties them after every zone to measure their share; the tokenizer run "
-                    "is spaCy alone on the same lines in zones of the same size"}
+            "note": "semgap_context keeps its facts per token text in a util.caches.IndexedCache (by ORTH "
+                    "hash, bounded by cache_size, a zone's entries dropped when it ends); the probe run "
+                    "also empties it after every zone to measure what it keeps beyond that; the tokenizer "
+                    "run is spaCy alone on the same lines in zones of the same size"}
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:

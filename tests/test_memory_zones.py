@@ -8,7 +8,8 @@ import pytest
 from semgap_spacy import api, build_pipeline, decide_cases
 from semgap_spacy.api import assess_cases, decision_of
 from semgap_spacy.core.textview import read_word
-from semgap_spacy.util.caches import WordCache, WordSet, cached, in_memory_zone, memory_zone, new_document
+from semgap_spacy.util.caches import (IndexedCache, WordCache, WordSet, cached, in_memory_zone, memory_zone,
+                                      new_document)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,6 +61,30 @@ def test_word_sets_and_cached_functions_follow_the_same_rules():
     assert calls == ["x", "y"]
 
 
+def test_an_indexed_cache_keeps_facts_and_kinds_together_bounded_and_forgets_a_zone():
+    made = []
+
+    def make(key):
+        made.append(key)
+        return key * 10, ("even",) if key % 2 == 0 else ()
+
+    cache = IndexedCache(4, ("even",))
+    cache.learn([1, 2], make)
+    assert dict(cache) == {1: 10, 2: 20} and cache.kinds["even"] == {2}
+    cache.learn([2, 1], make)
+    assert made == [1, 2]  # known keys are not made again
+    with memory_zone():
+        cache.learn([3, 4], make)
+        assert cache[4] == 40 and cache.kinds["even"] == {2, 4}
+    assert dict(cache) == {1: 10, 2: 20} and cache.kinds["even"] == {2}  # the zone's keys are gone
+    cache.learn([5, 6, 7, 8, 9], make)  # more than the bound: emptied, then this text's keys all present
+    assert dict(cache) == {k: k * 10 for k in (5, 6, 7, 8, 9)} and cache.kinds["even"] == {6, 8}
+    cache.learn([10], make)
+    assert dict(cache) == {10: 100} and cache.kinds["even"] == {10}
+    with pytest.raises(ValueError):
+        IndexedCache(0, ())
+
+
 @pytest.fixture(scope="module")
 def nlp():
     return build_pipeline()
@@ -77,6 +102,7 @@ def test_the_pipes_keep_nothing_of_a_zones_new_words(nlp):
     assert "qzxwvjkl" not in read_word.cache
     assert not any("qzxwvjkl" in rules for rules in coverage.rules._word_rules.values())
     assert nlp.vocab.strings["qzxwvjkl"] not in terms.keys._keys
+    assert nlp.vocab.strings["qzxwvjkl"] not in nlp.get_pipe("semgap_context").table._facts
     assert all(not c.young for c in (typo._cache, typo._folds, terms.keys._keys, terms.keys._plain))
 
 

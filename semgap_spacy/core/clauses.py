@@ -132,28 +132,44 @@ class ClauseRule:
         text (str): The text.
         starts, ends (Sequence[int]): Character offsets of every token.
         candidates (Iterable[int]): Indices of the tokens that can hold a break.
-        RETURNS (List[Tuple[int, bool]]): Break tokens, in order.
+        RETURNS (List[Tuple[int, bool]]): Break tokens, in order; a token is a comma break
+            when every break that covers it is a comma.
         """
         found: Dict[int, bool] = {}
-        punct, words, n = self._punct, self._words, len(starts)
-
-        def mark(i: int, match_end: int, comma: bool) -> None:
-            while i < n and starts[i] < match_end:  # a break may run over the next tokens ("--", "sin embargo")
+        for marks in self.breaks_by_token(text, starts, ends, candidates).values():
+            for i, comma in marks:
                 found[i] = found.get(i, True) and comma
-                i += 1
+        return sorted(found.items())
 
-        for i in candidates:
-            start, end = starts[i], ends[i]
+    def breaks_by_token(self, text: str, starts: Sequence[int], ends: Sequence[int],
+                        candidates: Iterable[int]) -> Dict[int, List[Tuple[int, bool]]]:
+        """``token_breaks`` for each candidate token apart: the break tokens its own breaks
+        cover (itself, and the next ones a break word or "--" runs over), in order.
+
+        RETURNS (Dict[int, List[Tuple[int, bool]]]): For each candidate, its break tokens.
+        """
+        out: Dict[int, List[Tuple[int, bool]]] = {}
+        punct, words, first_words, n = self._punct, self._words, self._first_words, len(starts)
+        for c in candidates:
+            start, end = starts[c], ends[c]
+            found: Dict[int, bool] = {}
             for p in range(start, end):
                 if text[p] in _PUNCT_CHARS:
                     m = punct.match(text, p)
                     if m is not None and not self._abbreviation(text, m):
-                        mark(i, m.end(), m.group() == ",")
-            if words is not None and text[start:end].lower() in self._first_words:
+                        comma, match_end, i = m.group() == ",", m.end(), c
+                        while i < n and starts[i] < match_end:  # "--" may run over the next tokens
+                            found[i] = found.get(i, True) and comma
+                            i += 1
+            if words is not None and text[start:end].lower() in first_words:
                 m = words.match(text, start)
                 if m is not None:
-                    mark(i, m.end(), False)
-        return sorted(found.items())
+                    match_end, i = m.end(), c
+                    while i < n and starts[i] < match_end:  # "sin embargo" runs over the next tokens
+                        found[i] = False
+                        i += 1
+            out[c] = sorted(found.items())
+        return out
 
     def break_between(self, text: str, start: int, end: int) -> bool:
         """Whether a clause break lies in ``text[start:end]``: the two sides are in different clauses."""

@@ -40,14 +40,18 @@ Facts of each word (its reading, whether it can start a cue, join a list,
 close a question) are computed once per vocabulary entry and kept in a
 bounded cache keyed by the caller's key for the token text, with sets of the
 keys that matter, so a doc with no cue word costs a few set operations and
-no scan (``CueTable.learn``, ``CueTable.prefilter``).
+no scan (``CueTable.learn``, ``CueTable.prefilter``). The keys are spaCy
+hashes, so what the cache learns inside a memory zone goes when the zone
+ends (``util.caches.IndexedCache``).
 """
 import math
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet, ScopeSettings
+from ..util.caches import IndexedCache
 from ..util.textnorm import exact, fold
 from .clauses import ClauseRule, clause_rule, list_end, same_breaks, segment
 from .textview import read_token, read_word
@@ -57,6 +61,11 @@ _NONE = -1.0  # no reach in that direction
 SWITCHES = ("section_headers", "parentheticals", "open_lists", "short_items")
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})
 _QUESTION, _QUESTION_OPEN, _END = "?", "\u00bf", "end"
+#: the kinds of token key the facts cache keeps in sets: any that can start a negation or hedge
+#: cue or ask (the gate), those that start a longer one, are one by themselves, go on a longer
+#: one, are a question mark, read as nothing
+_GATE, _STARTS, _SURE, _RESTS, _MARKS, _BLANK = "gate", "starts", "sure", "rests", "marks", "blank"
+_KINDS = (_GATE, _STARTS, _SURE, _RESTS, _MARKS, _BLANK)
 
 
 @dataclass
@@ -134,6 +143,8 @@ class WordFacts(NamedTuple):
     mark: Optional[str]
     #: whether the token can hold a clause break (``ClauseRule.token_candidate``)
     breakish: bool
+    #: the other words of each longer negation or hedge cue this word starts, as sets
+    needs: Tuple[frozenset, ...] = ()
 
 
 class TokenRows(NamedTuple):
@@ -266,6 +277,13 @@ class CueTable:
                 longer.setdefault(form[1], []).append((form, eff))
             patterns[form[0]] = (longer, single)
         self.patterns = patterns
+        needs: Dict[str, Dict[frozenset, None]] = {}
+        for first, (longer, _) in patterns.items():
+            for forms in longer.values():
+                for form, eff in forms:
+                    if eff.negation or eff.hedge:
+                        needs.setdefault(first, {})[frozenset(form[1:])] = None
+        self._needs = {first: tuple(sets) for first, sets in needs.items()}
         self.elisions = {k: v.capped(self.window) for k, v in elisions.items()}
         self.break_words = tuple(dict.fromkeys(breaks))
         self.clauses = clause_rule(self.break_words)
@@ -276,46 +294,36 @@ class CueTable:
         self._accented = frozenset(accented)
         self._accent_folds = frozenset(fold(w) for w in accented)
         self._conjunctions = frozenset(fold(w) for w in self.conjunctions)
-        self._facts: Dict[Hashable, WordFacts] = {}
-        self._forget()
+        self._facts = IndexedCache(self.cache_size, _KINDS)
 
     # -- words -----------------------------------------------------------
     def learn(self, keys: Sequence[Hashable], text_of: Callable[[Hashable], str]) -> None:
         """Make sure every key has its facts: those not seen yet are computed from their text.
 
-        The cache is bounded (``cache_size``): when it would grow past it, it is
-        emptied and only the keys asked for now are learned again.
+        The cache is bounded (``cache_size``) and keeps nothing a memory zone
+        learnt after the zone (``util.caches.IndexedCache``).
         keys (Sequence[Hashable]): The keys of one text's tokens (each names a token text alone).
         text_of (Callable[[Hashable], str]): The token text of a key.
         """
-        known = self._known
-        if known.issuperset(keys):
-            return
-        unseen = set(keys).difference(known)
-        if len(known) + len(unseen) > self.cache_size:
-            self._forget()
-            known, unseen = self._known, set(keys)
         facts = self._facts
-        for key in unseen:
-            found = facts[key] = self._word_facts(text_of(key))
-            known.add(key)
-            if found.starts_cue:
-                self._starts.add(key)
-                self._gate.add(key)
-                if found.sure:
-                    self._sure.add(key)
-            if found.rest:
-                self._rests.add(key)
-            if found.mark == _QUESTION or found.mark == _QUESTION_OPEN:
-                self._marks.add(key)
-                self._gate.add(key)
-            if not found.word:
-                self._blank.add(key)
+        if not all(map(facts.__contains__, keys)):
+            facts.learn(keys, lambda key: self._kinds(self._word_facts(text_of(key))))
 
-    def _forget(self) -> None:
-        self._facts.clear()
-        self._known, self._gate = set(), set()
-        self._starts, self._sure, self._rests, self._marks, self._blank = set(), set(), set(), set(), set()
+    @staticmethod
+    def _kinds(found: WordFacts) -> Tuple[WordFacts, List[str]]:
+        """The facts of a word and the kinds of key (``_KINDS``) it is."""
+        kinds = []
+        if found.sure:
+            kinds += (_GATE, _SURE)
+        if found.needs:  # a longer negation or hedge cue starts here
+            kinds += (_GATE, _STARTS)
+        if found.rest:
+            kinds.append(_RESTS)
+        if found.mark == _QUESTION or found.mark == _QUESTION_OPEN:
+            kinds += (_MARKS, _GATE)
+        if not found.word:
+            kinds.append(_BLANK)
+        return found, kinds
 
     def prefilter(self, keys: Sequence[Hashable]) -> Prefilter:
         """What the learned keys of one text's tokens allow, before any scan.
@@ -328,27 +336,26 @@ class CueTable:
         keys (Sequence[Hashable]): The keys (``learn`` first).
         RETURNS (Prefilter): Whether a cue can match and whether a question mark occurs.
         """
-        hits = self._gate.intersection(keys)
+        facts = self._facts
+        kinds = facts.kinds
+        hits = kinds[_GATE].intersection(keys)
         if not hits:
             return _NOTHING
-        asked = not self._marks.isdisjoint(hits)
-        if not self._sure.isdisjoint(hits):
+        asked = not kinds[_MARKS].isdisjoint(hits)
+        if not kinds[_SURE].isdisjoint(hits):
             return Prefilter(True, asked)
-        facts = self._facts
         rest = None
-        for key in self._starts.intersection(hits):
-            for forms in (facts[key].longer or {}).values():
-                for form, eff in forms:
-                    if eff.negation or eff.hedge:
-                        if rest is None:
-                            rest = {facts[k].word for k in self._rests.intersection(keys)}
-                        if rest.issuperset(form[1:]):
-                            return Prefilter(True, asked)
+        for key in kinds[_STARTS].intersection(hits):
+            for need in facts[key].needs:
+                if rest is None:
+                    rest = {facts[k].word for k in kinds[_RESTS].intersection(keys)}
+                if need <= rest:
+                    return Prefilter(True, asked)
         return Prefilter(False, asked)
 
     def spaced(self, keys: Sequence[Hashable]) -> bool:
         """Whether a token of these learned keys reads as nothing (whitespace)."""
-        return not self._blank.isdisjoint(keys)
+        return not self._facts.kinds[_BLANK].isdisjoint(keys)
 
     def facts_of(self, keys: Sequence[Hashable]) -> List[WordFacts]:
         """The facts of learned keys, in order."""
@@ -376,8 +383,9 @@ class CueTable:
             _END if word in _SENTENCE_ENDS else None
         conjunction = word in self._conjunctions or (
             "/" in word and all(part in self._conjunctions for part in word.split("/")))  # "and/or"
+        needs = self._needs.get(word, ()) if longer else ()
         return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure,
-                         word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text))
+                         word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text), needs)
 
     # -- one text -----------------------------------------------------------
     def scan(self, rows: TokenRows) -> Scan:
@@ -400,19 +408,24 @@ class CueTable:
             f = facts[i]
             eff, end = f.single, i + 1
             if f.longer:
-                if spaced:  # the cue's words may have whitespace tokens between them
-                    positions = [j for j in range(i + 1, min(n, i + 3 * longest)) if facts[j].word][:longest - 1]
-                else:
-                    positions = range(i + 1, min(n, i + longest))
-                if positions:
-                    forms = f.longer.get(facts[positions[0]].word)
-                    if forms:
-                        nxt = [facts[j].word for j in positions]
-                        for form, form_eff in forms:
-                            k = len(form) - 1
-                            if k <= len(nxt) and tuple(nxt[:k]) == form[1:]:
-                                eff, end = form_eff, positions[k - 1] + 1
-                                break
+                # the next word (whitespace tokens are no words) says whether a longer cue can go on
+                first = i + 1
+                stop = min(n, i + 3 * longest) if spaced else min(n, i + longest)
+                if spaced:
+                    while first < stop and not facts[first].word:
+                        first += 1
+                forms = f.longer.get(facts[first].word) if first < stop else None
+                if forms:
+                    if spaced:  # the cue's words may have whitespace tokens between them
+                        positions = [j for j in range(first, stop) if facts[j].word][:longest - 1]
+                    else:
+                        positions = range(first, stop)
+                    nxt = [facts[j].word for j in positions]
+                    for form, form_eff in forms:
+                        k = len(form) - 1
+                        if k <= len(nxt) and tuple(nxt[:k]) == form[1:]:
+                            eff, end = form_eff, positions[k - 1] + 1
+                            break
             if eff is None:
                 continue
             consumed = end
@@ -488,7 +501,8 @@ class _Layout:
     only then is it built (``_Clauses``).
     """
 
-    __slots__ = ("rows", "clauses", "scope", "inside", "candidates", "_breaks_of", "_boundaries", "_full")
+    __slots__ = ("rows", "clauses", "scope", "inside", "candidates", "_breaks_of", "_boundaries", "_full", "_same",
+                 "_words_before")
 
     def __init__(self, rows: TokenRows, targets: Sequence[Target], clauses: ClauseRule, scope: ScopeSettings):
         self.rows, self.clauses, self.scope = rows, clauses, scope
@@ -497,6 +511,8 @@ class _Layout:
         self._breaks_of: Dict[int, List[Tuple[int, bool]]] = {}
         self._boundaries: Optional[List[int]] = None
         self._full: Optional[_Clauses] = None
+        self._same: Optional[bool] = None
+        self._words_before: Optional[List[int]] = None
 
     def _inside(self, i: int) -> bool:
         return any(s <= i < e for s, e in self.inside)
@@ -505,10 +521,21 @@ class _Layout:
         """The break tokens a candidate token starts (a break word may run over the next ones)."""
         found = self._breaks_of.get(i)
         if found is None:
-            rows = self.rows
-            found = self._breaks_of[i] = [b for b in self.clauses.token_breaks(rows.text, rows.starts, rows.ends, (i,))
-                                          if not self._inside(b[0])]
+            rows, inside = self.rows, self.inside
+            found = self._breaks_of[i] = [
+                b for b in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, (i,))[i]
+                if not any(s <= b[0] < e for s, e in inside)]
         return found
+
+    def all_breaks(self) -> Iterable[List[Tuple[int, bool]]]:
+        """The break tokens of every candidate (``breaks_from`` of each), those not asked for yet
+        worked out in one pass."""
+        missing = [i for i in self.candidates if i not in self._breaks_of]
+        if missing:
+            rows, inside = self.rows, self.inside
+            for i, marks in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, missing).items():
+                self._breaks_of[i] = [b for b in marks if not any(s <= b[0] < e for s, e in inside)]
+        return self._breaks_of.values()
 
     def boundaries(self) -> List[int]:
         """Tokens that start a clause without a break token: sentence starts, section headers."""
@@ -528,7 +555,9 @@ class _Layout:
     def clear(self, a: int, b: int) -> bool:
         """Whether tokens [a, b) hold no break and no clause starts in [a, b]: the token before
         a and token b are in one clause."""
-        if not same_breaks(self.rows.text):  # breaks only from the canonical view: the whole picture
+        if self._same is None:
+            self._same = same_breaks(self.rows.text)
+        if not self._same:  # breaks only from the canonical view: the whole picture
             clause_of = self.full().clause_of
             left = clause_of[a - 1] if a > 0 else clause_of[a]
             return left >= 0 and (b >= len(clause_of) or clause_of[b] == left)
@@ -556,8 +585,9 @@ class _Layout:
         """How many words lie in tokens [a, b) (whitespace tokens are not words)."""
         if not self.rows.spaced:
             return b - a
-        facts = self.rows.facts
-        return sum(1 for i in range(a, b) if facts[i].word)
+        if self._words_before is None:
+            self._words_before = list(accumulate([bool(f.word) for f in self.rows.facts], initial=0))
+        return self._words_before[b] - self._words_before[a]
 
     def reach(self, target: Target, cues, neg_hits: Optional[list], hedge_hits: Optional[list]) -> None:
         """Add (distance, cue_start, cue_end) for every cue that reaches the target."""
@@ -604,7 +634,7 @@ class _Clauses:
         text, facts, starts, ends = rows.text, rows.facts, rows.starts, rows.ends
         n = len(facts)
         if same_breaks(text):
-            breaks = sorted({b for i in layout.candidates for b in layout.breaks_from(i)})
+            breaks = sorted({b for marks in layout.all_breaks() for b in marks})
         else:
             found: Dict[int, bool] = {}
             for b_start, b_end in clauses.breaks(text):
@@ -619,13 +649,17 @@ class _Clauses:
         clause_of = self.clause_of = segments.clause_of
         self.comma_after = segments.comma_after
         count = len(self.comma_after)
-        has_conjunction, item_words = [False] * count, [0] * count
-        for i, f in enumerate(facts):
+        has_conjunction = [False] * count
+        for i in [i for i, f in enumerate(facts) if f.conjunction]:
             c = clause_of[i]
-            if c >= 0:
-                item_words[c] += bool(f.word)
-                if f.conjunction and not layout._inside(i):
-                    has_conjunction[c] = True
+            if c >= 0 and not layout._inside(i):
+                has_conjunction[c] = True
+        item_words = None  # words per clause: only short items (a profile switch) count them
+        if scope.short_items:
+            item_words = [0] * count
+            for i, c in enumerate(clause_of):
+                if c >= 0 and facts[i].word:
+                    item_words[c] += 1
         self.has_conjunction, self.item_words = has_conjunction, item_words
         self.layout = layout
         self._ends: Dict[int, int] = {}

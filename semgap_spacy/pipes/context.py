@@ -39,7 +39,7 @@ import json
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-from spacy.attrs import ORTH, SENT_START, SPACY
+from spacy.attrs import IDX, ORTH, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -63,6 +63,7 @@ _WRITTEN = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_he
 _WRITTEN_SET = frozenset(_WRITTEN)
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
 _ARRAY_FROM = 20
+_ROW_ATTRS = [IDX, SPACY, SENT_START]
 
 
 class Context(SemgapPipe):
@@ -217,7 +218,7 @@ class Context(SemgapPipe):
         """The spans this component marks: ``doc.ents`` or ``doc.spans[spans_key]`` (empty when missing)."""
         if self.targets == ENTS:
             return doc.ents
-        group = doc.spans.get(self.spans_key)
+        group = _group(doc, self.spans_key)
         return group if group is not None else ()
 
     def process(self, doc: Doc) -> Doc:
@@ -259,28 +260,21 @@ class Context(SemgapPipe):
     def _rows(self, doc: Doc, facts, spaced: bool) -> TokenRows:
         """The doc as plain rows: text, word facts, token offsets, sentence starts if known.
 
-        Offsets and text come from the token texts (in the facts) and their
-        trailing spaces: the text is exactly their concatenation.
+        One array read gives every token's offset, trailing space and sentence
+        start mark; a token ends where its text (in the facts) does, and the
+        text is exactly the token texts and their trailing spaces.
         """
-        spaces = doc.to_array(SPACY).tolist()
-        starts, ends = [], []
-        pos = 0
-        for f, space in zip(facts, spaces):
-            starts.append(pos)
-            pos += len(f.text)
-            ends.append(pos)
-            pos += space
-        sentence_starts = None
-        if doc.has_annotation("SENT_START"):
-            marks = doc.to_array(SENT_START)
-            sentence_starts = ((marks[1:] == 1).nonzero()[0] + 1).tolist()
-        text = doc_text(doc, lambda: "".join(f.text + " " if space else f.text for f, space in zip(facts, spaces)))
+        starts, spaces, marks = doc.to_array(_ROW_ATTRS).T.tolist()
+        ends = [start + len(f.text) for start, f in zip(starts, facts)]
+        # a sentence start mark on a later token: a parser or sentencizer set them (``Doc.has_annotation``)
+        sentence_starts = [i for i, mark in enumerate(marks) if mark == 1 and i] if 1 in marks[1:] else None
+        text = doc_text(doc, lambda: "".join([f.text + " " if space else f.text for f, space in zip(facts, spaces)]))
         return TokenRows(text, facts, starts, ends, sentence_starts, spaced)
 
     def _inner(self, span: Span, facts) -> Optional[frozenset]:
         """For a glossary frame, the token indices of its own head and value words (any other cue
         inside it applies: "crossmatch not positive"); None for every other span."""
-        if not is_term_span(span) or term_facts(span.id_).kind != "frame":
+        if not span.id or not is_term_span(span) or term_facts(span.id_).kind != "frame":  # no id: not a term
             return None
         seqs = self._own.get(span.label_, ())
         words = [facts[i].word for i in range(span.start, span.end)]
@@ -315,7 +309,7 @@ class Context(SemgapPipe):
 
     def _add_cue_spans(self, doc: Doc, applied: Dict[Tuple[int, int, str], None]) -> None:
         """Add the cues that applied to the cue group, keeping what others put there."""
-        group = doc.spans.get(self.cues_key)
+        group = _group(doc, self.cues_key)
         if group is None:
             doc.spans[self.cues_key] = SpanGroup(
                 doc, name=self.cues_key, spans=[Span(doc, s, e, label=label) for s, e, label in applied])
@@ -324,6 +318,11 @@ class Context(SemgapPipe):
         for start, end, label in applied:
             if (start, end, label) not in present:
                 group.append(Span(doc, start, end, label=label))
+
+
+def _group(doc: Doc, key: str) -> Optional[SpanGroup]:
+    """The span group under ``key``, or None when the doc has none."""
+    return doc.spans[key] if key in doc.spans else None
 
 
 def _orths(doc: Doc) -> List[int]:

@@ -19,12 +19,12 @@ so the zone counts how deep it is and forgets on the outermost exit only.
 """
 from contextlib import contextmanager
 from functools import wraps
-from typing import Any, Callable, Hashable, Iterator, List
+from typing import Any, Callable, Dict, Hashable, Iterable, Iterator, List, Sequence, Set, Tuple
 
 _MISSING = object()
 _depth = 0
 _document = 0  # counts documents (``new_document``), so a word met twice in one is not "met again"
-_zoned: List["WordCache"] = []  # caches with young entries in the open zone
+_zoned: List[Any] = []  # caches with young entries in the open zone (each has ``forget_young``)
 
 
 class WordCache(dict):
@@ -76,6 +76,10 @@ class WordCache(dict):
             self.clear()
         self[key] = value
 
+    def forget_young(self) -> None:
+        """Drop what the zone learnt (the zone calls this when it ends)."""
+        self.young.clear()
+
 
 class WordSet(WordCache):
     """A set of words in the same terms: ``add``, and :meth:`knows` for membership."""
@@ -90,6 +94,73 @@ class WordSet(WordCache):
 
     def issuperset(self, keys) -> bool:
         return all(key in self or self.recall(key, False) for key in keys)
+
+
+class IndexedCache(dict):
+    """Facts per spaCy hash, with the keys of a few kinds of fact also in sets.
+
+    A pipe that looks at every token of every text asks first whether any of
+    the text's keys is of a kind that matters (a cue word, a question mark):
+    with the kinds in sets, that is one C-level set operation per text, and
+    the per-key facts are read only for the few texts where it is true.
+    The keys are hashes of strings a memory zone may free, so what is learnt
+    inside a zone is dropped, facts and kinds together, when the zone ends;
+    outside zones the cache is emptied when it would pass ``max_size``.
+
+    max_size (int): Entries kept at most (exceeded by one text's keys at most).
+    kinds (Iterable[str]): The kinds a key can be of.
+    """
+
+    __slots__ = ("max_size", "kinds", "young")
+
+    def __init__(self, max_size: int, kinds: Iterable[str]):
+        super().__init__()
+        if max_size < 1:
+            raise ValueError(f"a cache size must be at least 1, not {max_size}")
+        self.max_size = max_size
+        self.kinds: Dict[str, Set[Hashable]] = {kind: set() for kind in kinds}
+        self.young: List[Hashable] = []
+
+    def learn(self, keys: Sequence[Hashable], make: Callable[[Hashable], Tuple[Any, Iterable[str]]]) -> None:
+        """Make sure every key has its facts; ``make(key)`` gives (facts, kinds) of a new one.
+
+        After the call every key of ``keys`` is present, whatever the bound.
+        """
+        if all(map(self.__contains__, keys)):
+            return
+        unseen = set(keys).difference(self)
+        if len(self) + len(unseen) > self.max_size:
+            self.forget()
+            unseen = set(keys)
+        zoned = _depth > 0
+        if zoned and not self.young:
+            _zoned.append(self)
+        kinds = self.kinds
+        for key in unseen:
+            value, of = make(key)
+            self[key] = value
+            for kind in of:
+                kinds[kind].add(key)
+        if zoned:
+            self.young.extend(unseen)
+
+    def forget(self) -> None:
+        """Empty the cache."""
+        self.clear()
+        for keys in self.kinds.values():
+            keys.clear()
+        self.young.clear()
+
+    def forget_young(self) -> None:
+        """Drop what the zone learnt (the zone calls this when it ends)."""
+        young = self.young
+        if not young:
+            return
+        for key in young:
+            self.pop(key, None)
+        for keys in self.kinds.values():
+            keys.difference_update(young)
+        self.young = []
 
 
 def cached(max_size: int) -> Callable[[Callable], Callable]:
@@ -111,7 +182,7 @@ def cached(max_size: int) -> Callable[[Callable], Callable]:
             return value
 
         lookup.cache = cache
-        lookup.cache_clear = lambda: (cache.clear(), cache.young.clear())
+        lookup.cache_clear = lambda: (cache.clear(), cache.forget_young())
         return lookup
     return wrap
 
@@ -131,7 +202,7 @@ def memory_zone() -> Iterator[None]:
         _depth -= 1
         if _depth == 0:
             for cache in _zoned:
-                cache.young.clear()
+                cache.forget_young()
             _zoned.clear()
 
 
