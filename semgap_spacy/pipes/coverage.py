@@ -21,7 +21,6 @@ The rules themselves live in ``core.coverage``, on plain values.
 """
 from typing import List, Optional, Sequence, Set
 
-from spacy.attrs import IDX
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -77,8 +76,10 @@ class Coverage(SemgapPipe):
         doc (Doc): A doc the earlier semgap pipes have processed.
         RETURNS (Doc): The same doc.
         """
-        texts = [token.text for token in doc]
-        starts = doc.to_array(IDX).tolist() if texts else []
+        texts, starts = [], []
+        for token in doc:
+            texts.append(token.text)
+            starts.append(token.idx)
         spans = doc.spans
         terms, quantities = spans.get(self.spans_key), spans.get(self.quantities_key)
         covered = _tokens_of(terms) | _tokens_of(quantities)
