@@ -381,9 +381,10 @@ def coverage_reasons(rows: Iterable[dict], text: str, domain: Optional[str] = No
 
 
 class CoverageReasons:
-    """``coverage_reasons`` for one domain, made once per glossary: the teaching
-    options and the domain's term ids depend on the glossary alone, so the decision
-    builds this when its glossary loads and only fills in each finding's words.
+    """``coverage_reasons`` for one domain. The terms a clause may be taught to mean
+    depend on the glossary alone, so the decision makes one per domain when its
+    glossary loads; the options themselves are made anew for each doc, so no two
+    decisions share a list.
 
     domain (Optional[str]): The case's domain, where the reviewer's drafts would go.
     term_ids (Sequence[str]): The domain's terms a clause may be taught to mean.

@@ -87,7 +87,7 @@ class Decision(SemgapPipe):
                 and all(type(e) is dict and e == m for e, m in zip(record, memo[1]))):
             return RunCheck([], None)
         check = check_runs(record, ablation=self.ablation, spans_key=self.spans_key)
-        if not check.reasons and check.ablation is None:
+        if not check.reasons and check.ablation is None and all(type(e) is dict for e in record):
             self._clean_record = ((self.ablation, self.spans_key), copy.deepcopy(record))
         return check
 
