@@ -178,6 +178,40 @@ def test_running_a_doc_twice_gives_the_same_decision(nlp):
     assert [e["factory"] for e in doc._.semgap_pipeline] == list(PIPE_NAMES)
 
 
+
+def test_each_run_record_is_judged_after_full_reads():
+    """A record like a full read's but with a switch off, a pipe failed or an entry that is not
+    a plain dict escalates, however many full reads the same decision pipe saw before."""
+    nlp = build_pipeline()
+    decide = nlp.get_pipe("semgap_decision")
+    clean = ("Clear to close issued", "mortgage")
+
+    def read(edit):
+        doc = nlp.make_doc(clean[0])
+        doc._.semgap_domain = clean[1]
+        with nlp.select_pipes(disable=["semgap_decision"]):
+            doc = nlp(doc)
+        edit(doc._.semgap_pipeline)
+        return decision_of(decide(doc))
+
+    def switch_off(record):
+        record[2]["config"]["negation"] = False
+
+    def fail(record):
+        record[1]["status"] = "failed"
+
+    class Entry(dict):
+        pass
+
+    def not_a_dict(record):
+        record[0] = Entry(record[0])
+
+    for edit in (switch_off, fail, not_a_dict):
+        assert read(lambda record: None)["decision"] == "proceed"
+        assert "pipeline_incomplete" in _codes(read(edit)), edit.__name__
+    decide.ablation = True  # the same full record, now read by an ablation run
+    assert read(lambda record: None)["ablation"] == {"missing": [], "disabled": [], "switched_off": {}}
+
 # -- defect 2: a non-string domain crashed, and hung n_process=2 -----------------------------
 
 @pytest.mark.parametrize("domain", [["mortgage"], {"d": 1}, 5, b"mortgage"])

@@ -377,20 +377,44 @@ def coverage_reasons(rows: Iterable[dict], text: str, domain: Optional[str] = No
     term_ids (Sequence[str]): The domain's terms a clause may be taught to mean.
     RETURNS (List[dict]): Reasons in the decision format; every code escalates.
     """
-    out = []
-    options = None
-    for row in rows:
-        start, end, words = row["start_char"], row["end_char"], row.get("words") or []
-        quoted = ", ".join(repr(w) for w in words)
-        teach = {}
-        if row["code"] == "unexplained_content":
-            if options is None:
-                options = teaching_options(term_ids)
-            teach = {"words": list(words), "word_spans": [list(s) for s in row.get("word_spans") or ()],
-                     "domain": domain, "options": [dict(o) for o in options]}
-        out.append(make_reason(row["code"], _MESSAGES[row["code"]].format(quoted), start_char=start,
-                               end_char=end, evidence=text[start:end], **teach))
-    return out
+    return CoverageReasons(domain, term_ids).reasons(rows, text)
+
+
+class CoverageReasons:
+    """``coverage_reasons`` for one domain. The terms a clause may be taught to mean
+    depend on the glossary alone, so the decision makes one per domain when its
+    glossary loads; the options themselves are made anew for each doc, so no two
+    decisions share a list.
+
+    domain (Optional[str]): The case's domain, where the reviewer's drafts would go.
+    term_ids (Sequence[str]): The domain's terms a clause may be taught to mean.
+    """
+
+    __slots__ = ("domain", "term_ids")
+
+    def __init__(self, domain: Optional[str], term_ids: Sequence[str] = ()):
+        self.domain = domain
+        self.term_ids = tuple(term_ids)
+
+    def reasons(self, rows: Iterable[dict], text: str) -> List[dict]:
+        """The reasons of one doc's findings, in the order of the rows (see ``coverage_reasons``)."""
+        out = []
+        options = None
+        for row in rows:
+            code = row["code"]
+            start, end, words = row["start_char"], row["end_char"], row.get("words") or []
+            reason = make_reason(code, _MESSAGES[code].format(", ".join(map(repr, words))),
+                                 start_char=start, end_char=end, evidence=text[start:end])
+            if code == "unexplained_content":
+                if options is None:  # one set per doc, shared by its clauses as before
+                    options = teaching_options(self.term_ids)
+                reason["words"] = list(words)
+                reason["word_spans"] = [list(s) for s in row.get("word_spans") or ()]
+                if self.domain is not None:
+                    reason["domain"] = self.domain
+                reason["options"] = [dict(o) for o in options]
+            out.append(reason)
+        return out
 
 
 def teaching_options(term_ids: Sequence[str]) -> List[dict]:

@@ -14,7 +14,7 @@ outcome gets them, so the reviewer answers one question at a time.
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..glossary.models import GlossarySet
-from .coverage import coverage_reasons
+from .coverage import CoverageReasons
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
                        field_mentions, quantity_findings)
 from .cases import UNREAD_CODES
@@ -175,7 +175,10 @@ class Policy:
 
     def __init__(self, glossary: GlossarySet):
         self.glossary = glossary
-        self._teachable_ids: Dict[str, Tuple[str, ...]] = {}
+        # what a clause with unexplained words may be taught to mean depends on the glossary alone
+        self._coverage_reasons: Dict[str, CoverageReasons] = {
+            name: CoverageReasons(name, tuple(t.id for t in dom.terms if t.status == "approved"))
+            for name, dom in glossary.domains.items()}
 
     def reasons(self, case: CaseFindings) -> List[dict]:
         """Every reason for a case, strictest first, then in text order.
@@ -221,7 +224,7 @@ class Policy:
                     reasons.append(finding)
                     recognised = recognised or finding.get("code") in _VALUE_CODES
             if case.coverage:
-                reasons.extend(coverage_reasons(case.coverage, text, domain, self._teachable(domain)))
+                reasons.extend(self._coverage_reasons[domain].reasons(case.coverage, text))
         self._attach_options(reasons, domain)
         if known_domain and read and not recognised:
             reasons.append(make_reason("no_recognised_term", "no recognised term and no valid reading"))
@@ -286,14 +289,6 @@ class Policy:
         cue = mark.negation_cue if state == "negated" else mark.hedge_cue if state == "hedged" else None
         return _quoted_reason(_SIGNAL_REASON[(signal, state)], _STATE_MESSAGES[state].format(quote, term_id),
                               term_id, start_char, end_char, quote, "cue", list(cue) if cue else None)
-
-    def _teachable(self, domain: str) -> Tuple[str, ...]:
-        """The approved terms of a domain: what a clause may be taught to mean (spec §4.2)."""
-        found = self._teachable_ids.get(domain)
-        if found is None:
-            found = self._teachable_ids[domain] = tuple(
-                t.id for t in self.glossary.domains[domain].terms if t.status == "approved")
-        return found
 
     # -- reviewer options ----------------------------------------------------
     def _attach_options(self, reasons: List[dict], domain: Optional[str]) -> None:

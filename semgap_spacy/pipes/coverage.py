@@ -80,14 +80,11 @@ class Coverage(SemgapPipe):
         for token in doc:
             texts.append(token.text)
             starts.append(token.idx)
-        covered = set()
         spans = doc.spans
-        for key in (self.spans_key, self.quantities_key):
-            group = spans.get(key)
-            if group is not None and len(group):
-                for span in group:
-                    covered.update(range(span.start, span.end))
-        covered -= self._frame_gap_tokens(doc)
+        terms, quantities = spans.get(self.spans_key), spans.get(self.quantities_key)
+        covered = _tokens_of(terms) | _tokens_of(quantities)
+        if covered:
+            covered -= self._frame_gap_tokens(doc, terms, quantities)
         matches = doc_get(doc, "semgap_cue_matches") or ()
         cue_tokens = {i for start, end, _ in matches for i in range(start, end)}
         applied = set()
@@ -115,25 +112,33 @@ class Coverage(SemgapPipe):
             spans=[Span(doc, f.token_start, f.token_end, label=f.code) for f in found])
         return doc
 
-
-    def _frame_gap_tokens(self, doc: Doc) -> Set[int]:
+    def _frame_gap_tokens(self, doc: Doc, terms: Optional[SpanGroup],
+                          quantities: Optional[SpanGroup]) -> Set[int]:
         """Tokens between a frame's head and outcome that no other term or quantity covers:
         rule 1 explains the frame's own words, not what stands between them."""
-        group = doc.spans.get(self.spans_key)
-        if group is None or not len(group):
+        if not terms:
             return set()
         gaps, others = set(), set()
-        for span in group:
-            gap = span_value(doc, "semgap_frame_gap", span.start_char, span.end_char)
-            if gap and term_facts(span.id_).kind == "frame":
+        for span in terms:
+            gap = None
+            if term_facts(span.id_).kind == "frame":
+                gap = span_value(doc, "semgap_frame_gap", span.start_char, span.end_char)
+            if gap:
                 gaps.update(t.i for t in span if gap[0] <= t.idx < gap[1])
             else:
                 others.update(range(span.start, span.end))
-        quantities = doc.spans.get(self.quantities_key)
-        if quantities is not None:
-            for span in quantities:
-                others.update(range(span.start, span.end))
-        return gaps - others
+        if not gaps:
+            return gaps
+        return gaps - others - _tokens_of(quantities)
+
+
+def _tokens_of(group: Optional[SpanGroup]) -> Set[int]:
+    """The token indices inside the spans of a group (empty for a missing group)."""
+    tokens: Set[int] = set()
+    if group:
+        for span in group:
+            tokens.update(range(span.start, span.end))
+    return tokens
 
 
 @Language.factory(

@@ -9,12 +9,13 @@ policy needs that did not fully read the text makes the decision escalate
 ``pipeline_incomplete``, unless ``ablation = true`` says so on purpose, and
 then every decision carries an ``ablation`` field saying what was off.
 """
+import copy
 from typing import Dict, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ..core.pipeline import DISABLED, FAILED, PIPELINE_INCOMPLETE, RAN, check_runs, contract
+from ..core.pipeline import DISABLED, FAILED, PIPELINE_INCOMPLETE, RAN, RunCheck, check_runs, contract
 from ..core.policy import CaseFindings, Mark, Policy
 from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the check lives in core)
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
@@ -74,8 +75,21 @@ class Decision(SemgapPipe):
         return doc
 
     def process(self, doc: Doc) -> Doc:
-        check = check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key)
+        check = self._check(run_record(doc))
         return self._write(doc, self.policy.reasons(self.findings(doc, check.reasons)), check.ablation)
+
+    def _check(self, record: list) -> RunCheck:
+        """``check_runs`` of a doc's run record. A pipeline whose pipes all read in full
+        leaves the same record on every doc, so a record equal to the last clean one
+        (compared by value) has the same answer; any other record is checked in full."""
+        memo = self._clean_record
+        if (memo is not None and memo[0] == (self.ablation, self.spans_key) and len(record) == len(memo[1])
+                and all(type(e) is dict and e == m for e, m in zip(record, memo[1]))):
+            return RunCheck([], None)
+        check = check_runs(record, ablation=self.ablation, spans_key=self.spans_key)
+        if not check.reasons and check.ablation is None and all(type(e) is dict for e in record):
+            self._clean_record = ((self.ablation, self.spans_key), copy.deepcopy(record))
+        return check
 
     def _write_disabled(self, doc: Doc) -> None:
         check = check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key)
@@ -98,6 +112,7 @@ class Decision(SemgapPipe):
 
     def _rebuild(self) -> None:
         self.policy = Policy(self.glossary)
+        self._clean_record = None
 
     def reasons(self, doc: Doc) -> List[dict]:
         """Every reason for a doc, strictest first, then in text order."""
