@@ -35,6 +35,7 @@ from spacy.tokens import Doc
 from .core.cases import check_case
 from . import api
 from .api import chunked, decide_cases, decide_lines, fallback_decision, line_case, memory_zone, pipeline_glossary
+from .util.heap import freeze_loaded
 
 __all__ = ["decide_in_workers", "failed_decisions", "WorkerStartError"]
 
@@ -59,6 +60,7 @@ def _worker(tasks, conn, source: str, batch_size: int) -> None:
     except BaseException as exc:  # reported to the parent, which refuses the run
         conn.send(("start_failed", f"{type(exc).__name__}: {exc}"[:1000]))
         return
+    freeze_loaded()
     _exit_with_parent()
     conn.send(("ready", os.getpid()))
     # One memory zone spans chunks until ZONE_CASES cases were decided in it, as in one process.

@@ -13,6 +13,7 @@ from typing import List, Optional
 import spacy
 
 from ..api import build_pipeline, decide_cases, decide_lines, pipeline_glossary, with_progress
+from ..util.heap import freeze_loaded
 from ..util.safe_output import output_file, one_line
 from . import glossary_cli, provenance_cli, queue_cli, report_cli
 
@@ -69,6 +70,7 @@ def _cmd_assess(args) -> int:
     with source as stream:
         # before OUT is touched: a bad glossary or pipeline leaves it as it was
         nlp = spacy.load(args.pipeline) if args.pipeline else build_pipeline(args.glossaries)
+        freeze_loaded()
         progress = args.progress is not False and sys.stderr.isatty()
         total = count_lines(args.cases) if progress else None
         count = 0
