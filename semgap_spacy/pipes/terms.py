@@ -84,6 +84,11 @@ class MatchKeys:
         self._keys: Dict[int, Tuple[str, ...]] = WordCache(cache_size, promote=False)
         self._word_keys: Dict[str, str] = WordCache(cache_size)
         self._dash = self.strings.add("-")
+        # A trained pipeline's vocab maps some words to another spelling ("tyre" -> "tire") in the
+        # norm getter, keyed by the lower-case word only, so "TYRE" keeps the norm "tyre": the
+        # folded reading goes through the same getter so that every case of a word, and the
+        # patterns, get one key.
+        self._norm_getter = nlp.vocab.lex_attr_getters.get(NORM)
 
     def keys_for(self, norm: int) -> Tuple[str, ...]:
         """The keys of a norm hash; () when it reads as nothing."""
@@ -106,6 +111,16 @@ class MatchKeys:
             key = self._word_keys.put(folded, self.index.key(word) if self.inflection else word)
         return key
 
+    def _table_norm(self, word: str) -> str:
+        """The vocab's norm of a folded word, when it is another single word; else the word."""
+        if self._norm_getter is None:
+            return word
+        norm = self._norm_getter(word)
+        if not isinstance(norm, str) or norm == word:
+            return word
+        norm = fold(norm)
+        return norm if norm and not any(c.isspace() for c in norm) else word
+
     def _learn(self, norm: int) -> Tuple[str, ...]:
         """Work out and remember a norm's keys."""
         text = self.strings[norm]
@@ -117,7 +132,7 @@ class MatchKeys:
         else:
             # the canonical form may split where the written one did not ("close\uff0c")
             words = [fold(t.text) for t in self.nlp.make_doc(reading) if not t.is_space]
-        keys = tuple(self.word_key(w) for w in words)
+        keys = tuple(self.word_key(self._table_norm(w)) for w in words)
         if keys == (text,):
             self._plain.add(norm)
         else:

@@ -188,3 +188,27 @@ def test_a_spaced_dash_is_not_a_hyphen(terms_nlp):
 def test_clitics_on_abbreviations(terms_nlp):
     assert [s[1] for s in spans(terms_nlp, "patient DC'd yesterday")] == ["AMBIGUOUS:DC"]
     assert "MTG.CTC" in [s[1] for s in spans(terms_nlp, "the CTC's date", "mortgage")]
+
+
+def _pipeline_with_norm_table(table):
+    """A blank English pipeline whose vocab maps spellings the way a trained pipeline's
+    ``lexeme_norm`` table does: keyed by the lower-case word only."""
+    from spacy.attrs import NORM
+    from spacy.util import add_lookups
+
+    nlp = spacy.blank("en")
+    nlp.vocab.lex_attr_getters[NORM] = add_lookups(nlp.vocab.lex_attr_getters[NORM], table)
+    from semgap_spacy import add_semgap_pipes
+    return add_semgap_pipes(nlp, exclude=("semgap_context", "semgap_quantities", "semgap_coverage",
+                                          "semgap_decision"))
+
+
+@pytest.mark.parametrize("text", ["tyre pressure 200 psi", "Tyre pressure 200 psi", "TYRE PRESSURE 200 PSI",
+                                  "tire pressure 200 psi", "TIRE PRESSURE 200 PSI"])
+def test_a_vocab_norm_table_gives_every_case_one_key(text):
+    # en_core_web_sm's vocab gives "tyre" the norm "tire" but leaves "TYRE" at "tyre": the term
+    # must be found in every case all the same, as on a blank pipeline.
+    nlp = _pipeline_with_norm_table({"tyre": "tire", "pressure": "pressure"})
+    doc = nlp(case_doc(nlp, {"text": text, "domain": "aviation_maintenance"}))
+    assert doc[0].norm_ in ("tire", "tyre")
+    assert [(s.text, s.label_) for s in doc.spans["semgap_terms"]] == [(text[:13], "AVN.TIRE_PRESSURE")]
