@@ -2,6 +2,7 @@
 
     python -m scripts.evaluate [--splits dev test] [--out results]
     python -m scripts.evaluate --ablate [--splits dev test] [--out results]
+    python -m scripts.evaluate --ablate-trained [--splits dev test] [--out results]   # ablation_trained.*
     python -m scripts.evaluate --splits v2/dev v2/test --out results   # heldout_eval_v2.json / .md
 
 Labels come from ``heldout/`` (facts-only oracle); the engine only ever sees
@@ -66,9 +67,10 @@ ABLATIONS: Dict[str, Dict[str, object]] = {
     "+names_titlecase": {"components.semgap_coverage.titlecase": True},
 }
 COMPONENTS, ABLATIONS = _ablated(COMPONENTS), _ablated(ABLATIONS)
-# ``ner`` reads ``doc.ents``, which only a trained pipeline fills: these rows append the pipes to
-# one (``scripts.trained``) with ``add_semgap_pipes``, the full pipeline there too, so the name
-# source is judged against the same pipeline. Skipped with a message when none is installed.
+# ``ner`` reads ``doc.ents``, which only a trained pipeline fills: these rows (``--ablate-trained``,
+# their own files, since a machine without the pipeline cannot re-run them) append the pipes to one
+# (``scripts.trained``) with ``add_semgap_pipes``, the full pipeline there too, so the name source
+# is judged against the same pipeline. Skipped with a message when none is installed.
 TRAINED_ABLATIONS: Dict[str, Dict[str, dict]] = {
     "full, trained pipeline": {},
     "+names_ner, trained pipeline": {"semgap_coverage": {"ner": True}, "semgap_decision": {"ablation": True}},
@@ -150,6 +152,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--splits", nargs="+", default=["dev", "test"])
     parser.add_argument("--ablate", action="store_true", help="switch features off one at a time")
+    parser.add_argument("--ablate-trained", action="store_true",
+                        help="the rows that need a trained pipeline (the ner name source), into ablation_trained.*")
     parser.add_argument("--out", default=str(ROOT / "results"))
     args = parser.parse_args(argv)
     out = Path(args.out)
@@ -158,17 +162,24 @@ def main(argv: Optional[List[str]] = None) -> None:
     if all(split.startswith("v2/") for split in args.splits):
         name += "_v2"  # the v2 splits keep their own files; the README block reads the v1 ones
     variants = ABLATIONS if args.ablate else COMPONENTS
-    trained = installed_trained() if args.ablate else None
-    if args.ablate and trained is None:
-        print(f"the ner rows are skipped: {INSTALL_HINT}")
-    reports = [evaluate_split(split, variants, with_baseline=not args.ablate, trained=trained)
+    trained = None
+    if args.ablate_trained:
+        trained = installed_trained()
+        if trained is None:
+            print(f"skipped: no trained English pipeline is installed; {INSTALL_HINT}")
+            return
+        name, variants = name.replace("heldout_eval", "ablation_trained"), {}
+    reports = [evaluate_split(split, variants, with_baseline=not (args.ablate or trained), trained=trained)
                for split in args.splits]
-    payload = {r["split"]: {"table": r["table"], **({} if args.ablate else {"full": r["full"]})} for r in reports}
+    ablating = args.ablate or args.ablate_trained
+    payload = {r["split"]: {"table": r["table"], **({} if ablating else {"full": r["full"]})} for r in reports}
+    if trained is not None:
+        payload["trained_pipeline"] = trained
     (out / f"{name}.json").write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf8")
-    parts = [f"# {'Ablation' if args.ablate else 'Held-out evaluation'}", ""]
+    parts = [f"# {'Ablation' if ablating else 'Held-out evaluation'}", ""]
     for report in reports:
         parts += [table_markdown(report), ""]
-        if not args.ablate:
+        if not ablating:
             parts += [render_markdown(report["full"], title=f"semgap (full) on {report['split']}"), ""]
     (out / f"{name}.md").write_text("\n".join(parts), encoding="utf8")
     for report in reports:
