@@ -4,6 +4,7 @@ script end to end on a tiny fixture, and the README's results block."""
 import json
 
 import pytest
+import spacy
 
 from heldout import load_cases
 from heldout.metrics import evaluate as score
@@ -97,3 +98,34 @@ def test_evaluate_script_on_a_tiny_fixture(tmp_path, monkeypatch):
 def test_readme_results_block_matches_a_fresh_run():
     from scripts import readme_results
     assert readme_results.check() == []
+
+
+_FIXTURE = [
+    {"id": "n1", "domain": "mortgage", "text": "Clear to close. Larkspur signed.", "category": "control",
+     "expected": "escalate"},
+    {"id": "n2", "domain": "mortgage", "text": "clear to close", "category": "control", "expected": "proceed"},
+]
+
+
+def test_the_ner_rows_run_inside_a_trained_pipeline(tmp_path, monkeypatch):
+    """``--ablate-trained`` appends the pipes to the trained pipeline it finds; a saved pipeline
+    whose entity ruler tags "Larkspur" stands in for one, so ``ner`` explains the name."""
+    trained = spacy.blank("en")
+    trained.add_pipe("entity_ruler").add_patterns([{"label": "ORG", "pattern": "Larkspur"}])
+    trained.to_disk(tmp_path / "trained")
+    monkeypatch.setattr(evaluate, "load_cases", lambda split: _FIXTURE)
+    monkeypatch.setattr(evaluate, "installed_trained", lambda: str(tmp_path / "trained"))
+    evaluate.main(["--ablate-trained", "--splits", "fixture", "--out", str(tmp_path)])
+    payload = json.loads((tmp_path / "ablation_trained.json").read_text())
+    assert payload["trained_pipeline"] == str(tmp_path / "trained")
+    table = payload["fixture"]["table"]
+    full, ner = (table[f"{row} ({tmp_path / 'trained'})"] for row in evaluate.TRAINED_ABLATIONS)
+    assert full["accuracy"]["p"] == pytest.approx(1.0) and full["unsafe_proceeds"] == 0
+    assert ner["unsafe_proceeds"] == 1          # the unknown name now explained: n1 proceeds
+
+
+def test_the_ner_rows_are_skipped_without_a_trained_pipeline(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(evaluate, "installed_trained", lambda: None)
+    evaluate.main(["--ablate-trained", "--splits", "dev", "--out", str(tmp_path)])
+    assert "skipped: no trained English pipeline is installed" in capsys.readouterr().out
+    assert not (tmp_path / "ablation_trained.json").exists()
