@@ -2,9 +2,12 @@
 
 ``nlp.pipe(n_process=N)`` sends every Doc back to the parent, which then
 spends its time unpickling them, so it runs slower than one process. Here each
-worker loads the pipeline once (from the caller's pipeline, written with
-``nlp.to_disk``), decides whole chunks of cases (or JSONL lines, parsed in
-the worker) and sends back only the decisions. The parent hands out chunks,
+worker gets the pipeline once, decides whole chunks of cases (or JSONL lines,
+parsed in the worker) and sends back only the decisions. Where processes
+start by forking (Linux), a worker starts from the caller's pipeline as it is
+in memory, so starting one costs a fork, not a load; elsewhere (spawn), and
+when the caller is inside a memory zone, which a forked copy could never
+close, it loads the pipeline from ``nlp.to_disk``. The parent hands out chunks,
 puts the decisions back in input order and never lets a case go missing:
 
 - a worker that dies (a crash, the OOM killer) or fails on a chunk turns that
@@ -26,7 +29,7 @@ import time
 from collections import deque
 from contextlib import ExitStack
 from multiprocessing.connection import wait
-from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import spacy
 from spacy.language import Language
@@ -49,14 +52,15 @@ class WorkerStartError(RuntimeError):
     """A worker could not build the pipeline; nothing was decided."""
 
 
-def _worker(tasks, conn, source: str, batch_size: int) -> None:
+def _worker(tasks, conn, source: Union[str, Language], batch_size: int) -> None:
     """A worker's life: load the pipeline, then decide chunks until told to stop.
 
     tasks: The pipe chunks come in on. conn: The pipe decisions go out on.
+    source: The pipeline itself (inherited by a fork), or a path to ``spacy.load``.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     try:
-        nlp = spacy.load(source)
+        nlp = source if isinstance(source, Language) else spacy.load(source)
     except BaseException as exc:  # reported to the parent, which refuses the run
         conn.send(("start_failed", f"{type(exc).__name__}: {exc}"[:1000]))
         return
@@ -144,7 +148,7 @@ class _Worker:
     both blocked on full pipes.
     """
 
-    def __init__(self, context, source: str, batch_size: int):
+    def __init__(self, context, source: Union[str, Language], batch_size: int):
         tasks, self._tasks = context.Pipe(duplex=False)
         self.conn, replies = context.Pipe(duplex=False)
         self.process = context.Process(target=_worker, args=(tasks, replies, source, batch_size), daemon=True,
@@ -202,7 +206,7 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
     """Decisions of cases (``kind="cases"``) or JSONL lines (``kind="lines"``, or
     ``"json_lines"`` for each decision as JSON text) from worker processes.
 
-    nlp (Language): The pipeline; written once with ``nlp.to_disk`` for the workers to load.
+    nlp (Language): The pipeline; forked workers start from it, others load it from ``nlp.to_disk``.
     items (Iterable): Case dicts, or raw lines.
     n_process (int): Worker processes; -1 or 0 for one per CPU.
     batch_size (int): Docs per ``nlp.pipe`` batch in a worker.
@@ -217,8 +221,11 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
     chunk_size = chunk_size or 4 * batch_size
     context = context or multiprocessing.get_context()
     glossary = pipeline_glossary(nlp)
-    with tempfile.TemporaryDirectory(prefix="semgap-workers-") as source:
-        nlp.to_disk(source)
+    with ExitStack() as stack:
+        source: Union[str, Language] = nlp
+        if context.get_start_method() != "fork" or getattr(nlp.vocab, "in_memory_zone", False):
+            source = stack.enter_context(tempfile.TemporaryDirectory(prefix="semgap-workers-"))
+            nlp.to_disk(source)
         workers: List[_Worker] = []
         try:
             workers = [_Worker(context, source, batch_size) for _ in range(n_process)]

@@ -106,8 +106,32 @@ def test_a_worker_that_cannot_load_the_pipeline_stops_the_run_before_any_decisio
     from semgap_spacy import workers
 
     monkeypatch.setattr(workers.spacy, "load", lambda path: 1 / 0)
-    with pytest.raises(workers.WorkerStartError, match="ZeroDivisionError"):
+    # inside a memory zone the workers load the pipeline even where they fork
+    with nlp.memory_zone(), pytest.raises(workers.WorkerStartError, match="ZeroDivisionError"):
         list(decide_in_workers(nlp, CASES, "cases", n_process=2))
+    assert _no_children_left()
+
+
+_FORKS = multiprocessing.get_start_method() == "fork"
+
+
+@pytest.mark.skipif(not _FORKS, reason="processes do not start by forking here")
+def test_forked_workers_start_from_the_pipeline_in_memory(nlp, monkeypatch):
+    from semgap_spacy import workers
+
+    alone = list(decide_cases(nlp, CASES * 4))
+    monkeypatch.setattr(workers.spacy, "load", lambda path: 1 / 0)
+    monkeypatch.setattr(nlp, "to_disk", lambda path: 1 / 0)
+    assert list(decide_in_workers(nlp, CASES * 4, "cases", n_process=2, batch_size=2)) == alone
+    assert _no_children_left()
+
+
+def test_spawned_workers_and_workers_in_a_memory_zone_load_the_pipeline(nlp):
+    alone = list(decide_cases(nlp, CASES * 4))
+    spawn = multiprocessing.get_context("spawn")
+    assert list(decide_in_workers(nlp, CASES * 4, "cases", n_process=2, batch_size=2, context=spawn)) == alone
+    with nlp.memory_zone():
+        assert list(decide_in_workers(nlp, CASES * 4, "cases", n_process=2, batch_size=2)) == alone
     assert _no_children_left()
 
 

@@ -26,7 +26,6 @@ one recorded for the token):
 Nothing here reads a Doc: the component turns one into token texts and
 offsets, and the decision policy turns the findings into reasons.
 """
-import importlib
 import re
 import unicodedata
 from functools import lru_cache
@@ -35,6 +34,7 @@ from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequen
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..util.caches import WordCache, cached
+from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .reasons import make_reason
@@ -70,10 +70,7 @@ class Finding(NamedTuple):
 
 def _stop_words_of(spacy_lang: str) -> FrozenSet[str]:
     """spaCy's own stop-word list of a language (no hand-written copy), empty when spaCy has none."""
-    try:
-        return frozenset(importlib.import_module(f"spacy.lang.{spacy_lang}.stop_words").STOP_WORDS)
-    except (ImportError, AttributeError):
-        return frozenset()
+    return spacy_stop_words(spacy_lang)
 
 
 @lru_cache(maxsize=4)

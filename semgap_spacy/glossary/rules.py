@@ -25,6 +25,7 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
 
 import srsly
 
+from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import fold
 
 _DATA = Path(__file__).resolve().parents[1] / "data"
@@ -75,11 +76,7 @@ def _words(text: str) -> List[str]:
 @lru_cache(maxsize=1)
 def stop_words() -> frozenset:
     """spaCy's STOP_WORDS of en, es, fr and de, folded: one union, as spec §4.1."""
-    from spacy.lang.de.stop_words import STOP_WORDS as DE
-    from spacy.lang.en.stop_words import STOP_WORDS as EN
-    from spacy.lang.es.stop_words import STOP_WORDS as ES
-    from spacy.lang.fr.stop_words import STOP_WORDS as FR
-    return frozenset(fold(w) for words in (EN, ES, FR, DE) for w in words)
+    return frozenset(fold(w) for lang in ("en", "es", "fr", "de") for w in spacy_stop_words(lang))
 
 
 @lru_cache(maxsize=1)
