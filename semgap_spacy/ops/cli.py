@@ -115,7 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pipeline", default=None,
                    help="a spacy.load-able pipeline directory (nlp.to_disk) to decide with, here and on "
                         "Dask workers (default: the bundled pipeline with --glossaries)")
-    p.add_argument("--blocksize", default="1MiB", help="bytes of input per Dask partition (default 1MiB)")
+    p.add_argument("--blocksize", default=None,
+                   help="bytes of input per Dask partition, e.g. 1MiB (default: about 8 per worker, 64KiB to 4MiB)")
     p.set_defaults(func=_cmd_assess)
     p = sub.add_parser("demo", help="decide a dozen examples from the spec and print a table")
     p.add_argument("--glossaries", default=None)

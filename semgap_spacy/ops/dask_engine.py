@@ -21,9 +21,10 @@ import json
 import os
 import sys
 import threading
-from typing import Dict, Iterator, List, Optional, TextIO, Tuple
+from typing import Dict, Iterator, List, Optional, TextIO, Tuple, Union
 
 from ..api import build_pipeline, decide_lines, pipeline_glossary, with_progress
+from ..util.heap import freeze_loaded
 from ..util.safe_output import output_file
 from ..workers import failed_decisions
 
@@ -31,6 +32,9 @@ __all__ = ["assess_dask", "cmd_assess_dask"]
 
 #: blocks being scored or waiting to be written, per worker thread
 _AHEAD = 4
+#: ``auto_blocksize``: blocks per worker thread, and the bounds of a block's size in bytes
+BLOCKS_PER_WORKER = 8
+MIN_BLOCK, MAX_BLOCK = 64 * 1024, 4 * 1024 * 1024
 
 # Per worker process: the pipelines built so far (by source), and one lock, since a
 # pipeline is not shared between threads of a worker.
@@ -74,6 +78,14 @@ def _score(block: bytes, start: int, source: Source, batch_size: int) -> List[st
         return list(decide_lines(nlp, _lines(block), batch_size, start=start, as_json=True))
 
 
+def _load_frozen(source: Source) -> None:
+    """Build the pipeline on a worker of our own ``LocalCluster`` and freeze it out of the
+    collector's walks (``util.heap``); a user's cluster is left as it is."""
+    with _LOCK:
+        _pipeline(source)
+    freeze_loaded()
+
+
 def _client(scheduler: Optional[str], n_workers: int):
     from distributed import Client, LocalCluster
 
@@ -83,9 +95,20 @@ def _client(scheduler: Optional[str], n_workers: int):
     return Client(cluster), cluster
 
 
+def auto_blocksize(total_bytes: int, workers: int) -> int:
+    """Bytes per block so that each worker gets about ``BLOCKS_PER_WORKER`` blocks.
+
+    Few large blocks leave a worker idle at the end (three blocks on two
+    workers: one worker scores two, the other waits), and every block costs a
+    task; the size is kept between ``MIN_BLOCK`` and ``MAX_BLOCK``.
+    """
+    share = total_bytes // (BLOCKS_PER_WORKER * max(1, workers))
+    return max(MIN_BLOCK, min(MAX_BLOCK, share))
+
+
 def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_workers: int = 2,
-                pipeline: Optional[str] = None, glossaries: Optional[str] = None, blocksize="1MiB",
-                batch_size: int = 256, progress: bool = False) -> int:
+                pipeline: Optional[str] = None, glossaries: Optional[str] = None,
+                blocksize: Union[None, str, int] = None, batch_size: int = 256, progress: bool = False) -> int:
     """Decide every line of a JSONL input on a Dask cluster and write the decisions in order.
 
     cases (str): A path, glob or fsspec URL of JSONL cases.
@@ -94,7 +117,8 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
     n_workers (int): Worker processes of the ``LocalCluster``.
     pipeline (Optional[str]): A ``spacy.load``-able directory every worker can read;
         None: the bundled pipeline with ``glossaries`` (a directory every worker can read).
-    blocksize (str | int): Bytes of input per block (task).
+    blocksize (str | int | None): Bytes of input per block (task); None: ``auto_blocksize``
+        of the input's size and the cluster's worker threads.
     progress (bool): A progress bar on stderr when it is a terminal.
     RETURNS (int): The number of decisions written.
     """
@@ -104,10 +128,19 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
     source: Source = (os.path.abspath(pipeline) if pipeline and "://" not in pipeline else pipeline,
                       os.path.abspath(glossaries) if glossaries else None)
     glossary = pipeline_glossary(_pipeline(source))  # here too: a bad pipeline fails before anything runs
-    _, files = read_bytes(cases, delimiter=b"\n", blocksize=blocksize, sample=False)
-    blocks = [block for blocks in files for block in blocks]
     client, cluster = _client(scheduler, n_workers)
     try:
+        if cluster is not None:
+            try:
+                client.run(_load_frozen, source)
+            except Exception:  # noqa: BLE001 - a worker that cannot load fails its tasks closed below
+                pass
+        if blocksize is None:
+            from fsspec.core import get_fs_token_paths
+            fs, _, paths = get_fs_token_paths(cases)
+            blocksize = auto_blocksize(sum(fs.size(path) for path in paths), sum(client.nthreads().values()))
+        _, files = read_bytes(cases, delimiter=b"\n", blocksize=blocksize, sample=False)
+        blocks = [block for blocks in files for block in blocks]
         counts = client.gather(client.compute([dask.delayed(_count)(block) for block in blocks]))
         starts = [1]
         for count in counts:

@@ -6,7 +6,8 @@ live as long as the process, and each walk (80-100 ms) is billed to whichever
 document triggered it. ``gc.freeze`` moves what exists now to a permanent
 generation the collector skips. It is a setting of the whole process, so the
 library functions never call it: only the entry points that own their process
-do (the ``assess`` command and the workers it starts).
+do (the ``assess`` command, the workers it starts, and the workers of the
+``LocalCluster`` that ``assess --engine dask`` starts when given no scheduler).
 """
 import gc
 

@@ -1,5 +1,6 @@
 """``assess --engine dask`` on a real 2-worker ``LocalCluster``: the same
 decisions, in the same order, as ``assess``; a failing task fails closed."""
+import gc
 import json
 
 import pytest
@@ -62,11 +63,14 @@ def test_scheduler_address_and_a_glob_of_inputs(tmp_path, client):
     (tmp_path / "a.jsonl").write_bytes(b"".join(json.dumps(c).encode() + b"\n" for c in CASES))
     (tmp_path / "b.jsonl").write_bytes(b"not json\n" + json.dumps(CASES[0]).encode() + b"\n")
     out = tmp_path / "out.jsonl"
+    gc.unfreeze()
     assert main(["assess", "--engine", "dask", "--scheduler", client.scheduler.address,
                  "--cases", str(tmp_path / "*.jsonl"), "--out", str(out)]) == 0
     decisions = [json.loads(line) for line in out.read_text(encoding="utf8").splitlines()]
     assert [d["id"] for d in decisions] == ["d-1", "d-2", "d-3", "d-4", None, "d-1"]
     assert decisions[4]["line"] == 5
+    # the fixture's worker runs in this process: a user's cluster keeps its collector setting
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_failing_task_gives_every_line_of_its_block_a_worker_failed_escalation(tmp_path, client):
@@ -92,3 +96,11 @@ def test_missing_input_is_one_line_and_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_blocks_are_sized_so_that_every_worker_has_several():
+    size = dask_engine.auto_blocksize
+    assert size(4_000_000, 2) == 4_000_000 // 16           # eight blocks per worker
+    assert size(10_000, 2) == dask_engine.MIN_BLOCK        # a small input: no block below the floor
+    assert size(10 ** 10, 2) == dask_engine.MAX_BLOCK      # a huge one: no block above the cap
+    assert size(4_000_000, 0) == 4_000_000 // 8            # a cluster that reports no threads yet
