@@ -171,12 +171,13 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
     return out
 
 
-class WordFacts(NamedTuple):
-    """What a word says by itself in one domain, for each token with its text."""
-
-    rule: Optional[str]             # rules 3, 4, 5 and one-word neutral entries (None: none of them)
-    break_starts: Tuple[int, ...]   # where a clause break may begin in it (``ClauseRule.break_starts``)
-    in_phrase: bool                 # a word of a known name or of a longer neutral entry (rules 6, 7)
+#: What a word says by itself in one domain: (its rule by rules 3, 4, 5 or a one-word
+#: neutral entry, None for none; where a clause break may begin in it,
+#: ``ClauseRule.break_starts``; whether a known name or a longer neutral entry holds it).
+#: A plain tuple of plain values, which the collector stops tracking (it keeps walking a
+#: NamedTuple), so a cache of thousands of words costs the full collections nothing.
+WordFacts = Tuple[Optional[str], Tuple[int, ...], bool]
+RULE, BREAK_STARTS, IN_PHRASE = range(3)
 
 
 class DomainRules(NamedTuple):
@@ -260,14 +261,14 @@ class CoverageRules:
 
         def make(key: Hashable) -> Tuple[WordFacts, Tuple[str, ...]]:
             text = text_of(key)
-            return WordFacts(self._word_rule(text, rules), clauses.break_starts(text),
-                             text in names or _fold(text) in neutral), ()
+            return (self._word_rule(text, rules), clauses.break_starts(text),
+                    text in names or _fold(text) in neutral), ()
 
         facts.learn(keys, make)
         return [facts[key] for key in keys]
 
     @staticmethod
-    def explain_words(rows: Sequence["WordFacts"], covered: Iterable[int],
+    def explain_words(rows: Sequence[WordFacts], covered: Iterable[int],
                       cues: Iterable[Tuple[int, int, str]]) -> List[Optional[str]]:
         """Rules 1 to 5 and one-word neutral entries: what each token is, None where that says nothing.
 
@@ -276,7 +277,7 @@ class CoverageRules:
         cues (Iterable[Tuple[int, int, str]]): (token_start, token_end, label) of every cue match (rule 2).
         RETURNS (List[Optional[str]]): The rule per token.
         """
-        out = [row.rule for row in rows]
+        out = [row[RULE] for row in rows]
         n = len(out)
         for start, end, _ in cues:
             for i in range(max(start, 0), min(end, n)):
@@ -294,7 +295,7 @@ class CoverageRules:
         explained (Sequence[Optional[str]]): ``explain_words``' answer.
         rows (Sequence[WordFacts]): Each token's facts.
         """
-        return any(rule is None and row.in_phrase for rule, row in zip(explained, rows))
+        return any(rule is None and row[IN_PHRASE] for rule, row in zip(explained, rows))
 
     def explain_phrases(self, explained: List[Optional[str]], texts: Sequence[str], domain: Optional[str], *,
                         sentence_starts: Optional[Set[int]] = None, entity_tokens: Optional[Set[int]] = None,

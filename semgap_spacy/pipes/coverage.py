@@ -29,7 +29,7 @@ from spacy.attrs import IDX, LENGTH, ORTH
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..core.coverage import NAME_SOURCES, NER_LABELS, CoverageRules, findings
+from ..core.coverage import BREAK_STARTS, NAME_SOURCES, NER_LABELS, CoverageRules, findings
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import languages as languages_available
 from ..lang.cues import HEDGE, NEGATION
@@ -100,7 +100,7 @@ class Coverage(SemgapPipe):
             if self.ner or self.titlecase or rules.phrases_may_explain(explained, rows):
                 self._explain_phrases(doc, explained, [text[s:e] for s, e in zip(starts, ends)], domain)
             if None in explained:
-                breaks = rules.clauses.breaks_at(text, starts, [row.break_starts for row in rows])
+                breaks = rules.clauses.breaks_at(text, starts, [row[BREAK_STARTS] for row in rows])
         applied = set()
         if matches and any(m[2] in _SCOPED for m in matches):  # only then can a cue be unattached
             cue_group = spans.get(self.cues_key)
