@@ -405,22 +405,26 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
     if missing:
         if breaks is None:
             breaks = clause_rule().breaks(text)
-        clauses: Dict[int, List[int]] = {}
-        b = 0
+        clauses: List[Tuple[int, List[int]]] = []  # (breaks before the clause, its unexplained tokens)
+        b, n_breaks = 0, len(breaks)
         for i in missing:
-            while b < len(breaks) and breaks[b][0] <= starts[i]:
+            start = starts[i]
+            while b < n_breaks and breaks[b][0] <= start:
                 b += 1
-            clauses.setdefault(b, []).append(i)
-        for b, tokens in clauses.items():
+            if clauses and clauses[-1][0] == b:
+                clauses[-1][1].append(i)
+            else:
+                clauses.append((b, [i]))
+        for b, tokens in clauses:
             lo = breaks[b - 1][1] if b > 0 else 0
-            hi = breaks[b][0] if b < len(breaks) else len(text)
+            hi = breaks[b][0] if b < n_breaks else len(text)
             while lo < hi and text[lo].isspace():
                 lo += 1
             while hi > lo and text[hi - 1].isspace():
                 hi -= 1
-            spans = tuple((starts[i], ends[i]) for i in tokens)
+            spans = tuple([(starts[i], ends[i]) for i in tokens])
             out.append(Finding("unexplained_content", lo, hi, tokens[0], tokens[-1] + 1,
-                               tuple(dict.fromkeys(text[s:e] for s, e in spans)), spans))
+                               tuple(dict.fromkeys([text[s:e] for s, e in spans])), spans))
     for start, end, label in cues:
         code = _UNATTACHED.get(label)
         if code is None or (start, end) in applied:
