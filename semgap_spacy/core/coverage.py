@@ -332,7 +332,7 @@ class CoverageRules:
     def _word_rule(self, text: str, rules: DomainRules) -> Optional[str]:
         """The first rule that explains a word by itself (3, 4, 5, 7 one-word entries), or None.
 
-        Kept per domain and word (``word_facts``): a stream repeats its words,
+        Kept per domain and word (``word_rows``): a stream repeats its words,
         and every answer depends on the text alone.
         """
         f = _fold(text)
@@ -346,7 +346,6 @@ class CoverageRules:
             # a one-word neutral entry; a known name is found later, but both explain the word
             return NEUTRAL
         return None
-
 
 
 def _titlecase_name(text: str) -> bool:
