@@ -19,6 +19,10 @@ The rule reads the canonical view of the text (spec §4.1,
 to close" is one clause, and a format character cannot hide a break word
 ("bu<U+200B>t"). Offsets in and out stay those of the original text.
 
+A pipe that has a doc's tokens need not run the rule over every character:
+``break_starts`` says, once per distinct word, where in it a break may begin,
+and ``breaks_at`` tries the rule only there, with the same breaks as ``breaks``.
+
 Two more pieces of the same rule serve cue scope:
 
 - **Lists** (spec §4): items separated by commas whose last item follows a
