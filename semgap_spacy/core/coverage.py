@@ -295,7 +295,10 @@ class CoverageRules:
         explained (Sequence[Optional[str]]): ``explain_words``' answer.
         rows (Sequence[WordFacts]): Each token's facts.
         """
-        return any(rule is None and row[IN_PHRASE] for rule, row in zip(explained, rows))
+        for rule, row in zip(explained, rows):
+            if rule is None and row[IN_PHRASE]:
+                return True
+        return False
 
     def explain_phrases(self, explained: List[Optional[str]], texts: Sequence[str], domain: Optional[str], *,
                         sentence_starts: Optional[Set[int]] = None, entity_tokens: Optional[Set[int]] = None,
