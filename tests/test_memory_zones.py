@@ -100,10 +100,11 @@ def test_the_pipes_keep_nothing_of_a_zones_new_words(nlp):
     coverage = nlp.get_pipe("semgap_coverage")
     assert "qzxwvjkl" not in typo._cache and "qzxwvjkl" not in typo._folds
     assert "qzxwvjkl" not in read_word.cache
-    assert not any("qzxwvjkl" in rules for rules in coverage.rules._word_rules.values())
     assert nlp.vocab.strings["qzxwvjkl"] not in terms.keys._keys
     assert nlp.vocab.strings["qzxwvjkl"] not in nlp.get_pipe("semgap_context").table._facts
-    assert all(not c.young for c in (typo._cache, typo._folds, terms.keys._keys, terms.keys._plain))
+    word_facts = list(coverage.rules._word_facts.values())
+    assert word_facts and not any(nlp.vocab.strings["qzxwvjkl"] in facts for facts in word_facts)
+    assert all(not c.young for c in [typo._cache, typo._folds, terms.keys._keys, terms.keys._plain] + word_facts)
 
 
 def test_cache_sizes_come_from_the_config():
@@ -116,7 +117,11 @@ def test_cache_sizes_come_from_the_config():
         assert small.config["components"][name]["cache_size"] == 4
     assert len(small.get_pipe("semgap_typo_repair")._cache) <= 4
     assert len(small.get_pipe("semgap_terms").keys._word_keys) <= 4
-    assert all(len(r) <= 4 for r in small.get_pipe("semgap_coverage").rules._word_rules.values())
+    # coverage keeps its facts like the context pipe: bounded, though one text's words are all kept
+    facts = list(small.get_pipe("semgap_coverage").rules._word_facts.values())
+    assert facts and all(f.max_size == 4 for f in facts)
+    list(decide_cases(small, [{"id": "t", "domain": "mortgage", "text": "other words"}], n_process=1))
+    assert all(len(f) <= 4 for f in facts)  # full: emptied before the next text's words
 
 
 def test_decisions_in_memory_zones_are_the_decisions_without(nlp, monkeypatch):

@@ -23,17 +23,25 @@ one recorded for the token):
    and, only when switched on, ``ner`` entities and ``titlecase`` words;
 7. ``neutral``: the domain's governed neutral vocabulary (common + domain lists).
 
-Nothing here reads a Doc: the component turns one into token texts and
+Rules 3, 4, 5 and the one-word neutral entries depend on a word's text
+alone, so ``CoverageRules`` works them out once per distinct word, with where
+a clause break may begin in it (``core.clauses``) and whether it belongs to a
+known name or a longer neutral entry; a token is then one look-up. Rules 6
+and 7 look at whole phrases, so they run only when a word is left
+unexplained that such a phrase holds.
+
+Nothing here reads a Doc: the component turns one into token keys and
 offsets, and the decision policy turns the findings into reasons.
 """
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Sequence,
+                    Set, Tuple)
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
-from ..util.caches import WordCache, cached
+from ..util.caches import IndexedCache, cached
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
@@ -56,7 +64,11 @@ _fold = cached(65536)(fold)
 
 
 class Finding(NamedTuple):
-    """One coverage finding: a clause with unexplained words, or a cue that reaches no term."""
+    """One coverage finding: a clause with unexplained words, or a cue that reaches no term.
+
+    Its fields are immutable values (tuples, not lists), so the row the component
+    stores (``row``) shares them and the collector can stop tracking them.
+    """
 
     code: str
     start_char: int      # the clause (unexplained_content) or the cue
@@ -66,6 +78,11 @@ class Finding(NamedTuple):
     words: Tuple[str, ...]
     #: (start_char, end_char) of every unexplained token of the clause, in text order
     word_spans: Tuple[Tuple[int, int], ...] = ()
+
+    def row(self) -> dict:
+        """The finding as ``doc._.semgap_coverage`` stores it (what ``coverage_reasons`` reads)."""
+        return {"code": self.code, "start_char": self.start_char, "end_char": self.end_char,
+                "words": self.words, "word_spans": self.word_spans}
 
 
 def _stop_words_of(spacy_lang: str) -> FrozenSet[str]:
@@ -151,6 +168,15 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
     return out
 
 
+#: What a word says by itself in one domain: (its rule by rules 3, 4, 5 or a one-word
+#: neutral entry, None for none; where a clause break may begin in it,
+#: ``ClauseRule.break_starts``; whether a known name or a longer neutral entry holds it).
+#: A plain tuple of plain values, which the collector stops tracking (it keeps walking a
+#: NamedTuple), so a cache of thousands of words costs the full collections nothing.
+WordFacts = Tuple[Optional[str], Tuple[int, ...], bool]
+RULE, BREAK_STARTS, IN_PHRASE = range(3)
+
+
 class DomainRules(NamedTuple):
     """What explains words in one domain (rules 4, 6 and 7)."""
 
@@ -159,6 +185,8 @@ class DomainRules(NamedTuple):
     neutral_words: FrozenSet[str]                # one-token neutral entries, folded
     neutral_seqs: Dict[str, List[Tuple[str, ...]]]  # longer ones, folded
     names: Dict[str, List[Tuple[str, ...]]]      # known names, as written
+    name_words: FrozenSet[str]                   # every word of a known name, as written
+    neutral_seq_words: FrozenSet[str]            # every word of neutral_seqs, folded
 
 
 class CoverageRules:
@@ -170,7 +198,7 @@ class CoverageRules:
         is matched as the tokens it becomes.
     form_key (Callable[[str], str]): The inflection key of a folded word (rule 4).
     pack_codes (Sequence[str]): Language packs whose stop words count (rule 3).
-    cache_size (int): Words whose rule is remembered, per domain.
+    cache_size (int): Words whose facts are remembered, per domain.
     """
 
     def __init__(self, glossary: GlossarySet, tokenize, form_key, pack_codes: Sequence[str],
@@ -189,71 +217,123 @@ class CoverageRules:
                     words.update(_fold(t) for t in tokenize(text) if any(c.isalnum() for c in t))
             neutral = {tuple(_fold(t) for t in tokenize(w)) for w, _, _ in dom.vocabulary.neutral.words()}
             names = [tuple(tokenize(n)) for n in dom.vocabulary.known_names]
+            longer = [seq for seq in neutral if len(seq) > 1]
             self.domains[name] = DomainRules(
                 frozenset(words), frozenset(form_key(w) for w in words),
                 frozenset(seq[0] for seq in neutral if len(seq) == 1),
-                _sequences(seq for seq in neutral if len(seq) > 1), _sequences(names))
+                _sequences(longer), _sequences(names),
+                frozenset(w for seq in names for w in seq), frozenset(w for seq in longer for w in seq))
         # an unknown domain escalates anyway; its words are read with nothing but the common rules
-        self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {})
+        self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {}, frozenset(), frozenset())
         self.clauses = clause_rule()
-        self._word_rules: Dict[str, Dict[str, Optional[str]]] = {}  # domain -> token text -> rule
+        # domain (None for every domain the glossary lacks) -> word key -> WordFacts
+        self._word_facts: Dict[Optional[str], IndexedCache] = {}
 
-    def explain(self, texts: Sequence[str], starts: Sequence[int], domain: Optional[str], covered: Set[int],
-                cue_tokens: Set[int], *, sentence_starts: Optional[Set[int]] = None,
-                entity_tokens: Optional[Set[int]] = None, titlecase: bool = False) -> List[Optional[str]]:
-        """The rule that explains each token, None where none does.
+    def word_rows(self, domain: Optional[str], keys: Sequence[Hashable],
+                  text_of: Callable[[Hashable], str]) -> List[WordFacts]:
+        """What the word of each token says by itself in ``domain``.
 
-        texts, starts: Token texts and their character offsets.
-        domain: The case's domain.
-        covered: Token indices inside a term, frame, field mention or quantity span (rule 1).
-        cue_tokens: Token indices inside a cue match (rule 2).
+        A word's facts depend on its text and the domain alone, so they are worked
+        out once per distinct word and each token is one look-up. They are kept
+        per domain in a ``util.caches.IndexedCache`` (bounded by ``cache_size``;
+        what is learnt inside a memory zone goes when it ends); every domain the
+        glossary lacks shares one.
+
+        domain (Optional[str]): The case's domain.
+        keys (Sequence[Hashable]): A key per token that stands for its text alone (spaCy's ORTH).
+        text_of (Callable[[Hashable], str]): The text of a key (asked only for keys not seen yet).
+        RETURNS (List[WordFacts]): The facts of each token.
+        """
+        rules = self.domains.get(domain) if domain else None
+        known = domain if rules is not None else None
+        facts = self._word_facts.get(known)
+        if facts is None:
+            facts = self._word_facts[known] = IndexedCache(self.cache_size, ())
+        try:
+            return [facts[key] for key in keys]
+        except KeyError:
+            pass
+        rules = rules if rules is not None else self.empty
+        clauses, names, neutral = self.clauses, rules.name_words, rules.neutral_seq_words
+
+        def make(key: Hashable) -> Tuple[WordFacts, Tuple[str, ...]]:
+            text = text_of(key)
+            return (self._word_rule(text, rules), clauses.break_starts(text),
+                    text in names or _fold(text) in neutral), ()
+
+        facts.learn(keys, make)
+        return [facts[key] for key in keys]
+
+    @staticmethod
+    def explain_words(rows: Sequence[WordFacts], covered: Iterable[int],
+                      cues: Iterable[Tuple[int, int, str]]) -> List[Optional[str]]:
+        """Rules 1 to 5 and one-word neutral entries: what each token is, None where that says nothing.
+
+        rows (Sequence[WordFacts]): Each token's facts (``word_rows``).
+        covered (Iterable[int]): Token indices inside a term, frame, field mention or quantity span (rule 1).
+        cues (Iterable[Tuple[int, int, str]]): (token_start, token_end, label) of every cue match (rule 2).
+        RETURNS (List[Optional[str]]): The rule per token.
+        """
+        out = [row[RULE] for row in rows]
+        n = len(out)
+        for start, end, _ in cues:
+            for i in range(max(start, 0), min(end, n)):
+                out[i] = CUE
+        for i in covered:
+            out[i] = TERM  # rule 1 comes first
+        return out
+
+    @staticmethod
+    def phrases_may_explain(explained: Sequence[Optional[str]], rows: Sequence[WordFacts]) -> bool:
+        """Whether a token still unexplained is a word of a known name or of a longer neutral
+        entry: only such a token can rules 6 and 7 explain (the ``ner`` and ``titlecase``
+        sources aside), so a text without one needs no look at its phrases.
+
+        explained (Sequence[Optional[str]]): ``explain_words``' answer.
+        rows (Sequence[WordFacts]): Each token's facts.
+        """
+        for rule, row in zip(explained, rows):
+            if rule is None and row[IN_PHRASE]:
+                return True
+        return False
+
+    def explain_phrases(self, explained: List[Optional[str]], texts: Sequence[str], domain: Optional[str], *,
+                        sentence_starts: Optional[Set[int]] = None, entity_tokens: Optional[Set[int]] = None,
+                        titlecase: bool = False) -> List[Optional[str]]:
+        """Rules 6 and 7 for the tokens ``explain_words`` left unexplained, in place.
+
+        They need a look at the neighbours (whole phrases) or the doc (entities,
+        sentence starts), so only a text with an unexplained word gets it.
+
+        explained (List[Optional[str]]): ``explain_words``' answer, completed here.
+        texts (Sequence[str]): The token texts.
+        domain (Optional[str]): The case's domain.
         sentence_starts: Indices of tokens that start a sentence (``titlecase`` only);
             None: worked out from sentence-end punctuation and line breaks.
         entity_tokens: Token indices of NER_LABELS entities when the ``ner`` source is on.
         titlecase: Whether the ``titlecase`` source is on.
+        RETURNS (List[Optional[str]]): ``explained``.
         """
         rules = self.domains.get(domain or "", self.empty)
-        cache = self._word_rules.get(domain or "")
-        if cache is None:
-            cache = self._word_rules[domain or ""] = WordCache(self.cache_size)
-        out: List[Optional[str]] = []
-        missing = False
-        for i, text in enumerate(texts):
-            if i in covered:
-                out.append(TERM)
-            elif i in cue_tokens:
-                out.append(CUE)
-            else:
-                rule = cache.get(text, _UNSEEN)
-                if rule is _UNSEEN:
-                    rule = cache.recall(text, _UNSEEN)
-                    if rule is _UNSEEN:
-                        rule = cache.put(text, self._word_rule(text, rules))
-                out.append(rule)
-                missing = missing or rule is None
-        if not missing:
-            return out
-        # Rules 6 and 7 need a look at the neighbours (whole phrases) or the doc (entities,
-        # sentence starts); only the words the per-word rules left unexplained get it.
         name_tokens = _match(texts, rules.names) if rules.names else ()
         neutral_tokens = _match([_fold(t) for t in texts], rules.neutral_seqs) if rules.neutral_seqs else ()
         if titlecase and sentence_starts is None:
             sentence_starts = _sentence_starts(texts)
-        for i, rule in enumerate(out):
+        for i, rule in enumerate(explained):
             if rule is not None:
                 continue
             if (i in name_tokens or (entity_tokens and i in entity_tokens)
                     or (titlecase and i not in sentence_starts and _titlecase_name(texts[i]))):
-                out[i] = NAME
+                explained[i] = NAME
             elif i in neutral_tokens:
-                out[i] = NEUTRAL
-        return out
+                explained[i] = NEUTRAL
+        return explained
 
     def _word_rule(self, text: str, rules: DomainRules) -> Optional[str]:
         """The first rule that explains a word by itself (3, 4, 5, 7 one-word entries), or None.
 
-        Cached per domain and token text: a stream repeats its words, and every
-        answer depends on the text alone.
+        Kept per domain and word (``word_rows``): a stream repeats its words,
+        and every answer depends on the text alone.
         """
         f = _fold(text)
         if f in self.stop or (self.accented_stop and exact(text) in self.accented_stop):
@@ -266,9 +346,6 @@ class CoverageRules:
             # a one-word neutral entry; a known name is found later, but both explain the word
             return NEUTRAL
         return None
-
-
-_UNSEEN = object()
 
 
 def _titlecase_name(text: str) -> bool:
@@ -305,9 +382,9 @@ def _sentence_starts(texts: Sequence[str]) -> Set[int]:
     return starts
 
 
-def findings(text: str, starts: Sequence[int], texts: Sequence[str], explained: Sequence[Optional[str]],
+def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: Sequence[Optional[str]],
              cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]], covered: Set[int],
-             clauses=None) -> List[Finding]:
+             breaks: Optional[Sequence[Tuple[int, int]]] = None) -> List[Finding]:
     """The findings of one text, in text order.
 
     Unexplained tokens are grouped by clause (the one clause rule of
@@ -315,39 +392,56 @@ def findings(text: str, starts: Sequence[int], texts: Sequence[str], explained: 
     its unexplained words. A negation or hedge cue that applied to no term
     (and is not itself inside a term) is a finding of its own.
 
+    starts, ends: Character offsets of every token.
     cues: (token_start, token_end, label) of every cue match; label "negation", "hedge", "pseudo", "break".
     applied: (token_start, token_end) of cues that reached a term.
     covered: Token indices inside a term or quantity span.
+    breaks: The clause breaks of ``text`` (``ClauseRule.breaks``), read only when a word is
+        unexplained; None: worked out here.
     """
     out: List[Finding] = []
     missing = [i for i, rule in enumerate(explained) if rule is None]
     if missing:
-        breaks = (clauses or clause_rule()).breaks(text)
-        clauses: Dict[int, List[int]] = {}
-        b = 0
+        if breaks is None:
+            breaks = clause_rule().breaks(text)
+        clauses: List[Tuple[int, List[int]]] = []  # (breaks before the clause, its unexplained tokens)
+        b, n_breaks = 0, len(breaks)
         for i in missing:
-            while b < len(breaks) and breaks[b][0] <= starts[i]:
+            start = starts[i]
+            while b < n_breaks and breaks[b][0] <= start:
                 b += 1
-            clauses.setdefault(b, []).append(i)
-        for b, tokens in clauses.items():
+            if clauses and clauses[-1][0] == b:
+                clauses[-1][1].append(i)
+            else:
+                clauses.append((b, [i]))
+        for b, tokens in clauses:
             lo = breaks[b - 1][1] if b > 0 else 0
-            hi = breaks[b][0] if b < len(breaks) else len(text)
+            hi = breaks[b][0] if b < n_breaks else len(text)
             while lo < hi and text[lo].isspace():
                 lo += 1
             while hi > lo and text[hi - 1].isspace():
                 hi -= 1
+            spans = tuple([(starts[i], ends[i]) for i in tokens])
             out.append(Finding("unexplained_content", lo, hi, tokens[0], tokens[-1] + 1,
-                               tuple(dict.fromkeys(texts[i] for i in tokens)),
-                               tuple((starts[i], starts[i] + len(texts[i])) for i in tokens)))
+                               tuple(dict.fromkeys([text[s:e] for s, e in spans])), spans))
     for start, end, label in cues:
-        if label not in ("negation", "hedge") or (start, end) in applied:
+        code = _UNATTACHED.get(label)
+        if code is None or (start, end) in applied:
             continue
         if all(i in covered for i in range(start, end)):
             continue  # a cue word that is part of a term's own words
-        s, e = starts[start], starts[end - 1] + len(texts[end - 1])
-        out.append(Finding("unattached_" + label, s, e, start, end, (text[s:e],)))
-    out.sort(key=lambda f: (f.start_char, f.code))
+        s, e = starts[start], ends[end - 1]
+        out.append(Finding(code, s, e, start, end, (text[s:e],)))
+    if len(out) > 1:
+        out.sort(key=_text_order)
     return out
+
+
+_UNATTACHED = {"negation": "unattached_negation", "hedge": "unattached_hedge"}
+
+
+def _text_order(finding: Finding) -> Tuple[int, str]:
+    return finding.start_char, finding.code
 
 
 _MESSAGES = {

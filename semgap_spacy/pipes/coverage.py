@@ -17,14 +17,19 @@ It writes:
 - ``doc._.semgap_coverage``: the findings the decision turns into reasons,
   and the name sources in force (recorded in every decision).
 
-The rules themselves live in ``core.coverage``, on plain values.
+The rules themselves live in ``core.coverage``, on plain values. The pipe
+reads each token as its ORTH and offsets, and what a word says by itself is
+learnt once per distinct word; everything it stores on the doc is needed by
+a reader (the getter, the decision, displaCy), and a finding's words and
+offsets are tuples the collector need not keep walking.
 """
-from typing import List, Optional, Sequence, Set
+from typing import List, Optional, Sequence, Set, Tuple
 
+from spacy.attrs import IDX, LENGTH, ORTH
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..core.coverage import NAME_SOURCES, NER_LABELS, CoverageRules, findings
+from ..core.coverage import BREAK_STARTS, NAME_SOURCES, NER_LABELS, CoverageRules, findings
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import languages as languages_available
 from ..lang.cues import HEDGE, NEGATION
@@ -34,6 +39,9 @@ from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, d
 
 
 _SCOPED = frozenset({NEGATION, HEDGE})
+# Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
+_ARRAY_FROM = 20
+_ROW_ATTRS = [ORTH, IDX, LENGTH]
 
 
 class Coverage(SemgapPipe):
@@ -73,63 +81,92 @@ class Coverage(SemgapPipe):
     def process(self, doc: Doc) -> Doc:
         """Explain every token; record the findings and the unexplained span group.
 
+        Each token is a look-up of its word's facts (``CoverageRules.word_rows``);
+        names, longer neutral entries and the clause split are read only when a
+        word is left unexplained, and the split only where a break may begin.
+
         doc (Doc): A doc the earlier semgap pipes have processed.
         RETURNS (Doc): The same doc.
         """
-        texts, starts = [], []
-        for token in doc:
-            texts.append(token.text)
-            starts.append(token.idx)
+        keys, starts, ends = _rows(doc)
+        rules, domain, text = self.rules, doc_get(doc, "semgap_domain"), doc_text(doc)
+        rows = rules.word_rows(domain, keys, doc.vocab.strings.__getitem__)
         spans = doc.spans
-        terms, quantities = spans.get(self.spans_key), spans.get(self.quantities_key)
-        covered = _tokens_of(terms) | _tokens_of(quantities)
-        if covered:
-            covered -= self._frame_gap_tokens(doc, terms, quantities)
+        covered = _covered(doc, spans.get(self.spans_key), spans.get(self.quantities_key))
         matches = doc_get(doc, "semgap_cue_matches") or ()
-        cue_tokens = {i for start, end, _ in matches for i in range(start, end)}
+        explained = rules.explain_words(rows, covered, matches)
+        breaks = None
+        if None in explained:
+            if self.ner or self.titlecase or rules.phrases_may_explain(explained, rows):
+                self._explain_phrases(doc, explained, [text[s:e] for s, e in zip(starts, ends)], domain)
+            if None in explained:
+                breaks = rules.clauses.breaks_at(text, starts, [row[BREAK_STARTS] for row in rows])
         applied = set()
         if matches and any(m[2] in _SCOPED for m in matches):  # only then can a cue be unattached
             cue_group = spans.get(self.cues_key)
             if cue_group is not None:
                 applied = {(s.start, s.end) for s in cue_group}
+        found = findings(text, starts, ends, explained, matches, applied, covered, breaks)
+        doc_set(doc, "semgap_coverage", {"name_sources": list(self.name_sources), "explained_by": explained,
+                                         "findings": [f.row() for f in found]})
+        spans[self.unexplained_key] = SpanGroup(
+            doc, name=self.unexplained_key,
+            spans=[Span(doc, f.token_start, f.token_end, label=f.code) for f in found])
+        return doc
+
+    def _explain_phrases(self, doc: Doc, explained: List[Optional[str]], texts: List[str],
+                         domain: Optional[str]) -> None:
+        """Rules 6 and 7 (known names, longer neutral entries, and the name sources switched on)."""
         entities = None
         if self.ner:
             entities = {i for ent in doc.ents if ent.label_ in NER_LABELS for i in range(ent.start, ent.end)}
         sentence_starts = None
         if self.titlecase and doc.has_annotation("SENT_START"):
             sentence_starts = {s.start for s in doc.sents}
-        explained = self.rules.explain(texts, starts, doc_get(doc, "semgap_domain"), covered, cue_tokens,
-                                       sentence_starts=sentence_starts, entity_tokens=entities,
-                                       titlecase=self.titlecase)
-        found = findings(doc_text(doc), starts, texts, explained, matches, applied, covered, self.rules.clauses)
-        doc_set(doc, "semgap_coverage", {
-            "name_sources": list(self.name_sources), "explained_by": explained,
-            "findings": [{"code": f.code, "start_char": f.start_char, "end_char": f.end_char,
-                          "words": list(f.words), "word_spans": [list(w) for w in f.word_spans]}
-                         for f in found]})
-        doc.spans[self.unexplained_key] = SpanGroup(
-            doc, name=self.unexplained_key,
-            spans=[Span(doc, f.token_start, f.token_end, label=f.code) for f in found])
-        return doc
+        self.rules.explain_phrases(explained, texts, domain, sentence_starts=sentence_starts,
+                                   entity_tokens=entities, titlecase=self.titlecase)
 
-    def _frame_gap_tokens(self, doc: Doc, terms: Optional[SpanGroup],
-                          quantities: Optional[SpanGroup]) -> Set[int]:
-        """Tokens between a frame's head and outcome that no other term or quantity covers:
-        rule 1 explains the frame's own words, not what stands between them."""
-        if not terms:
-            return set()
-        gaps, others = set(), set()
-        for span in terms:
-            gap = None
-            if term_facts(span.id_).kind == "frame":
-                gap = span_value(doc, "semgap_frame_gap", span.start_char, span.end_char)
-            if gap:
-                gaps.update(t.i for t in span if gap[0] <= t.idx < gap[1])
-            else:
-                others.update(range(span.start, span.end))
-        if not gaps:
-            return gaps
-        return gaps - others - _tokens_of(quantities)
+
+def _rows(doc: Doc) -> Tuple[List[int], List[int], List[int]]:
+    """Every token's ORTH (a hash of its text alone), start and end character offsets.
+
+    The ORTH keys the per-word facts, so a cache of them stays right after
+    ``nlp.memory_zone()`` frees the string and never keeps the string alive.
+    """
+    if len(doc) < _ARRAY_FROM:
+        keys, starts, ends = [], [], []
+        for token in doc:
+            keys.append(token.orth)
+            start = token.idx
+            starts.append(start)
+            ends.append(start + len(token))
+        return keys, starts, ends
+    keys, starts, lengths = doc.to_array(_ROW_ATTRS).T.tolist()
+    return keys, starts, [s + n for s, n in zip(starts, lengths)]
+
+
+def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGroup]) -> Set[int]:
+    """Rule 1: the tokens inside a term or quantity span, less the words between a frame's
+    head and outcome that no other term or quantity covers (the frame explains its own
+    words, not what stands between them)."""
+    covered: Set[int] = set()
+    gaps: Set[int] = set()
+    others: Set[int] = set()
+    for span in terms or ():
+        start, end = span.start, span.end
+        covered.update(range(start, end))
+        gap = None
+        if term_facts(span.id_).kind == "frame":
+            gap = span_value(doc, "semgap_frame_gap", span.start_char, span.end_char)
+        if gap:
+            gaps.update(t.i for t in span if gap[0] <= t.idx < gap[1])
+        else:
+            others.update(range(start, end))
+    in_quantities = _tokens_of(quantities)
+    covered |= in_quantities
+    if gaps:
+        covered -= gaps - others - in_quantities
+    return covered
 
 
 def _tokens_of(group: Optional[SpanGroup]) -> Set[int]:

@@ -134,3 +134,32 @@ def test_breaks_of_the_same_text_asked_again_are_the_same_and_a_copy():
     assert rule.breaks(text, 0, 20) == [(9, 10)]  # another range is worked out, not taken from the last
     assert rule.breaks("a, b") == [(1, 2)]
     assert rule.breaks(text) == first[:-1]
+
+
+def _cuts(text, seed):
+    """Token starts of ``text`` cut at arbitrary places, as a tokenizer of someone else's might."""
+    import random
+    rng = random.Random(seed)
+    return sorted({0, *rng.sample(range(1, len(text)), min(len(text) - 1, 4))}) if len(text) > 1 else [0]
+
+
+def test_breaks_read_where_a_break_may_begin_are_the_breaks_of_the_text():
+    rule = clause_rule()
+    texts = list(_token_sentences()) + [
+        "x.but fine", "a-but b", "SIN EMBARGO listo", "crossmatch butter positive", "no obstante, nada",
+        "CIT approx. 30 h; 25,5 h -- ok", "mientras\tque no", "aber... ja", "ca. 2 - 8 °C, sonst nichts",
+        "fever,\u200b but", "sin\u00a0embargo", "", " , ", "but", "butbut but"]
+    for text in texts:
+        expected = rule.breaks(text)
+        for starts in [_tokens(text)[0], _cuts(text, 1), _cuts(text, 2)]:
+            ends = starts[1:] + [len(text)]
+            found = rule.breaks_at(text, starts, [rule.break_starts(text[s:e]) for s, e in zip(starts, ends)])
+            assert found == expected, (text, starts)
+
+
+def test_a_break_may_begin_only_at_break_punctuation_or_a_break_word():
+    rule = clause_rule()
+    assert rule.break_starts("crossmatch") == rule.break_starts("embargo") == ()
+    assert rule.break_starts(",") == rule.break_starts("but") == rule.break_starts("Sin") == (0,)
+    assert rule.break_starts("x.but") == (1, 2)  # a full stop, and a break word glued after it
+    assert rule.break_starts("mien") == (0,)  # "mientras que" may run on into the next tokens
