@@ -15,8 +15,9 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .pipes.extensions import _TEXT_KEY, doc_get, doc_key, doc_set
+from .pipes.extensions import _TEXT_KEY, decision_value, doc_get, doc_key, set_decision
 from .core.cases import MAX_TEXT_CHARS, check_case
+from .core.decision_record import as_lists
 from .core.pipeline import expected_order
 from .core.reasons import ESCALATE, outcome_for
 from .core.reasons import SCHEMA, make_reason, text_sha256
@@ -160,9 +161,9 @@ def _run_one(nlp: Language, doc: Doc) -> Doc:
 
 
 def _fail(doc: Doc, exc: BaseException) -> Doc:
-    doc_set(doc, "semgap_decision", fallback_decision(doc_get(doc, "semgap_case_id"), "component_error",
-                                              f"the pipeline failed: {type(exc).__name__}: {exc}"[:500],
-                                              nlp_glossary=None))
+    set_decision(doc, fallback_decision(doc_get(doc, "semgap_case_id"), "component_error",
+                                        f"the pipeline failed: {type(exc).__name__}: {exc}"[:500],
+                                        nlp_glossary=None))
     return doc
 
 
@@ -217,22 +218,13 @@ def decision_of(doc: Doc) -> dict:
     of the stored decision is a tuple. The stored value is left as it is; the
     decision handed out has lists again, identical to the one first made.
     """
-    decision = doc_get(doc, "semgap_decision")
+    decision = decision_value(doc)
     if not isinstance(decision, dict):
         return fallback_decision(doc_get(doc, "semgap_case_id"), "component_error",
                                  "the pipeline has no semgap_decision pipe; nothing decided")
     if isinstance(decision.get("reasons"), tuple):
-        return _as_lists(decision)
+        return as_lists(decision)
     return decision
-
-
-def _as_lists(value: Any) -> Any:
-    """A JSON value with every tuple (msgpack's arrays) turned back into a list."""
-    if isinstance(value, dict):
-        return {k: _as_lists(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_as_lists(v) for v in value]
-    return value
 
 
 #: cases decided inside one ``nlp.memory_zone()`` by ``decide_cases`` and ``decide_lines``
