@@ -15,7 +15,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .pipes.extensions import _TEXT_KEY, decision_value, doc_get, doc_key, set_decision
+from .pipes.extensions import _TEXT_KEY, ask_for_decision_json, decision_value, doc_get, doc_key, set_decision
 from .core.cases import MAX_TEXT_CHARS, check_case
 from .core.decision_record import as_lists
 from .core.pipeline import expected_order
@@ -321,7 +321,7 @@ def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[dic
     with (nullcontext() if given_docs else memory_zone(nlp)):
         for first in range(0, len(items), batch_size):
             part = items[first:first + batch_size]
-            docs = [case if isinstance(case, Doc) else case_doc(nlp, case, problems=problems)
+            docs = [case if isinstance(case, Doc) else _json_now(case_doc(nlp, case, problems=problems))
                     for case, problems, _ in part]
             for (_, _, line), doc in zip(part, _run_batch(nlp, docs, batch_size)):
                 decision = decision_of(doc)
@@ -329,6 +329,12 @@ def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[dic
                     decision["id"], decision["line"] = None, line
                 decisions.append(decision)
     return decisions
+
+
+def _json_now(doc: Doc) -> Doc:
+    # every decision is read as soon as its batch is done: no record to write it from later
+    ask_for_decision_json(doc)
+    return doc
 
 
 def memory_zone(nlp: Language):

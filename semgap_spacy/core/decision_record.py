@@ -19,7 +19,7 @@ pipe runs, so editing the doc or changing the glossary later changes nothing.
 The record is plain data, so it travels with the doc through ``DocBin`` and
 worker processes like any stored value.
 """
-from typing import Any, List, NamedTuple, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 from .coverage import CoverageReasons
 from .reasons import ESCALATE, SCHEMA, make_reason, outcome_for
@@ -34,14 +34,11 @@ _DEFERRABLE = frozenset({"unexplained_content", "unattached_negation", "unattach
 FrozenFinding = Tuple[str, int, int, Tuple[str, ...], Tuple[Tuple[int, ...], ...]]
 
 
-class Deferred(NamedTuple):
-    """The coverage reasons a decision writes on reading, and where they go in its reasons."""
-
-    domain: Optional[str]
-    term_ids: Tuple[str, ...]
-    findings: Tuple[FrozenFinding, ...]
-    #: (position in the reasons, index in ``findings``) of each stand-in
-    slots: Tuple[Tuple[int, int], ...]
+#: The coverage reasons a decision writes on reading, and where they go in its reasons:
+#: (domain, the domain's term ids, the findings, and for each stand-in its (position in the
+#: reasons, index in the findings)). A plain tuple of plain values, so once Python's collector
+#: has seen it, it no longer walks it (a named tuple would stay tracked).
+Deferred = Tuple[Optional[str], Tuple[str, ...], Tuple[FrozenFinding, ...], Tuple[Tuple[int, int], ...]]
 
 
 def freeze_findings(rows: Any) -> Optional[Tuple[FrozenFinding, ...]]:

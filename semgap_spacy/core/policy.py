@@ -274,7 +274,7 @@ class Policy:
         index = {id(r): i for i, r in enumerate(stand_ins)}
         slots = tuple((position, index[id(r)]) for position, r in enumerate(reasons) if id(r) in index)
         coverage = self._coverage_reasons[domain]
-        return reasons, Deferred(coverage.domain, coverage.term_ids, frozen, slots)
+        return reasons, (coverage.domain, coverage.term_ids, frozen, slots)
 
     def _term_reasons(self, rows: List[TermRow], domain: str, text: str, marks: Dict[Tuple[int, int], Mark],
                       repairs) -> List[dict]:

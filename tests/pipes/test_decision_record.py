@@ -96,3 +96,16 @@ def test_a_damaged_record_escalates(nlp, reasons, deferred):
     decision = doc._.semgap_decision
     assert decision["decision"] == "escalate"
     assert [r["code"] for r in decision["reasons"]] == ["component_error"]
+
+
+def test_decide_cases_writes_at_once_what_a_read_writes_later(nlp):
+    """``decide_cases`` asks for the JSON at once; a doc read later gets the same bytes, key order included."""
+    from semgap_spacy import decide_cases
+    from semgap_spacy.api import assess_cases
+    from tests.test_docbin import DEV
+
+    cases = [json.loads(line) for line in DEV.read_text("utf-8").splitlines() if line.strip()][::7]
+    at_once = [json.dumps(d) for d in decide_cases(nlp, cases)]
+    docs = list(assess_cases(nlp, cases))
+    assert [json.dumps(doc._.semgap_decision) for doc in docs] == at_once
+    assert {json.loads(d)["decision"] for d in at_once} == {"proceed", "escalate", "block"}
