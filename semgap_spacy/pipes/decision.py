@@ -21,11 +21,11 @@ from spacy.tokens import Doc
 from ..core.pipeline import DISABLED, FAILED, PIPELINE_INCOMPLETE, RAN, RunCheck, check_runs, contract
 from ..core.policy import CaseFindings, Mark, Policy
 from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the check lives in core)
-from ..core.decision_record import Deferred, decision_json, make_record
+from ..core.decision_record import Deferred, make_record
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
 from .base import LOOK_UP, SemgapPipe
-from .extensions import (TERMS_KEY, decision_json_asked, doc_key, doc_text, quantity_rows, record_run, run_record,
-                         set_decision, span_values, store_decision_record, term_rows)
+from .extensions import (TERMS_KEY, doc_key, doc_text, quantity_rows, record_run, run_record, set_decision,
+                         span_values, store_decision_record, term_rows)
 
 # user_data keys of the doc values read and written here (all default to None,
 # so ``user_data.get(key)`` is ``doc._.<name>``).
@@ -85,10 +85,7 @@ class Decision(SemgapPipe):
 
     def process(self, doc: Doc) -> Doc:
         check = self._check(run_record(doc))
-        findings = self.findings(doc, check.reasons)
-        if decision_json_asked(doc):
-            return self._write(doc, self.policy.reasons(findings), check.ablation, json_now=True)
-        reasons, deferred = self.policy.draft(findings)
+        reasons, deferred = self.policy.draft(self.findings(doc, check.reasons))
         return self._write(doc, reasons, check.ablation, deferred)
 
     def _check(self, record: list) -> RunCheck:
@@ -148,25 +145,20 @@ class Decision(SemgapPipe):
 
     # -- output ----------------------------------------------------------------
     def _write(self, doc: Doc, reasons: List[dict], ablation: Optional[dict] = None,
-               deferred: Optional[Deferred] = None, json_now: bool = False) -> Doc:
-        """Keep the decision's record on the doc, or its JSON when the caller asked for that at
-        once (``ask_for_decision_json``). Besides the reasons it says what the coverage step ran
-        with (whether it ran, and which name sources could explain a word: ``ner`` and
+               deferred: Optional[Deferred] = None) -> Doc:
+        """Keep the decision's record on the doc. Besides the reasons it says what the coverage
+        step ran with (whether it ran, and which name sources could explain a word: ``ner`` and
         ``titlecase`` widen what may proceed) and what set or widened the reading (a default
         domain, an ablation)."""
         user_data = doc.user_data
         domain = user_data.get(_DOMAIN)
         coverage = user_data.get(_COVERAGE)
-        record = make_record(
+        store_decision_record(doc, make_record(
             user_data.get(_CASE_ID), decide(reasons), reasons, deferred,
             self.glossary.version_of(domain if isinstance(domain, str) else None), self.glossary.sha256,
             user_data.get(_TEXT_SHA256) or text_sha256(doc_text(doc)),
             tuple(coverage.get("name_sources") or []) if coverage else None,
-            user_data.get(_DEFAULT_DOMAIN), ablation)
-        if json_now:
-            set_decision(doc, decision_json(record, doc_text(doc)))
-        else:
-            store_decision_record(doc, record)
+            user_data.get(_DEFAULT_DOMAIN), ablation))
         return doc
 
 

@@ -183,18 +183,14 @@ def set_decision(doc: Doc, decision: Any) -> None:
     data[_DECISION_KEY] = decision
 
 
-_JSON_NOW_KEY = ("semgap", "decision_json_now")
-
-
-def ask_for_decision_json(doc: Doc) -> None:
-    """Have the decision pipe write the doc's decision JSON at once rather than on first read:
-    for a caller that reads every decision as soon as its batch is done (``decide_cases``)."""
-    doc.user_data[_JSON_NOW_KEY] = True
-
-
-def decision_json_asked(doc: Doc) -> bool:
-    """Whether ``ask_for_decision_json`` was called on the doc."""
-    return doc.user_data.get(_JSON_NOW_KEY) is True
+def decision_record(doc: Doc) -> Optional[tuple]:
+    """The doc's decision record (``core.decision_record``) while its JSON is not written yet, else None."""
+    data = doc.user_data
+    if data.get(_DECISION_KEY) is None:
+        record = data.get(_RECORD_KEY)
+        if is_record(record):
+            return record
+    return None
 
 
 def store_decision_record(doc: Doc, record: tuple) -> None:

@@ -98,8 +98,9 @@ def test_a_damaged_record_escalates(nlp, reasons, deferred):
     assert [r["code"] for r in decision["reasons"]] == ["component_error"]
 
 
-def test_decide_cases_writes_at_once_what_a_read_writes_later(nlp):
-    """``decide_cases`` asks for the JSON at once; a doc read later gets the same bytes, key order included."""
+def test_decide_cases_gives_the_bytes_a_docs_first_read_gives(nlp):
+    """``decide_cases`` writes each JSON from its record outside the memory zone, as it is taken;
+    the same bytes as a doc's first read, key order included."""
     from semgap_spacy import decide_cases
     from semgap_spacy.api import assess_cases
     from tests.test_docbin import DEV
