@@ -28,7 +28,8 @@ def render() -> str:
              "| extension | written by | stored or getter | value |", "|---|---|---|---|"]
     order = {"doc": 0, "span": 1, "token": 2}
     for ext in sorted(EXTENSIONS, key=lambda e: order[e.on]):
-        kind = "getter" if ext.getter is not None else f"stored (default `{ext.default!r}`)"
+        kind = ("getter" + (" and setter" if ext.setter is not None else "") if ext.getter is not None
+                else f"stored (default `{ext.default!r}`)")
         value = ext.value.replace("|", "\\|")
         lines.append(f"| `{ext.on}._.{ext.name}` | {ext.written_by} | {kind} | {value} |")
     lines += ["", END]

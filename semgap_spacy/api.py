@@ -15,8 +15,10 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .pipes.extensions import _TEXT_KEY, doc_get, doc_key, doc_set
+from .pipes.extensions import (_TEXT_KEY, decision_record, decision_value, doc_get, doc_key, doc_text,
+                               set_decision)
 from .core.cases import MAX_TEXT_CHARS, check_case
+from .core.decision_record import as_lists, decision_json
 from .core.pipeline import expected_order
 from .core.reasons import ESCALATE, outcome_for
 from .core.reasons import SCHEMA, make_reason, text_sha256
@@ -160,9 +162,9 @@ def _run_one(nlp: Language, doc: Doc) -> Doc:
 
 
 def _fail(doc: Doc, exc: BaseException) -> Doc:
-    doc_set(doc, "semgap_decision", fallback_decision(doc_get(doc, "semgap_case_id"), "component_error",
-                                              f"the pipeline failed: {type(exc).__name__}: {exc}"[:500],
-                                              nlp_glossary=None))
+    set_decision(doc, fallback_decision(doc_get(doc, "semgap_case_id"), "component_error",
+                                        f"the pipeline failed: {type(exc).__name__}: {exc}"[:500],
+                                        nlp_glossary=None))
     return doc
 
 
@@ -217,22 +219,13 @@ def decision_of(doc: Doc) -> dict:
     of the stored decision is a tuple. The stored value is left as it is; the
     decision handed out has lists again, identical to the one first made.
     """
-    decision = doc_get(doc, "semgap_decision")
+    decision = decision_value(doc)
     if not isinstance(decision, dict):
         return fallback_decision(doc_get(doc, "semgap_case_id"), "component_error",
                                  "the pipeline has no semgap_decision pipe; nothing decided")
     if isinstance(decision.get("reasons"), tuple):
-        return _as_lists(decision)
+        return as_lists(decision)
     return decision
-
-
-def _as_lists(value: Any) -> Any:
-    """A JSON value with every tuple (msgpack's arrays) turned back into a list."""
-    if isinstance(value, dict):
-        return {k: _as_lists(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_as_lists(v) for v in value]
-    return value
 
 
 #: cases decided inside one ``nlp.memory_zone()`` by ``decide_cases`` and ``decide_lines``
@@ -248,8 +241,9 @@ def decide_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256, *, 
     """Decision dicts (spec §5) for many cases, streamed, in order.
 
     Cases are decided inside ``nlp.memory_zone()`` (``ZONE_CASES`` at a time),
-    so an endless stream of new words leaves memory flat; only plain decision
-    dicts leave the zone. Docs given instead of cases are decided outside it.
+    so an endless stream of new words leaves memory flat; only plain values
+    leave the zone (each case's decision record, whose JSON is written as the
+    decision is taken). Docs given instead of cases are decided outside it.
 
     nlp (Language): A pipeline with the semgap pipes.
     cases (Iterable[Any]): Case dicts (id, domain, text, readings, now); anything else escalates.
@@ -319,24 +313,31 @@ def _line_items(lines: Iterable[Union[bytes, str]], start: int) -> Iterator[_Ite
 
 def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int) -> Iterator[dict]:
     for zone in chunked(items, ZONE_CASES):
-        yield from _decide_zone(nlp, zone, batch_size)
+        for decided, text, line in _decide_zone(nlp, zone, batch_size):
+            # the JSON of a zone's decisions is written one at a time as they are taken, so a
+            # zone holds compact records rather than thousands of decisions' lists and dicts
+            decision = decision_json(decided, text) if text is not None else decided
+            if line is not None:
+                decision["id"], decision["line"] = None, line
+            yield decision
 
 
-def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[dict]:
-    """Decisions of some cases, decided inside one memory zone (Docs given by the caller excepted)."""
+def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[tuple]:
+    """What decides some cases, decided inside one memory zone (Docs given by the caller excepted):
+    per case (its decision record, the doc's text, the line number) or (its decision, None, line)."""
     given_docs = any(isinstance(case, Doc) for case, _, _ in items)
-    decisions = []
+    decided = []
     with (nullcontext() if given_docs else memory_zone(nlp)):
         for first in range(0, len(items), batch_size):
             part = items[first:first + batch_size]
             docs = [case if isinstance(case, Doc) else case_doc(nlp, case, problems=problems)
                     for case, problems, _ in part]
-            for (_, _, line), doc in zip(part, _run_batch(nlp, docs, batch_size)):
-                decision = decision_of(doc)
-                if line is not None:
-                    decision["id"], decision["line"] = None, line
-                decisions.append(decision)
-    return decisions
+            for (case, _, line), doc in zip(part, _run_batch(nlp, docs, batch_size)):
+                # plain values only: a record and a text outlive the zone's docs and strings
+                record = None if isinstance(case, Doc) else decision_record(doc)
+                decided.append((record, doc_text(doc), line) if record is not None
+                               else (decision_of(doc), None, line))
+    return decided
 
 
 def memory_zone(nlp: Language):

@@ -11,13 +11,14 @@ ambiguous abbreviation, a fuzzy tie, a dangling head or outcome) carry
 structured reviewer options; only the ambiguity with the greatest effect on the
 outcome gets them, so the reviewer answers one question at a time.
 """
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..glossary.models import GlossarySet
 from .coverage import CoverageReasons
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
                        field_mentions, quantity_findings)
 from .cases import UNREAD_CODES
+from .decision_record import Deferred, freeze_findings, stand_in
 from .reasons import (BLOCK, CLEARING_CODES, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason,
                       outcome_for)
 
@@ -40,7 +41,8 @@ class CaseFindings(NamedTuple):
     domain: Optional[str]
     text: str
     terms: List[TermRow]
-    marks: Dict[Tuple[int, int], Mark]
+    #: (start_char, end_char) of a term span -> its ``Mark`` (anything with ``get``)
+    marks: Mapping[Tuple[int, int], Mark]
     quantities: List[QuantityRow]
     case_problems: Optional[list] = None
     component_errors: Optional[list] = None
@@ -110,10 +112,22 @@ def _nothing_clears(reasons: List[dict]) -> bool:
 
 def _quoted_reason(code: str, message: str, term_id: Optional[str], start_char: int, end_char: int,
                    quote: str, extra_key: Optional[str] = None, extra=None) -> dict:
-    """A reason about a term span, quoting the text it covers."""
-    more = {extra_key: extra} if extra_key else {}
-    return make_reason(code, message, term_id=term_id, start_char=start_char, end_char=end_char,
-                       evidence=quote, **more)
+    """A reason about a term span, quoting the text it covers (``make_reason``'s format, written
+    out: a term span always has its offsets and its quote)."""
+    reason = {"code": code, "outcome": outcome_for(code), "message": message}
+    if term_id:
+        reason["term_id"] = term_id
+    reason["start_char"], reason["end_char"], reason["evidence"] = int(start_char), int(end_char), quote
+    if extra_key and extra is not None:
+        reason[extra_key] = extra
+    return reason
+
+
+def _state_tails(glossary: GlossarySet) -> Dict[Tuple[str, str], str]:
+    """(term id, state) -> what a term reason's message says after the quote (``_STATE_MESSAGES``),
+    for every term of the glossary: the message is then the quote and its tail."""
+    return {(term.id, state): template[len("{!r}"):].format(term.id)
+            for _, term in glossary.terms() for state, template in _STATE_MESSAGES.items()}
 
 
 def _state(start: int, end: int, mark: Mark, repairs) -> str:
@@ -179,6 +193,8 @@ class Policy:
         self._coverage_reasons: Dict[str, CoverageReasons] = {
             name: CoverageReasons(name, tuple(t.id for t in dom.terms if t.status == "approved"))
             for name, dom in glossary.domains.items()}
+        # and so does the wording of a reason about a term, up to the quote
+        self._tails = _state_tails(glossary)
 
     def reasons(self, case: CaseFindings) -> List[dict]:
         """Every reason for a case, strictest first, then in text order.
@@ -186,7 +202,22 @@ class Policy:
         case (CaseFindings): What the pipes found.
         RETURNS (List[dict]): The reasons, in the decision format.
         """
+        return self._decide(case, defer=False)[0]
+
+    def draft(self, case: CaseFindings) -> Tuple[List[dict], Optional[Deferred]]:
+        """The reasons of ``reasons``, with the coverage reasons left to be written on reading
+        (``decision_record``): stand-ins hold their places, so the order and the outcome are final.
+
+        case (CaseFindings): What the pipes found.
+        RETURNS (Tuple[List[dict], Optional[Deferred]]): The reasons, and what their stand-ins
+            stand for (None: nothing is deferred; the reasons are complete).
+        """
+        return self._decide(case, defer=True)
+
+    def _decide(self, case: CaseFindings, defer: bool) -> Tuple[List[dict], Optional[Deferred]]:
         domain = case.domain
+        stand_ins: List[dict] = []
+        frozen = None
         reasons: List[dict] = list(case.case_problems or [])
         reasons.extend(case.pipeline_problems or ())
         # a text refused unread (too long) has no evidence to judge, not "no recognised term"
@@ -224,7 +255,12 @@ class Policy:
                     reasons.append(finding)
                     recognised = recognised or finding.get("code") in _VALUE_CODES
             if case.coverage:
-                reasons.extend(self._coverage_reasons[domain].reasons(case.coverage, text))
+                frozen = freeze_findings(case.coverage) if defer else None
+                if frozen is None:
+                    reasons.extend(self._coverage_reasons[domain].reasons(case.coverage, text))
+                else:
+                    stand_ins = [stand_in(finding) for finding in frozen]
+                    reasons.extend(stand_ins)
         self._attach_options(reasons, domain)
         if known_domain and read and not recognised:
             reasons.append(make_reason("no_recognised_term", "no recognised term and no valid reading"))
@@ -233,7 +269,12 @@ class Policy:
         # a stable sort keeps equal reasons in the order they were found
         if len(reasons) > 1:
             reasons.sort(key=lambda r: (-_RANK.get(r["outcome"], 2), r.get("start_char", 10**9)))
-        return reasons
+        if not stand_ins:
+            return reasons, None
+        index = {id(r): i for i, r in enumerate(stand_ins)}
+        slots = tuple((position, index[id(r)]) for position, r in enumerate(reasons) if id(r) in index)
+        coverage = self._coverage_reasons[domain]
+        return reasons, (coverage.domain, coverage.term_ids, frozen, slots)
 
     def _term_reasons(self, rows: List[TermRow], domain: str, text: str, marks: Dict[Tuple[int, int], Mark],
                       repairs) -> List[dict]:
@@ -287,7 +328,9 @@ class Policy:
         if signal == "critical_block" and state == "repaired":
             state = "asserted"  # a misspelt critical still blocks
         cue = mark.negation_cue if state == "negated" else mark.hedge_cue if state == "hedged" else None
-        return _quoted_reason(_SIGNAL_REASON[(signal, state)], _STATE_MESSAGES[state].format(quote, term_id),
+        tail = self._tails.get((term_id, state))
+        message = repr(quote) + tail if tail is not None else _STATE_MESSAGES[state].format(quote, term_id)
+        return _quoted_reason(_SIGNAL_REASON[(signal, state)], message,
                               term_id, start_char, end_char, quote, "cue", list(cue) if cue else None)
 
     # -- reviewer options ----------------------------------------------------

@@ -2,7 +2,10 @@
 
 The pipe reads the span groups and extension values once into plain rows
 (``core.policy.CaseFindings``), applies the policy of ``core.policy`` (spec
-§4) and writes the decision JSON (spec §5) to ``doc._.semgap_decision``.
+§4) and keeps the decision as a record of plain values
+(``core.decision_record``); ``doc._.semgap_decision`` writes the decision
+JSON (spec §5) from it when it is first read, so a doc nobody asks for its
+decision never holds the JSON's lists and dicts.
 
 Before deciding it checks the run record (``core.pipeline``): a pipe the
 policy needs that did not fully read the text makes the decision escalate
@@ -10,7 +13,7 @@ policy needs that did not fully read the text makes the decision escalate
 then every decision carries an ``ablation`` field saying what was off.
 """
 import copy
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -18,27 +21,33 @@ from spacy.tokens import Doc
 from ..core.pipeline import DISABLED, FAILED, PIPELINE_INCOMPLETE, RAN, RunCheck, check_runs, contract
 from ..core.policy import CaseFindings, Mark, Policy
 from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the check lives in core)
+from ..core.decision_record import Deferred, make_record
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
 from .base import LOOK_UP, SemgapPipe
-from .extensions import (TERMS_KEY, doc_key, doc_text, quantity_rows, record_run, run_record, span_value, span_values,
-                         term_rows)
+from .extensions import (TERMS_KEY, doc_key, doc_text, quantity_rows, record_run, run_record, set_decision,
+                         span_values, store_decision_record, term_rows)
 
 # user_data keys of the doc values read and written here (all default to None,
 # so ``user_data.get(key)`` is ``doc._.<name>``).
 (_DOMAIN, _CASE_ID, _TEXT_SHA256, _CASE_PROBLEMS, _COMPONENT_ERRORS, _REPAIRS, _READINGS_CHECKED,
- _DECISION, _SUSPICIOUS, _COVERAGE, _DEFAULT_DOMAIN) = (doc_key(name) for name in (
+ _SUSPICIOUS, _COVERAGE, _DEFAULT_DOMAIN) = (doc_key(name) for name in (
     "semgap_domain", "semgap_case_id", "semgap_text_sha256", "semgap_case_problems",
-    "semgap_component_errors", "semgap_repairs", "semgap_readings_checked", "semgap_decision",
+    "semgap_component_errors", "semgap_repairs", "semgap_readings_checked",
     "semgap_suspicious", "semgap_coverage", "semgap_default_domain"))
 _MARK_NAMES = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
 
 
-def _provenance(coverage: Optional[dict]) -> dict:
-    """What the coverage step ran with, for every decision: whether it ran, and which name
-    sources could explain a word (``ner`` and ``titlecase`` widen what may proceed)."""
-    if not coverage:
-        return {"enabled": False, "name_sources": []}
-    return {"enabled": True, "name_sources": list(coverage.get("name_sources") or [])}
+class _SpanMarks:
+    """What the context step left on each term span, read when the policy asks for a span's
+    ``Mark`` (only a term that clears or blocks needs one) rather than for every span up front."""
+
+    __slots__ = ("doc",)
+
+    def __init__(self, doc: Doc):
+        self.doc = doc
+
+    def get(self, key: Tuple[int, int], default: Optional[Mark] = None) -> Mark:
+        return Mark(*span_values(self.doc, _MARK_NAMES, key[0], key[1]))
 
 
 class Decision(SemgapPipe):
@@ -76,7 +85,8 @@ class Decision(SemgapPipe):
 
     def process(self, doc: Doc) -> Doc:
         check = self._check(run_record(doc))
-        return self._write(doc, self.policy.reasons(self.findings(doc, check.reasons)), check.ablation)
+        reasons, deferred = self.policy.draft(self.findings(doc, check.reasons))
+        return self._write(doc, reasons, check.ablation, deferred)
 
     def _check(self, record: list) -> RunCheck:
         """``check_runs`` of a doc's run record. A pipeline whose pipes all read in full
@@ -106,9 +116,9 @@ class Decision(SemgapPipe):
         try:
             self._write(doc, [reason], None)
         except Exception:  # even the write failed (a value no one expected): the bare decision
-            doc.user_data[_DECISION] = {"schema": SCHEMA, "id": None, "decision": ESCALATE, "reasons": [reason],
-                                        "glossary_version": self.glossary.version,
-                                        "glossary_sha256": self.glossary.sha256, "text_sha256": None}
+            set_decision(doc, {"schema": SCHEMA, "id": None, "decision": ESCALATE, "reasons": [reason],
+                               "glossary_version": self.glossary.version,
+                               "glossary_sha256": self.glossary.sha256, "text_sha256": None})
 
     def _rebuild(self) -> None:
         self.policy = Policy(self.glossary)
@@ -122,15 +132,10 @@ class Decision(SemgapPipe):
         """What the pipes left on the doc, read once into plain rows."""
         get = doc.user_data.get
         rows = term_rows(doc, self.spans_key)
-        marks: Dict[Tuple[int, int], Mark] = {}
-        for row in rows:
-            key = (row.start_char, row.end_char)
-            if key not in marks:
-                marks[key] = Mark(*span_values(doc, _MARK_NAMES, *key))
         # quantities matter only next to a field mention
         fields = any(row.facts.signal == "field" for row in rows) or self.spans_key != TERMS_KEY
         return CaseFindings(
-            domain=get(_DOMAIN), text=doc_text(doc), terms=rows, marks=marks,
+            domain=get(_DOMAIN), text=doc_text(doc), terms=rows, marks=_SpanMarks(doc),
             quantities=quantity_rows(doc) if fields else [],
             case_problems=get(_CASE_PROBLEMS), component_errors=get(_COMPONENT_ERRORS), repairs=get(_REPAIRS),
             readings_checked=get(_READINGS_CHECKED), suspicious=get(_SUSPICIOUS),
@@ -139,25 +144,21 @@ class Decision(SemgapPipe):
             finding_terms=None if self.spans_key == TERMS_KEY else term_rows(doc, TERMS_KEY))
 
     # -- output ----------------------------------------------------------------
-    def _write(self, doc: Doc, reasons: List[dict], ablation: Optional[dict] = None) -> Doc:
+    def _write(self, doc: Doc, reasons: List[dict], ablation: Optional[dict] = None,
+               deferred: Optional[Deferred] = None) -> Doc:
+        """Keep the decision's record on the doc. Besides the reasons it says what the coverage
+        step ran with (whether it ran, and which name sources could explain a word: ``ner`` and
+        ``titlecase`` widen what may proceed) and what set or widened the reading (a default
+        domain, an ablation)."""
         user_data = doc.user_data
         domain = user_data.get(_DOMAIN)
-        decision = {
-            "schema": SCHEMA,
-            "id": user_data.get(_CASE_ID),
-            "decision": decide(reasons),
-            "reasons": reasons,
-            "glossary_version": self.glossary.version_of(domain if isinstance(domain, str) else None),
-            "glossary_sha256": self.glossary.sha256,
-            "text_sha256": user_data.get(_TEXT_SHA256) or text_sha256(doc_text(doc)),
-            "coverage": _provenance(user_data.get(_COVERAGE)),
-        }
-        # What set or widened the reading is said in the decision itself.
-        if user_data.get(_DEFAULT_DOMAIN) is not None:
-            decision["default_domain"] = user_data.get(_DEFAULT_DOMAIN)
-        if ablation is not None:
-            decision["ablation"] = ablation
-        user_data[_DECISION] = decision
+        coverage = user_data.get(_COVERAGE)
+        store_decision_record(doc, make_record(
+            user_data.get(_CASE_ID), decide(reasons), reasons, deferred,
+            self.glossary.version_of(domain if isinstance(domain, str) else None), self.glossary.sha256,
+            user_data.get(_TEXT_SHA256) or text_sha256(doc_text(doc)),
+            tuple(coverage.get("name_sources") or []) if coverage else None,
+            user_data.get(_DEFAULT_DOMAIN), ablation))
         return doc
 
 

@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
+from ..core.decision_record import decision_json, is_record
 from ..core.findings import QuantityRow, TermFacts, TermRow
 
 TERMS_KEY = "semgap_terms"
@@ -138,6 +139,7 @@ class Extension:
     value (str): What the value is, for a reader of the README.
     default: The stored default (ignored when ``getter`` is set).
     getter (Optional[Callable]): A derived value, computed on access.
+    setter (Optional[Callable]): Stores a value given to an attribute with a getter.
     """
 
     on: str
@@ -146,10 +148,56 @@ class Extension:
     value: str
     default: Any = None
     getter: Optional[Callable] = None
+    setter: Optional[Callable] = None
 
     def kwargs(self) -> dict:
         """The keyword arguments of ``set_extension``."""
-        return {"getter": self.getter} if self.getter is not None else {"default": self.default}
+        if self.getter is None:
+            return {"default": self.default}
+        return {"getter": self.getter, "setter": self.setter} if self.setter is not None else {"getter": self.getter}
+
+
+# The decision: the JSON once it was read (or set), under the key a stored
+# ``doc._.semgap_decision`` would use; before that, the record it is made from.
+_DECISION_KEY = ("._.", "semgap_decision", None, None)
+_RECORD_KEY = ("semgap", "decision_record")
+
+
+def decision_value(doc: Doc) -> Optional[dict]:
+    """``doc._.semgap_decision``: the decision JSON, made from the doc's decision record the first
+    time it is read and kept (so every read returns the same dict); None when no decision was made."""
+    data = doc.user_data
+    decision = data.get(_DECISION_KEY)
+    if decision is None:
+        record = data.get(_RECORD_KEY)
+        if is_record(record):
+            decision = data[_DECISION_KEY] = decision_json(record, doc_text(doc))
+            del data[_RECORD_KEY]
+    return decision
+
+
+def set_decision(doc: Doc, decision: Any) -> None:
+    """``doc._.semgap_decision = decision``: replaces the decision and any record of one."""
+    data = doc.user_data
+    data.pop(_RECORD_KEY, None)
+    data[_DECISION_KEY] = decision
+
+
+def decision_record(doc: Doc) -> Optional[tuple]:
+    """The doc's decision record (``core.decision_record``) while its JSON is not written yet, else None."""
+    data = doc.user_data
+    if data.get(_DECISION_KEY) is None:
+        record = data.get(_RECORD_KEY)
+        if is_record(record):
+            return record
+    return None
+
+
+def store_decision_record(doc: Doc, record: tuple) -> None:
+    """Keep a decision record (``core.decision_record``) as the doc's decision, replacing any earlier one."""
+    data = doc.user_data
+    data.pop(_DECISION_KEY, None)
+    data[_RECORD_KEY] = record
 
 
 EXTENSIONS: Tuple[Extension, ...] = (
@@ -183,7 +231,8 @@ EXTENSIONS: Tuple[Extension, ...] = (
     Extension("doc", "semgap_coverage", "semgap_coverage",
               "`{\"name_sources\": [...], \"explained_by\": [rule or None per token], \"findings\": [...]}`"),
     Extension("doc", "semgap_decision", "semgap_decision",
-              "the decision JSON of spec §5 (use `decision_of(doc)` after a DocBin round trip)"),
+              "the decision JSON of spec §5, written when first read and then kept "
+              "(use `decision_of(doc)` after a DocBin round trip)", getter=decision_value, setter=set_decision),
     Extension("token", "semgap_norm", "semgap_typo_repair",
               "the token as the pipes read it: canonical form (spec §4.1), folded, typo-repaired; "
               "`token.norm_` is never changed", getter=token_reading),

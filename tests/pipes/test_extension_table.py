@@ -20,7 +20,7 @@ def test_every_table_entry_is_registered_as_written(ext):
     assert ext.name.startswith("semgap_")
     default, method, getter, setter = CLASSES[ext.on].get_extension(ext.name)
     if ext.getter is not None:
-        assert getter is ext.getter
+        assert getter is ext.getter and setter is ext.setter
     else:
         assert getter is None and default == ext.default
 
