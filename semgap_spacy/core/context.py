@@ -346,13 +346,14 @@ class CueTable:
         asked = not kinds[_MARKS].isdisjoint(hits)
         if not kinds[_SURE].isdisjoint(hits):
             return Prefilter(True, asked)
-        rest = None
-        for key in kinds[_STARTS].intersection(hits):
-            for need in facts[key].needs:
-                if rest is None:
-                    rest = {facts[k].word for k in kinds[_RESTS].intersection(keys)}
-                if need <= rest:
-                    return Prefilter(True, asked)
+        starts = kinds[_STARTS].intersection(hits)
+        rests = kinds[_RESTS].intersection(keys) if starts else None
+        if rests:  # a longer cue needs its first word and the words that go on with it
+            rest = {facts[k].word for k in rests}
+            for key in starts:
+                for need in facts[key].needs:
+                    if need <= rest:
+                        return Prefilter(True, asked)
         return Prefilter(False, asked)
 
     def spaced(self, keys: Sequence[Hashable]) -> bool:
@@ -361,8 +362,7 @@ class CueTable:
 
     def facts_of(self, keys: Sequence[Hashable]) -> List[WordFacts]:
         """The facts of learned keys, in order."""
-        facts = self._facts
-        return [facts[k] for k in keys]
+        return list(map(self._facts.__getitem__, keys))
 
     @property
     def cached(self) -> int:

@@ -36,6 +36,7 @@ for ``semgap_coverage``). ``semgap_spacy.views.context_records(doc)`` reads
 it all back as rows.
 """
 import json
+from operator import add, attrgetter
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
@@ -64,6 +65,7 @@ _WRITTEN_SET = frozenset(_WRITTEN)
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
 _ARRAY_FROM = 20
 _ROW_ATTRS = [IDX, SPACY, SENT_START]
+_TEXT = attrgetter("text")
 
 
 class Context(SemgapPipe):
@@ -265,7 +267,7 @@ class Context(SemgapPipe):
         text is exactly the token texts and their trailing spaces.
         """
         starts, spaces, marks = doc.to_array(_ROW_ATTRS).T.tolist()
-        ends = [start + len(f.text) for start, f in zip(starts, facts)]
+        ends = list(map(add, starts, map(len, map(_TEXT, facts))))
         # a sentence start mark on a later token: a parser or sentencizer set them (``Doc.has_annotation``)
         sentence_starts = [i for i, mark in enumerate(marks) if mark == 1 and i] if 1 in marks[1:] else None
         text = doc_text(doc, lambda: "".join([f.text + " " if space else f.text for f, space in zip(facts, spaces)]))
@@ -322,7 +324,7 @@ class Context(SemgapPipe):
 
 def _group(doc: Doc, key: str) -> Optional[SpanGroup]:
     """The span group under ``key``, or None when the doc has none."""
-    return doc.spans[key] if key in doc.spans else None
+    return doc.spans.get(key)
 
 
 def _orths(doc: Doc) -> List[int]:
