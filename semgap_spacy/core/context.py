@@ -47,7 +47,8 @@ ends (``util.caches.IndexedCache``).
 import math
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, compress, count
+from operator import attrgetter
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet, ScopeSettings
@@ -147,6 +148,16 @@ class WordFacts(NamedTuple):
     breakish: bool
     #: the other words of each longer negation or hedge cue this word starts, as sets
     needs: Tuple[frozenset, ...] = ()
+
+
+_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION = (attrgetter(name) for name in ("word", "starts_cue", "breakish",
+                                                                             "conjunction"))
+
+
+def _where(facts: Sequence[WordFacts], flag: Callable[[WordFacts], bool]) -> List[int]:
+    """The indices of the tokens whose facts have ``flag`` (a field getter) true, in one pass
+    that runs no Python code per token."""
+    return list(compress(count(), map(flag, facts)))
 
 
 class TokenRows(NamedTuple):
@@ -397,7 +408,7 @@ class CueTable:
         RETURNS (Scan): The matches.
         """
         facts, starts, ends = rows.facts, rows.starts, rows.ends
-        candidates = [i for i, f in enumerate(facts) if f.starts_cue]
+        candidates = _where(facts, _STARTS_CUE)
         if not candidates:
             return EMPTY_SCAN
         n, longest = len(facts), self.longest
@@ -535,7 +546,7 @@ class _Layout:
         """The break tokens of every candidate (``breaks_from`` of each), those not asked for yet
         worked out in one pass."""
         if self._candidates is None:
-            self._candidates = [i for i, f in enumerate(self.rows.facts) if f.breakish]
+            self._candidates = _where(self.rows.facts, _BREAKISH)
         missing = [i for i in self._candidates if i not in self._breaks_of]
         if missing:
             rows, inside = self.rows, self.inside
@@ -634,7 +645,7 @@ class _Layout:
             if b - a <= _SHORT_GAP:
                 facts = self.rows.facts
                 return sum([1 for i in range(a, b) if facts[i].word])
-            self._words_before = list(accumulate([bool(f.word) for f in self.rows.facts], initial=0))
+            self._words_before = list(accumulate(map(bool, map(_WORD, self.rows.facts)), initial=0))
         return self._words_before[b] - self._words_before[a]
 
     def reach(self, target: Target, cues, neg_hits: Optional[list], hedge_hits: Optional[list]) -> None:
@@ -698,7 +709,7 @@ class _Clauses:
         self.comma_after = segments.comma_after
         count = len(self.comma_after)
         has_conjunction = [False] * count
-        for i in [i for i, f in enumerate(facts) if f.conjunction]:
+        for i in _where(facts, _CONJUNCTION):
             c = clause_of[i]
             if c >= 0 and not layout._inside(i):
                 has_conjunction[c] = True

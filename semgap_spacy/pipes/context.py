@@ -36,6 +36,7 @@ for ``semgap_coverage``). ``semgap_spacy.views.context_records(doc)`` reads
 it all back as rows.
 """
 import json
+from itertools import chain
 from operator import add, attrgetter
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
@@ -66,6 +67,7 @@ _WRITTEN_SET = frozenset(_WRITTEN)
 _ARRAY_FROM = 20
 _ROW_ATTRS = [IDX, SPACY, SENT_START]
 _TEXT = attrgetter("text")
+_SPACE = ("", " ")  # a token's trailing space, by its SPACY value
 
 
 class Context(SemgapPipe):
@@ -270,7 +272,7 @@ class Context(SemgapPipe):
         ends = list(map(add, starts, map(len, map(_TEXT, facts))))
         # a sentence start mark on a later token: a parser or sentencizer set them (``Doc.has_annotation``)
         sentence_starts = [i for i, mark in enumerate(marks) if mark == 1 and i] if 1 in marks[1:] else None
-        text = doc_text(doc, lambda: "".join([f.text + " " if space else f.text for f, space in zip(facts, spaces)]))
+        text = doc_text(doc, lambda: "".join(chain.from_iterable(zip(map(_TEXT, facts), map(_SPACE.__getitem__, spaces)))))
         return TokenRows(text, facts, starts, ends, sentence_starts, spaced)
 
     def _inner(self, span: Span, facts) -> Optional[frozenset]:
