@@ -41,7 +41,7 @@ from operator import add, attrgetter
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-from spacy.attrs import IDX, ORTH, SENT_START, SPACY
+from spacy.attrs import IDX, LENGTH, ORTH, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -65,7 +65,7 @@ _WRITTEN = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_he
 _WRITTEN_SET = frozenset(_WRITTEN)
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
 _ARRAY_FROM = 20
-_ROW_ATTRS = [IDX, SPACY, SENT_START]
+_ROW_ATTRS = [IDX, SPACY, SENT_START, LENGTH]
 _TEXT = attrgetter("text")
 _SPACE = ("", " ")  # a token's trailing space, by its SPACY value
 
@@ -264,12 +264,12 @@ class Context(SemgapPipe):
     def _rows(self, doc: Doc, facts, spaced: bool) -> TokenRows:
         """The doc as plain rows: text, word facts, token offsets, sentence starts if known.
 
-        One array read gives every token's offset, trailing space and sentence
-        start mark; a token ends where its text (in the facts) does, and the
-        text is exactly the token texts and their trailing spaces.
+        One array read gives every token's offset, trailing space, sentence
+        start mark and length, and the text is exactly the token texts and
+        their trailing spaces.
         """
-        starts, spaces, marks = doc.to_array(_ROW_ATTRS).T.tolist()
-        ends = list(map(add, starts, map(len, map(_TEXT, facts))))
+        starts, spaces, marks, lengths = doc.to_array(_ROW_ATTRS).T.tolist()
+        ends = list(map(add, starts, lengths))
         # a sentence start mark on a later token: a parser or sentencizer set them (``Doc.has_annotation``)
         sentence_starts = [i for i, mark in enumerate(marks) if mark == 1 and i] if 1 in marks[1:] else None
         text = doc_text(doc, lambda: "".join(chain.from_iterable(zip(map(_TEXT, facts), map(_SPACE.__getitem__, spaces)))))
