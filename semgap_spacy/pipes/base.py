@@ -154,15 +154,19 @@ class SemgapPipe(Pipe):
         if default_domain is LOOK_UP:
             # only a doc without a domain takes the default: the others need no look-up
             default_domain = self.pipeline_default_domain() if data.get(_DOMAIN) is None else None
+        case_id, domain, now = data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW)
         try:
-            check = check_case(_text_length(doc), data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW),
-                               default_domain=default_domain)
+            check = check_case(_text_length(doc), case_id, domain, now, default_domain=default_domain)
         except Exception as exc:  # pragma: no cover - the checks are total; fail closed anyway
             record_component_error(doc, self.name, exc)
             return
-        for key, value in ((_CASE_ID, check.case_id), (_DOMAIN, check.domain), (_NOW, check.now)):
-            if data.get(key) is not value:
-                data[key] = value
+        # write back only what the check replaced (a default domain, a case id made a string)
+        if check.case_id is not case_id:
+            data[_CASE_ID] = check.case_id
+        if check.domain is not domain:
+            data[_DOMAIN] = check.domain
+        if check.now is not now:
+            data[_NOW] = check.now
         if check.problems:
             data[_CASE_PROBLEMS] = merge_problems(data.get(_CASE_PROBLEMS), check.problems)
         if check.default_domain is not None:
