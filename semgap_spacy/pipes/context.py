@@ -51,7 +51,7 @@ from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_
 from ..util.textnorm import fold
 from .base import SemgapPipe
 from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_set, doc_text, drop_span_values, has_span_values,
-                         is_term_span, set_span_values, term_facts)
+                         is_term_span, set_span_values, span_group, term_facts)
 
 SPANS, ENTS = "spans", "ents"
 TARGETS = (SPANS, ENTS)
@@ -222,7 +222,7 @@ class Context(SemgapPipe):
         """The spans this component marks: ``doc.ents`` or ``doc.spans[spans_key]`` (empty when missing)."""
         if self.targets == ENTS:
             return doc.ents
-        group = _group(doc, self.spans_key)
+        group = span_group(doc, self.spans_key)
         return group if group is not None else ()
 
     def process(self, doc: Doc) -> Doc:
@@ -313,7 +313,7 @@ class Context(SemgapPipe):
 
     def _add_cue_spans(self, doc: Doc, applied: Dict[Tuple[int, int, str], None]) -> None:
         """Add the cues that applied to the cue group, keeping what others put there."""
-        group = _group(doc, self.cues_key)
+        group = span_group(doc, self.cues_key)
         if group is None:
             doc.spans[self.cues_key] = SpanGroup(
                 doc, name=self.cues_key, spans=[Span(doc, s, e, label=label) for s, e, label in applied])
@@ -322,11 +322,6 @@ class Context(SemgapPipe):
         for start, end, label in applied:
             if (start, end, label) not in present:
                 group.append(Span(doc, start, end, label=label))
-
-
-def _group(doc: Doc, key: str) -> Optional[SpanGroup]:
-    """The span group under ``key``, or None when the doc has none."""
-    return doc.spans.get(key)
 
 
 def _orths(doc: Doc) -> List[int]:
