@@ -212,6 +212,26 @@ def test_each_run_record_is_judged_after_full_reads():
     decide.ablation = True  # the same full record, now read by an ablation run
     assert read(lambda record: None)["ablation"] == {"missing": [], "disabled": [], "switched_off": {}}
 
+
+def test_editing_one_docs_run_record_changes_no_other_record_nor_the_pipe():
+    nlp = spacy.blank("en")
+    context = nlp.add_pipe("semgap_context")
+    languages = list(context.cfg["languages"])
+    first = nlp("no crossmatch")
+    entry = first._.semgap_pipeline[0]
+    entry["config"]["languages"].append("xx")
+    entry["config"]["negation"] = False
+    entry["status"] = "failed"
+    second = nlp("no crossmatch")
+    assert context.cfg["languages"] == languages
+    assert second._.semgap_pipeline[0]["config"]["languages"] == languages
+    assert second._.semgap_pipeline[0]["config"]["negation"] is True
+    assert second._.semgap_pipeline[0]["status"] == "ran"
+    # a switch changed on the pipe shows in the next doc's record
+    context.cfg["languages"] = ["en"]
+    assert nlp("no crossmatch")._.semgap_pipeline[0]["config"]["languages"] == ["en"]
+
+
 # -- defect 2: a non-string domain crashed, and hung n_process=2 -----------------------------
 
 @pytest.mark.parametrize("domain", [["mortgage"], {"d": 1}, 5, b"mortgage"])

@@ -47,7 +47,8 @@ ends (``util.caches.IndexedCache``).
 import math
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, compress, count
+from operator import attrgetter
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet, ScopeSettings
@@ -66,6 +67,8 @@ _QUESTION, _QUESTION_OPEN, _END = "?", "\u00bf", "end"
 #: one, are a question mark, read as nothing
 _GATE, _STARTS, _SURE, _RESTS, _MARKS, _BLANK = "gate", "starts", "sure", "rests", "marks", "blank"
 _KINDS = (_GATE, _STARTS, _SURE, _RESTS, _MARKS, _BLANK)
+#: a gap between a cue and a target this many tokens long or shorter is counted in place
+_SHORT_GAP = 16
 
 
 @dataclass
@@ -145,6 +148,16 @@ class WordFacts(NamedTuple):
     breakish: bool
     #: the other words of each longer negation or hedge cue this word starts, as sets
     needs: Tuple[frozenset, ...] = ()
+
+
+_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION = (attrgetter(name) for name in ("word", "starts_cue", "breakish",
+                                                                             "conjunction"))
+
+
+def _where(facts: Sequence[WordFacts], flag: Callable[[WordFacts], bool]) -> List[int]:
+    """The indices of the tokens whose facts have ``flag`` (a field getter) true, in one pass
+    that runs no Python code per token."""
+    return list(compress(count(), map(flag, facts)))
 
 
 class TokenRows(NamedTuple):
@@ -344,13 +357,14 @@ class CueTable:
         asked = not kinds[_MARKS].isdisjoint(hits)
         if not kinds[_SURE].isdisjoint(hits):
             return Prefilter(True, asked)
-        rest = None
-        for key in kinds[_STARTS].intersection(hits):
-            for need in facts[key].needs:
-                if rest is None:
-                    rest = {facts[k].word for k in kinds[_RESTS].intersection(keys)}
-                if need <= rest:
-                    return Prefilter(True, asked)
+        starts = kinds[_STARTS].intersection(hits)
+        rests = kinds[_RESTS].intersection(keys) if starts else None
+        if rests:  # a longer cue needs its first word and the words that go on with it
+            rest = {facts[k].word for k in rests}
+            for key in starts:
+                for need in facts[key].needs:
+                    if need <= rest:
+                        return Prefilter(True, asked)
         return Prefilter(False, asked)
 
     def spaced(self, keys: Sequence[Hashable]) -> bool:
@@ -359,8 +373,7 @@ class CueTable:
 
     def facts_of(self, keys: Sequence[Hashable]) -> List[WordFacts]:
         """The facts of learned keys, in order."""
-        facts = self._facts
-        return [facts[k] for k in keys]
+        return list(map(self._facts.__getitem__, keys))
 
     @property
     def cached(self) -> int:
@@ -395,7 +408,7 @@ class CueTable:
         RETURNS (Scan): The matches.
         """
         facts, starts, ends = rows.facts, rows.starts, rows.ends
-        candidates = [i for i, f in enumerate(facts) if f.starts_cue]
+        candidates = _where(facts, _STARTS_CUE)
         if not candidates:
             return EMPTY_SCAN
         n, longest = len(facts), self.longest
@@ -501,14 +514,16 @@ class _Layout:
     only then is it built (``_Clauses``).
     """
 
-    __slots__ = ("rows", "clauses", "scope", "inside", "candidates", "_breaks_of", "_boundaries", "_full", "_same",
-                 "_words_before")
+    __slots__ = ("rows", "clauses", "scope", "inside", "_candidates", "_breaks_of", "_boundaries", "_full", "_same",
+                 "_words_before", "_before", "_from")
 
     def __init__(self, rows: TokenRows, targets: Sequence[Target], clauses: ClauseRule, scope: ScopeSettings):
         self.rows, self.clauses, self.scope = rows, clauses, scope
         self.inside = [(t.start, t.end) for t in targets]
-        self.candidates = [i for i, f in enumerate(rows.facts) if f.breakish]
+        self._candidates: Optional[List[int]] = None
         self._breaks_of: Dict[int, List[Tuple[int, bool]]] = {}
+        self._before: Dict[int, int] = {}
+        self._from: Dict[int, int] = {}
         self._boundaries: Optional[List[int]] = None
         self._full: Optional[_Clauses] = None
         self._same: Optional[bool] = None
@@ -530,7 +545,9 @@ class _Layout:
     def all_breaks(self) -> Iterable[List[Tuple[int, bool]]]:
         """The break tokens of every candidate (``breaks_from`` of each), those not asked for yet
         worked out in one pass."""
-        missing = [i for i in self.candidates if i not in self._breaks_of]
+        if self._candidates is None:
+            self._candidates = _where(self.rows.facts, _BREAKISH)
+        missing = [i for i in self._candidates if i not in self._breaks_of]
         if missing:
             rows, inside = self.rows, self.inside
             for i, marks in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, missing).items():
@@ -552,9 +569,14 @@ class _Layout:
             self._boundaries = sorted(found)
         return self._boundaries
 
-    def clear(self, a: int, b: int) -> bool:
+    def clear(self, a: int, b: int, *, upto: bool = True) -> bool:
         """Whether tokens [a, b) hold no break and no clause starts in [a, b]: the token before
-        a and token b are in one clause."""
+        a and token b are in one clause.
+
+        upto (bool): b is the end many questions share (a target's start, asked about each cue
+            before it), so the last break before b is looked for once; False: a is (a target's
+            end, asked about each cue after it), and the first break from a is.
+        """
         if self._same is None:
             self._same = same_breaks(self.rows.text)
         if not self._same:  # breaks only from the canonical view: the whole picture
@@ -566,14 +588,44 @@ class _Layout:
             k = bisect_left(bounds, a)  # a clause starting at a parts a from the token before it
             if k < len(bounds) and bounds[k] <= b:
                 return False
-        cands = self.candidates
-        k = bisect_left(cands, a - 2)  # a break word that starts just before a may run into it
-        while k < len(cands) and cands[k] < b:
-            for j, _ in self.breaks_from(cands[k]):
-                if a <= j < b:
-                    return False
-            k += 1
-        return True
+        return a > self._break_before(b) if upto else self._break_from(a) >= b
+
+    def _break_before(self, b: int) -> int:
+        """The greatest a for which a break token lies in [a, b), or -1.
+
+        A break word that starts up to two tokens before a may run into it, so a break
+        token j of a candidate c counts for every a up to min(j, c + 2); the walk goes back
+        from b and stops where no earlier candidate can reach further.
+        """
+        found = self._before.get(b)
+        if found is None:
+            facts, found, c = self.rows.facts, -1, b - 1
+            while c >= 0 and c + 2 > found:
+                if facts[c].breakish:
+                    for j, _ in self.breaks_from(c):
+                        if j < b and min(j, c + 2) > found:
+                            found = min(j, c + 2)
+                c -= 1
+            self._before[b] = found
+        return found
+
+    def _break_from(self, a: int) -> int:
+        """The first break token at a or after it (of a candidate from a - 2 on), or the
+        number of tokens; a break token never comes before its candidate, so the walk
+        stops there."""
+        found = self._from.get(a)
+        if found is None:
+            facts = self.rows.facts
+            found = len(facts)
+            c = max(a - 2, 0)
+            while c < found:
+                if facts[c].breakish:
+                    for j, _ in self.breaks_from(c):
+                        if a <= j < found:
+                            found = j
+                c += 1
+            self._from[a] = found
+        return found
 
     def full(self) -> "_Clauses":
         """Every clause of the text (lists and parentheticals need them)."""
@@ -582,11 +634,18 @@ class _Layout:
         return self._full
 
     def words(self, a: int, b: int) -> int:
-        """How many words lie in tokens [a, b) (whitespace tokens are not words)."""
+        """How many words lie in tokens [a, b) (whitespace tokens are not words).
+
+        A short gap is counted where it is; running counts over the whole text are
+        built once a long gap asks, so no question costs more than a pass over the text.
+        """
         if not self.rows.spaced:
             return b - a
         if self._words_before is None:
-            self._words_before = list(accumulate([bool(f.word) for f in self.rows.facts], initial=0))
+            if b - a <= _SHORT_GAP:
+                facts = self.rows.facts
+                return sum([1 for i in range(a, b) if facts[i].word])
+            self._words_before = list(accumulate(map(bool, map(_WORD, self.rows.facts)), initial=0))
         return self._words_before[b] - self._words_before[a]
 
     def reach(self, target: Target, cues, neg_hits: Optional[list], hedge_hits: Optional[list]) -> None:
@@ -611,7 +670,7 @@ class _Layout:
                         continue
                 neg_ok, hedge_ok = reach < eff.neg_forward, reach < eff.hedge_forward
             elif cs >= te:
-                if glued or (eff.neg_backward < 0 and eff.hedge_backward < 0) or not self.clear(te, cs):
+                if glued or (eff.neg_backward < 0 and eff.hedge_backward < 0) or not self.clear(te, cs, upto=False):
                     continue  # a cue after the target reaches back within its own clause only
                 dist = self.words(te, cs)
                 neg_ok, hedge_ok = dist < eff.neg_backward, dist < eff.hedge_backward
@@ -650,7 +709,7 @@ class _Clauses:
         self.comma_after = segments.comma_after
         count = len(self.comma_after)
         has_conjunction = [False] * count
-        for i in [i for i, f in enumerate(facts) if f.conjunction]:
+        for i in _where(facts, _CONJUNCTION):
             c = clause_of[i]
             if c >= 0 and not layout._inside(i):
                 has_conjunction[c] = True

@@ -47,6 +47,23 @@ def _text_length(doc: Doc) -> int:
     return last.idx + len(last.text_with_ws)
 
 
+def _copied(value):
+    """A copy of a plain value that shares no list or dict with it."""
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value
+
+
+def _copier(value) -> Callable:
+    """How a run entry copies a list or dict of the switches: ``list`` for a list of plain
+    scalars (a list of languages), ``_copied`` for anything deeper."""
+    if isinstance(value, list) and not any(isinstance(v, (list, dict)) for v in value):
+        return list
+    return _copied
+
+
 def semgap_factories(nlp: Language) -> list:
     """The factory of each semgap pipe of a pipeline (disabled ones too), in pipeline order."""
     return [proc.FACTORY for _, proc in nlp.components if isinstance(proc, SemgapPipe) and proc.FACTORY]
@@ -100,6 +117,21 @@ class SemgapPipe(Pipe):
         self.glossary = glossary if glossary is not None else load_glossaries()
         self.cfg = {"enabled": enabled}
 
+    @property
+    def cfg(self) -> dict:
+        """The pipe's switches, as its run entries and ``cfg.json`` hold them.
+
+        Whoever takes the dict may change it, so which of its values are lists or
+        dicts (copied into each run entry, ``run_entry``) is worked out again.
+        """
+        self._nested = None
+        return self._cfg
+
+    @cfg.setter
+    def cfg(self, value: dict) -> None:
+        self._cfg = value
+        self._nested = None
+
     # -- running ---------------------------------------------------------
     def process(self, doc: Doc) -> Doc:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -137,8 +169,17 @@ class SemgapPipe(Pipe):
         return doc
 
     def run_entry(self, status: str) -> dict:
-        """This pipe's entry in the run record: plain values only (they travel with the doc)."""
-        config = dict(self.cfg)
+        """This pipe's entry in the run record: plain values only (they travel with the doc).
+
+        Each doc gets its own copy, the lists and dicts inside it too, so editing
+        one doc's record changes neither another doc's nor the pipe's switches.
+        """
+        config = dict(self._cfg)
+        nested = self._nested
+        if nested is None:
+            nested = self._nested = tuple((k, _copier(v)) for k, v in config.items() if isinstance(v, (list, dict)))
+        for key, copy in nested:
+            config[key] = copy(config[key])
         config["enabled"] = bool(self.enabled)
         return {"name": self.name, "factory": self.FACTORY, "status": status, "config": config}
 
@@ -154,15 +195,19 @@ class SemgapPipe(Pipe):
         if default_domain is LOOK_UP:
             # only a doc without a domain takes the default: the others need no look-up
             default_domain = self.pipeline_default_domain() if data.get(_DOMAIN) is None else None
+        case_id, domain, now = data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW)
         try:
-            check = check_case(_text_length(doc), data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW),
-                               default_domain=default_domain)
+            check = check_case(_text_length(doc), case_id, domain, now, default_domain=default_domain)
         except Exception as exc:  # pragma: no cover - the checks are total; fail closed anyway
             record_component_error(doc, self.name, exc)
             return
-        for key, value in ((_CASE_ID, check.case_id), (_DOMAIN, check.domain), (_NOW, check.now)):
-            if data.get(key) is not value:
-                data[key] = value
+        # write back only what the check replaced (a default domain, a case id made a string)
+        if check.case_id is not case_id:
+            data[_CASE_ID] = check.case_id
+        if check.domain is not domain:
+            data[_DOMAIN] = check.domain
+        if check.now is not now:
+            data[_NOW] = check.now
         if check.problems:
             data[_CASE_PROBLEMS] = merge_problems(data.get(_CASE_PROBLEMS), check.problems)
         if check.default_domain is not None:

@@ -36,10 +36,12 @@ for ``semgap_coverage``). ``semgap_spacy.views.context_records(doc)`` reads
 it all back as rows.
 """
 import json
+from itertools import chain
+from operator import add, attrgetter
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-from spacy.attrs import IDX, ORTH, SENT_START, SPACY
+from spacy.attrs import IDX, LENGTH, ORTH, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -49,7 +51,7 @@ from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_
 from ..util.textnorm import fold
 from .base import SemgapPipe
 from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_set, doc_text, drop_span_values, has_span_values,
-                         is_term_span, set_span_values, term_facts)
+                         is_term_span, set_span_values, span_group, term_facts)
 
 SPANS, ENTS = "spans", "ents"
 TARGETS = (SPANS, ENTS)
@@ -63,7 +65,9 @@ _WRITTEN = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_he
 _WRITTEN_SET = frozenset(_WRITTEN)
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
 _ARRAY_FROM = 20
-_ROW_ATTRS = [IDX, SPACY, SENT_START]
+_ROW_ATTRS = [IDX, SPACY, SENT_START, LENGTH]
+_TEXT = attrgetter("text")
+_SPACE = ("", " ")  # a token's trailing space, by its SPACY value
 
 
 class Context(SemgapPipe):
@@ -218,7 +222,7 @@ class Context(SemgapPipe):
         """The spans this component marks: ``doc.ents`` or ``doc.spans[spans_key]`` (empty when missing)."""
         if self.targets == ENTS:
             return doc.ents
-        group = _group(doc, self.spans_key)
+        group = span_group(doc, self.spans_key)
         return group if group is not None else ()
 
     def process(self, doc: Doc) -> Doc:
@@ -260,15 +264,15 @@ class Context(SemgapPipe):
     def _rows(self, doc: Doc, facts, spaced: bool) -> TokenRows:
         """The doc as plain rows: text, word facts, token offsets, sentence starts if known.
 
-        One array read gives every token's offset, trailing space and sentence
-        start mark; a token ends where its text (in the facts) does, and the
-        text is exactly the token texts and their trailing spaces.
+        One array read gives every token's offset, trailing space, sentence
+        start mark and length, and the text is exactly the token texts and
+        their trailing spaces.
         """
-        starts, spaces, marks = doc.to_array(_ROW_ATTRS).T.tolist()
-        ends = [start + len(f.text) for start, f in zip(starts, facts)]
+        starts, spaces, marks, lengths = doc.to_array(_ROW_ATTRS).T.tolist()
+        ends = list(map(add, starts, lengths))
         # a sentence start mark on a later token: a parser or sentencizer set them (``Doc.has_annotation``)
         sentence_starts = [i for i, mark in enumerate(marks) if mark == 1 and i] if 1 in marks[1:] else None
-        text = doc_text(doc, lambda: "".join([f.text + " " if space else f.text for f, space in zip(facts, spaces)]))
+        text = doc_text(doc, lambda: "".join(chain.from_iterable(zip(map(_TEXT, facts), map(_SPACE.__getitem__, spaces)))))
         return TokenRows(text, facts, starts, ends, sentence_starts, spaced)
 
     def _inner(self, span: Span, facts) -> Optional[frozenset]:
@@ -309,7 +313,7 @@ class Context(SemgapPipe):
 
     def _add_cue_spans(self, doc: Doc, applied: Dict[Tuple[int, int, str], None]) -> None:
         """Add the cues that applied to the cue group, keeping what others put there."""
-        group = _group(doc, self.cues_key)
+        group = span_group(doc, self.cues_key)
         if group is None:
             doc.spans[self.cues_key] = SpanGroup(
                 doc, name=self.cues_key, spans=[Span(doc, s, e, label=label) for s, e, label in applied])
@@ -318,11 +322,6 @@ class Context(SemgapPipe):
         for start, end, label in applied:
             if (start, end, label) not in present:
                 group.append(Span(doc, start, end, label=label))
-
-
-def _group(doc: Doc, key: str) -> Optional[SpanGroup]:
-    """The span group under ``key``, or None when the doc has none."""
-    return doc.spans[key] if key in doc.spans else None
 
 
 def _orths(doc: Doc) -> List[int]:

@@ -326,6 +326,12 @@ def doc_set(doc: Doc, name: str, value) -> None:
     doc.user_data[("._.", name, None, None)] = value
 
 
+def span_group(doc: Doc, key: str):
+    """``doc.spans[key]``, or None when the doc has no such group (one dict look-up:
+    ``doc.spans`` is a ``UserDict``, whose ``in`` and ``[]`` run Python code)."""
+    return doc.spans.data.get(key)
+
+
 def span_get(span: Span, name: str):
     """Fast ``span._.<name>`` for a stored extension."""
     return span_value(span.doc, name, span.start_char, span.end_char)
@@ -375,7 +381,7 @@ def set_span_values(doc: Doc, start_char: int, end_char: int, values: dict) -> N
         data = doc.user_data
         for name, value in values.items():
             assert name in _SPAN_DEFAULTS, name
-            data[_span_key(name, start_char, end_char)] = value
+            data[("._.", name, start_char, end_char)] = value  # the key of ``_span_key``
         return
     span = doc.char_span(start_char, end_char)
     for name, value in values.items():

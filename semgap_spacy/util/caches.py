@@ -19,6 +19,7 @@ so the zone counts how deep it is and forgets on the outermost exit only.
 """
 from contextlib import contextmanager
 from functools import wraps
+from itertools import filterfalse
 from typing import Any, Callable, Dict, Hashable, Iterable, Iterator, List, Sequence, Set, Tuple
 
 _MISSING = object()
@@ -128,7 +129,7 @@ class IndexedCache(dict):
         """
         if all(map(self.__contains__, keys)):
             return
-        unseen = set(keys).difference(self)
+        unseen = set(filterfalse(self.__contains__, keys))  # not ``difference(self)``: it walks the whole cache
         if len(self) + len(unseen) > self.max_size:
             self.forget()
             unseen = set(keys)

@@ -123,6 +123,32 @@ def test_a_window_caps_every_reach():
     assert read("spec", "no word crossmatch", "crossmatch", table=table) == (True, False)
 
 
+@pytest.mark.parametrize("text,term,negated", [
+    # several cues before a target, and the break between them and it
+    ("no delays, no holds but crossmatch positive", "crossmatch positive", False),
+    ("no delays but no holds crossmatch positive", "crossmatch positive", True),
+    ("no delays apart from crossmatch positive", "crossmatch positive", False),
+    # several cues after a target, and the break between it and them
+    ("crossmatch positive but no delays, no holds", "crossmatch positive", False),
+    ("crossmatch positive no delays but no holds", "crossmatch positive", True),
+    ("crossmatch positive apart from no delays", "crossmatch positive", False),
+    # a break right at the target's edge, or inside the target (no break)
+    ("no delays, crossmatch positive", "crossmatch positive", False),
+    ("crossmatch positive, no delays", "crossmatch positive", False),
+    ("no crossmatch, positive", "crossmatch, positive", True),
+])
+def test_every_cue_is_parted_from_a_target_by_the_break_nearest_the_target(text, term, negated):
+    assert read("spec", text, term)[0] is negated
+
+
+def test_a_window_counts_words_not_whitespace_over_short_and_long_gaps():
+    table = make_table("spec", window=12)
+    for gap, negated in ((3, True), (11, True), (12, False), (30, False)):
+        # the rows hold a whitespace token between words, and two spaces make a longer one
+        text = "no  " + "  ".join(["word"] * gap) + "  crossmatch"
+        assert read("spec", text, "crossmatch", table=table) == (negated, False), gap
+
+
 @pytest.mark.parametrize("text,term,negated,hedged", [
     # directions: "no" reaches forward only, "was negative" back
     ("Cough, no fever.", "Cough", False, False),
