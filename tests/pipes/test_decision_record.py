@@ -69,7 +69,8 @@ def test_the_decision_is_fixed_when_the_pipe_runs():
     nlp = build_pipeline()
     expected = decision_of(_doc(nlp))
     later = _doc(nlp)
-    later._.semgap_coverage["findings"][0]["words"][0] = "Someone"
+    finding = later._.semgap_coverage["findings"][0]
+    finding["words"] = ("Someone",) + tuple(finding["words"][1:])  # a finding's words are a tuple
     later._.semgap_coverage["name_sources"].append("titlecase")
     data = load_glossaries().to_dict()
     data[DOMAIN]["terms"] = [t for t in data[DOMAIN]["terms"] if t["id"] != "PHA.SHELF_LIFE"]
