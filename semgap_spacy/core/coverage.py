@@ -85,11 +85,6 @@ class Finding(NamedTuple):
                 "words": self.words, "word_spans": self.word_spans}
 
 
-def _stop_words_of(spacy_lang: str) -> FrozenSet[str]:
-    """spaCy's own stop-word list of a language (no hand-written copy), empty when spaCy has none."""
-    return spacy_stop_words(spacy_lang)
-
-
 @lru_cache(maxsize=4)
 def stop_words(pack_codes: Tuple[str, ...]) -> FrozenSet[str]:
     """Rule 3: the folded union of the packs' spaCy stop words, minus every pack's never-neutral words.
@@ -101,7 +96,7 @@ def stop_words(pack_codes: Tuple[str, ...]) -> FrozenSet[str]:
 
     words: Set[str] = set()
     for code in pack_codes:
-        words.update(_fold(w) for w in _stop_words_of(get_pack(code).spacy_lang))
+        words.update(_fold(w) for w in spacy_stop_words(get_pack(code).spacy_lang))
     never = {_fold(w) for pack in packs().values() for w in pack.never_neutral}
     return frozenset(words - never)
 
@@ -118,7 +113,7 @@ def accented_stop_words(pack_codes: Tuple[str, ...]) -> FrozenSet[str]:
 
     stop: Set[str] = set()
     for code in pack_codes:
-        stop.update(exact(w) for w in _stop_words_of(get_pack(code).spacy_lang))
+        stop.update(exact(w) for w in spacy_stop_words(get_pack(code).spacy_lang))
     return frozenset(exact(w) for pack in packs().values() for w in pack.accent_sensitive) & stop
 
 
