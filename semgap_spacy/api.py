@@ -6,6 +6,7 @@ matchers and the unit registry built once. Whatever a case holds, it comes
 back as a decision: bad input becomes a reason, never an exception.
 """
 import json
+import pickle
 import re
 import sys
 from contextlib import nullcontext
@@ -187,8 +188,7 @@ def assess_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256) -> 
     failing case is marked, not its neighbours.
     """
     for batch in chunked(cases, batch_size):
-        yield from _run_batch(nlp, [case if isinstance(case, Doc) else case_doc(nlp, case) for case in batch],
-                              batch_size)
+        yield from _run_batch(nlp, batch, batch_size)
 
 
 def chunked(items: Iterable[Any], size: int) -> Iterator[List[Any]]:
@@ -203,12 +203,33 @@ def chunked(items: Iterable[Any], size: int) -> Iterator[List[Any]]:
         yield chunk
 
 
-def _run_batch(nlp: Language, docs: List[Doc], batch_size: int) -> Iterator[Doc]:
+def _item_doc(nlp: Language, item: Any, problems: Optional[List[dict]] = None) -> Doc:
+    return item if isinstance(item, Doc) else case_doc(nlp, item, problems=problems)
+
+
+def _run_batch(nlp: Language, items: List[Any], batch_size: int,
+               problems: Optional[List[Optional[List[dict]]]] = None) -> Iterator[Doc]:
+    """The docs of some cases (or Docs), each yielded as soon as the pipes are done with it.
+
+    Each doc is made when ``nlp.pipe`` asks for it and handed on as it comes
+    out, so a doc lives only while it is in the pipes, not for a whole batch:
+    a batch of docs held together survives the collector's young generations
+    and brings on full collections of the process's heap. When a pipe raises,
+    the cases of the batch not yet handed on are redone one at a time (from a
+    fresh doc; a given Doc as it is), so only the failing case is marked.
+
+    problems: For each item, reasons found before the pipes (``case_doc``).
+    """
+    problems = problems or [None] * len(items)
+    done = 0
     try:
-        done = list(nlp.pipe(docs, batch_size=batch_size))
+        for doc in nlp.pipe((_item_doc(nlp, item, found) for item, found in zip(items, problems)),
+                            batch_size=batch_size):
+            done += 1
+            yield doc
     except Exception:
-        done = [_run_one(nlp, d) for d in docs]
-    yield from done
+        for item, found in zip(items[done:], problems[done:]):
+            yield _run_one(nlp, _item_doc(nlp, item, found))
 
 
 def decision_of(doc: Doc) -> dict:
@@ -316,7 +337,7 @@ def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int) -> Ite
         for decided, text, line in _decide_zone(nlp, zone, batch_size):
             # the JSON of a zone's decisions is written one at a time as they are taken, so a
             # zone holds compact records rather than thousands of decisions' lists and dicts
-            decision = decision_json(decided, text) if text is not None else decided
+            decision = decision_json(_unpacked(decided), text) if text is not None else decided
             if line is not None:
                 decision["id"], decision["line"] = None, line
             yield decision
@@ -330,14 +351,32 @@ def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[tup
     with (nullcontext() if given_docs else memory_zone(nlp)):
         for first in range(0, len(items), batch_size):
             part = items[first:first + batch_size]
-            docs = [case if isinstance(case, Doc) else case_doc(nlp, case, problems=problems)
-                    for case, problems, _ in part]
-            for (case, _, line), doc in zip(part, _run_batch(nlp, docs, batch_size)):
+            docs = _run_batch(nlp, [case for case, _, _ in part], batch_size, [found for _, found, _ in part])
+            for (case, _, line), doc in zip(part, docs):
                 # plain values only: a record and a text outlive the zone's docs and strings
                 record = None if isinstance(case, Doc) else decision_record(doc)
-                decided.append((record, doc_text(doc), line) if record is not None
+                decided.append((_packed(record), doc_text(doc), line) if record is not None
                                else (decision_of(doc), None, line))
     return decided
+
+
+def _packed(record: tuple) -> Union[bytes, tuple]:
+    """A decision record as one pickled value, to hold until its zone ends.
+
+    A zone holds thousands of records. As nested containers they outlive the
+    collector's young generations and bring on full collections of the whole
+    process's heap (spaCy's, the glossary's, the user's); as one bytes value
+    each, the collector never looks at them. A record that cannot be pickled
+    is held as it is.
+    """
+    try:
+        return pickle.dumps(record, pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return record
+
+
+def _unpacked(held: Union[bytes, tuple]) -> tuple:
+    return pickle.loads(held) if type(held) is bytes else held
 
 
 def memory_zone(nlp: Language):

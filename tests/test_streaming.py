@@ -1,0 +1,74 @@
+"""Cases stream through the pipes: a doc is handed on as soon as the pipes are
+done with it, and a user pipe that raises marks only the case it raised on."""
+import gc
+
+import spacy
+
+from semgap_spacy import build_pipeline, decide_cases
+from semgap_spacy.api import assess_cases
+
+CASES = [{"id": f"c{i}", "domain": "mortgage", "text": text} for i, text in enumerate([
+    "Clear to close issued", "Not clear to close yet - appraisal gap pending", "File is clear to close, DTI 41%",
+    "BOOM clear to close", "Title defect found", "Clear to close issued", "appraisal gap", "DTI 38%",
+    "BOOM again", "Clear to close; rate lock expired"])]
+
+
+@spacy.Language.component("semgap_test_seen")
+def _seen(doc):
+    _SEEN.append(doc.text)
+    return doc
+
+
+@spacy.Language.component("semgap_test_boom")
+def _boom(doc):
+    if doc.text.startswith("BOOM"):
+        raise RuntimeError("user pipe failed")
+    return doc
+
+
+_SEEN = []
+
+
+def test_a_doc_is_handed_on_before_the_rest_of_its_batch_is_made():
+    nlp = build_pipeline()
+    nlp.add_pipe("semgap_test_seen", first=True)
+    _SEEN.clear()
+    docs = assess_cases(nlp, CASES, batch_size=64)
+    first = next(docs)
+    assert first.text == CASES[0]["text"] and _SEEN == [CASES[0]["text"]]
+    assert [d.text for d in docs] == [c["text"] for c in CASES[1:]]
+
+
+def test_a_user_pipe_that_raises_marks_only_its_own_cases():
+    plain = list(decide_cases(build_pipeline(), CASES))
+    nlp = build_pipeline()
+    nlp.add_pipe("semgap_test_boom", before="semgap_quantities")
+    for batch_size in (1, 3, 256):
+        got = list(decide_cases(nlp, CASES, batch_size=batch_size))
+        assert [d["id"] for d in got] == [c["id"] for c in CASES]
+        for case, want, decision in zip(CASES, plain, got):
+            if case["text"].startswith("BOOM"):
+                assert decision["decision"] == "escalate"
+                assert [r["code"] for r in decision["reasons"]] == ["component_error"]
+                assert "user pipe failed" in decision["reasons"][0]["message"]
+            else:
+                assert decision == want, case
+
+
+def test_a_zone_of_decisions_waiting_to_be_handed_on_brings_on_no_full_collection():
+    nlp = build_pipeline()
+    cases = CASES * 300
+    list(decide_cases(nlp, cases))  # every word learnt once
+    full = []
+
+    def count(phase, info):
+        if phase == "stop" and info["generation"] == 2:
+            full.append(info)
+    gc.collect()
+    gc.callbacks.append(count)
+    try:
+        for _ in decide_cases(nlp, cases):
+            pass
+    finally:
+        gc.callbacks.remove(count)
+    assert full == []
