@@ -112,6 +112,12 @@ def test_rule_3_stop_words_but_never_neutral(nlp):
         assert never not in words
 
 
+def test_rule_3_an_accent_that_makes_another_word_is_kept(nlp):
+    # spec §4: es "sí" (yes) is a stop word; "si" (if) is never neutral
+    assert _rules(nlp, "Sí: prueba cruzada negativa", "medical_logistics")["Sí"] == "stop_word"
+    assert _rules(nlp, "si prueba cruzada negativa", "medical_logistics")["si"] != "stop_word"
+
+
 def test_rule_4_domain_phrase_words_and_inflections(nlp):
     rules = _rules(nlp, "closes closed", "mortgage")
     assert rules["closes"] == "domain_phrase" and rules["closed"] == "domain_phrase"
