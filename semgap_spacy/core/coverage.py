@@ -41,7 +41,7 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
-from ..util.caches import IndexedCache, cached
+from ..util.caches import IndexedCache, WordCache, cached
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
@@ -223,6 +223,8 @@ class CoverageRules:
         self.clauses = clause_rule()
         # domain (None for every domain the glossary lacks) -> word key -> WordFacts
         self._word_facts: Dict[Optional[str], IndexedCache] = {}
+        # the same facts by the word's text, which outlives a memory zone (see ``word_rows``)
+        self._text_facts: Dict[Optional[str], WordCache] = {}
 
     def word_rows(self, domain: Optional[str], keys: Sequence[Hashable],
                   text_of: Callable[[Hashable], str]) -> List[WordFacts]:
@@ -232,7 +234,11 @@ class CoverageRules:
         out once per distinct word and each token is one look-up. They are kept
         per domain in a ``util.caches.IndexedCache`` (bounded by ``cache_size``;
         what is learnt inside a memory zone goes when it ends); every domain the
-        glossary lacks shares one.
+        glossary lacks shares one. A key the cache lacks is looked up by its text
+        in a ``util.caches.WordCache`` before its facts are worked out: keyed by
+        strings we own, it keeps a word that a later document of the zone meets
+        again, so a stream decided zone after zone does not work its vocabulary
+        out anew in every zone.
 
         domain (Optional[str]): The case's domain.
         keys (Sequence[Hashable]): A key per token that stands for its text alone (spaCy's ORTH).
@@ -250,11 +256,19 @@ class CoverageRules:
             pass
         rules = rules if rules is not None else self.empty
         clauses, names, neutral = self.clauses, rules.name_words, rules.neutral_seq_words
+        by_text = self._text_facts.get(known)
+        if by_text is None:
+            by_text = self._text_facts[known] = WordCache(self.cache_size)
 
         def make(key: Hashable) -> Tuple[WordFacts, Tuple[str, ...]]:
             text = text_of(key)
-            return (self._word_rule(text, rules), clauses.break_starts(text),
-                    text in names or _fold(text) in neutral), ()
+            row = by_text.get(text)
+            if row is None:
+                row = by_text.recall(text)
+            if row is None:
+                row = by_text.put(text, (self._word_rule(text, rules), clauses.break_starts(text),
+                                         text in names or _fold(text) in neutral))
+            return row, ()
 
         facts.learn(keys, make)
         return [facts[key] for key in keys]

@@ -23,6 +23,7 @@ learnt once per distinct word; everything it stores on the doc is needed by
 a reader (the getter, the decision, displaCy), and a finding's words and
 offsets are tuples the collector need not keep walking.
 """
+from operator import add
 from typing import List, Optional, Sequence, Set, Tuple
 
 from spacy.attrs import IDX, LENGTH, ORTH
@@ -39,8 +40,6 @@ from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, d
 
 
 _SCOPED = frozenset({NEGATION, HEDGE})
-# Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
-_ARRAY_FROM = 20
 _ROW_ATTRS = [ORTH, IDX, LENGTH]
 
 
@@ -92,7 +91,7 @@ class Coverage(SemgapPipe):
         rules, domain, text = self.rules, doc_get(doc, "semgap_domain"), doc_text(doc)
         rows = rules.word_rows(domain, keys, doc.vocab.strings.__getitem__)
         spans = doc.spans
-        covered = _covered(doc, spans.get(self.spans_key), spans.get(self.quantities_key))
+        covered = _covered(doc, spans.get(self.spans_key), spans.get(self.quantities_key), starts)
         matches = doc_get(doc, "semgap_cue_matches") or ()
         explained = rules.explain_words(rows, covered, matches)
         breaks = None
@@ -128,27 +127,21 @@ class Coverage(SemgapPipe):
 
 
 def _rows(doc: Doc) -> Tuple[List[int], List[int], List[int]]:
-    """Every token's ORTH (a hash of its text alone), start and end character offsets.
+    """Every token's ORTH (a hash of its text alone), start and end character offsets,
+    read in one bulk call: no Token object is made for them.
 
     The ORTH keys the per-word facts, so a cache of them stays right after
     ``nlp.memory_zone()`` frees the string and never keeps the string alive.
     """
-    if len(doc) < _ARRAY_FROM:
-        keys, starts, ends = [], [], []
-        for token in doc:
-            keys.append(token.orth)
-            start = token.idx
-            starts.append(start)
-            ends.append(start + len(token))
-        return keys, starts, ends
     keys, starts, lengths = doc.to_array(_ROW_ATTRS).T.tolist()
-    return keys, starts, [s + n for s, n in zip(starts, lengths)]
+    return keys, starts, list(map(add, starts, lengths))
 
 
-def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGroup]) -> Set[int]:
+def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGroup],
+             starts: Sequence[int]) -> Set[int]:
     """Rule 1: the tokens inside a term or quantity span, less the words between a frame's
     head and outcome that no other term or quantity covers (the frame explains its own
-    words, not what stands between them)."""
+    words, not what stands between them). ``starts`` are the tokens' character offsets."""
     covered: Set[int] = set()
     gaps: Set[int] = set()
     others: Set[int] = set()
@@ -159,7 +152,7 @@ def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGrou
         if term_facts(span.id_).kind == "frame":
             gap = span_value(doc, "semgap_frame_gap", span.start_char, span.end_char)
         if gap:
-            gaps.update(t.i for t in span if gap[0] <= t.idx < gap[1])
+            gaps.update(i for i in range(start, end) if gap[0] <= starts[i] < gap[1])
         else:
             others.update(range(start, end))
     in_quantities = _tokens_of(quantities)
