@@ -41,7 +41,7 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
-from ..util.caches import IndexedCache, WordCache, cached
+from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
@@ -232,13 +232,13 @@ class CoverageRules:
 
         A word's facts depend on its text and the domain alone, so they are worked
         out once per distinct word and each token is one look-up. They are kept
-        per domain in a ``util.caches.IndexedCache`` (bounded by ``cache_size``;
-        what is learnt inside a memory zone goes when it ends); every domain the
-        glossary lacks shares one. A key the cache lacks is looked up by its text
-        in a ``util.caches.WordCache`` before its facts are worked out: keyed by
-        strings we own, it keeps a word that a later document of the zone meets
-        again, so a stream decided zone after zone does not work its vocabulary
-        out anew in every zone.
+        per domain in a ``util.caches.IndexedCache`` keyed by ORTH (bounded by
+        ``cache_size``), and in a ``util.caches.WordCache`` keyed by the word's
+        text. Inside a memory zone only the latter learns: keyed by strings we own,
+        it keeps a word that a later document of the zone meets again and drops
+        the zone's one-off words when it ends, so a stream decided zone after zone
+        does not work its vocabulary out anew in every zone, and no hash of a
+        freed string stays. Every domain the glossary lacks shares one of each.
 
         domain (Optional[str]): The case's domain.
         keys (Sequence[Hashable]): A key per token that stands for its text alone (spaCy's ORTH).
@@ -250,17 +250,16 @@ class CoverageRules:
         facts = self._word_facts.get(known)
         if facts is None:
             facts = self._word_facts[known] = IndexedCache(self.cache_size, ())
+            self._text_facts[known] = WordCache(self.cache_size)
         try:
             return [facts[key] for key in keys]
         except KeyError:
             pass
         rules = rules if rules is not None else self.empty
         clauses, names, neutral = self.clauses, rules.name_words, rules.neutral_seq_words
-        by_text = self._text_facts.get(known)
-        if by_text is None:
-            by_text = self._text_facts[known] = WordCache(self.cache_size)
+        by_text = self._text_facts[known]
 
-        def make(key: Hashable) -> Tuple[WordFacts, Tuple[str, ...]]:
+        def of_text(key: Hashable) -> WordFacts:
             text = text_of(key)
             row = by_text.get(text)
             if row is None:
@@ -268,9 +267,12 @@ class CoverageRules:
             if row is None:
                 row = by_text.put(text, (self._word_rule(text, rules), clauses.break_starts(text),
                                          text in names or _fold(text) in neutral))
-            return row, ()
+            return row
 
-        facts.learn(keys, make)
+        if in_memory_zone():
+            get = facts.get
+            return [get(key) or of_text(key) for key in keys]
+        facts.learn(keys, lambda key: (of_text(key), ()))
         return [facts[key] for key in keys]
 
     @staticmethod

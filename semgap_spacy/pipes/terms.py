@@ -38,7 +38,7 @@ from ..lang.inflection import FormIndex
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
 from ..core.textview import read_token, read_word
-from ..util.caches import WordCache, WordSet
+from ..util.caches import WordCache, WordSet, in_memory_zone
 from ..util.textnorm import fold
 from ..core.vocabulary import build_vocabulary, form_index_for, iter_phrases, spelling_variants
 
@@ -116,11 +116,9 @@ class MatchKeys:
 
     def keys_for(self, norm: int) -> Tuple[str, ...]:
         """The keys of a norm hash; () when it reads as nothing."""
-        if norm in self._plain or self._plain.knows(norm):
+        if norm in self._plain:
             return (self.strings[norm],)
         keys = self._keys.get(norm)
-        if keys is None:
-            keys = self._keys.recall(norm)
         return keys if keys is not None else self._learn(norm)
 
     def word_key(self, folded: str) -> str:
@@ -146,17 +144,23 @@ class MatchKeys:
         return norm if norm and not any(c.isspace() for c in norm) else word
 
     def _learn(self, norm: int) -> Tuple[str, ...]:
-        """Remember a norm's keys (worked out once per text, ``_keys_of``)."""
+        """A norm's keys, by its text (worked out once per text, ``_keys_of``).
+
+        Only outside a memory zone are they also kept by the norm's hash: inside
+        one, the text alone keeps them, which keeps a word that a later document
+        of the zone meets again and drops the zone's one-off words when it ends.
+        """
         text = self.strings[norm]
         keys = self._text_keys.get(text)
         if keys is None:
             keys = self._text_keys.recall(text)
         if keys is None:
             keys = self._text_keys.put(text, self._keys_of(text))
-        if keys == (text,):
-            self._plain.add(norm)
-        else:
-            self._keys.put(norm, keys)
+        if not in_memory_zone():
+            if keys == (text,):
+                self._plain.add(norm)
+            else:
+                self._keys.put(norm, keys)
         return keys
 
     def _keys_of(self, text: str) -> Tuple[str, ...]:
