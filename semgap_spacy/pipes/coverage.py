@@ -23,7 +23,6 @@ learnt once per distinct word; everything it stores on the doc is needed by
 a reader (the getter, the decision, displaCy), and a finding's words and
 offsets are tuples the collector need not keep walking.
 """
-from operator import add
 from typing import List, Optional, Sequence, Set, Tuple
 
 from spacy.attrs import IDX, LENGTH, ORTH
@@ -40,6 +39,8 @@ from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, d
 
 
 _SCOPED = frozenset({NEGATION, HEDGE})
+# Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
+_ARRAY_FROM = 20
 _ROW_ATTRS = [ORTH, IDX, LENGTH]
 
 
@@ -127,14 +128,21 @@ class Coverage(SemgapPipe):
 
 
 def _rows(doc: Doc) -> Tuple[List[int], List[int], List[int]]:
-    """Every token's ORTH (a hash of its text alone), start and end character offsets,
-    read in one bulk call: no Token object is made for them.
+    """Every token's ORTH (a hash of its text alone), start and end character offsets.
 
     The ORTH keys the per-word facts, so a cache of them stays right after
     ``nlp.memory_zone()`` frees the string and never keeps the string alive.
     """
+    if len(doc) < _ARRAY_FROM:
+        keys, starts, ends = [], [], []
+        for token in doc:
+            keys.append(token.orth)
+            start = token.idx
+            starts.append(start)
+            ends.append(start + len(token))
+        return keys, starts, ends
     keys, starts, lengths = doc.to_array(_ROW_ATTRS).T.tolist()
-    return keys, starts, list(map(add, starts, lengths))
+    return keys, starts, [s + n for s, n in zip(starts, lengths)]
 
 
 def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGroup],

@@ -22,9 +22,9 @@ apart, no clause break between) are paired from the frame-part matches.
 Matches go to ``doc.spans["semgap_terms"]``; ``doc.ents`` is written only on
 request and never overwrites an existing entity.
 """
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from spacy.attrs import IDX, LENGTH, NORM, ORTH, SPACY
+from spacy.attrs import NORM
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
@@ -46,31 +46,6 @@ SPACED_DASH = "\u2014"
 _HYPHENS = frozenset({"-", "\u2010", "\u2011", "\u2013"})
 HEAD_PREFIX = "HEAD:"
 OUTCOME_PREFIX = "OUTCOME:"
-_ROW_ATTRS = [NORM, ORTH, IDX, LENGTH, SPACY]
-
-
-class TokenRows(NamedTuple):
-    """What the pipe reads of every token, in one ``doc.to_array`` call per doc, shared by
-    everything it does with the doc (the match keys, spaced dashes, repaired words,
-    suspicious characters, frame gaps) instead of a walk over Token objects for each.
-
-    Read before the match and used only while one doc is processed, never kept: the
-    norms are the doc's own (``MatchKeys.prepare`` may set others for the match only).
-    """
-
-    norms: List[int]
-    orths: List[int]
-    starts: List[int]   # character offsets
-    lengths: List[int]  # characters
-    spaces: List[int]   # 1 where whitespace follows the token
-
-    @classmethod
-    def read(cls, doc: Doc) -> "TokenRows":
-        return cls(*doc.to_array(_ROW_ATTRS).T.tolist())
-
-    def end(self, i: int) -> int:
-        """The end character offset of token ``i``."""
-        return self.starts[i] + self.lengths[i]
 
 
 class MatchKeys:
@@ -91,6 +66,10 @@ class MatchKeys:
     words ("unreleased  lien", "n<U+200B>ot"). Either way the user's Doc
     keeps its norms (issue 13) unless ``write_norm`` asks otherwise.
     """
+
+    # Up to this many tokens, reading ``token.norm`` one by one is cheaper
+    # than ``doc.to_array``, whose fixed cost is several microseconds.
+    ITERATE_MAX = 16
 
     def __init__(self, nlp: Language, index: FormIndex, inflection: bool = True,
                  abbreviations: Iterable[str] = (), write_norm: bool = False, cache_size: int = 100_000):
@@ -175,17 +154,14 @@ class MatchKeys:
             words = [fold(t.text) for t in self.nlp.make_doc(reading) if not t.is_space]
         return tuple(self.word_key(self._table_norm(w)) for w in words)
 
-    def prepare(self, doc: Doc, rows: Optional[TokenRows] = None) -> Tuple[Doc, Optional[List[int]], list]:
+    def prepare(self, doc: Doc) -> Tuple[Doc, Optional[List[int]], list]:
         """The Doc to match on, its map back to ``doc``'s tokens (None: the same tokens), and
-        the (token, norm) pairs to restore once matched.
-
-        rows (Optional[TokenRows]): The doc's tokens, when the caller has read them already.
-        """
-        if rows is None:
-            rows = TokenRows.read(doc)
+        the (token, norm) pairs to restore once matched."""
         plain = self._plain
-        norms = rows.norms
-        odd = [i for i, norm in enumerate(norms) if norm not in plain]
+        if len(doc) <= self.ITERATE_MAX:
+            odd = [token for token in doc if token.norm not in plain]
+        else:
+            odd = [doc[i] for i, norm in enumerate(doc.to_array(NORM).tolist()) if norm not in plain]
         repairs = doc_get(doc, "semgap_repairs")
         repaired = {r["start_char"]: r["repaired"] for r in repairs or () if r.get("repaired")}
         text = doc_text(doc)
@@ -194,39 +170,37 @@ class MatchKeys:
             return doc, None, []
         changed: Dict[int, Tuple[str, ...]] = {}
         single = True
-        for i in odd:
-            keys = self.keys_for(norms[i])
-            changed[i] = keys
+        for token in odd:
+            keys = self.keys_for(token.norm)
+            changed[token.i] = keys
             single = single and len(keys) == 1
-        if repaired:
-            for i, start in enumerate(rows.starts):
-                if start in repaired:
-                    keys = tuple(self.word_key(w) for w in repaired[start].split())
-                    changed[i] = keys
-                    single = single and len(keys) == 1
+        for token in doc if repaired else ():
+            if token.idx in repaired:
+                keys = tuple(self.word_key(w) for w in repaired[token.idx].split())
+                changed[token.i] = keys
+                single = single and len(keys) == 1
         if dashes:
-            self._key_spaced_dashes(rows, changed)
-        strings = self.strings
+            self._key_spaced_dashes(doc, changed)
         if single:
-            # only the tokens whose norm changes are made Token objects, to set it
             restore = []
             for i, keys in changed.items():
-                if strings[norms[i]] != keys[0]:
-                    token = doc[i]
+                token = doc[i]
+                if self.strings[token.norm] != keys[0]:
                     restore.append((token, token.norm_))
                     token.norm_ = keys[0]
             return doc, None, ([] if self.write_norm else restore)
         words: List[str] = []
         spaces: List[bool] = []
         back: List[int] = []
-        for i, norm in enumerate(norms):
-            keys = changed.get(i)
+        strings = self.strings
+        for token in doc:
+            keys = changed.get(token.i)
             if keys is None:
-                keys = (strings[norm],)
+                keys = (strings[token.norm],)
             for key in keys:
                 words.append(key)
                 spaces.append(True)
-                back.append(i)
+                back.append(token.i)
         return Doc(self.nlp.vocab, words=words, spaces=spaces), back, []
 
     @staticmethod
@@ -234,14 +208,14 @@ class MatchKeys:
         for token, norm in pairs:
             token.norm_ = norm
 
-    def _key_spaced_dashes(self, rows: TokenRows, changed: Dict[int, Tuple[str, ...]]) -> None:
+    def _key_spaced_dashes(self, doc: Doc, changed: Dict[int, Tuple[str, ...]]) -> None:
         """"clear-to-close" joins words; "crossmatch - negative" separates
         clauses. A spaced hyphen is keyed as a dash so no phrase spans it.
         (Only texts with a space beside a hyphen can hold one.)"""
-        dash, spaces = self._dash, rows.spaces
-        for i, orth in enumerate(rows.orths):
-            if orth == dash and (spaces[i] or (i and spaces[i - 1])):
-                changed[i] = (SPACED_DASH,)
+        dash = self._dash
+        for token in doc:
+            if token.orth == dash and (token.whitespace_ or (token.i and doc[token.i - 1].whitespace_)):
+                changed[token.i] = (SPACED_DASH,)
 
 
 class _KeyTokenizer:
@@ -256,29 +230,23 @@ class _KeyTokenizer:
         return self.keys.prepare(self.nlp.make_doc(text))[0]
 
 
-def suspicious_records(doc: Doc, rows: Optional[TokenRows] = None) -> Optional[list]:
+def suspicious_records(doc: Doc) -> Optional[list]:
     """Tokens whose letters mix scripts ("A<Cyrillic о>G"), as plain records, or None.
 
     They are matched on their Latin skeleton like any other reading, and the
     decision escalates on them (``suspicious_characters``), naming each character.
-
-    rows (Optional[TokenRows]): The doc's tokens, when the caller has read them already.
     """
     text = doc_text(doc)
     if text.isascii():
         return None
-    if rows is None:
-        rows = TokenRows.read(doc)
     out = []
-    for start, length in zip(rows.starts, rows.lengths):
-        end = start + length
-        word = text[start:end]
-        if word.isascii():
+    for token in doc:
+        if token.text.isascii():
             continue
-        found = read_token(word).suspicious
+        found = read_token(token.text).suspicious
         if found:
-            out.append({"start_char": start, "end_char": end,
-                        "evidence": word,
+            out.append({"start_char": token.idx, "end_char": token.idx + len(token.text),
+                        "evidence": token.text,
                         "characters": [{"char": c.char, "code_point": c.code_point, "name": c.name,
                                         "script": c.script} for c in found]})
     return out or None
@@ -323,7 +291,6 @@ class Terms(SemgapPipe):
             self.matcher.add(key, [keyed(text) for text in texts])
         self._table = self._match_table()
         self._clauses = clause_rule()
-        self._hyphens = frozenset(self.nlp.vocab.strings.add(h) for h in _HYPHENS)
         self._span_facts: Dict[str, dict] = {}
 
     def _patterns(self):
@@ -392,9 +359,9 @@ class Terms(SemgapPipe):
         RETURNS (List[Span]): Spans over ``doc``, sorted, duplicates removed.
         """
         return [Span(doc, start, end, label=term.label_hash, span_id=term.id_hash)
-                for start, end, term in self._terms(doc, TokenRows.read(doc))[0]]
+                for start, end, term in self._terms(doc)[0]]
 
-    def _terms(self, doc: Doc, rows: TokenRows) -> Tuple[List[tuple], Dict[Tuple[int, int], Tuple[int, int]]]:
+    def _terms(self, doc: Doc) -> Tuple[List[tuple], Dict[Tuple[int, int], Tuple[int, int]]]:
         """The doc's terms as (start, end, FoundTerm) over ``doc``'s tokens, final
         (sorted, deduplicated): Spans are built for these only, never for raw matches;
         and the gap (the words between head and outcome) of each frame pair that has one,
@@ -404,7 +371,7 @@ class Terms(SemgapPipe):
         terms: List[tuple] = []
         parts: List[tuple] = []
         domain = doc_get(doc, "semgap_domain") if not self.cross_domain else None
-        target, back, restore = self.keys.prepare(doc, rows)
+        target, back, restore = self.keys.prepare(doc)
         try:
             matches = sorted({(start, end, match_id) for match_id, start, end in self.matcher(target)
                               if start != end}, key=lambda m: (m[0], m[1], table[m[2]].order))
@@ -418,7 +385,7 @@ class Terms(SemgapPipe):
                 terms.append((start, end, row.term))
         gaps: Dict[Tuple[int, int], Tuple[int, int]] = {}
         if self.frames and parts:
-            frames = self._pair_frames(doc, rows, parts, back)
+            frames = self._pair_frames(doc, parts, back)
             if domain:
                 frames = [f for f in frames if term_facts(f.term.span_id).domain == domain]
             for pair in frames:
@@ -434,37 +401,34 @@ class Terms(SemgapPipe):
             return final_terms(terms), gaps
         return terms, gaps
 
-    def _pair_frames(self, doc: Doc, rows: TokenRows, parts: List[tuple],
-                     back: Optional[List[int]]) -> List[FramePair]:
+    def _pair_frames(self, doc: Doc, parts: List[tuple], back: Optional[List[int]]) -> List[FramePair]:
         """Frame terms (``core.term_matches.pair_frames``); positions are those of the
         matched keys, and ``back`` maps them to ``doc``'s tokens for the clause check."""
         def blocked(gap_start: int, gap_end: int) -> bool:
             if back is not None:
                 gap_start, gap_end = back[gap_start], back[gap_end - 1] + 1
-            return self._clause_break(doc, rows, gap_start, gap_end)
+            return self._clause_break(doc, gap_start, gap_end)
 
         return pair_frames(parts, blocked)
 
-    def _clause_break(self, doc: Doc, rows: TokenRows, start: int, end: int) -> bool:
+    def _clause_break(self, doc: Doc, start: int, end: int) -> bool:
         """Whether the tokens [start, end) between a head and an outcome keep them apart: a clause
         break, or a hyphen, which makes the outcome part of another word ("is non-reactive" holds no
         outcome "reactive")."""
-        hyphens = self._hyphens
-        if any(rows.orths[i] in hyphens for i in range(start, end)):
+        if any(doc[i].text in _HYPHENS for i in range(start, end)):
             return True
-        return self._clauses.break_between(doc_text(doc), rows.starts[start], rows.end(end - 1))
+        return self._clauses.break_between(doc_text(doc), doc[start].idx, doc[end - 1].idx + len(doc[end - 1]))
 
     def process(self, doc: Doc) -> Doc:
-        rows = TokenRows.read(doc)
-        doc_set(doc, "semgap_suspicious", suspicious_records(doc, rows))
-        terms, gaps = self._terms(doc, rows)
+        doc_set(doc, "semgap_suspicious", suspicious_records(doc))
+        terms, gaps = self._terms(doc)
         spans = [Span(doc, start, end, label=term.label_hash, span_id=term.id_hash) for start, end, term in terms]
         frame_gaps = {}
         for span in spans:
             gap = gaps.get((span.start, span.end)) if term_facts(span.id_).kind == "frame" else None
             offsets = (span.start_char, span.end_char)
             if gap is not None:
-                frame_gaps[offsets] = [rows.starts[gap[0]], rows.end(gap[1] - 1)]
+                frame_gaps[offsets] = [doc[gap[0]].idx, doc[gap[1] - 1].idx + len(doc[gap[1] - 1])]
             else:
                 frame_gaps.setdefault(offsets, None)
         for (start_char, end_char), gap_chars in frame_gaps.items():
