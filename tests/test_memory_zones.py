@@ -85,6 +85,20 @@ def test_an_indexed_cache_keeps_facts_and_kinds_together_bounded_and_forgets_a_z
         IndexedCache(0, ())
 
 
+def test_a_key_kept_on_purpose_outlives_the_zone_and_the_bound_still_holds():
+    words, facts = WordCache(2, promote=False), IndexedCache(2, ())
+    with memory_zone():
+        for cache in (words, facts):
+            assert cache.keep(1, "one") == "one"
+        words.put(2, "two")
+        facts.learn([3], lambda key: ("three", ()))
+    assert dict(words) == {1: "one"} and dict(facts) == {1: "one"}  # the learnt ones went with the zone
+    for cache in (words, facts):
+        cache.keep(4, "four")
+        cache.keep(5, "five")
+        assert len(cache) <= 2 and cache[5] == "five"
+
+
 @pytest.fixture(scope="module")
 def nlp():
     return build_pipeline()
@@ -118,7 +132,7 @@ def test_a_word_met_again_in_a_zone_is_not_worked_out_anew_in_the_next(monkeypat
     first = list(decide_cases(nlp, cases[:2]))  # one zone, the word in two documents
     key = nlp.vocab.strings.add("qzxwvmno")
     assert "qzxwvmno" in terms.keys._text_keys and "qzxwvmno" in coverage.rules._text_facts["mortgage"]
-    assert key not in terms.keys._keys and key not in coverage.rules._word_facts["mortgage"]  # hashes: not kept
+    assert key in terms.keys._plain and key in coverage.rules._word_facts["mortgage"]  # by its hash too
     worked_out = []
     rule, keys_of = coverage.rules._word_rule, terms.keys._keys_of
     monkeypatch.setattr(coverage.rules, "_word_rule", lambda text, rules: worked_out.append(text) or rule(text, rules))

@@ -234,11 +234,12 @@ class CoverageRules:
         out once per distinct word and each token is one look-up. They are kept
         per domain in a ``util.caches.IndexedCache`` keyed by ORTH (bounded by
         ``cache_size``), and in a ``util.caches.WordCache`` keyed by the word's
-        text. Inside a memory zone only the latter learns: keyed by strings we own,
-        it keeps a word that a later document of the zone meets again and drops
-        the zone's one-off words when it ends, so a stream decided zone after zone
-        does not work its vocabulary out anew in every zone, and no hash of a
-        freed string stays. Every domain the glossary lacks shares one of each.
+        text. Inside a memory zone a new word is learnt by its text alone: keyed
+        by strings we own, that cache keeps a word that a later document of the
+        zone meets again and drops the zone's one-off words when it ends, so a
+        stream decided zone after zone does not work its vocabulary out anew in
+        every zone. A word kept by its text is kept by its key too; no one-off
+        word's key stays. Every domain the glossary lacks shares one of each.
 
         domain (Optional[str]): The case's domain.
         keys (Sequence[Hashable]): A key per token that stands for its text alone (spaCy's ORTH).
@@ -259,19 +260,23 @@ class CoverageRules:
         clauses, names, neutral = self.clauses, rules.name_words, rules.neutral_seq_words
         by_text = self._text_facts[known]
 
-        def of_text(key: Hashable) -> WordFacts:
+        def of_text(key: Hashable, zoned: bool = False) -> WordFacts:
             text = text_of(key)
             row = by_text.get(text)
             if row is None:
                 row = by_text.recall(text)
-            if row is None:
-                row = by_text.put(text, (self._word_rule(text, rules), clauses.break_starts(text),
-                                         text in names or _fold(text) in neutral))
+                if row is None:
+                    row = by_text.put(text, (self._word_rule(text, rules), clauses.break_starts(text),
+                                             text in names or _fold(text) in neutral))
+                if text not in by_text:
+                    return row  # so far one of the zone's words
+            if zoned:
+                facts.keep(key, row)  # a word kept by its text is no zone's one-off
             return row
 
         if in_memory_zone():
             get = facts.get
-            return [get(key) or of_text(key) for key in keys]
+            return [get(key) or of_text(key, True) for key in keys]
         facts.learn(keys, lambda key: (of_text(key), ()))
         return [facts[key] for key in keys]
 

@@ -125,21 +125,22 @@ class MatchKeys:
     def _learn(self, norm: int) -> Tuple[str, ...]:
         """A norm's keys, by its text (worked out once per text, ``_keys_of``).
 
-        Only outside a memory zone are they also kept by the norm's hash: inside
-        one, the text alone keeps them, which keeps a word that a later document
-        of the zone meets again and drops the zone's one-off words when it ends.
+        Inside a memory zone the text alone keeps them at first: that keeps a word
+        that a later document of the zone meets again and drops the zone's one-off
+        words when it ends. A word kept by its text is kept by its hash too.
         """
         text = self.strings[norm]
         keys = self._text_keys.get(text)
         if keys is None:
             keys = self._text_keys.recall(text)
-        if keys is None:
-            keys = self._text_keys.put(text, self._keys_of(text))
-        if not in_memory_zone():
-            if keys == (text,):
-                self._plain.add(norm)
-            else:
-                self._keys.put(norm, keys)
+            if keys is None:
+                keys = self._text_keys.put(text, self._keys_of(text))
+            if in_memory_zone() and text not in self._text_keys:
+                return keys  # so far one of the zone's words
+        if keys == (text,):
+            self._plain.keep(norm, True)
+        else:
+            self._keys.keep(norm, keys)
         return keys
 
     def _keys_of(self, text: str) -> Tuple[str, ...]:
