@@ -83,8 +83,8 @@ class MatchKeys:
         self._plain = WordSet(cache_size, promote=False)
         self._keys: Dict[int, Tuple[str, ...]] = WordCache(cache_size, promote=False)
         self._word_keys: Dict[str, str] = WordCache(cache_size)
-        # the keys of a norm by its text: the hash-keyed caches keep nothing of a memory
-        # zone, this one keeps a word that a later document of the zone meets again
+        # the keys of a norm by its text, which keep a word that a later document of a
+        # memory zone meets again past the zone (``_learn``)
         self._text_keys: Dict[str, Tuple[str, ...]] = WordCache(cache_size)
         self._dash = self.strings.add("-")
         # A trained pipeline's vocab maps some words to another spelling ("tyre" -> "tire") in the
