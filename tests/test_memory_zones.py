@@ -85,6 +85,20 @@ def test_an_indexed_cache_keeps_facts_and_kinds_together_bounded_and_forgets_a_z
         IndexedCache(0, ())
 
 
+def test_a_key_kept_on_purpose_outlives_the_zone_and_the_bound_still_holds():
+    words, facts = WordCache(2, promote=False), IndexedCache(2, ())
+    with memory_zone():
+        for cache in (words, facts):
+            assert cache.keep(1, "one") == "one"
+        words.put(2, "two")
+        facts.learn([3], lambda key: ("three", ()))
+    assert dict(words) == {1: "one"} and dict(facts) == {1: "one"}  # the learnt ones went with the zone
+    for cache in (words, facts):
+        cache.keep(4, "four")
+        cache.keep(5, "five")
+        assert len(cache) <= 2 and cache[5] == "five"
+
+
 @pytest.fixture(scope="module")
 def nlp():
     return build_pipeline()
@@ -104,7 +118,31 @@ def test_the_pipes_keep_nothing_of_a_zones_new_words(nlp):
     assert nlp.vocab.strings["qzxwvjkl"] not in nlp.get_pipe("semgap_context").table._facts
     word_facts = list(coverage.rules._word_facts.values())
     assert word_facts and not any(nlp.vocab.strings["qzxwvjkl"] in facts for facts in word_facts)
-    assert all(not c.young for c in [typo._cache, typo._folds, terms.keys._keys, terms.keys._plain] + word_facts)
+    text_caches = [terms.keys._text_keys] + list(coverage.rules._text_facts.values())
+    assert not any("qzxwvjkl" in cache for cache in text_caches)
+    assert all(not c.young for c in [typo._cache, typo._folds, terms.keys._keys, terms.keys._plain]
+               + word_facts + text_caches)
+
+
+def test_a_word_met_again_in_a_zone_is_not_worked_out_anew_in_the_next(monkeypatch):
+    nlp = build_pipeline()
+    terms, coverage = nlp.get_pipe("semgap_terms"), nlp.get_pipe("semgap_coverage")
+    cases = [{"id": str(i), "domain": "mortgage", "text": f"Clear to close issued, ref qzxwvmno {i}"}
+             for i in range(3)]
+    first = list(decide_cases(nlp, cases[:2]))  # one zone, the word in two documents
+    key = nlp.vocab.strings.add("qzxwvmno")
+    assert "qzxwvmno" in terms.keys._text_keys and "qzxwvmno" in coverage.rules._text_facts["mortgage"]
+    assert key in terms.keys._plain and key in coverage.rules._word_facts["mortgage"]  # by its hash too
+    worked_out = []
+    rule, keys_of = coverage.rules._word_rule, terms.keys._keys_of
+    monkeypatch.setattr(coverage.rules, "_word_rule", lambda text, rules: worked_out.append(text) or rule(text, rules))
+    monkeypatch.setattr(terms.keys, "_keys_of", lambda text: worked_out.append(text) or keys_of(text))
+    later = list(decide_cases(nlp, cases[2:]))
+    assert "qzxwvmno" not in worked_out
+    monkeypatch.undo()
+    outside = [decision_of(doc) for doc in assess_cases(build_pipeline(), cases)]
+    assert first + later == outside  # the same decisions as a fresh pipeline's outside any zone
+    assert all("qzxwvmno" in [w for r in d["reasons"] for w in r.get("words", ())] for d in later)
 
 
 def test_cache_sizes_come_from_the_config():
@@ -117,6 +155,8 @@ def test_cache_sizes_come_from_the_config():
         assert small.config["components"][name]["cache_size"] == 4
     assert len(small.get_pipe("semgap_typo_repair")._cache) <= 4
     assert len(small.get_pipe("semgap_terms").keys._word_keys) <= 4
+    assert len(small.get_pipe("semgap_terms").keys._text_keys) <= 4
+    assert all(f.max_size == 4 for f in small.get_pipe("semgap_coverage").rules._text_facts.values())
     # coverage keeps its facts like the context pipe: bounded, though one text's words are all kept
     facts = list(small.get_pipe("semgap_coverage").rules._word_facts.values())
     assert facts and all(f.max_size == 4 for f in facts)

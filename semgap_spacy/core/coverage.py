@@ -41,7 +41,7 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
-from ..util.caches import IndexedCache, cached
+from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
@@ -223,6 +223,8 @@ class CoverageRules:
         self.clauses = clause_rule()
         # domain (None for every domain the glossary lacks) -> word key -> WordFacts
         self._word_facts: Dict[Optional[str], IndexedCache] = {}
+        # the same facts by the word's text, which outlives a memory zone (see ``word_rows``)
+        self._text_facts: Dict[Optional[str], WordCache] = {}
 
     def word_rows(self, domain: Optional[str], keys: Sequence[Hashable],
                   text_of: Callable[[Hashable], str]) -> List[WordFacts]:
@@ -230,9 +232,14 @@ class CoverageRules:
 
         A word's facts depend on its text and the domain alone, so they are worked
         out once per distinct word and each token is one look-up. They are kept
-        per domain in a ``util.caches.IndexedCache`` (bounded by ``cache_size``;
-        what is learnt inside a memory zone goes when it ends); every domain the
-        glossary lacks shares one.
+        per domain in a ``util.caches.IndexedCache`` keyed by ORTH (bounded by
+        ``cache_size``), and in a ``util.caches.WordCache`` keyed by the word's
+        text. Inside a memory zone a new word is learnt by its text alone: keyed
+        by strings we own, that cache keeps a word that a later document of the
+        zone meets again and drops the zone's one-off words when it ends, so a
+        stream decided zone after zone does not work its vocabulary out anew in
+        every zone. A word kept by its text is kept by its key too; no one-off
+        word's key stays. Every domain the glossary lacks shares one of each.
 
         domain (Optional[str]): The case's domain.
         keys (Sequence[Hashable]): A key per token that stands for its text alone (spaCy's ORTH).
@@ -244,19 +251,33 @@ class CoverageRules:
         facts = self._word_facts.get(known)
         if facts is None:
             facts = self._word_facts[known] = IndexedCache(self.cache_size, ())
+            self._text_facts[known] = WordCache(self.cache_size)
         try:
             return [facts[key] for key in keys]
         except KeyError:
             pass
         rules = rules if rules is not None else self.empty
         clauses, names, neutral = self.clauses, rules.name_words, rules.neutral_seq_words
+        by_text = self._text_facts[known]
 
-        def make(key: Hashable) -> Tuple[WordFacts, Tuple[str, ...]]:
+        def of_text(key: Hashable, zoned: bool = False) -> WordFacts:
             text = text_of(key)
-            return (self._word_rule(text, rules), clauses.break_starts(text),
-                    text in names or _fold(text) in neutral), ()
+            row = by_text.get(text)
+            if row is None:
+                row = by_text.recall(text)
+                if row is None:
+                    row = by_text.put(text, (self._word_rule(text, rules), clauses.break_starts(text),
+                                             text in names or _fold(text) in neutral))
+                if text not in by_text:
+                    return row  # so far one of the zone's words
+            if zoned:
+                facts.keep(key, row)  # a word kept by its text is no zone's one-off
+            return row
 
-        facts.learn(keys, make)
+        if in_memory_zone():
+            get = facts.get
+            return [get(key) or of_text(key, True) for key in keys]
+        facts.learn(keys, lambda key: (of_text(key), ()))
         return [facts[key] for key in keys]
 
     @staticmethod

@@ -92,7 +92,7 @@ class Coverage(SemgapPipe):
         rules, domain, text = self.rules, doc_get(doc, "semgap_domain"), doc_text(doc)
         rows = rules.word_rows(domain, keys, doc.vocab.strings.__getitem__)
         spans = doc.spans
-        covered = _covered(doc, spans.get(self.spans_key), spans.get(self.quantities_key))
+        covered = _covered(doc, spans.get(self.spans_key), spans.get(self.quantities_key), starts)
         matches = doc_get(doc, "semgap_cue_matches") or ()
         explained = rules.explain_words(rows, covered, matches)
         breaks = None
@@ -145,10 +145,11 @@ def _rows(doc: Doc) -> Tuple[List[int], List[int], List[int]]:
     return keys, starts, [s + n for s, n in zip(starts, lengths)]
 
 
-def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGroup]) -> Set[int]:
+def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGroup],
+             starts: Sequence[int]) -> Set[int]:
     """Rule 1: the tokens inside a term or quantity span, less the words between a frame's
     head and outcome that no other term or quantity covers (the frame explains its own
-    words, not what stands between them)."""
+    words, not what stands between them). ``starts`` are the tokens' character offsets."""
     covered: Set[int] = set()
     gaps: Set[int] = set()
     others: Set[int] = set()
@@ -159,7 +160,7 @@ def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGrou
         if term_facts(span.id_).kind == "frame":
             gap = span_value(doc, "semgap_frame_gap", span.start_char, span.end_char)
         if gap:
-            gaps.update(t.i for t in span if gap[0] <= t.idx < gap[1])
+            gaps.update(i for i in range(start, end) if gap[0] <= starts[i] < gap[1])
         else:
             others.update(range(start, end))
     in_quantities = _tokens_of(quantities)

@@ -38,7 +38,7 @@ from ..lang.inflection import FormIndex
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
 from ..core.textview import read_token, read_word
-from ..util.caches import WordCache, WordSet
+from ..util.caches import WordCache, WordSet, in_memory_zone
 from ..util.textnorm import fold
 from ..core.vocabulary import build_vocabulary, form_index_for, iter_phrases, spelling_variants
 
@@ -83,6 +83,9 @@ class MatchKeys:
         self._plain = WordSet(cache_size, promote=False)
         self._keys: Dict[int, Tuple[str, ...]] = WordCache(cache_size, promote=False)
         self._word_keys: Dict[str, str] = WordCache(cache_size)
+        # the keys of a norm by its text, which keep a word that a later document of a
+        # memory zone meets again past the zone (``_learn``)
+        self._text_keys: Dict[str, Tuple[str, ...]] = WordCache(cache_size)
         self._dash = self.strings.add("-")
         # A trained pipeline's vocab maps some words to another spelling ("tyre" -> "tire") in the
         # norm getter, keyed by the lower-case word only, so "TYRE" keeps the norm "tyre": the
@@ -92,11 +95,9 @@ class MatchKeys:
 
     def keys_for(self, norm: int) -> Tuple[str, ...]:
         """The keys of a norm hash; () when it reads as nothing."""
-        if norm in self._plain or self._plain.knows(norm):
+        if norm in self._plain:
             return (self.strings[norm],)
         keys = self._keys.get(norm)
-        if keys is None:
-            keys = self._keys.recall(norm)
         return keys if keys is not None else self._learn(norm)
 
     def word_key(self, folded: str) -> str:
@@ -122,8 +123,28 @@ class MatchKeys:
         return norm if norm and not any(c.isspace() for c in norm) else word
 
     def _learn(self, norm: int) -> Tuple[str, ...]:
-        """Work out and remember a norm's keys."""
+        """A norm's keys, by its text (worked out once per text, ``_keys_of``).
+
+        Inside a memory zone the text alone keeps them at first: that keeps a word
+        that a later document of the zone meets again and drops the zone's one-off
+        words when it ends. A word kept by its text is kept by its hash too.
+        """
         text = self.strings[norm]
+        keys = self._text_keys.get(text)
+        if keys is None:
+            keys = self._text_keys.recall(text)
+            if keys is None:
+                keys = self._text_keys.put(text, self._keys_of(text))
+            if in_memory_zone() and text not in self._text_keys:
+                return keys  # so far one of the zone's words
+        if keys == (text,):
+            self._plain.keep(norm, True)
+        else:
+            self._keys.keep(norm, keys)
+        return keys
+
+    def _keys_of(self, text: str) -> Tuple[str, ...]:
+        """Work out the keys of a norm's text."""
         reading = read_word(text)
         if not reading:
             words: List[str] = []
@@ -132,12 +153,7 @@ class MatchKeys:
         else:
             # the canonical form may split where the written one did not ("close\uff0c")
             words = [fold(t.text) for t in self.nlp.make_doc(reading) if not t.is_space]
-        keys = tuple(self.word_key(self._table_norm(w)) for w in words)
-        if keys == (text,):
-            self._plain.add(norm)
-        else:
-            self._keys.put(norm, keys)
-        return keys
+        return tuple(self.word_key(self._table_norm(w)) for w in words)
 
     def prepare(self, doc: Doc) -> Tuple[Doc, Optional[List[int]], list]:
         """The Doc to match on, its map back to ``doc``'s tokens (None: the same tokens), and

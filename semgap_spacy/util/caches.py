@@ -12,7 +12,8 @@ drops its tokenizer cache's entries; a word met again in a later document
 of the zone is the text's own vocabulary and moves to the lasting part (for caches
 keyed by strings we own; a cache keyed by spaCy hashes is made with
 ``promote=False`` and keeps nothing of a zone). What was learnt before the
-zone stays.
+zone stays. A cache keyed by spaCy hashes may also keep (``keep``) the hash of
+a word that a cache keyed by its text keeps: that word is no zone's one-off.
 
 The zone is process-wide: spaCy enters every pipe's ``memory_zone`` in turn,
 so the zone counts how deep it is and forgets on the outermost exit only.
@@ -58,6 +59,12 @@ class WordCache(dict):
             self.young[key] = (value, _document)
         else:
             self._keep(key, value)
+        return value
+
+    def keep(self, key: Hashable, value: Any) -> Any:
+        """Remember ``value`` for ``key`` past any zone and return it: for a key that stands
+        for a word kept anyway (the hash of a word another cache keeps by its text)."""
+        self._keep(key, value)
         return value
 
     def recall(self, key: Hashable, default: Any = None) -> Any:
@@ -144,6 +151,15 @@ class IndexedCache(dict):
                 kinds[kind].add(key)
         if zoned:
             self.young.extend(unseen)
+
+    def keep(self, key: Hashable, value: Any) -> Any:
+        """Remember ``value`` for ``key`` past any zone, with no kind, and return it: for a key
+        that stands for a word kept anyway (the hash of a word another cache keeps by its text).
+        A full cache is emptied first."""
+        if len(self) >= self.max_size:
+            self.forget()
+        self[key] = value
+        return value
 
     def forget(self) -> None:
         """Empty the cache."""

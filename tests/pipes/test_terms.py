@@ -212,3 +212,27 @@ def test_a_vocab_norm_table_gives_every_case_one_key(text):
     doc = nlp(case_doc(nlp, {"text": text, "domain": "aviation_maintenance"}))
     assert doc[0].norm_ in ("tire", "tyre")
     assert [(s.text, s.label_) for s in doc.spans["semgap_terms"]] == [(text[:13], "AVN.TIRE_PRESSURE")]
+
+
+@pytest.mark.parametrize("lead", ["", "Donor arrived at the unit this morning after the long transfer and "])
+def test_a_frame_gap_and_its_words_are_read_at_their_characters(lead):
+    # a short and a long text: the gap's offsets, and the words coverage leaves to the gap
+    nlp = build_pipeline()
+    text = lead + "crossmatch qzxword was negative per lab"
+    doc = nlp(case_doc(nlp, {"text": text, "domain": "medical_logistics"}))
+    frame = next(s for s in doc.spans["semgap_terms"] if s._.semgap_match_kind == "frame")
+    start, end = frame._.semgap_frame_gap
+    assert text[frame.start_char:frame.end_char] == "crossmatch qzxword was negative"
+    assert text[start:end] == "qzxword was"
+    finding = doc._.semgap_coverage["findings"][-1]
+    assert "qzxword" in finding["words"] and (text.index("qzxword"), text.index("qzxword") + 7) in finding["word_spans"]
+
+
+@pytest.mark.parametrize("lead", ["", "the buyer and the seller both signed every page of it and "])
+def test_a_mixed_script_word_is_recorded_at_its_characters(terms_nlp, lead):
+    text = lead + "Cl\u0435ar to close - wire in"
+    doc = terms_nlp(case_doc(terms_nlp, {"text": text, "domain": "mortgage"}))
+    (record,) = doc._.semgap_suspicious
+    assert text[record["start_char"]:record["end_char"]] == record["evidence"] == "Cl\u0435ar"
+    assert "MTG.CTC" in [s.label_ for s in doc.spans["semgap_terms"]]
+    assert [t.norm_ for t in doc] == [t.norm_ for t in terms_nlp.make_doc(text)]  # the user's norms stay
