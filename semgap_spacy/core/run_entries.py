@@ -14,7 +14,7 @@ Switches that JSON would not give back exactly (a tuple, a key that is not a
 string, a value of another type) keep the entry as a dict, as it always was.
 """
 import json
-from typing import Any, Optional
+from typing import Any, List, Optional, Sequence
 
 _FIELDS = ("name", "factory", "status")
 
@@ -67,6 +67,11 @@ def entry_dict(entry: Any) -> Any:
     except ValueError:
         return entry
     return {"name": entry[0], "factory": entry[1], "status": entry[2], "config": config}
+
+
+def entry_names(record: Sequence) -> List[Any]:
+    """The ``name`` of each entry of a record (``entry_field``), in order."""
+    return [e[0] if type(e) is tuple and len(e) == 4 else entry_field(e, "name") for e in record]
 
 
 def entry_field(entry: Any, field: str) -> Any:
