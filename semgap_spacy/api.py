@@ -134,7 +134,7 @@ def case_doc(nlp: Language, case: Any, *, problems: Optional[List[dict]] = None)
     user_data[_READINGS] = case.get("readings")
     user_data[_NOW] = check.now
     user_data[_TEXT_SHA256] = full_hash
-    user_data[_CASE_PROBLEMS] = problems
+    user_data[_CASE_PROBLEMS] = tuple(problems)
     return doc
 
 

@@ -194,7 +194,7 @@ class SemgapPipe(Pipe):
         if check.now is not now:
             data[_NOW] = check.now
         if check.problems:
-            data[_CASE_PROBLEMS] = merge_problems(data.get(_CASE_PROBLEMS), check.problems)
+            data[_CASE_PROBLEMS] = tuple(merge_problems(data.get(_CASE_PROBLEMS), check.problems))
         if check.default_domain is not None:
             data[_DEFAULT_DOMAIN] = check.default_domain
 

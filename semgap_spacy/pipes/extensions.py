@@ -232,6 +232,25 @@ def set_pipeline(doc: Doc, record: Any) -> None:
     data[_PIPELINE_KEY] = record
 
 
+def _kept_list(name: str) -> Dict[str, Callable]:
+    """The getter and setter of a doc attribute that reads as a list (or None) and that the
+    pipes keep as a tuple: a held doc's empty problems or readings are then nothing the
+    collector walks. The list is made the first time the attribute is read and kept from
+    then on, so an edit to it stays (a tuple set by a user reads as a list too)."""
+    key = ("._.", name, None, None)
+
+    def get(doc: Doc) -> Optional[list]:
+        data = doc.user_data
+        value = data.get(key)
+        if type(value) is tuple:
+            value = data[key] = list(value)
+        return value
+
+    def set_value(doc: Doc, value: Any) -> None:
+        doc.user_data[key] = value
+    return {"getter": get, "setter": set_value}
+
+
 EXTENSIONS: Tuple[Extension, ...] = (
     Extension("doc", "semgap_domain", "input",
               "the case's domain (set by `assess`/`decide_cases`, or by you on `nlp.make_doc(text)`)"),
@@ -241,7 +260,8 @@ EXTENSIONS: Tuple[Extension, ...] = (
     Extension("doc", "semgap_text_sha256", "input",
               "SHA-256 of the case text as given (the doc may hold a capped copy)"),
     Extension("doc", "semgap_case_problems", "first semgap pipe",
-              "problems with the case itself (unknown domain, text too long, ...)"),
+              "problems with the case itself (unknown domain, text too long, ...); a list, made when "
+              "first read and then kept", **_kept_list("semgap_case_problems")),
     Extension("doc", "semgap_pipeline", "every semgap pipe",
               "the run record: one entry per semgap pipe that saw the doc (name, factory, "
               "status `ran`/`disabled`/`failed`/`skipped`, config); the decision checks it. A list of dicts, made when first read and then kept",
@@ -260,7 +280,8 @@ EXTENSIONS: Tuple[Extension, ...] = (
               "every cue match as `[token_start, token_end, category]` (negation, hedge, pseudo, "
               "break), whether or not it reached a term"),
     Extension("doc", "semgap_readings_checked", "semgap_quantities",
-              "one entry per reading: field, status, canonical value, code, message"),
+              "one entry per reading: field, status, canonical value, code, message; a list, made "
+              "when first read and then kept", **_kept_list("semgap_readings_checked")),
     Extension("doc", "semgap_coverage", "semgap_coverage",
               "`{\"name_sources\": [...], \"explained_by\": [rule or None per token], \"findings\": [...]}`"),
     Extension("doc", "semgap_decision", "semgap_decision",
@@ -337,6 +358,8 @@ def _defaults(table: dict) -> dict:
 
 
 _DOC_DEFAULTS = _defaults(DOC_EXTENSIONS)
+#: doc attributes with a getter that reads the value stored under the attribute's own key
+_KEPT_LISTS = frozenset({"semgap_case_problems", "semgap_readings_checked"})
 _SPAN_DEFAULTS = _defaults(SPAN_EXTENSIONS)
 _TOKEN_DEFAULTS = _defaults(TOKEN_EXTENSIONS)
 
@@ -349,13 +372,13 @@ def doc_get(doc: Doc, name: str):
 def doc_key(name: str) -> tuple:
     """The ``doc.user_data`` key that holds ``doc._.<name>`` (for hot paths
     that write several values at once)."""
-    assert name in _DOC_DEFAULTS, name
+    assert name in _DOC_DEFAULTS or name in _KEPT_LISTS, name
     return ("._.", name, None, None)
 
 
 def doc_set(doc: Doc, name: str, value) -> None:
     """Fast ``doc._.<name> = value``."""
-    assert name in _DOC_DEFAULTS, name
+    assert name in _DOC_DEFAULTS or name in _KEPT_LISTS, name
     doc.user_data[("._.", name, None, None)] = value
 
 

@@ -1,4 +1,5 @@
-"""``doc._.semgap_pipeline``: what users read of the run record, and what it costs a held doc."""
+"""What users read of the run record, the case problems and the checked readings, and what
+they cost a held doc: kept as tuples, read as lists."""
 import gc
 
 import spacy
@@ -95,3 +96,25 @@ def test_switches_json_cannot_hold_are_recorded_as_they_are():
     first["keyed"][1].append("b")  # a copy: neither the pipe nor the next doc sees it
     assert context.cfg["keyed"] == {1: ["a"]}
     assert nlp("no crossmatch")._.semgap_pipeline[0]["config"]["keyed"] == {1: ["a"]}
+
+
+def test_case_problems_and_checked_readings_read_as_lists(nlp):
+    doc = nlp(case_doc(nlp, CASE))
+    assert doc._.semgap_case_problems == [] and doc._.semgap_readings_checked == []
+    doc._.semgap_case_problems.append({"code": "mine"})  # an edit stays, as on a stored list
+    assert doc._.semgap_case_problems == [{"code": "mine"}]
+    bad = nlp(case_doc(nlp, dict(CASE, now=5, readings=[{"field": "nope"}])))
+    assert [r["code"] for r in bad._.semgap_case_problems] == ["invalid_case"]
+    assert isinstance(bad._.semgap_readings_checked, list) and len(bad._.semgap_readings_checked) == 1
+    assert nlp("Clear to close issued")._.semgap_case_problems is None  # nothing checked wrong
+    made = nlp.make_doc("Clear to close issued")
+    made._.semgap_now = 5  # found by the first pipe's check
+    problems = nlp(made)._.semgap_case_problems
+    assert isinstance(problems, list) and [r["code"] for r in problems] == ["invalid_case"]
+
+
+def test_empty_case_values_cost_the_collector_nothing(nlp):
+    doc = nlp(case_doc(nlp, CASE))
+    before = _tracked(doc)
+    assert doc._.semgap_case_problems == [] and doc._.semgap_readings_checked == []
+    assert _tracked(doc) == before + 2
