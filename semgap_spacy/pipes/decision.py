@@ -94,8 +94,8 @@ class Decision(SemgapPipe):
         last clean ones have the same answer; any other record is checked in full."""
         entries = kept_entries(doc)
         memo = self._clean_entries
-        if memo is not None and entries is not None and memo[0] == (self.ablation, self.spans_key) \
-                and entries == memo[1]:
+        if (memo is not None and entries is not None and memo[0] == (self.ablation, self.spans_key)
+                and entries == memo[1]):
             return RunCheck([], None)
         check = check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key)
         if (not check.reasons and check.ablation is None and type(entries) is tuple

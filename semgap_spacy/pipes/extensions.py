@@ -264,8 +264,8 @@ EXTENSIONS: Tuple[Extension, ...] = (
               "first read and then kept", **_kept_list("semgap_case_problems")),
     Extension("doc", "semgap_pipeline", "every semgap pipe",
               "the run record: one entry per semgap pipe that saw the doc (name, factory, "
-              "status `ran`/`disabled`/`failed`/`skipped`, config); the decision checks it. A list of dicts, made when first read and then kept",
-              getter=pipeline_value, setter=set_pipeline),
+              "status `ran`/`disabled`/`failed`/`skipped`, config); the decision checks it. A list of "
+              "dicts, made when first read and then kept", getter=pipeline_value, setter=set_pipeline),
     Extension("doc", "semgap_default_domain", "first semgap pipe",
               "the configured `default_domain` when the doc had none and it was used"),
     Extension("doc", "semgap_component_errors", "any semgap pipe",
@@ -506,7 +506,7 @@ def run_record(doc: Doc) -> list:
     data = doc.user_data
     record = data.get(_PIPELINE_KEY)
     if record is not None:
-        return list(record)
+        return list(record or ())
     return [entry_dict(e) for e in _entries(data.get(_RUN_KEY))]
 
 
