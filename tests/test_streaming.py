@@ -72,3 +72,18 @@ def test_a_zone_of_decisions_waiting_to_be_handed_on_brings_on_no_full_collectio
     finally:
         gc.callbacks.remove(count)
     assert full == []
+
+
+def test_decisions_streamed_are_the_decisions_of_single_cases():
+    """What a zone holds until it is handed on comes back as the decision itself, a case
+    whose values are of other types (an id that subclasses str) included."""
+    from semgap_spacy import assess, decision_of
+
+    class CaseId(str):
+        pass
+
+    nlp = build_pipeline()
+    cases = CASES + [dict(CASES[0], id=CaseId("own"))]
+    streamed = list(decide_cases(nlp, cases))
+    assert streamed == [decision_of(assess(nlp, c["text"], domain=c["domain"], case_id=c["id"])) for c in cases]
+    assert type(streamed[-1]["id"]) is CaseId

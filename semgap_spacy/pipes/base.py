@@ -28,6 +28,7 @@ from spacy.util import ensure_path, registry
 from .extensions import begin_run, doc_key, record_component_error, record_run
 from ..core.cases import UNREAD_CODES, check_case, merge_problems
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
+from ..core.run_entries import config_text, make_entry
 from ..glossary.models import GlossarySet, load_glossaries
 from ..util import caches
 
@@ -54,14 +55,6 @@ def _copied(value):
     if isinstance(value, dict):
         return {k: _copied(v) for k, v in value.items()}
     return value
-
-
-def _copier(value) -> Callable:
-    """How a run entry copies a list or dict of the switches: ``list`` for a list of plain
-    scalars (a list of languages), ``_copied`` for anything deeper."""
-    if isinstance(value, list) and not any(isinstance(v, (list, dict)) for v in value):
-        return list
-    return _copied
 
 
 def semgap_factories(nlp: Language) -> list:
@@ -116,21 +109,8 @@ class SemgapPipe(Pipe):
         self.enabled = enabled
         self.glossary = glossary if glossary is not None else load_glossaries()
         self.cfg = {"enabled": enabled}
-
-    @property
-    def cfg(self) -> dict:
-        """The pipe's switches, as its run entries and ``cfg.json`` hold them.
-
-        Whoever takes the dict may change it, so which of its values are lists or
-        dicts (copied into each run entry, ``run_entry``) is worked out again.
-        """
-        self._nested = None
-        return self._cfg
-
-    @cfg.setter
-    def cfg(self, value: dict) -> None:
-        self._cfg = value
-        self._nested = None
+        #: (a copy of the switches, ``enabled``, their JSON text) of the last run entry
+        self._entry_config = None
 
     # -- running ---------------------------------------------------------
     def process(self, doc: Doc) -> Doc:  # pragma: no cover - abstract
@@ -168,19 +148,24 @@ class SemgapPipe(Pipe):
         record_run(doc, self.run_entry(status))
         return doc
 
-    def run_entry(self, status: str) -> dict:
-        """This pipe's entry in the run record: plain values only (they travel with the doc).
+    def run_entry(self, status: str):
+        """This pipe's entry in the run record (``core.run_entries``): plain values only (they
+        travel with the doc), the switches as JSON text shared by every doc until they change.
 
-        Each doc gets its own copy, the lists and dicts inside it too, so editing
-        one doc's record changes neither another doc's nor the pipe's switches.
+        Switches JSON would not give back exactly make a dict entry, with its own copy of
+        every list and dict, so editing one doc's record changes neither another doc's nor
+        the pipe's switches.
         """
-        config = dict(self._cfg)
-        nested = self._nested
-        if nested is None:
-            nested = self._nested = tuple((k, _copier(v)) for k, v in config.items() if isinstance(v, (list, dict)))
-        for key, copy in nested:
-            config[key] = copy(config[key])
-        config["enabled"] = bool(self.enabled)
+        enabled = bool(self.enabled)
+        last = self._entry_config
+        if last is None or last[1] is not enabled or last[0] != self.cfg:
+            config = dict(self.cfg)
+            config["enabled"] = enabled
+            last = self._entry_config = (_copied(self.cfg), enabled, config_text(config))
+        if last[2] is not None:
+            return make_entry(self.name, self.FACTORY, status, last[2])
+        config = _copied(self.cfg)
+        config["enabled"] = enabled
         return {"name": self.name, "factory": self.FACTORY, "status": status, "config": config}
 
     def start_run(self, doc: Doc, default_domain=LOOK_UP) -> None:
@@ -209,7 +194,7 @@ class SemgapPipe(Pipe):
         if check.now is not now:
             data[_NOW] = check.now
         if check.problems:
-            data[_CASE_PROBLEMS] = merge_problems(data.get(_CASE_PROBLEMS), check.problems)
+            data[_CASE_PROBLEMS] = tuple(merge_problems(data.get(_CASE_PROBLEMS), check.problems))
         if check.default_domain is not None:
             data[_DEFAULT_DOMAIN] = check.default_domain
 

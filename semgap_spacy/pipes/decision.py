@@ -12,7 +12,6 @@ policy needs that did not fully read the text makes the decision escalate
 ``pipeline_incomplete``, unless ``ablation = true`` says so on purpose, and
 then every decision carries an ``ablation`` field saying what was off.
 """
-import copy
 from typing import List, Optional, Tuple
 
 from spacy.language import Language
@@ -22,10 +21,11 @@ from ..core.pipeline import DISABLED, FAILED, PIPELINE_INCOMPLETE, RAN, RunCheck
 from ..core.policy import CaseFindings, Mark, Policy
 from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the check lives in core)
 from ..core.decision_record import Deferred, make_record
+from ..core.run_entries import is_entry
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
 from .base import LOOK_UP, SemgapPipe
-from .extensions import (TERMS_KEY, doc_key, doc_text, quantity_rows, record_run, run_record, set_decision,
-                         span_values, store_decision_record, term_rows)
+from .extensions import (TERMS_KEY, doc_key, doc_text, kept_entries, quantity_rows, record_run, run_record,
+                         set_decision, span_values, store_decision_record, term_rows)
 
 # user_data keys of the doc values read and written here (all default to None,
 # so ``user_data.get(key)`` is ``doc._.<name>``).
@@ -84,21 +84,23 @@ class Decision(SemgapPipe):
         return doc
 
     def process(self, doc: Doc) -> Doc:
-        check = self._check(run_record(doc))
+        check = self._check(doc)
         reasons, deferred = self.policy.draft(self.findings(doc, check.reasons))
         return self._write(doc, reasons, check.ablation, deferred)
 
-    def _check(self, record: list) -> RunCheck:
+    def _check(self, doc: Doc) -> RunCheck:
         """``check_runs`` of a doc's run record. A pipeline whose pipes all read in full
-        leaves the same record on every doc, so a record equal to the last clean one
-        (compared by value) has the same answer; any other record is checked in full."""
-        memo = self._clean_record
-        if (memo is not None and memo[0] == (self.ablation, self.spans_key) and len(record) == len(memo[1])
-                and all(type(e) is dict and e == m for e, m in zip(record, memo[1]))):
+        leaves the same entries on every doc (``core.run_entries``), so entries equal to the
+        last clean ones have the same answer; any other record is checked in full."""
+        entries = kept_entries(doc)
+        memo = self._clean_entries
+        if (memo is not None and entries is not None and memo[0] == (self.ablation, self.spans_key)
+                and entries == memo[1]):
             return RunCheck([], None)
-        check = check_runs(record, ablation=self.ablation, spans_key=self.spans_key)
-        if not check.reasons and check.ablation is None and all(type(e) is dict for e in record):
-            self._clean_record = ((self.ablation, self.spans_key), copy.deepcopy(record))
+        check = check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key)
+        if (not check.reasons and check.ablation is None and type(entries) is tuple
+                and all(type(e) is tuple and is_entry(e) for e in entries)):
+            self._clean_entries = ((self.ablation, self.spans_key), entries)
         return check
 
     def _write_disabled(self, doc: Doc) -> None:
@@ -122,7 +124,7 @@ class Decision(SemgapPipe):
 
     def _rebuild(self) -> None:
         self.policy = Policy(self.glossary)
-        self._clean_record = None
+        self._clean_entries = None
 
     def reasons(self, doc: Doc) -> List[dict]:
         """Every reason for a doc, strictest first, then in text order."""

@@ -24,6 +24,7 @@ from spacy.tokens import Doc, Span, Token
 
 from ..core.decision_record import decision_json, is_record
 from ..core.findings import QuantityRow, TermFacts, TermRow
+from ..core.run_entries import entry_dict, entry_field, entry_names
 
 TERMS_KEY = "semgap_terms"
 QUANTITIES_KEY = "semgap_quantities"
@@ -200,6 +201,56 @@ def store_decision_record(doc: Doc, record: tuple) -> None:
     data[_RECORD_KEY] = record
 
 
+# The run record: the pipes keep compact entries (``core.run_entries``) under
+# a key of their own; the list of dicts is made when first read and then kept.
+_PIPELINE_KEY = ("._.", "semgap_pipeline", None, None)
+_RUN_KEY = ("semgap", "run_record")
+
+
+def _entries(kept: Any) -> tuple:
+    """Kept entries as a tuple (a worker or ``Doc.from_bytes`` may hand back a list)."""
+    if kept is None:
+        return ()
+    return tuple(kept) if type(kept) in (tuple, list) else (kept,)
+
+
+def pipeline_value(doc: Doc) -> Optional[list]:
+    """``doc._.semgap_pipeline``: the run record as a list of dicts, made from the entries the
+    pipes keep the first time it is read and kept from then on (so an edit to it is what the
+    decision reads, as it always was); None when no semgap pipe ran."""
+    data = doc.user_data
+    record = data.get(_PIPELINE_KEY)
+    if record is None and data.get(_RUN_KEY) is not None:
+        record = data[_PIPELINE_KEY] = [entry_dict(e) for e in _entries(data.pop(_RUN_KEY))]
+    return record
+
+
+def set_pipeline(doc: Doc, record: Any) -> None:
+    """``doc._.semgap_pipeline = record``: replaces the run record, kept entries included."""
+    data = doc.user_data
+    data.pop(_RUN_KEY, None)
+    data[_PIPELINE_KEY] = record
+
+
+def _kept_list(name: str) -> Dict[str, Callable]:
+    """The getter and setter of a doc attribute that reads as a list (or None) and that the
+    pipes keep as a tuple: a held doc's empty problems or readings are then nothing the
+    collector walks. The list is made the first time the attribute is read and kept from
+    then on, so an edit to it stays (a tuple set by a user reads as a list too)."""
+    key = ("._.", name, None, None)
+
+    def get(doc: Doc) -> Optional[list]:
+        data = doc.user_data
+        value = data.get(key)
+        if type(value) is tuple:
+            value = data[key] = list(value)
+        return value
+
+    def set_value(doc: Doc, value: Any) -> None:
+        doc.user_data[key] = value
+    return {"getter": get, "setter": set_value}
+
+
 EXTENSIONS: Tuple[Extension, ...] = (
     Extension("doc", "semgap_domain", "input",
               "the case's domain (set by `assess`/`decide_cases`, or by you on `nlp.make_doc(text)`)"),
@@ -209,10 +260,12 @@ EXTENSIONS: Tuple[Extension, ...] = (
     Extension("doc", "semgap_text_sha256", "input",
               "SHA-256 of the case text as given (the doc may hold a capped copy)"),
     Extension("doc", "semgap_case_problems", "first semgap pipe",
-              "problems with the case itself (unknown domain, text too long, ...)"),
+              "problems with the case itself (unknown domain, text too long, ...); a list, made when "
+              "first read and then kept", **_kept_list("semgap_case_problems")),
     Extension("doc", "semgap_pipeline", "every semgap pipe",
               "the run record: one entry per semgap pipe that saw the doc (name, factory, "
-              "status `ran`/`disabled`/`failed`/`skipped`, config); the decision checks it"),
+              "status `ran`/`disabled`/`failed`/`skipped`, config); the decision checks it. A list of "
+              "dicts, made when first read and then kept", getter=pipeline_value, setter=set_pipeline),
     Extension("doc", "semgap_default_domain", "first semgap pipe",
               "the configured `default_domain` when the doc had none and it was used"),
     Extension("doc", "semgap_component_errors", "any semgap pipe",
@@ -227,7 +280,8 @@ EXTENSIONS: Tuple[Extension, ...] = (
               "every cue match as `[token_start, token_end, category]` (negation, hedge, pseudo, "
               "break), whether or not it reached a term"),
     Extension("doc", "semgap_readings_checked", "semgap_quantities",
-              "one entry per reading: field, status, canonical value, code, message"),
+              "one entry per reading: field, status, canonical value, code, message; a list, made "
+              "when first read and then kept", **_kept_list("semgap_readings_checked")),
     Extension("doc", "semgap_coverage", "semgap_coverage",
               "`{\"name_sources\": [...], \"explained_by\": [rule or None per token], \"findings\": [...]}`"),
     Extension("doc", "semgap_decision", "semgap_decision",
@@ -304,6 +358,8 @@ def _defaults(table: dict) -> dict:
 
 
 _DOC_DEFAULTS = _defaults(DOC_EXTENSIONS)
+#: doc attributes with a getter that reads the value stored under the attribute's own key
+_KEPT_LISTS = frozenset({"semgap_case_problems", "semgap_readings_checked"})
 _SPAN_DEFAULTS = _defaults(SPAN_EXTENSIONS)
 _TOKEN_DEFAULTS = _defaults(TOKEN_EXTENSIONS)
 
@@ -316,13 +372,13 @@ def doc_get(doc: Doc, name: str):
 def doc_key(name: str) -> tuple:
     """The ``doc.user_data`` key that holds ``doc._.<name>`` (for hot paths
     that write several values at once)."""
-    assert name in _DOC_DEFAULTS, name
+    assert name in _DOC_DEFAULTS or name in _KEPT_LISTS, name
     return ("._.", name, None, None)
 
 
 def doc_set(doc: Doc, name: str, value) -> None:
     """Fast ``doc._.<name> = value``."""
-    assert name in _DOC_DEFAULTS, name
+    assert name in _DOC_DEFAULTS or name in _KEPT_LISTS, name
     doc.user_data[("._.", name, None, None)] = value
 
 
@@ -444,12 +500,21 @@ def record_component_error(doc: Doc, component: str, exc: BaseException) -> None
     doc._.semgap_component_errors = errors
 
 
-_PIPELINE_KEY = ("._.", "semgap_pipeline", None, None)
-
-
 def run_record(doc: Doc) -> list:
-    """The run record of a doc (``doc._.semgap_pipeline``), empty when no semgap pipe ran."""
-    return list(doc.user_data.get(_PIPELINE_KEY) or ())
+    """The run record of a doc as ``doc._.semgap_pipeline`` reads it (a new list; the entries
+    made from the kept ones are new dicts), empty when no semgap pipe ran."""
+    data = doc.user_data
+    record = data.get(_PIPELINE_KEY)
+    if record is not None:
+        return list(record or ())
+    return [entry_dict(e) for e in _entries(data.get(_RUN_KEY))]
+
+
+def kept_entries(doc: Doc) -> Optional[tuple]:
+    """The run record as the pipes keep it (``core.run_entries``), None once it was read or set
+    as ``doc._.semgap_pipeline`` (the list of dicts is then the record) or when no pipe ran."""
+    data = doc.user_data
+    return data.get(_RUN_KEY) if data.get(_PIPELINE_KEY) is None else None
 
 
 def begin_run(doc: Doc, decision_factory: str, name: str) -> bool:
@@ -460,21 +525,28 @@ def begin_run(doc: Doc, decision_factory: str, name: str) -> bool:
     a time after a batch failed): a new record starts rather than one that
     looks misordered.
     """
-    record = doc.user_data.get(_PIPELINE_KEY)
+    data = doc.user_data
+    record = data.get(_PIPELINE_KEY)
+    if record is None:
+        record = data.get(_RUN_KEY)
     if not record:
         return True
-    last = record[-1]
-    if ((isinstance(last, dict) and last.get("factory") == decision_factory)
-            or any(isinstance(e, dict) and e.get("name") == name for e in record)):
-        doc.user_data[_PIPELINE_KEY] = None
+    if entry_field(record[-1], "factory") == decision_factory or name in entry_names(record):
+        data.pop(_RUN_KEY, None)
+        data[_PIPELINE_KEY] = None
         return True
     return False
 
 
-def record_run(doc: Doc, entry: dict) -> None:
-    """Append a pipe's entry to the run record (a new list: the stored one may be a tuple)."""
+def record_run(doc: Doc, entry: Any) -> None:
+    """Append a pipe's entry (``core.run_entries``, or a dict) to the run record: to the list of
+    dicts once there is one (it was read or set), else to the kept entries."""
     data = doc.user_data
-    data[_PIPELINE_KEY] = list(data.get(_PIPELINE_KEY) or ()) + [entry]
+    record = data.get(_PIPELINE_KEY)
+    if record is not None:
+        data[_PIPELINE_KEY] = list(record) + [entry_dict(entry)]
+    else:
+        data[_RUN_KEY] = tuple(_entries(data.get(_RUN_KEY))) + (entry,)
 
 
 register_extensions()

@@ -127,8 +127,8 @@ class Quantities(SemgapPipe):
             doc.spans[self.quantities_key] = self._quantity_spans(doc)
         if self.readings:
             readings = doc_get(doc, "semgap_readings")
-            doc_set(doc, "semgap_readings_checked", [] if readings is None else check_readings(
-                readings, doc_get(doc, "semgap_domain"), self.glossary, doc_get(doc, "semgap_now")))
+            doc_set(doc, "semgap_readings_checked", () if readings is None else tuple(check_readings(
+                readings, doc_get(doc, "semgap_domain"), self.glossary, doc_get(doc, "semgap_now"))))
         return doc
 
     def _quantity_spans(self, doc: Doc) -> List[Span]:
