@@ -108,10 +108,14 @@ def render_bench(results_dir: Path) -> str:
                      f"({new['pipes_cases_per_s']:,.0f} vs {new['tokenizer_cases_per_s']:,.0f} cases/s) | | |")
     trained = sections.get("trained")
     if trained and "skipped" not in trained:
-        lines.append(f"| overhead inside `{trained['pipeline']}` | {trained['overhead_pct']:.1f} % "
-                     f"(decisions identical: {trained['decisions_identical_to_blank_pipeline']}) | "
+        median = trained.get("overhead_pct_median_of_rounds")
+        judged = max(trained["overhead_pct"], median) if median is not None else trained["overhead_pct"]
+        paired = f"; median of the paired rounds {median:.1f} %" if median is not None else ""
+        lines.append(f"| overhead inside `{trained['pipeline']}` (met only if the median of the rounds is too) "
+                     f"| {trained['overhead_pct']:.1f} % (decisions identical: "
+                     f"{trained['decisions_identical_to_blank_pipeline']}{paired}) | "
                      f"≤ {targets['trained_overhead_pct']} % | "
-                     f"{_met(trained['overhead_pct'], targets['trained_overhead_pct'], False)} |")
+                     f"{_met(judged, targets['trained_overhead_pct'], False)} |")
     elif trained:
         lines.append(f"| overhead inside a trained pipeline | skipped: {trained['skipped']} | "
                      f"≤ {targets['trained_overhead_pct']} % | not measured |")
