@@ -173,3 +173,18 @@ def test_decisions_in_memory_zones_are_the_decisions_without(nlp, monkeypatch):
     without = [decision_of(doc) for doc in assess_cases(nlp, cases)]
     monkeypatch.setattr(api, "ZONE_CASES", 37)  # many zones, each relearning words
     assert list(decide_cases(nlp, cases, batch_size=16)) == without
+
+
+def test_lasting_says_whether_a_word_outlives_the_zone():
+    cache, made = WordCache(10), []
+
+    def make(word):
+        made.append(word)
+        return word.upper()
+    assert cache.lasting("before", make) == ("BEFORE", True)        # outside a zone: kept at once
+    with memory_zone():
+        assert cache.lasting("once", make) == ("ONCE", False)       # one of the zone's words so far
+        assert cache.lasting("once", make) == ("ONCE", False)       # same document: still not kept
+        new_document()
+        assert cache.lasting("once", make) == ("ONCE", True)        # met again in a later document
+    assert made == ["before", "once"] and "once" in cache

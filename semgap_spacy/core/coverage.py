@@ -260,17 +260,13 @@ class CoverageRules:
         clauses, names, neutral = self.clauses, rules.name_words, rules.neutral_seq_words
         by_text = self._text_facts[known]
 
+        def make(text: str) -> WordFacts:
+            return (self._word_rule(text, rules), clauses.break_starts(text),
+                    text in names or _fold(text) in neutral)
+
         def of_text(key: Hashable, zoned: bool = False) -> WordFacts:
-            text = text_of(key)
-            row = by_text.get(text)
-            if row is None:
-                row = by_text.recall(text)
-                if row is None:
-                    row = by_text.put(text, (self._word_rule(text, rules), clauses.break_starts(text),
-                                             text in names or _fold(text) in neutral))
-                if text not in by_text:
-                    return row  # so far one of the zone's words
-            if zoned:
+            row, kept = by_text.lasting(text_of(key), make)
+            if kept and zoned:
                 facts.keep(key, row)  # a word kept by its text is no zone's one-off
             return row
 

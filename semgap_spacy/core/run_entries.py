@@ -44,11 +44,6 @@ def _plain(value: Any) -> bool:
     return value is None or kind in (str, bool, int, float)
 
 
-def make_entry(name: str, factory: str, status: str, config: str) -> tuple:
-    """An entry: the pipe's name, factory, status and ``config_text`` of its switches."""
-    return (name, factory, status, config)
-
-
 def is_entry(value: Any) -> bool:
     """Whether a stored value is an entry (a round trip through ``DocBin`` or a worker keeps it one)."""
     return type(value) in (tuple, list) and len(value) == 4 and all(type(v) is str for v in value)
@@ -71,7 +66,7 @@ def entry_dict(entry: Any) -> Any:
 
 def entry_names(record: Sequence) -> List[Any]:
     """The ``name`` of each entry of a record (``entry_field``), in order."""
-    return [e[0] if type(e) is tuple and len(e) == 4 else entry_field(e, "name") for e in record]
+    return [entry_field(e, "name") for e in record]
 
 
 def entry_field(entry: Any, field: str) -> Any:

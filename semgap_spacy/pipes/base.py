@@ -28,7 +28,7 @@ from spacy.util import ensure_path, registry
 from .extensions import begin_run, doc_key, record_component_error, record_run
 from ..core.cases import UNREAD_CODES, check_case, merge_problems
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
-from ..core.run_entries import config_text, make_entry
+from ..core.run_entries import config_text
 from ..glossary.models import GlossarySet, load_glossaries
 from ..util import caches
 
@@ -163,7 +163,7 @@ class SemgapPipe(Pipe):
             config["enabled"] = enabled
             last = self._entry_config = (_copied(self.cfg), enabled, config_text(config))
         if last[2] is not None:
-            return make_entry(self.name, self.FACTORY, status, last[2])
+            return (self.name, self.FACTORY, status, last[2])
         config = _copied(self.cfg)
         config["enabled"] = enabled
         return {"name": self.name, "factory": self.FACTORY, "status": status, "config": config}

@@ -546,7 +546,7 @@ def record_run(doc: Doc, entry: Any) -> None:
     if record is not None:
         data[_PIPELINE_KEY] = list(record) + [entry_dict(entry)]
     else:
-        data[_RUN_KEY] = tuple(_entries(data.get(_RUN_KEY))) + (entry,)
+        data[_RUN_KEY] = _entries(data.get(_RUN_KEY)) + (entry,)
 
 
 register_extensions()

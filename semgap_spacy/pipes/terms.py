@@ -38,7 +38,7 @@ from ..lang.inflection import FormIndex
 from .base import SemgapPipe
 from ..core.clauses import clause_rule
 from ..core.textview import read_token, read_word
-from ..util.caches import WordCache, WordSet, in_memory_zone
+from ..util.caches import WordCache, WordSet
 from ..util.textnorm import fold
 from ..core.vocabulary import build_vocabulary, form_index_for, iter_phrases, spelling_variants
 
@@ -130,13 +130,9 @@ class MatchKeys:
         words when it ends. A word kept by its text is kept by its hash too.
         """
         text = self.strings[norm]
-        keys = self._text_keys.get(text)
-        if keys is None:
-            keys = self._text_keys.recall(text)
-            if keys is None:
-                keys = self._text_keys.put(text, self._keys_of(text))
-            if in_memory_zone() and text not in self._text_keys:
-                return keys  # so far one of the zone's words
+        keys, kept = self._text_keys.lasting(text, self._keys_of)
+        if not kept:
+            return keys  # so far one of the zone's words
         if keys == (text,):
             self._plain.keep(norm, True)
         else:

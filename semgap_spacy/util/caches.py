@@ -67,6 +67,21 @@ class WordCache(dict):
         self._keep(key, value)
         return value
 
+    def lasting(self, key: Hashable, make: Callable[[Hashable], Any]) -> Tuple[Any, bool]:
+        """The value for ``key`` (made by ``make(key)`` on first sight), and whether the cache
+        keeps it past the open zone: False while it is one of the zone's one-off words.
+
+        A cache of the same facts keyed by spaCy's hashes, which a zone may free, keeps
+        (``keep``) the hash of a word only once this says True.
+        """
+        value = self.get(key)
+        if value is not None:
+            return value, True
+        value = self.recall(key)
+        if value is None:
+            value = self.put(key, make(key))
+        return value, key in self
+
     def recall(self, key: Hashable, default: Any = None) -> Any:
         """What the open zone learnt for ``key``, else ``default``; a word met again in a
         later document is kept."""
