@@ -9,14 +9,15 @@ words from harmless roles), split by whether a case holds a word that no dev
 text has, and the unsafe proceeds, for:
 
 (a) the bundled lists;
-(b) ... (b4) the glossary after one simulated review round over the **dev**
+(b) ... (b5) the glossary after one simulated review round over the **dev**
     split, through a real SQLite review queue: a reviewer records a choice
     per clause (``ReviewQueue.teach``), a second person approves every draft
     (``approve``), the version bumps, and test is scored with the taught
-    glossary. Four procedures (``PROCEDURES``): which dev cases the reviewer
+    glossary. Five procedures (``PROCEDURES``): which dev cases the reviewer
     goes through (the harmless ones, as the issue says, or every escalated
-    case, as a review queue shows them) and the scope of each *neutral* /
-    *name* choice (the case's domain, as §4.2 says, or every domain). The
+    case, as a review queue shows them), the scope of each *neutral* /
+    *name* choice (the case's domain, as §4.2 says, or every domain) and,
+    in (b5), whether a name is drafted with its other casings. The
     reviewer reads only the dev facts (the role of each word); the taught
     glossary lives in a temporary directory: nothing reaches ``glossaries/``;
 (c) the ``ner`` name source on a trained English pipeline
@@ -77,12 +78,15 @@ class Procedure:
         escalated or blocked, with unexplained words, clause by clause: what
         a team's reviewer goes through).
     scope: the scope of every *neutral* and *name* choice: "domain" or "all".
+    spellings: whether each *name* choice also drafts the name's other
+        casings (``ReviewQueue.teach(spellings=True)``).
     """
 
     key: str
     label: str
     cases: str
     scope: str
+    spellings: bool = False
 
 
 #: the decisions each kind of round goes through (a proceed is never queued)
@@ -93,6 +97,8 @@ PROCEDURES = (
     Procedure("b2_harmless_all", "(b2) harmless dev cases, scope all", "harmless", "all"),
     Procedure("b3_every_case", "(b3) every queued dev case, per clause, scope domain", "queued", "domain"),
     Procedure("b4_every_case_all", "(b4) every queued dev case, per clause, scope all", "queued", "all"),
+    Procedure("b5_every_case_all_spellings", "(b5) as (b4), each name with its other casings", "queued", "all",
+              spellings=True),
 )
 
 
@@ -133,7 +139,8 @@ def _name_phrases(case: dict) -> List[str]:
 
 
 def review_clause(queue: ReviewQueue, seq: int, number: int, reason: dict, case: dict, glossaries: Path,
-                  stats: Counter, refused: Counter, *, per_clause: bool = False, scope: str = "domain") -> None:
+                  stats: Counter, refused: Counter, *, per_clause: bool = False, scope: str = "domain",
+                  spellings: bool = False) -> None:
     """Mark one clause's unexplained words as a reviewer who knows the case's facts would.
 
     Word by word (``per_clause`` False): each word of a harmless role is
@@ -165,11 +172,11 @@ def review_clause(queue: ReviewQueue, seq: int, number: int, reason: dict, case:
         match = re.search(pattern, clause)
         if match and any(w in match.group(0) for w in names):
             _teach(queue, seq, number, "name", glossaries, stats, refused, phrase=match.group(0),
-                   label=match.group(0), scope=scope)
+                   label=match.group(0), scope=scope, spellings=spellings)
             names = [w for w in names if w not in match.group(0)]
     if names:  # a name the clause cuts: each run of its words
         _teach(queue, seq, number, "name", glossaries, stats, refused, words=names, label=" ".join(names),
-               scope=scope)
+               scope=scope, spellings=spellings)
     for word in neutral:
         _teach(queue, seq, number, "neutral", glossaries, stats, refused, words=[word], label=word, scope=scope)
 
@@ -201,7 +208,8 @@ def review_round(glossaries: Path, queue_db: Path, cases: List[dict], decisions:
             for number, reason in enumerate(clauses, 1):
                 stats["clauses reviewed"] += 1
                 review_clause(queue, seq, number, reason, case, glossaries, stats, refused,
-                              per_clause=procedure.cases != "harmless", scope=procedure.scope)
+                              per_clause=procedure.cases != "harmless", scope=procedure.scope,
+                              spellings=procedure.spellings)
         chain = queue.verify()
     done = approve(glossaries, APPROVER)
     kinds = Counter(f"{d.kind}{', scope all' if d.scope == 'all' else ''}" for d in done.drafts)

@@ -117,7 +117,8 @@ def _norm_space(text: str) -> str:
 
 def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Sequence[str]] = None,
                    phrase: Optional[str] = None, term_id: Optional[str] = None,
-                   lang: Optional[str] = None, scope: Optional[str] = None) -> Tuple[List[Entry], List[str]]:
+                   lang: Optional[str] = None, scope: Optional[str] = None,
+                   spellings: bool = False) -> Tuple[List[Entry], List[str]]:
     """What a reviewer's choice for one clause would draft.
 
     reason (Dict[str, Any]): An ``unexplained_content`` reason of a decision.
@@ -134,6 +135,8 @@ def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Seque
         Defaults to "en".
     scope (Optional[str]): For *neutral* and *name*: "domain" (the case's
         domain, the default) or "all" (every domain).
+    spellings (bool): For *name*: also draft the name's other casings
+        (``name_spellings``); each is a draft of its own, shown to the approver.
     RETURNS (Tuple[List[Entry], List[str]]): The entries (none for *problem*)
         and the words the choice covers.
     RAISES (TeachingError): A word that is not one of the clause's
@@ -145,6 +148,9 @@ def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Seque
     if scope == SCOPE_ALL and choice not in (NEUTRAL, NAME):
         raise TeachingError(f"scope {SCOPE_ALL} is for {NEUTRAL} and {NAME} only; {choice} holds in the "
                             "case's domain (a term belongs to one domain)")
+    if spellings is not False and (spellings is not True or choice != NAME):
+        raise TeachingError(f"spellings (true or false) are for {NAME} only: a neutral word or a phrase "
+                            "already matches in any casing")
     clause = reason.get("evidence")
     unexplained = [w for w in reason.get("words") or [] if isinstance(w, str)]
     if not isinstance(clause, str) or not unexplained:
@@ -168,6 +174,8 @@ def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Seque
         if not names:
             raise TeachingError(f"none of {', '.join(map(repr, chosen))} is found in the clause {clause!r}; "
                                 "give the name as written (--phrase)")
+        if spellings:
+            names = [s for n in names for s in name_spellings(n)]
         return [Entry("name", n, "en", None, scope) for n in dict.fromkeys(names)], chosen
     if not isinstance(term_id, str) or not term_id.strip():
         raise TeachingError(f"{MEANS_TERM} needs the term id X the words mean (e.g. --term MTG.CTC)")
@@ -177,6 +185,22 @@ def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Seque
     else:
         text = _in_clause(phrase, clause, tokens, case_sensitive=False)
     return [Entry("phrase", text, lang, term_id.strip())], chosen
+
+
+def name_spellings(name: str) -> List[str]:
+    """A name as written, then in capitals and with capital initials; a name of several
+    words also in lower case.
+
+    Known names match case-sensitively (spec §4.1 rule 6), while chat writes
+    the same name "Marek Nowicki", "MAREK NOWICKI" or "north wind aviation".
+    A single word in lower case is left out: "green" or "parts" alone is far
+    more often a word than a name.
+    """
+    words = name.split(" ")
+    forms = [name, name.upper(), " ".join(w[:1].upper() + w[1:].lower() for w in words)]
+    if len(words) > 1:
+        forms.append(name.lower())
+    return list(dict.fromkeys(forms))
 
 
 def _chosen_words(words: Optional[Sequence[str]], unexplained: List[str]) -> List[str]:

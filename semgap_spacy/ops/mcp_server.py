@@ -129,6 +129,8 @@ class QueueTeachInput(BaseModel):
     scope: Optional[Literal[SCOPES]] = Field(  # type: ignore[valid-type]
         default=None, description="neutral / name: domain (the case's domain, the default) or all (every "
                                   "domain: the word is neutral, the name known, wherever it is met).")
+    spellings: bool = Field(default=False, description="name: also draft the name in capitals, with capital "
+                                                       "initials and (several words) in lower case.")
 
 
 def assess_input_model(domains: Sequence[str]) -> Type[BaseModel]:
@@ -376,7 +378,8 @@ class SemgapMCPServer:
             with ReviewQueue(self.queue_db, roster=roster) as queue:
                 result = queue.teach(args.seq, args.reviewer, args.clause, args.choice, words=args.words,
                                      phrase=args.phrase, term_id=args.term_id, lang=args.lang,
-                                     note=args.note, scope=args.scope, glossary_dir=self.glossary_dir)
+                                     note=args.note, scope=args.scope, spellings=args.spellings,
+                                     glossary_dir=self.glossary_dir)
         except (QueueError, RosterError) as err:
             raise ToolFailure(str(err)) from None
         return {"seq": args.seq, "entry": result.seq, "clause": args.clause, "choice": result.choice,

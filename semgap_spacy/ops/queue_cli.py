@@ -102,6 +102,9 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.add_argument("--scope", default=None, metavar="domain|all",
                    help="neutral, name: where the choice holds: domain (the case's domain, the default) or all "
                         "(every domain: the word is neutral, the name known, wherever it is met)")
+    p.add_argument("--spellings", action="store_true",
+                   help="name: also draft the name in capitals, with capital initials and (several words) in "
+                        "lower case, each a draft of its own (names match case-sensitively)")
     p.add_argument("--note", default="", help="what the reviewer saw; required for problem")
     p.add_argument("--domain", default=None, help="only for decisions that do not name their domain")
     p.set_defaults(func=_guard(_cmd_teach))
@@ -242,7 +245,8 @@ def _cmd_teach(args: argparse.Namespace) -> int:
     with _open(args) as queue:
         result = queue.teach(args.seq, args.reviewer, args.clause, args.choice, words=args.words,
                              phrase=args.phrase, term_id=args.term_id, lang=args.lang, note=args.note,
-                             domain=args.domain, scope=args.scope, glossary_dir=args.glossaries)
+                             domain=args.domain, scope=args.scope, spellings=args.spellings,
+                             glossary_dir=args.glossaries)
         reviewer = queue.show(result.seq)["payload"]["reviewer"]
     words = ", ".join(field(w) for w in result.words)
     if result.drafts:

@@ -600,7 +600,7 @@ class ReviewQueue:
     def teach(self, seq: int, reviewer: str, clause: int, choice: str, *,
               words: Optional[Sequence[str]] = None, phrase: Optional[str] = None,
               term_id: Optional[str] = None, lang: Optional[str] = None, note: str = "",
-              domain: Optional[str] = None, scope: Optional[str] = None,
+              domain: Optional[str] = None, scope: Optional[str] = None, spellings: bool = False,
               glossary_dir: Optional[Union[str, Path]] = None) -> "TeachResult":
         """Record a reviewer's choice for one clause of an ``unexplained_content`` escalation (spec §4.2).
 
@@ -661,7 +661,8 @@ class ReviewQueue:
                 if not isinstance(domain, str) or not domain:
                     raise TeachingError("the decision does not name its domain; give the domain")
                 entries, covered = clause_entries(reason, choice, words=words, phrase=phrase,
-                                                  term_id=term_id, lang=lang, scope=scope_given)
+                                                  term_id=term_id, lang=lang, scope=scope_given,
+                                                  spellings=spellings)
                 drafts = None
                 if entries:
                     check_entries(load_glossaries(gdir), domain, entries, reviewer)

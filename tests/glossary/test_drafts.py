@@ -4,8 +4,8 @@ import srsly
 
 from semgap_spacy.glossary import GlossaryError, GlossarySet, load_glossaries
 from semgap_spacy.glossary.drafts import (CHOICES, Draft, DraftFile, Entry, Evidence, TeachingError, check_entries,
-                                          clause_entries, drafts_path, load_drafts, normal_choice, normal_scope,
-                                          save_drafts)
+                                          clause_entries, drafts_path, load_drafts, name_spellings, normal_choice,
+                                          normal_scope, save_drafts)
 
 HASH = "a" * 64
 
@@ -49,6 +49,27 @@ def test_name_drafts_each_run_of_adjacent_chosen_words_as_written():
     entries, _ = clause_entries(CLAUSE, "name", words=["Yuki", "Tanabe", "Cedar", "Knoll"])
     assert [e.text for e in entries] == ["Yuki Tanabe", "Cedar Knoll"]
     assert {e.kind for e in entries} == {"name"}
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("Yuki Tanabe", ["Yuki Tanabe", "YUKI TANABE", "yuki tanabe"]),
+    ("north wind aviation", ["north wind aviation", "NORTH WIND AVIATION", "North Wind Aviation"]),
+    ("ACME", ["ACME", "Acme"]),  # one word: never in lower case ("parts", "green" are words first)
+    ("Brambleton", ["Brambleton", "BRAMBLETON"]),
+])
+def test_name_spellings_are_the_casings_chat_uses(name, expected):
+    assert name_spellings(name) == expected
+
+
+def test_spellings_draft_each_casing_of_a_name_and_nothing_else():
+    entries, _ = clause_entries(CLAUSE, "name", words=["Yuki", "Tanabe", "Cedar", "Knoll"], spellings=True)
+    assert [e.text for e in entries] == ["Yuki Tanabe", "YUKI TANABE", "yuki tanabe",
+                                         "Cedar Knoll", "CEDAR KNOLL", "cedar knoll"]
+    for choice, kwargs in (("neutral", {}), ("means_term", {"term_id": "MTG.CTC"}), ("problem", {})):
+        with pytest.raises(TeachingError, match="spellings .* are for name only"):
+            clause_entries(CLAUSE, choice, spellings=True, **kwargs)
+    with pytest.raises(TeachingError, match="spellings"):
+        clause_entries(CLAUSE, "name", spellings="yes")
 
 
 def test_name_may_be_given_whole_including_explained_words():

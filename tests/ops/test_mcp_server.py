@@ -420,6 +420,10 @@ def test_queue_teach_writes_drafts_and_refuses_bad_input(tmp_path):
     assert everywhere.structured_content["drafts"] == ["all/1"] and everywhere.structured_content["scope"] == "all"
     (common,) = load_drafts(glossaries, "all").open()
     assert (common.scope, common.evidence[0].scope, common.evidence[0].domain) == ("all", "all", "mortgage")
+    spelled = anyio.run(app.call, "queue_teach", {"seq": queued["seq"], "choice": "name", "spellings": True,
+                                                  "reviewer": "Diego Salas"})
+    assert not spelled.is_error, spelled.content[0].text
+    assert [d.text for d in load_drafts(glossaries, "mortgage").open()] == ["Brambleton", "BRAMBLETON"]
     with ReviewQueue(tmp_path / "q.sqlite3") as queue:
         head = queue.head()
     files = {p: p.read_bytes() for p in glossaries.rglob("*") if p.is_file()}
@@ -432,6 +436,7 @@ def test_queue_teach_writes_drafts_and_refuses_bad_input(tmp_path):
         ({"choice": "neutral", "scope": "every", "reviewer": "Diego Salas"}, "'domain' or 'all'"),
         ({"choice": "means_term", "term_id": "MTG.CTC", "scope": "all", "reviewer": "Diego Salas"},
          "scope all is for neutral and name only"),
+        ({"choice": "neutral", "spellings": True, "reviewer": "Diego Salas"}, "are for name only"),
     ]:
         refused = anyio.run(app.call, "queue_teach", {"seq": queued["seq"], **arguments})
         assert refused.is_error and needle in refused.content[0].text, refused.content[0].text

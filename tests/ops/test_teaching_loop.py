@@ -189,3 +189,48 @@ def test_scope_all_teaches_every_domain_through_the_cli(workdir, capsys):
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert [(r["id"], r["new"]) for r in rows if r["changed"]] == [
         ("c-001", "proceed"), ("c-003", "proceed"), ("c-007", "proceed")]
+
+
+def test_a_name_taught_with_its_spellings_is_known_as_chat_writes_it(workdir, capsys):
+    """``queue teach --choice name --spellings``: one draft per casing; approved, the name is known
+    in capitals and in lower case too, while a name taught without them stays case-sensitive."""
+    glossaries, db = workdir / "glossaries", workdir / "queue.sqlite3"
+    nlp = build_pipeline(str(glossaries))
+    first = {"id": "n-1", "domain": "mortgage", "text": "Clear to close, says Marek Nowicki."}
+    later = [{"id": "n-2", "domain": "mortgage", "text": "Clear to close, says MAREK NOWICKI."},
+             {"id": "n-3", "domain": "mortgage", "text": "Clear to close, says marek nowicki."},
+             {"id": "n-4", "domain": "mortgage", "text": "Clear to close, says Marek."}]
+    (decision,) = decide_cases(nlp, [dict(first)])
+    assert decision["decision"] == "escalate"
+    with ReviewQueue(db) as queue:
+        entry = queue.enqueue(decision, first["text"]).seq
+    where = ["--reviewer", "Ruth Lindqvist", "--db", str(db), "--glossaries", str(glossaries)]
+    assert queue_main(["queue", "teach", str(entry), "--choice", "neutral", "--spellings", *where]) == 1
+    assert "spellings (true or false) are for name only" in capsys.readouterr().err
+    assert load_drafts(glossaries, "mortgage").drafts == []
+
+    assert queue_main(["queue", "teach", str(entry), "--choice", "name", "--spellings", *where]) == 0
+    capsys.readouterr()
+    assert [d.text for d in load_drafts(glossaries, "mortgage").open()] == [
+        "Marek Nowicki", "MAREK NOWICKI", "marek nowicki"]
+    assert glossary_main(["glossary", "approve", "--all", "--approver", "Marcus Feld",
+                          "--glossaries", str(glossaries)]) == 0
+    capsys.readouterr()
+    taught = build_pipeline(str(glossaries))
+    assert [d["decision"] for d in decide_cases(taught, [dict(first), *map(dict, later)])] == [
+        "proceed", "proceed", "proceed", "escalate"]  # "Marek" alone was never taught
+
+
+def test_a_name_taught_without_spellings_stays_case_sensitive(workdir):
+    glossaries, db = workdir / "glossaries", workdir / "queue.sqlite3"
+    cases = [{"id": "n-1", "domain": "mortgage", "text": "Clear to close, says Marek Nowicki."},
+             {"id": "n-2", "domain": "mortgage", "text": "Clear to close, says MAREK NOWICKI."}]
+    decisions = list(decide_cases(build_pipeline(str(glossaries)), [dict(c) for c in cases]))
+    with ReviewQueue(db) as queue:
+        entry = queue.enqueue(decisions[0], cases[0]["text"]).seq
+        queue.teach(entry, "Ruth Lindqvist", 1, "name", glossary_dir=glossaries)
+    assert [d.text for d in load_drafts(glossaries, "mortgage").open()] == ["Marek Nowicki"]
+    assert glossary_main(["glossary", "approve", "--all", "--approver", "Marcus Feld",
+                          "--glossaries", str(glossaries)]) == 0
+    taught = build_pipeline(str(glossaries))
+    assert [d["decision"] for d in decide_cases(taught, [dict(c) for c in cases])] == ["proceed", "escalate"]
