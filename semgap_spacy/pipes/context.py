@@ -233,10 +233,13 @@ class Context(SemgapPipe):
         """
         table = self.table
         keys = _orths(doc)
-        table.learn(keys, doc.vocab.strings.__getitem__)
-        seen = table.prefilter(keys)
-        may_cue = seen.may_cue and (self.negation or self.hedges)
-        asked = seen.asked and self.questions and self.hedges
+        if table.quiet(keys):
+            may_cue = asked = False
+        else:
+            table.learn(keys, doc.vocab.strings.__getitem__)
+            seen = table.prefilter(keys)
+            may_cue = seen.may_cue and (self.negation or self.hedges)
+            asked = seen.asked and self.questions and self.hedges
         if not may_cue and not asked:
             # Nothing is negated or hedged: the defaults (False/None) already say so;
             # only values from an earlier run over this doc need removing.
