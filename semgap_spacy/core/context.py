@@ -40,7 +40,10 @@ Facts of each word (its reading, whether it can start a cue, join a list,
 close a question) are computed once per vocabulary entry and kept in a
 bounded cache keyed by the caller's key for the token text, with sets of the
 keys that matter, so a doc with no cue word costs a few set operations and
-no scan (``CueTable.learn``, ``CueTable.prefilter``). The keys are spaCy
+no scan (``CueTable.quiet``: one, when every word is known; ``CueTable.learn``,
+``CueTable.prefilter``). A longer cue is watched for by its longest word
+(``key_word``), not its first, which is often a word of every text ("is",
+"a"). The keys are spaCy
 hashes, so what the cache learns inside a memory zone goes when the zone
 ends (``util.caches.IndexedCache``).
 """
