@@ -40,7 +40,10 @@ Facts of each word (its reading, whether it can start a cue, join a list,
 close a question) are computed once per vocabulary entry and kept in a
 bounded cache keyed by the caller's key for the token text, with sets of the
 keys that matter, so a doc with no cue word costs a few set operations and
-no scan (``CueTable.learn``, ``CueTable.prefilter``). The keys are spaCy
+no scan (``CueTable.quiet``: one, when every word is known; ``CueTable.learn``,
+``CueTable.prefilter``). A longer cue is watched for by its longest word
+(``key_word``), not its first, which is often a word of every text ("is",
+"a"). The keys are spaCy
 hashes, so what the cache learns inside a memory zone goes when the zone
 ends (``util.caches.IndexedCache``).
 """
@@ -62,11 +65,12 @@ _NONE = -1.0  # no reach in that direction
 SWITCHES = ("section_headers", "parentheticals", "open_lists", "short_items")
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})
 _QUESTION, _QUESTION_OPEN, _END = "?", "\u00bf", "end"
-#: the kinds of token key the facts cache keeps in sets: any that can start a negation or hedge
-#: cue or ask (the gate), those that start a longer one, are one by themselves, go on a longer
-#: one, are a question mark, read as nothing
-_GATE, _STARTS, _SURE, _RESTS, _MARKS, _BLANK = "gate", "starts", "sure", "rests", "marks", "blank"
-_KINDS = (_GATE, _STARTS, _SURE, _RESTS, _MARKS, _BLANK)
+#: the kinds of token key the facts cache keeps in sets: the gate (any that is a negation or
+#: hedge cue by itself, the key word of a longer one, or a question mark), the key words, the
+#: cues by themselves, the words of a longer cue, question marks, those that read as nothing;
+#: and the keys outside the gate (plain)
+_GATE, _KEYS, _SURE, _RESTS, _MARKS, _BLANK, _PLAIN = "gate", "keys", "sure", "rests", "marks", "blank", "plain"
+_KINDS = (_GATE, _KEYS, _SURE, _RESTS, _MARKS, _BLANK, _PLAIN)
 #: a gap between a cue and a target this many tokens long or shorter is counted in place
 _SHORT_GAP = 16
 
@@ -138,7 +142,7 @@ class WordFacts(NamedTuple):
     starts_cue: bool
     #: whether this word is a negation or hedge cue by itself (no other word needed)
     sure: bool
-    #: whether a longer negation or hedge cue goes on with this word
+    #: whether this word is one of the words of a longer negation or hedge cue
     rest: bool
     #: a list conjunction ("or", "y", "ou", "oder")
     conjunction: bool
@@ -146,7 +150,8 @@ class WordFacts(NamedTuple):
     mark: Optional[str]
     #: whether the token can hold a clause break (``ClauseRule.token_candidate``)
     breakish: bool
-    #: the other words of each longer negation or hedge cue this word starts, as sets
+    #: the other words of each longer negation or hedge cue this word is the key word of
+    #: (``key_word``), as sets
     needs: Tuple[frozenset, ...] = ()
 
 
@@ -295,14 +300,15 @@ class CueTable:
             for forms in longer.values():
                 for form, eff in forms:
                     if eff.negation or eff.hedge:
-                        needs.setdefault(first, {})[frozenset(form[1:])] = None
-        self._needs = {first: tuple(sets) for first, sets in needs.items()}
+                        key = key_word(form)
+                        needs.setdefault(key, {})[frozenset(form) - {key}] = None
+        self._needs = {key: tuple(sets) for key, sets in needs.items()}
         self.elisions = {k: v.capped(self.window) for k, v in elisions.items()}
         self.break_words = tuple(dict.fromkeys(breaks))
         self.clauses = clause_rule(self.break_words)
         self.longest = max((len(form) for form in effects), default=1)
         self._rest_words = {w for form, eff in effects.items() if len(form) > 1 and (eff.negation or eff.hedge)
-                            for w in form[1:]}
+                            for w in form}
         accented = {exact(w) for w in self.accent_sensitive}
         self._accented = frozenset(accented)
         self._accent_folds = frozenset(fold(w) for w in accented)
@@ -328,21 +334,32 @@ class CueTable:
         kinds = []
         if found.sure:
             kinds += (_GATE, _SURE)
-        if found.needs:  # a longer negation or hedge cue starts here
-            kinds += (_GATE, _STARTS)
+        if found.needs:  # the key word of a longer negation or hedge cue
+            kinds += (_GATE, _KEYS)
         if found.rest:
             kinds.append(_RESTS)
         if found.mark == _QUESTION or found.mark == _QUESTION_OPEN:
             kinds += (_MARKS, _GATE)
         if not found.word:
             kinds.append(_BLANK)
+        if _GATE not in kinds:
+            kinds.append(_PLAIN)
         return found, kinds
+
+    def quiet(self, keys: Sequence[Hashable]) -> bool:
+        """Whether every key is learned and none is in the gate: no cue can match and no question
+        mark occurs, so there is nothing to scan or read (most texts).
+
+        One set operation over the keys; False says nothing (a key may be new: ``learn``, then
+        ``prefilter``).
+        """
+        return self._facts.kinds[_PLAIN].issuperset(keys)
 
     def prefilter(self, keys: Sequence[Hashable]) -> Prefilter:
         """What the learned keys of one text's tokens allow, before any scan.
 
-        Most texts hold a cue's first word ("is", "to", "en") without the cue,
-        or no cue word at all, and the scan costs more than these set
+        Most texts hold some word of a longer cue ("is", "to", "en") without the
+        cue, or no cue word at all, and the scan costs more than these set
         operations. ``may_cue`` is a necessary condition, so skipping the scan
         when it fails is safe: a token that is a cue by itself, or a longer cue
         whose every word occurs.
@@ -357,11 +374,11 @@ class CueTable:
         asked = not kinds[_MARKS].isdisjoint(hits)
         if not kinds[_SURE].isdisjoint(hits):
             return Prefilter(True, asked)
-        starts = kinds[_STARTS].intersection(hits)
-        rests = kinds[_RESTS].intersection(keys) if starts else None
-        if rests:  # a longer cue needs its first word and the words that go on with it
+        keyed = kinds[_KEYS].intersection(hits)
+        rests = kinds[_RESTS].intersection(keys) if keyed else None
+        if rests:  # a longer cue needs its key word and its other words
             rest = {facts[k].word for k in rests}
-            for key in starts:
+            for key in keyed:
                 for need in facts[key].needs:
                     if need <= rest:
                         return Prefilter(True, asked)
@@ -371,8 +388,18 @@ class CueTable:
         """Whether a token of these learned keys reads as nothing (whitespace)."""
         return not self._facts.kinds[_BLANK].isdisjoint(keys)
 
-    def facts_of(self, keys: Sequence[Hashable]) -> List[WordFacts]:
-        """The facts of learned keys, in order."""
+    def facts_of(self, keys: Sequence[Hashable],
+                 text_of: Optional[Callable[[Hashable], str]] = None) -> List[WordFacts]:
+        """The facts of keys, in order: learned ones, or any with ``text_of`` (``learn``).
+
+        RAISES (KeyError): A key was not learned and no ``text_of`` was given.
+        """
+        try:
+            return list(map(self._facts.__getitem__, keys))
+        except KeyError:
+            if text_of is None:
+                raise
+        self.learn(keys, text_of)
         return list(map(self._facts.__getitem__, keys))
 
     @property
@@ -396,7 +423,7 @@ class CueTable:
             _END if word in _SENTENCE_ENDS else None
         conjunction = word in self._conjunctions or (
             "/" in word and all(part in self._conjunctions for part in word.split("/")))  # "and/or"
-        needs = self._needs.get(word, ()) if longer else ()
+        needs = self._needs.get(word, ())
         return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure,
                          word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text), needs)
 
@@ -482,6 +509,14 @@ class CueTable:
         return out
 
 
+def key_word(form: Tuple[str, ...]) -> str:
+    """The word of a longer cue the gate watches for: its longest, the last of equally long
+    ones (the rarest, as a rule: "ruled" of "is ruled out", "n't" of "was n't"), so texts full
+    of "is", "a" and "was" pass the gate without a look at their other words. Any of the cue's
+    words would be as safe: the cue matches only where all of them occur."""
+    return max(reversed(form), key=len)
+
+
 def _hit(hits: List[Tuple[int, int, int]]) -> Hit:
     dist, cs, ce = min(hits)
     return Hit(dist, (cs, ce), tuple((h[1], h[2]) for h in hits))
@@ -542,12 +577,16 @@ class _Layout:
                 if not any(s <= b[0] < e for s, e in inside)]
         return found
 
+    def candidates(self) -> List[int]:
+        """The tokens that can hold a break (``ClauseRule.token_candidate``), in order."""
+        if self._candidates is None:
+            self._candidates = _where(self.rows.facts, _BREAKISH)
+        return self._candidates
+
     def all_breaks(self) -> Iterable[List[Tuple[int, bool]]]:
         """The break tokens of every candidate (``breaks_from`` of each), those not asked for yet
         worked out in one pass."""
-        if self._candidates is None:
-            self._candidates = _where(self.rows.facts, _BREAKISH)
-        missing = [i for i in self._candidates if i not in self._breaks_of]
+        missing = [i for i in self.candidates() if i not in self._breaks_of]
         if missing:
             rows, inside = self.rows, self.inside
             for i, marks in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, missing).items():
@@ -588,6 +627,12 @@ class _Layout:
             k = bisect_left(bounds, a)  # a clause starting at a parts a from the token before it
             if k < len(bounds) and bounds[k] <= b:
                 return False
+        # a break token in [a, b) comes from a candidate token in [a - 2, b): with none there
+        # (the usual gap), no break need be read
+        candidates = self.candidates()
+        k = bisect_left(candidates, a - 2)
+        if k == len(candidates) or candidates[k] >= b:
+            return True
         return a > self._break_before(b) if upto else self._break_from(a) >= b
 
     def _break_before(self, b: int) -> int:

@@ -36,7 +36,6 @@ for ``semgap_coverage``). ``semgap_spacy.views.context_records(doc)`` reads
 it all back as rows.
 """
 import json
-from itertools import chain
 from operator import add, attrgetter
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
@@ -233,20 +232,16 @@ class Context(SemgapPipe):
         """
         table = self.table
         keys = _orths(doc)
-        table.learn(keys, doc.vocab.strings.__getitem__)
+        if table.quiet(keys):
+            return self._unmarked(doc)
+        facts = table.facts_of(keys, doc.vocab.strings.__getitem__)
         seen = table.prefilter(keys)
         may_cue = seen.may_cue and (self.negation or self.hedges)
         asked = seen.asked and self.questions and self.hedges
         if not may_cue and not asked:
-            # Nothing is negated or hedged: the defaults (False/None) already say so;
-            # only values from an earlier run over this doc need removing.
-            if doc.user_data.get(_MATCHES_KEY) is not None:
-                doc_set(doc, "semgap_cue_matches", None)
-            if has_span_values(doc, _WRITTEN_SET):
-                drop_span_values(doc, _WRITTEN, {(s.start_char, s.end_char) for s in self.target_spans(doc)})
-            return doc
+            return self._unmarked(doc)
         spans = self.target_spans(doc)
-        rows = self._rows(doc, table.facts_of(keys), table.spaced(keys))
+        rows = self._rows(doc, facts, table.spaced(keys))
         scan = table.scan(rows) if may_cue else EMPTY_SCAN
         if scan.found:
             doc_set(doc, "semgap_cue_matches", [list(m) for m in scan.found])
@@ -261,6 +256,16 @@ class Context(SemgapPipe):
         self._write(doc, rows, read, readings)
         return doc
 
+    def _unmarked(self, doc: Doc) -> Doc:
+        """A doc where nothing is negated or hedged: the defaults (False/None) already say so;
+        only values from an earlier run over it need removing (a new doc has no user data)."""
+        if doc.user_data:
+            if doc.user_data.get(_MATCHES_KEY) is not None:
+                doc_set(doc, "semgap_cue_matches", None)
+            if has_span_values(doc, _WRITTEN_SET):
+                drop_span_values(doc, _WRITTEN, {(s.start_char, s.end_char) for s in self.target_spans(doc)})
+        return doc
+
     def _rows(self, doc: Doc, facts, spaced: bool) -> TokenRows:
         """The doc as plain rows: text, word facts, token offsets, sentence starts if known.
 
@@ -272,7 +277,7 @@ class Context(SemgapPipe):
         ends = list(map(add, starts, lengths))
         # a sentence start mark on a later token: a parser or sentencizer set them (``Doc.has_annotation``)
         sentence_starts = [i for i, mark in enumerate(marks) if mark == 1 and i] if 1 in marks[1:] else None
-        text = doc_text(doc, lambda: "".join(chain.from_iterable(zip(map(_TEXT, facts), map(_SPACE.__getitem__, spaces)))))
+        text = doc_text(doc, lambda: _joined(facts, spaces))
         return TokenRows(text, facts, starts, ends, sentence_starts, spaced)
 
     def _inner(self, span: Span, facts) -> Optional[frozenset]:
@@ -322,6 +327,14 @@ class Context(SemgapPipe):
         for start, end, label in applied:
             if (start, end, label) not in present:
                 group.append(Span(doc, start, end, label=label))
+
+
+def _joined(facts: Sequence, spaces: Sequence[int]) -> str:
+    """The text of tokens: each token's text (``facts``), then its trailing space if it has one."""
+    parts = [""] * (2 * len(facts))
+    parts[::2] = map(_TEXT, facts)
+    parts[1::2] = map(_SPACE.__getitem__, spaces)
+    return "".join(parts)
 
 
 def _orths(doc: Doc) -> List[int]:

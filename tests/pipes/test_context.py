@@ -11,7 +11,8 @@ from spacy.util import load_model_from_config
 import semgap_spacy.pipes.context  # noqa: F401  (registers the factory and the cue loader)
 from semgap_spacy.pipes.extensions import pack_span_id
 from semgap_spacy.lang import LanguagePackError
-from semgap_spacy.lang.cues import CueError, CueRecord, CueSet, cue_sets_from_arg, load_packaged_cues
+from semgap_spacy.lang.cues import (HEDGE, NEGATION, CueError, CueRecord, CueSet, cue_sets_from_arg,
+                                    load_packaged_cues)
 from semgap_spacy.pipes.context import Context
 
 PHRASE_ID = pack_span_id("mortgage", "clear", "en", "approved", "phrase")
@@ -389,6 +390,25 @@ def test_context_word_cache_is_bounded():
         _, span = assess(nlp, text, "crossmatch positive")
         assert span._.semgap_negated is expected
     assert pipe.table.cached <= 7  # the last doc's own token texts only
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+def test_context_multi_word_cues_apply_once_their_words_are_known(lang):
+    """Every multi-word negation or hedge cue governs a target after the pipe has read each of
+    its words in other texts (the words it then knows must not hide the cue)."""
+    nlp = spacy.blank(lang)
+    pipe = nlp.add_pipe("semgap_context", config={"languages": [lang]})
+    checked = 0
+    for record in pipe.cue_sets[lang].records:
+        words = [t.text for t in nlp.make_doc(record.cue) if not t.is_space]
+        if record.category not in (NEGATION, HEDGE) or len(words) < 2 or record.cue.endswith("'"):
+            continue  # an elision ("n'") is a cue at the start of a word, not before one
+        for word in words:
+            assess(nlp, f"{word} target", "target")
+        _, span = assess(nlp, f"{record.cue} target", "target")
+        assert (span._.semgap_negated if record.category == NEGATION else span._.semgap_hedged), record.cue
+        checked += 1
+    assert checked
 
 
 def test_context_doc_without_span_group():
