@@ -8,3 +8,22 @@ def test_readme_benchmark_block_is_the_table_of_results_bench_json():
     assert block, "README.md has no benchmark block: run python -m scripts.readme_results"
     fresh = readme_results.render_bench(readme_results.ROOT / "results")
     assert block == fresh, "README benchmark block is stale: run python -m scripts.readme_results"
+
+
+
+def _with_steps(tmp_path, steps):
+    import json
+
+    bench = json.loads((readme_results.ROOT / "results" / "bench.json").read_text(encoding="utf8"))
+    bench["sections"]["blank"]["per_component_us"] = steps
+    (tmp_path / "bench.json").write_text(json.dumps(bench), encoding="utf8")
+    return [line for line in readme_results.render_bench(tmp_path).splitlines() if "coverage step's share" in line]
+
+
+def test_coverage_share_is_judged_on_the_pipes_alone(tmp_path):
+    steps = {"case_doc": 50.0, "semgap_terms": 40.0, "semgap_coverage": 10.0, "semgap_decision": 50.0}
+    assert _with_steps(tmp_path, steps) == [
+        "| the coverage step's share of the 3 pipes' time (µs per case below) | 10 % | ≤ 15 % | met |"]
+    steps["semgap_coverage"] = 20.0  # 20 of 110: 18 %
+    (row,) = _with_steps(tmp_path, steps)
+    assert row.endswith("| 18 % | ≤ 15 % | **not met** |")
