@@ -81,8 +81,8 @@ def test_a_failing_task_gives_every_line_of_its_block_a_worker_failed_escalation
     _, files = read_bytes(str(src), delimiter=b"\n", blocksize=None, sample=False)
     broken = ("/no/such/pipeline", None)  # every task fails to load the pipeline
     glossary = dask_engine.pipeline_glossary(dask_engine._pipeline((None, None)))
-    lines = list(dask_engine._scored(client, files[0], [1], broken, 64, 2, glossary))
-    decisions = [json.loads(line) for line in lines]
+    texts = list(dask_engine._scored(client, files[0], [1], broken, 64, 2, glossary))
+    decisions = [json.loads(line) for line in "".join(texts).splitlines()]
     assert len(decisions) == 2 * (len(CASES) + len(BAD))
     assert all(d["decision"] == "escalate" and d["reasons"][0]["code"] == "worker_failed" for d in decisions)
     assert [d["id"] for d in decisions[:5]] == ["d-1", "d-2", "d-3", "d-4", None]
