@@ -102,15 +102,32 @@ def _load_frozen(source: Source) -> Optional[str]:
 
 
 def _client(scheduler: Optional[str], n_workers: int):
+    """A client of the scheduler at that address, or of a new ``LocalCluster`` of our own.
+
+    Our cluster's worker processes are forked from a fork server that has
+    imported Dask, spaCy and this package once, where the platform has one:
+    a spawned worker imports them itself (about a second of CPU each, on the
+    same cores the other workers start on). The fork server lives as long as
+    this process and sees its environment as it was when the first cluster
+    started. The workers run without Dask's statistical profiler, which
+    samples the task thread's stack every 10 ms.
+    """
     from distributed import Client, LocalCluster
 
     if scheduler:
         return Client(scheduler), None
-    import dask
+    import multiprocessing
 
-    # A worker's statistical profiler samples its task thread's stack every 10 ms, and
-    # our tasks are deep stacks of Python: off, on the cluster we start.
-    with dask.config.set({"distributed.worker.profile.enabled": False}):
+    import dask
+    from distributed.utils import get_mp_context
+
+    settings = {"distributed.worker.profile.enabled": False}
+    forkserver = "forkserver" in multiprocessing.get_all_start_methods()
+    if forkserver:
+        settings["distributed.worker.multiprocessing-method"] = "forkserver"
+    with dask.config.set(settings):
+        if forkserver:
+            get_mp_context().set_forkserver_preload(["distributed", __name__])
         cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
     return Client(cluster), cluster
 
