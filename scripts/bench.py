@@ -29,8 +29,10 @@ shared machine only ever adds time.
   ``--workers-cases`` cases and on a tenth of them: the wall time of the large
   run, and the marginal rate (the extra cases over the extra time), which
   leaves out the start-up (building the pipeline, starting workers). Each leg
-  also has the CPU seconds of its processes (the CLI and its workers, fewest
-  of the runs): on a busy machine wall times mostly say how busy it was.
+  also has the CPU seconds of the processes the CLI waits for (fewest of the
+  runs): on a busy machine wall times mostly say how busy it was. For
+  ``--workers`` that is every process; the Dask workers, forked by Dask's
+  fork server, are not counted (``cpu_s_counts``).
 - **memory**: resident memory while ``decide_lines`` (what ``assess`` runs)
   decides ``--memory-docs`` JSONL lines, each a held-out case with one
   never-seen word; growth is measured from the end of the first tenth.
@@ -297,8 +299,8 @@ def _write_jsonl(path: Path, cases: List[dict]) -> None:
 
 
 def _run_cli(extra: List[str], src: Path, out: Path) -> Tuple[float, float]:
-    """Wall seconds of one ``assess`` run, and the CPU seconds of its processes (the CLI and
-    every worker it started): work done, which others' load on the machine disturbs far less."""
+    """Wall seconds of one ``assess`` run, and the CPU seconds of the CLI and the processes it
+    waits for: work done, which others' load on the machine disturbs far less than wall time."""
     command = [sys.executable, "-m", "semgap_spacy", "assess", "--cases", str(src), "--out", str(out),
                "--no-progress"] + extra
     before = os.times()
@@ -372,6 +374,8 @@ def bench_workers(args, cases: List[dict]) -> dict:
     result = {"cases": len(big), "small_run_cases": len(small), "cpus": os.cpu_count(),
               "repeats_best_of": args.worker_repeats, "outputs_identical": same,
               "cpu_parallelism_of_two_processes": parallelism,
+              "cpu_s_counts": "the CLI and the processes it waits for: all of --workers', "
+                              "none of the Dask workers (forked by Dask's fork server)",
               "command": "python -m semgap_spacy assess --cases IN --out OUT --pipeline SAVED --workers N "
                          "[--engine dask]",
               "legs": {}}
