@@ -43,7 +43,7 @@ from .util.heap import freeze_loaded
 __all__ = ["decide_in_workers", "failed_decisions", "WorkerStartError"]
 
 #: chunks sent to a worker before it has answered the first (keeps it busy meanwhile)
-PREFETCH = 2
+PREFETCH = 3
 #: seconds a worker gets to start (load the pipeline) before the run is given up
 _START_TIMEOUT = 300.0
 
@@ -210,7 +210,8 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
     items (Iterable): Case dicts, or raw lines.
     n_process (int): Worker processes; -1 or 0 for one per CPU.
     batch_size (int): Docs per ``nlp.pipe`` batch in a worker.
-    chunk_size (Optional[int]): Cases sent to a worker at once; defaults to 4 batches.
+    chunk_size (Optional[int]): Cases sent to a worker at once; defaults to one batch. Small chunks
+        keep the end of a run short: the last chunk one worker decides is all the others wait for.
     start (int): Number of the first line (``kind="lines"``).
     context: A ``multiprocessing`` context; the platform's default when None.
     YIELDS (dict): One decision per item, in input order.
@@ -218,7 +219,7 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
     """
     if n_process < 1:
         n_process = os.cpu_count() or 1
-    chunk_size = chunk_size or 4 * batch_size
+    chunk_size = chunk_size or batch_size
     context = context or multiprocessing.get_context()
     glossary = pipeline_glossary(nlp)
     with ExitStack() as stack:

@@ -21,9 +21,11 @@ import json
 import os
 import sys
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Dict, Iterator, List, Optional, TextIO, Tuple, Union
 
-from ..api import build_pipeline, decide_lines, pipeline_glossary, with_progress
+from ..api import build_pipeline, decide_lines, pipeline_glossary
 from ..util.heap import freeze_loaded
 from ..util.safe_output import output_file
 from ..workers import failed_decisions
@@ -71,28 +73,80 @@ def _count(block: bytes) -> int:
     return len(_lines(block))
 
 
-def _score(block: bytes, start: int, source: Source, batch_size: int) -> List[str]:
-    """The decisions of one block's lines, as JSON lines (runs on a Dask worker)."""
+def _score(block: bytes, start: int, source: Source, batch_size: int) -> str:
+    """The decisions of one block's lines as one text, a JSON line each (runs on a Dask worker).
+
+    One string per block rather than a list of thousands of them: Dask
+    serialises a list item by item, on the worker and again on the client.
+    """
     with _LOCK:
         nlp = _pipeline(source)
-        return list(decide_lines(nlp, _lines(block), batch_size, start=start, as_json=True))
+        return "".join(line + "\n" for line in decide_lines(nlp, _lines(block), batch_size, start=start,
+                                                            as_json=True))
 
 
-def _load_frozen(source: Source) -> None:
+def _load_frozen(source: Source) -> Optional[str]:
     """Build the pipeline on a worker of our own ``LocalCluster`` and freeze it out of the
-    collector's walks (``util.heap``); a user's cluster is left as it is."""
+    collector's walks (``util.heap``); a user's cluster is left as it is.
+
+    RETURNS (Optional[str]): Why the pipeline could not be built (its tasks then fail
+        closed), or None. Not raised: the client reports a bad pipeline in one line.
+    """
     with _LOCK:
-        _pipeline(source)
+        try:
+            _pipeline(source)
+        except Exception as exc:  # noqa: BLE001
+            return f"{type(exc).__name__}: {exc}"
     freeze_loaded()
+    return None
 
 
 def _client(scheduler: Optional[str], n_workers: int):
+    """A client of the scheduler at that address, or of a new ``LocalCluster`` of our own.
+
+    Our cluster's worker processes are forked from a fork server that has
+    imported Dask, spaCy and this package once, where the platform has one:
+    a spawned worker imports them itself (about a second of CPU each, on the
+    same cores the other workers start on). The fork server lives as long as
+    this process and sees its environment as it was when the first cluster
+    started. The workers run without Dask's statistical profiler, which
+    samples the task thread's stack every 10 ms.
+    """
     from distributed import Client, LocalCluster
 
     if scheduler:
         return Client(scheduler), None
-    cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    import multiprocessing
+
+    import dask
+    from distributed.utils import get_mp_context
+
+    settings = {"distributed.worker.profile.enabled": False}
+    forkserver = "forkserver" in multiprocessing.get_all_start_methods()
+    if forkserver:
+        settings["distributed.worker.multiprocessing-method"] = "forkserver"
+    with dask.config.set(settings):
+        if forkserver:
+            get_mp_context().set_forkserver_preload(["distributed", __name__])
+        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
     return Client(cluster), cluster
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+
+@contextmanager
+def _bar(enabled: bool, total: int):
+    """A tqdm bar of decisions on stderr when enabled and stderr is a terminal (it appears once
+    the run has taken a second); else one that shows nothing."""
+    if not enabled or not sys.stderr.isatty():
+        yield _NoBar()
+        return
+    from tqdm import tqdm
+    with tqdm(total=total, unit=" cases", delay=1.0, file=sys.stderr, dynamic_ncols=True) as bar:
+        yield bar
 
 
 def auto_blocksize(total_bytes: int, workers: int) -> int:
@@ -127,14 +181,18 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
 
     source: Source = (os.path.abspath(pipeline) if pipeline and "://" not in pipeline else pipeline,
                       os.path.abspath(glossaries) if glossaries else None)
-    glossary = pipeline_glossary(_pipeline(source))  # here too: a bad pipeline fails before anything runs
-    client, cluster = _client(scheduler, n_workers)
+    # The cluster starts (and its workers build the pipeline) while this process builds
+    # its own: each is seconds of start-up, and they need not wait for one another.
+    pool = ThreadPoolExecutor(1, thread_name_prefix="semgap-dask-start")
+    starting = pool.submit(_start, scheduler, n_workers, source)
+    pool.shutdown(wait=False)
     try:
-        if cluster is not None:
-            try:
-                client.run(_load_frozen, source)
-            except Exception:  # noqa: BLE001 - a worker that cannot load fails its tasks closed below
-                pass
+        glossary = pipeline_glossary(_pipeline(source))  # here too: a bad pipeline fails before anything runs
+    except BaseException:
+        _close_once_started(starting)
+        raise
+    client, cluster = starting.result()
+    try:
         if blocksize is None:
             from fsspec.core import get_fs_token_paths
             fs, _, paths = get_fs_token_paths(cases)
@@ -146,21 +204,48 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
         for count in counts:
             starts.append(starts[-1] + count)
         ahead = _AHEAD * max(1, sum(client.nthreads().values()))
-        lines = _scored(client, blocks, starts, source, batch_size, ahead, glossary)
         written = 0
-        for line in with_progress(lines, progress, total=starts[-1] - 1):
-            out.write(line + "\n")
-            written += 1
+        with _bar(progress, starts[-1] - 1) as bar:
+            for count, text in zip(counts, _scored(client, blocks, starts, source, batch_size, ahead, glossary)):
+                if text.count("\n") != count:  # never a decision too many or missing
+                    raise RuntimeError(f"a block of {count} lines came back with {text.count(chr(10))} decisions")
+                out.write(text)
+                written += count
+                bar.update(count)
         return written
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        _close(client, cluster)
+
+
+def _start(scheduler: Optional[str], n_workers: int, source: Source):
+    """A client of the scheduler, or of a new ``LocalCluster`` whose workers have built the pipeline."""
+    client, cluster = _client(scheduler, n_workers)
+    if cluster is not None:
+        try:
+            client.run(_load_frozen, source)
+        except Exception:  # noqa: BLE001 - a worker that cannot build the pipeline fails its tasks closed
+            pass
+    return client, cluster
+
+
+def _close(client, cluster) -> None:
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def _close_once_started(starting: Future) -> None:
+    """Close the client (and cluster) being started, once it is, when the run is given up before."""
+    try:
+        client, cluster = starting.result()
+    except Exception:  # noqa: BLE001 - nothing started: nothing to close
+        return
+    _close(client, cluster)
 
 
 def _scored(client, blocks: list, starts: List[int], source: Source, batch_size: int, ahead: int,
             glossary) -> Iterator[str]:
-    """JSON decisions block by block, in order, with at most ``ahead`` blocks in flight."""
+    """Each block's JSON decisions (one text, a line each), in order, with at most ``ahead`` blocks in flight."""
     import dask
 
     futures: list = []
@@ -170,11 +255,12 @@ def _scored(client, blocks: list, starts: List[int], source: Source, batch_size:
         if i >= ahead:
             k = i - ahead
             try:
-                yield from futures[k].result()
+                yield futures[k].result()
             except Exception as exc:  # fail closed: every line of the block escalates
                 block = dask.compute(blocks[k], scheduler="sync")[0]
                 message = f"the Dask task failed: {type(exc).__name__}: {exc}"[:500]
-                yield from failed_decisions(_lines(block), "json_lines", starts[k], message, glossary)
+                failed = failed_decisions(_lines(block), "json_lines", starts[k], message, glossary)
+                yield "".join(line + "\n" for line in failed)
             futures[k] = None
 
 

@@ -81,8 +81,8 @@ def test_a_failing_task_gives_every_line_of_its_block_a_worker_failed_escalation
     _, files = read_bytes(str(src), delimiter=b"\n", blocksize=None, sample=False)
     broken = ("/no/such/pipeline", None)  # every task fails to load the pipeline
     glossary = dask_engine.pipeline_glossary(dask_engine._pipeline((None, None)))
-    lines = list(dask_engine._scored(client, files[0], [1], broken, 64, 2, glossary))
-    decisions = [json.loads(line) for line in lines]
+    texts = list(dask_engine._scored(client, files[0], [1], broken, 64, 2, glossary))
+    decisions = [json.loads(line) for line in "".join(texts).splitlines()]
     assert len(decisions) == 2 * (len(CASES) + len(BAD))
     assert all(d["decision"] == "escalate" and d["reasons"][0]["code"] == "worker_failed" for d in decisions)
     assert [d["id"] for d in decisions[:5]] == ["d-1", "d-2", "d-3", "d-4", None]
@@ -104,3 +104,27 @@ def test_blocks_are_sized_so_that_every_worker_has_several():
     assert size(10_000, 2) == dask_engine.MIN_BLOCK        # a small input: no block below the floor
     assert size(10 ** 10, 2) == dask_engine.MAX_BLOCK      # a huge one: no block above the cap
     assert size(4_000_000, 0) == 4_000_000 // 8            # a cluster that reports no threads yet
+
+
+def test_a_pipeline_that_cannot_be_built_is_one_line_and_the_cluster_is_closed(tmp_path, capfd):
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    _input(src, repeat=1)
+    code = main(["assess", "--engine", "dask", "--workers", "1", "--pipeline", str(tmp_path / "no-such-pipeline"),
+                 "--cases", str(src), "--out", str(out)])
+    assert code == 1
+    err = capfd.readouterr().err  # the workers' stderr too: they must not log a traceback of their own
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err and "no-such-pipeline" in err
+    assert not out.exists()
+
+
+def test_a_block_that_comes_back_short_fails_the_run_and_leaves_out_as_it_was(tmp_path, client, monkeypatch):
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    _input(src, repeat=2)
+    out.write_text("yesterday\n", encoding="utf8")
+    score = dask_engine._score
+    # the workers of the fixture's cluster are threads of this process: they run the patched task
+    monkeypatch.setattr(dask_engine, "_score", lambda *args: score(*args).split("\n", 1)[1])
+    gc.unfreeze()
+    assert main(["assess", "--engine", "dask", "--scheduler", client.scheduler.address,
+                 "--cases", str(src), "--out", str(out)]) == 1
+    assert out.read_text(encoding="utf8") == "yesterday\n"
