@@ -16,8 +16,8 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .pipes.extensions import (_TEXT_KEY, decision_record, decision_value, doc_get, doc_key, doc_text,
-                               set_decision)
+from .pipes.extensions import (_TEXT_KEY, decision_value, doc_get, doc_key, doc_text, set_decision,
+                               take_decision_record)
 from .core.cases import MAX_TEXT_CHARS, check_case
 from .core.decision_record import as_lists, decision_json
 from .core.pipeline import expected_order
@@ -353,8 +353,9 @@ def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[tup
             part = items[first:first + batch_size]
             docs = _run_batch(nlp, [case for case, _, _ in part], batch_size, [found for _, found, _ in part])
             for (case, _, line), doc in zip(part, docs):
-                # plain values only: a record and a text outlive the zone's docs and strings
-                record = None if isinstance(case, Doc) else decision_record(doc)
+                # plain values only: a record and a text outlive the zone's docs and strings;
+                # the docs are ours, so the record leaves them
+                record = None if isinstance(case, Doc) else take_decision_record(doc)
                 decided.append((_packed(record), doc_text(doc), line) if record is not None
                                else (decision_of(doc), None, line))
     return decided
