@@ -231,7 +231,7 @@ class Policy:
         reasons: List[dict] = list(case.case_problems or [])
         reasons.extend(case.pipeline_problems or ())
         # a text refused unread (too long) has no evidence to judge, not "no recognised term"
-        read = not any(r.get("code") in UNREAD_CODES for r in reasons)
+        read = not reasons or not any(r.get("code") in UNREAD_CODES for r in reasons)
         for err in case.component_errors or []:
             reasons.append(make_reason("component_error", f"{err['component']} failed: {err['error']}"))
         if case.suspicious:
