@@ -56,16 +56,10 @@ def freeze_findings(rows: Any) -> Optional[Tuple[FrozenFinding, ...]]:
         code, start, end = row.get("code"), row.get("start_char"), row.get("end_char")
         if type(code) is not str or code not in _DEFERRABLE or type(start) is not int or type(end) is not int:
             return None
-        out.append((code, start, end, tuple(row.get("words") or ()), _frozen_spans(row.get("word_spans"))))
+        # ``tuple`` of a tuple is that tuple: the coverage step's own immutable values are shared
+        out.append((code, start, end, tuple(row.get("words") or ()),
+                    tuple(map(tuple, row.get("word_spans") or ()))))
     return tuple(out)
-
-
-def _frozen_spans(spans: Any) -> Tuple[Tuple[int, ...], ...]:
-    """Word spans as a tuple of tuples: the coverage step's own (immutable already, so shared),
-    or a copy of anything else."""
-    if type(spans) is tuple and all(type(span) is tuple for span in spans):
-        return spans
-    return tuple([tuple(span) for span in spans or ()])
 
 
 def stand_in(finding: FrozenFinding) -> dict:
