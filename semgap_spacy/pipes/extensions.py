@@ -204,6 +204,14 @@ def take_decision_record(doc: Doc) -> Optional[tuple]:
     return record
 
 
+def release_doc(doc: Doc) -> None:
+    """Drop every value and span group on a doc that nobody will read again (one of ``decide_cases``,
+    once its decision record is taken): a trained pipeline holds a whole batch of docs until
+    the last of them is done, and what the pipes left on each is freed now rather than then."""
+    doc.user_data.clear()
+    doc.spans.data.clear()
+
+
 def store_decision_record(doc: Doc, record: tuple) -> None:
     """Keep a decision record (``core.decision_record``) as the doc's decision, replacing any earlier one."""
     data = doc.user_data
