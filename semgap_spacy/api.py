@@ -16,8 +16,8 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .pipes.extensions import (_TEXT_KEY, decision_value, doc_get, doc_key, doc_text, release_doc, set_decision,
-                               take_decision_record)
+from .pipes.extensions import (_TEXT_KEY, decision_record, decision_value, doc_get, doc_key, doc_text,
+                               release_doc, set_decision)
 from .core.cases import MAX_TEXT_CHARS, check_case
 from .core.decision_record import as_lists, decision_json
 from .core.pipeline import expected_order
@@ -363,7 +363,7 @@ def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[tup
                 if isinstance(case, Doc):
                     decided.append((decision_of(doc), None, line))
                     continue
-                record = take_decision_record(doc)
+                record = decision_record(doc)
                 decided.append((_packed(record), doc_text(doc), line) if record is not None
                                else (decision_of(doc), None, line))
                 release_doc(doc)  # the doc is ours and done with: what the pipes left on it goes now

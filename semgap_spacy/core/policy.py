@@ -339,7 +339,7 @@ class Policy:
             state = "asserted"  # a misspelt critical still blocks
         cue = mark.negation_cue if state == "negated" else mark.hedge_cue if state == "hedged" else None
         template = self._term_templates.get((term_id, signal, state))
-        if template is None:  # a signal of the span's own that the glossary term does not carry
+        if template is None:  # a span made elsewhere, with a signal no glossary term reasons with
             return _quoted_reason(_SIGNAL_REASON[(signal, state)], _STATE_MESSAGES[state].format(quote, term_id),
                                   term_id, start_char, end_char, quote, "cue", list(cue) if cue else None)
         code, outcome, tail = template

@@ -194,20 +194,10 @@ def decision_record(doc: Doc) -> Optional[tuple]:
     return None
 
 
-def take_decision_record(doc: Doc) -> Optional[tuple]:
-    """``decision_record``, taken off the doc: for a caller that decides from the record and
-    drops the doc, so that the record's containers go as soon as the caller is done with them
-    rather than with the doc (a trained pipeline holds a whole batch of docs)."""
-    record = decision_record(doc)
-    if record is not None:
-        del doc.user_data[_RECORD_KEY]
-    return record
-
-
 def release_doc(doc: Doc) -> None:
-    """Drop every value and span group on a doc that nobody will read again (one of ``decide_cases``,
-    once its decision record is taken): a trained pipeline holds a whole batch of docs until
-    the last of them is done, and what the pipes left on each is freed now rather than then."""
+    """Drop every value and span group on a doc that nobody will read again (one ``decide_cases``
+    made, once its decision record is taken): a trained pipeline holds a whole batch of docs
+    until the last of them is done, and what the pipes left on each is freed now rather than then."""
     doc.user_data.clear()
     doc.spans.data.clear()
 
