@@ -17,7 +17,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from .pipes.extensions import (_TEXT_KEY, decision_record, decision_value, doc_get, doc_key, doc_text,
-                               set_decision)
+                               release_doc, set_decision)
 from .core.cases import MAX_TEXT_CHARS, check_case
 from .core.decision_record import as_lists, decision_json
 from .core.pipeline import expected_order
@@ -345,7 +345,13 @@ def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int) -> Ite
 
 def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[tuple]:
     """What decides some cases, decided inside one memory zone (Docs given by the caller excepted):
-    per case (its decision record, the doc's text, the line number) or (its decision, None, line)."""
+    per case (its decision record, the doc's text, the line number) or (its decision, None, line).
+
+    A doc made here is emptied as soon as its record is taken: the pipes before ours may hold
+    it with the rest of its batch (a trained pipeline's components work on batches), and what
+    our pipes left on it would otherwise live as long as the batch, long enough for Python's
+    collector to move it to its older generations and bring on full collections. A Doc given
+    by the caller is left as it is, its decision on it."""
     given_docs = any(isinstance(case, Doc) for case, _, _ in items)
     decided = []
     with (nullcontext() if given_docs else memory_zone(nlp)):
@@ -354,9 +360,13 @@ def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[tup
             docs = _run_batch(nlp, [case for case, _, _ in part], batch_size, [found for _, found, _ in part])
             for (case, _, line), doc in zip(part, docs):
                 # plain values only: a record and a text outlive the zone's docs and strings
-                record = None if isinstance(case, Doc) else decision_record(doc)
+                if isinstance(case, Doc):
+                    decided.append((decision_of(doc), None, line))
+                    continue
+                record = decision_record(doc)
                 decided.append((_packed(record), doc_text(doc), line) if record is not None
                                else (decision_of(doc), None, line))
+                release_doc(doc)  # the doc is ours and done with: what the pipes left on it goes now
     return decided
 
 

@@ -29,6 +29,15 @@ def _boom(doc):
 _SEEN = []
 
 
+@spacy.Language.component("semgap_test_keep_docs")
+def _keep(doc):
+    _KEPT.append(doc)  # as a trained pipe holds a whole batch of docs until the last is done
+    return doc
+
+
+_KEPT = []
+
+
 def test_a_doc_is_handed_on_before_the_rest_of_its_batch_is_made():
     nlp = build_pipeline()
     nlp.add_pipe("semgap_test_seen", first=True)
@@ -87,3 +96,19 @@ def test_decisions_streamed_are_the_decisions_of_single_cases():
     streamed = list(decide_cases(nlp, cases))
     assert streamed == [decision_of(assess(nlp, c["text"], domain=c["domain"], case_id=c["id"])) for c in cases]
     assert type(streamed[-1]["id"]) is CaseId
+
+
+def test_the_docs_decide_cases_makes_hold_nothing_once_decided_and_given_docs_keep_everything():
+    from semgap_spacy.api import case_doc
+
+    nlp = build_pipeline()
+    nlp.add_pipe("semgap_test_keep_docs", first=True)
+    _KEPT.clear()
+    decisions = list(decide_cases(nlp, CASES))
+    made, _KEPT[:] = list(_KEPT), []
+    assert len(made) == len(CASES) and [d["id"] for d in decisions] == [c["id"] for c in CASES]
+    assert all(not doc.user_data and not doc.spans for doc in made)
+    given = [case_doc(nlp, case) for case in CASES[:2]]
+    got = list(decide_cases(nlp, given))
+    assert [doc._.semgap_decision for doc in given] == got == decisions[:2]
+    assert all(doc.spans["semgap_terms"] for doc in given)

@@ -56,8 +56,9 @@ def freeze_findings(rows: Any) -> Optional[Tuple[FrozenFinding, ...]]:
         code, start, end = row.get("code"), row.get("start_char"), row.get("end_char")
         if type(code) is not str or code not in _DEFERRABLE or type(start) is not int or type(end) is not int:
             return None
+        # ``tuple`` of a tuple is that tuple: the coverage step's own immutable values are shared
         out.append((code, start, end, tuple(row.get("words") or ()),
-                    tuple([tuple(span) for span in row.get("word_spans") or ()])))
+                    tuple(map(tuple, row.get("word_spans") or ()))))
     return tuple(out)
 
 

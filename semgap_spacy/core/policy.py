@@ -123,11 +123,21 @@ def _quoted_reason(code: str, message: str, term_id: Optional[str], start_char: 
     return reason
 
 
-def _state_tails(glossary: GlossarySet) -> Dict[Tuple[str, str], str]:
-    """(term id, state) -> what a term reason's message says after the quote (``_STATE_MESSAGES``),
-    for every term of the glossary: the message is then the quote and its tail."""
-    return {(term.id, state): template[len("{!r}"):].format(term.id)
-            for _, term in glossary.terms() for state, template in _STATE_MESSAGES.items()}
+#: A term reason as far as the glossary fixes it: (code, outcome, what the message says after
+#: the quote). The quote, the offsets and the cue are the text's.
+TermTemplate = Tuple[str, str, str]
+
+
+def _term_templates(glossary: GlossarySet) -> Dict[Tuple[str, str, str], TermTemplate]:
+    """(term id, signal, state) -> ``TermTemplate``, for every term of the glossary, each signal
+    that clears or blocks and each state (``_STATE_MESSAGES``): made when the glossary loads, so
+    a term reason is the quote put in front of a tail written once."""
+    out = {}
+    for _, term in glossary.terms():
+        for (signal, state), code in _SIGNAL_REASON.items():
+            tail = _STATE_MESSAGES[state][len("{!r}"):].format(term.id)
+            out[(term.id, signal, state)] = (code, outcome_for(code), tail)
+    return out
 
 
 def _state(start: int, end: int, mark: Mark, repairs) -> str:
@@ -194,7 +204,7 @@ class Policy:
             name: CoverageReasons(name, tuple(t.id for t in dom.terms if t.status == "approved"))
             for name, dom in glossary.domains.items()}
         # and so does the wording of a reason about a term, up to the quote
-        self._tails = _state_tails(glossary)
+        self._term_templates = _term_templates(glossary)
 
     def reasons(self, case: CaseFindings) -> List[dict]:
         """Every reason for a case, strictest first, then in text order.
@@ -221,7 +231,7 @@ class Policy:
         reasons: List[dict] = list(case.case_problems or [])
         reasons.extend(case.pipeline_problems or ())
         # a text refused unread (too long) has no evidence to judge, not "no recognised term"
-        read = not any(r.get("code") in UNREAD_CODES for r in reasons)
+        read = not reasons or not any(r.get("code") in UNREAD_CODES for r in reasons)
         for err in case.component_errors or []:
             reasons.append(make_reason("component_error", f"{err['component']} failed: {err['error']}"))
         if case.suspicious:
@@ -328,10 +338,16 @@ class Policy:
         if signal == "critical_block" and state == "repaired":
             state = "asserted"  # a misspelt critical still blocks
         cue = mark.negation_cue if state == "negated" else mark.hedge_cue if state == "hedged" else None
-        tail = self._tails.get((term_id, state))
-        message = repr(quote) + tail if tail is not None else _STATE_MESSAGES[state].format(quote, term_id)
-        return _quoted_reason(_SIGNAL_REASON[(signal, state)], message,
-                              term_id, start_char, end_char, quote, "cue", list(cue) if cue else None)
+        template = self._term_templates.get((term_id, signal, state))
+        if template is None:  # a span made elsewhere, with a signal no glossary term reasons with
+            return _quoted_reason(_SIGNAL_REASON[(signal, state)], _STATE_MESSAGES[state].format(quote, term_id),
+                                  term_id, start_char, end_char, quote, "cue", list(cue) if cue else None)
+        code, outcome, tail = template
+        reason = {"code": code, "outcome": outcome, "message": repr(quote) + tail, "term_id": term_id,
+                  "start_char": int(start_char), "end_char": int(end_char), "evidence": quote}
+        if cue:
+            reason["cue"] = list(cue)
+        return reason
 
     # -- reviewer options ----------------------------------------------------
     def _attach_options(self, reasons: List[dict], domain: Optional[str]) -> None:

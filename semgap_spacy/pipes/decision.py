@@ -18,7 +18,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..core.pipeline import DISABLED, FAILED, PIPELINE_INCOMPLETE, RAN, RunCheck, check_runs, contract
-from ..core.policy import CaseFindings, Mark, Policy
+from ..core.policy import NO_MARK, CaseFindings, Mark, Policy
 from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the check lives in core)
 from ..core.decision_record import Deferred, make_record
 from ..core.run_entries import is_entry
@@ -34,7 +34,8 @@ from .extensions import (TERMS_KEY, doc_key, doc_text, kept_entries, quantity_ro
     "semgap_domain", "semgap_case_id", "semgap_text_sha256", "semgap_case_problems",
     "semgap_component_errors", "semgap_repairs", "semgap_readings_checked",
     "semgap_suspicious", "semgap_coverage", "semgap_default_domain"))
-_MARK_NAMES = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
+_STATE_NAMES = ("semgap_negated", "semgap_hedged")
+_CUE_NAMES = ("semgap_negation_cue", "semgap_hedge_cue")
 
 
 class _SpanMarks:
@@ -47,7 +48,10 @@ class _SpanMarks:
         self.doc = doc
 
     def get(self, key: Tuple[int, int], default: Optional[Mark] = None) -> Mark:
-        return Mark(*span_values(self.doc, _MARK_NAMES, key[0], key[1]))
+        negated, hedged = span_values(self.doc, _STATE_NAMES, key[0], key[1])
+        if not (negated or hedged):
+            return NO_MARK  # an asserted term: its cues are never read
+        return Mark(negated, hedged, *span_values(self.doc, _CUE_NAMES, key[0], key[1]))
 
 
 class Decision(SemgapPipe):

@@ -194,6 +194,14 @@ def decision_record(doc: Doc) -> Optional[tuple]:
     return None
 
 
+def release_doc(doc: Doc) -> None:
+    """Drop every value and span group on a doc that nobody will read again (one ``decide_cases``
+    made, once its decision record is taken): a trained pipeline holds a whole batch of docs
+    until the last of them is done, and what the pipes left on each is freed now rather than then."""
+    doc.user_data.clear()
+    doc.spans.data.clear()
+
+
 def store_decision_record(doc: Doc, record: tuple) -> None:
     """Keep a decision record (``core.decision_record``) as the doc's decision, replacing any earlier one."""
     data = doc.user_data
@@ -559,7 +567,7 @@ def term_rows(doc: Doc, spans_key: str = TERMS_KEY) -> List[TermRow]:
     spans_key (str): The term span group. Defaults to "semgap_terms".
     RETURNS (List[TermRow]): The rows; empty when the group is missing.
     """
-    group = doc.spans.get(spans_key)
+    group = span_group(doc, spans_key)
     if group is None:
         return []
     return [TermRow(s.start, s.end, s.start_char, s.end_char, s.label_, term_facts(s.id_)) for s in group]
@@ -572,7 +580,7 @@ def quantity_rows(doc: Doc, quantities_key: str = QUANTITIES_KEY) -> List[Quanti
     quantities_key (str): The quantity span group. Defaults to "semgap_quantities".
     RETURNS (List[QuantityRow]): The rows, in group order; empty when the group is missing.
     """
-    group = doc.spans.get(quantities_key)
+    group = span_group(doc, quantities_key)
     if group is None:
         return []
     out = []

@@ -155,3 +155,36 @@ def test_evidence_spans_verify_against_the_text(decide):
     assert problems and "text_sha256" in problems[0]
     shifted = dict(decision, text_sha256=None)
     assert any("not 'OOS'" in p for p in verify_evidence(shifted, "XX" + text))
+
+
+@pytest.mark.parametrize("text,code,wording", [
+    ("Clear to close", "clearance", "'Clear to close' asserts MTG.CTC"),
+    ("File is not clear to close", "clearance_negated", "'clear to close' (MTG.CTC) is negated"),
+    ("clear to close pending appraisal", "clearance_hedged",
+     "'clear to close' (MTG.CTC) is hedged or conditional"),
+    ("Clear to clsoe", "clearance_repaired",
+     "'Clear to clsoe' matched MTG.CTC only after spelling correction; a clearance must be exact"),
+])
+def test_a_term_reason_quotes_the_text_and_names_the_term(decide, text, code, wording):
+    reason = next(r for r in decide(text, domain="mortgage")["reasons"] if r["code"] == code)
+    assert reason["message"] == wording
+    assert reason["term_id"] == "MTG.CTC" and reason["evidence"] == text[reason["start_char"]:reason["end_char"]]
+
+
+def test_term_reasons_follow_a_new_glossary():
+    """The wording of term reasons is made when the glossary loads: a glossary set later,
+    with the term under another id, is the one the messages name."""
+    from semgap_spacy import assess, build_pipeline
+    from semgap_spacy.glossary.models import GlossarySet, load_glossaries
+
+    data = load_glossaries().to_dict()
+    for term in data["mortgage"]["terms"]:
+        if term["id"] == "MTG.CTC":
+            term["id"] = "MTG.CLEAR_TO_CLOSE"
+    nlp = build_pipeline()
+    for _, pipe in nlp.pipeline:
+        pipe.set_glossary(GlossarySet.from_dict(data))
+    decision = assess(nlp, "File is not clear to close", domain="mortgage")._.semgap_decision
+    reason = next(r for r in decision["reasons"] if r["code"] == "clearance_negated")
+    assert reason["message"] == "'clear to close' (MTG.CLEAR_TO_CLOSE) is negated"
+    assert reason["term_id"] == "MTG.CLEAR_TO_CLOSE"
