@@ -67,20 +67,15 @@ _fold = cached(65536)(fold)
 UNEXPLAINED_CONTENT = "unexplained_content"
 
 
-class Findings(NamedTuple):
-    """The coverage findings of one text, in text order: clauses with unexplained words, and
-    cues that reach no term.
-
-    ``rows`` are what ``doc._.semgap_coverage["findings"]`` holds (``coverage_reasons`` reads
-    them): ``code``, ``start_char`` and ``end_char`` (the clause, or the cue), ``words`` (the
-    unexplained words, or the cue) and ``word_spans`` ((start_char, end_char) of every
-    unexplained token of the clause, in text order). Their values are tuples, not lists, so
-    the collector can stop tracking them. ``marks`` are (token_start, token_end, code) of
-    each row: the tokens a reviewer should see highlighted.
-    """
-
-    rows: List[dict]
-    marks: List[Tuple[int, int, str]]
+#: The coverage findings of one text, in text order (clauses with unexplained words, and
+#: cues that reach no term), as (rows, marks). ``rows`` are what
+#: ``doc._.semgap_coverage["findings"]`` holds (``coverage_reasons`` reads them): ``code``,
+#: ``start_char`` and ``end_char`` (the clause, or the cue), ``words`` (the unexplained
+#: words, or the cue) and ``word_spans`` ((start_char, end_char) of every unexplained token
+#: of the clause, in text order); their values are tuples, not lists, so the collector can
+#: stop tracking them. ``marks`` are (token_start, token_end, code) of each row: the tokens
+#: a reviewer should see highlighted.
+Findings = Tuple[List[dict], List[Tuple[int, int, str]]]
 
 
 @lru_cache(maxsize=4)
@@ -177,37 +172,12 @@ _MISSING = object()
 _AT_START = (0,)
 
 
-class WordReading:
-    """One text's words as the per-word table reads them: each token's rule by its word
-    alone (``rules``, a new list the caller may complete), and which tokens are of a kind.
-
-    The kinds are the table's sets of keys; a text read inside a memory zone that held
-    a word seen nowhere before carries the kinds of its own keys instead (``own``), since
-    the table keeps nothing of such a word and may have been emptied while it was read.
-    """
-
-    __slots__ = ("rules", "_sets", "_own")
-
-    def __init__(self, rules: List[Optional[str]], sets: Optional[Dict[str, Set[Hashable]]],
-                 own: Optional[Dict[Hashable, Tuple[str, ...]]] = None):
-        self.rules = rules
-        self._sets = sets
-        self._own = own
-
-    def any_of(self, kind: str, keys: Sequence[Hashable]) -> bool:
-        """Whether a token of these keys is of ``kind``."""
-        if self._own is None:
-            return not self._sets[kind].isdisjoint(keys)
-        own = self._own
-        return any(kind in own.get(key, ()) for key in keys)
-
-    def tokens_of(self, kind: str, keys: Sequence[Hashable]) -> List[int]:
-        """The indices of the tokens of ``kind``, in order."""
-        if self._own is None:
-            of = self._sets[kind]
-            return [i for i, key in enumerate(keys) if key in of]
-        own = self._own
-        return [i for i, key in enumerate(keys) if kind in own.get(key, ())]
+#: One text's words as the per-word table reads them: each token's rule by its word alone
+#: (a new list the caller may complete), and for each kind a set of keys that holds every
+#: key of the text of that kind: the table's own sets, or, for a text read inside a memory
+#: zone that held a word seen nowhere before, sets of the text's keys alone (the table keeps
+#: nothing of such a word, and keeping another may empty it while the text is read).
+WordReading = Tuple[List[Optional[str]], Dict[str, Set[Hashable]]]
 
 
 class DomainRules(NamedTuple):
@@ -294,7 +264,7 @@ class CoverageRules:
             table = self._word_facts[known] = IndexedCache(self.cache_size, _KINDS)
             self._text_facts[known] = WordCache(self.cache_size)
         try:
-            return WordReading(list(map(table.__getitem__, keys)), table.kinds)
+            return list(map(table.__getitem__, keys)), table.kinds
         except KeyError:
             pass
         rules = rules if rules is not None else self.empty
@@ -305,10 +275,11 @@ class CoverageRules:
 
         if not in_memory_zone():
             table.learn(keys, lambda key: by_text.lasting(text_of(key), make)[0])
-            return WordReading(list(map(table.__getitem__, keys)), table.kinds)
+            return list(map(table.__getitem__, keys)), table.kinds
         # Inside a zone: each key's kinds are taken as it is read, since keeping a word
         # may empty a full table (and its sets) before the text is done.
-        sets, out, own = table.kinds, [], {}
+        sets, out = table.kinds, []
+        own: Dict[str, Set[Hashable]] = {kind: set() for kind in _KINDS}
         for key in keys:
             rule = table.get(key, _MISSING)
             if rule is not _MISSING:
@@ -320,9 +291,9 @@ class CoverageRules:
                     for kind in kinds:
                         sets[kind].add(key)
             out.append(rule)
-            if kinds:
-                own[key] = kinds
-        return WordReading(out, sets, own)
+            for kind in kinds:
+                own[kind].add(key)
+        return out, own
 
     def _word_facts_of(self, text: str, rules: DomainRules) -> WordFacts:
         """The facts of one word (``WordFacts``)."""
@@ -338,8 +309,8 @@ class CoverageRules:
         """
         found_starts: List[int] = []
         found_offsets: List[Tuple[int, ...]] = []
-        break_starts = self._break_starts
-        for i in reading.tokens_of(BREAK, keys):
+        break_starts, may_break = self._break_starts, reading[1][BREAK]
+        for i in [i for i, key in enumerate(keys) if key in may_break]:
             start, end = starts[i], ends[i]
             found_starts.append(start)
             # a one-character word that may start a break starts it at its only character
@@ -349,7 +320,7 @@ class CoverageRules:
     @staticmethod
     def explain_words(rules: List[Optional[str]], covered: Iterable[int],
                       cues: Iterable[Tuple[int, int, str]]) -> List[Optional[str]]:
-        """Rules 1 and 2 over each token's rule by its word alone (``WordReading.rules``), in place.
+        """Rules 1 and 2 over each token's rule by its word alone (``read``), in place.
 
         rules (List[Optional[str]]): The rule per token by its word alone; completed here.
         covered (Iterable[int]): Token indices inside a term, frame, field mention or quantity span (rule 1).
@@ -375,9 +346,10 @@ class CoverageRules:
         reading (WordReading): The text's words (``read``).
         keys (Sequence[Hashable]): The token keys it was read from.
         """
-        if not reading.any_of(PHRASE, keys):
+        in_phrase = reading[1][PHRASE]
+        if in_phrase.isdisjoint(keys):
             return False
-        return any(explained[i] is None for i in reading.tokens_of(PHRASE, keys))
+        return any(rule is None and key in in_phrase for rule, key in zip(explained, keys))
 
     def explain_phrases(self, explained: List[Optional[str]], texts: Sequence[str], domain: Optional[str], *,
                         sentence_starts: Optional[Set[int]] = None, entity_tokens: Optional[Set[int]] = None,
@@ -521,7 +493,7 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
     if unattached and len(rows) > 1:  # the clauses alone come in text order already
         order = sorted(range(len(rows)), key=lambda k: (rows[k]["start_char"], rows[k]["code"]))
         rows, marks = [rows[k] for k in order], [marks[k] for k in order]
-    return Findings(rows, marks)
+    return rows, marks
 
 
 _UNATTACHED = {"negation": "unattached_negation", "hedge": "unattached_hedge"}

@@ -23,7 +23,7 @@ learnt once per distinct word; everything it stores on the doc is needed by
 a reader (the getter, the decision, displaCy), and a finding's words and
 offsets are tuples the collector need not keep walking.
 """
-from typing import List, Optional, Sequence, Set, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from spacy.attrs import IDX, LENGTH, ORTH
 from spacy.language import Language
@@ -39,6 +39,7 @@ from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, d
 
 
 _SCOPED = frozenset({NEGATION, HEDGE})
+_NONE_APPLIED: FrozenSet[Tuple[int, int]] = frozenset()
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
 _ARRAY_FROM = 20
 _ROW_ATTRS = [ORTH, IDX, LENGTH]
@@ -96,25 +97,24 @@ class Coverage(SemgapPipe):
         reading = rules.read(domain, keys, doc.vocab.strings.__getitem__)
         covered = _covered(doc, span_group(doc, self.spans_key), span_group(doc, self.quantities_key), starts)
         matches = data.get(_CUE_MATCHES) or ()
-        explained = rules.explain_words(reading.rules, covered, matches)
+        explained = rules.explain_words(reading[0], covered, matches)
         breaks = None
         if None in explained:
             if self.ner or self.titlecase or rules.phrases_may_explain(explained, reading, keys):
                 self._explain_phrases(doc, explained, [text[s:e] for s, e in zip(starts, ends)], domain)
             if None in explained:
                 breaks = rules.breaks(text, reading, keys, starts, ends)
-        applied = set()
+        applied = _NONE_APPLIED
         if matches and any(m[2] in _SCOPED for m in matches):  # only then can a cue be unattached
             cue_group = span_group(doc, self.cues_key)
             if cue_group is not None:
                 applied = {(s.start, s.end) for s in cue_group}
-        found = findings(text, starts, ends, explained, matches, applied, covered, breaks)
-        data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained,
-                           "findings": found.rows}
+        rows, marks = findings(text, starts, ends, explained, matches, applied, covered, breaks)
+        data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
         # a group of this doc, so it goes straight into the doc's groups
         doc.spans.data[key] = SpanGroup(doc, name=key,
-                                        spans=[Span(doc, s, e, label=code) for s, e, code in found.marks])
+                                        spans=[Span(doc, s, e, label=code) for s, e, code in marks])
         return doc
 
     def _explain_phrases(self, doc: Doc, explained: List[Optional[str]], texts: List[str],
