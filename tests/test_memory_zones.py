@@ -188,3 +188,25 @@ def test_lasting_says_whether_a_word_outlives_the_zone():
         new_document()
         assert cache.lasting("once", make) == ("ONCE", True)        # met again in a later document
     assert made == ["before", "once"] and "once" in cache
+
+
+def _coverage_read(doc):
+    return (doc._.semgap_coverage["findings"], doc._.semgap_coverage["explained_by"],
+            [(s.start, s.end, s.label_) for s in doc.spans["semgap_unexplained"]])
+
+
+@pytest.mark.parametrize("cache_size", [3, 50_000])
+def test_a_zones_new_words_split_clauses_and_explain_as_outside_a_zone(cache_size):
+    """A word first met inside a zone holds a clause break (";" inside "qzxwvab;qzxwvcd"):
+    coverage reads it as outside any zone, the first time and when it is met again in a later
+    document (then kept, which may empty a small cache mid-text)."""
+    texts = ["Clear to close issued qzxwvab;qzxwvcd pending, qzxwvef",
+             "Clear to close issued, qzxwvef qzxwvab;qzxwvcd; title commitment pending",
+             "qzxwvab;qzxwvcd qzxwvef, clear to close"]
+    cases = [{"id": str(i), "domain": "mortgage", "text": t} for i, t in enumerate(texts)]
+    outside = [_coverage_read(doc) for doc in assess_cases(build_pipeline(), cases)]
+    zoned = build_pipeline(config={"semgap_coverage": {"cache_size": cache_size}})
+    with zoned.memory_zone():
+        inside = [_coverage_read(doc) for doc in zoned.pipe([api.case_doc(zoned, c) for c in cases + cases])]
+    assert outside[0][0][0]["end_char"] == texts[0].index(";")  # the new word's ";" ends the clause
+    assert inside == outside + outside

@@ -35,6 +35,7 @@ offsets, and the decision policy turns the findings into reasons.
 """
 import re
 import unicodedata
+from bisect import bisect_left
 from functools import lru_cache
 from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Sequence,
                     Set, Tuple)
@@ -63,26 +64,18 @@ _INITIAL = re.compile(r"^[^\W\d_]\.?$")
 _fold = cached(65536)(fold)
 
 
-class Finding(NamedTuple):
-    """One coverage finding: a clause with unexplained words, or a cue that reaches no term.
+UNEXPLAINED_CONTENT = "unexplained_content"
 
-    Its fields are immutable values (tuples, not lists), so the row the component
-    stores (``row``) shares them and the collector can stop tracking them.
-    """
 
-    code: str
-    start_char: int      # the clause (unexplained_content) or the cue
-    end_char: int
-    token_start: int     # the tokens a reviewer should see highlighted
-    token_end: int
-    words: Tuple[str, ...]
-    #: (start_char, end_char) of every unexplained token of the clause, in text order
-    word_spans: Tuple[Tuple[int, int], ...] = ()
-
-    def row(self) -> dict:
-        """The finding as ``doc._.semgap_coverage`` stores it (what ``coverage_reasons`` reads)."""
-        return {"code": self.code, "start_char": self.start_char, "end_char": self.end_char,
-                "words": self.words, "word_spans": self.word_spans}
+#: The coverage findings of one text, in text order (clauses with unexplained words, and
+#: cues that reach no term), as (rows, marks). ``rows`` are what
+#: ``doc._.semgap_coverage["findings"]`` holds (``coverage_reasons`` reads them): ``code``,
+#: ``start_char`` and ``end_char`` (the clause, or the cue), ``words`` (the unexplained
+#: words, or the cue) and ``word_spans`` ((start_char, end_char) of every unexplained token
+#: of the clause, in text order); their values are tuples, not lists, so the collector can
+#: stop tracking them. ``marks`` are (token_start, token_end, code) of each row: the tokens
+#: a reviewer should see highlighted.
+Findings = Tuple[List[dict], List[Tuple[int, int, str]]]
 
 
 @lru_cache(maxsize=4)
@@ -163,13 +156,28 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
     return out
 
 
-#: What a word says by itself in one domain: (its rule by rules 3, 4, 5 or a one-word
-#: neutral entry, None for none; where a clause break may begin in it,
-#: ``ClauseRule.break_starts``; whether a known name or a longer neutral entry holds it).
-#: A plain tuple of plain values, which the collector stops tracking (it keeps walking a
-#: NamedTuple), so a cache of thousands of words costs the full collections nothing.
-WordFacts = Tuple[Optional[str], Tuple[int, ...], bool]
-RULE, BREAK_STARTS, IN_PHRASE = range(3)
+#: The kinds of word a key can be, kept as sets of keys beside each word's rule
+#: (``util.caches.IndexedCache``), so a text asks "does any of my words ...?" with one set
+#: operation: ``BREAK``, a clause break may begin in it (``ClauseRule.break_starts``);
+#: ``PHRASE``, a known name or a longer neutral entry holds it (rules 6 and 7).
+BREAK, PHRASE = "break", "phrase"
+_KINDS = (BREAK, PHRASE)
+#: the kinds of a word as one shared tuple per combination
+_KIND_TUPLES = {(False, False): (), (True, False): (BREAK,), (False, True): (PHRASE,),
+                (True, True): (BREAK, PHRASE)}
+#: What a word says by itself in one domain: its rule by rules 3, 4, 5 or a one-word
+#: neutral entry (None for none) and its kinds. Plain values, which the collector stops tracking.
+WordFacts = Tuple[Optional[str], Tuple[str, ...]]
+_MISSING = object()
+_AT_START = (0,)
+
+
+#: One text's words as the per-word table reads them: each token's rule by its word alone
+#: (a new list the caller may complete), and for each kind a set of keys that holds every
+#: key of the text of that kind: the table's own sets, or, for a text read inside a memory
+#: zone that held a word seen nowhere before, sets of the text's keys alone (the table keeps
+#: nothing of such a word, and keeping another may empty it while the text is read).
+WordReading = Tuple[List[Optional[str]], Dict[str, Set[Hashable]]]
 
 
 class DomainRules(NamedTuple):
@@ -221,93 +229,127 @@ class CoverageRules:
         # an unknown domain escalates anyway; its words are read with nothing but the common rules
         self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {}, frozenset(), frozenset())
         self.clauses = clause_rule()
-        # domain (None for every domain the glossary lacks) -> word key -> WordFacts
+        # where a clause break may begin in a word, asked only of words of the BREAK kind
+        self._break_starts = cached(65536)(self.clauses.break_starts)
+        # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
         self._word_facts: Dict[Optional[str], IndexedCache] = {}
-        # the same facts by the word's text, which outlives a memory zone (see ``word_rows``)
+        # the same facts by the word's text, which outlives a memory zone (see ``read``)
         self._text_facts: Dict[Optional[str], WordCache] = {}
 
-    def word_rows(self, domain: Optional[str], keys: Sequence[Hashable],
-                  text_of: Callable[[Hashable], str]) -> List[WordFacts]:
+    def read(self, domain: Optional[str], keys: Sequence[Hashable],
+             text_of: Callable[[Hashable], str]) -> WordReading:
         """What the word of each token says by itself in ``domain``.
 
         A word's facts depend on its text and the domain alone, so they are worked
         out once per distinct word and each token is one look-up. They are kept
         per domain in a ``util.caches.IndexedCache`` keyed by ORTH (bounded by
-        ``cache_size``), and in a ``util.caches.WordCache`` keyed by the word's
-        text. Inside a memory zone a new word is learnt by its text alone: keyed
-        by strings we own, that cache keeps a word that a later document of the
-        zone meets again and drops the zone's one-off words when it ends, so a
-        stream decided zone after zone does not work its vocabulary out anew in
-        every zone. A word kept by its text is kept by its key too; no one-off
-        word's key stays. Every domain the glossary lacks shares one of each.
+        ``cache_size``), whose sets of keys say which words may start a clause
+        break or belong to a longer phrase, and in a ``util.caches.WordCache``
+        keyed by the word's text. Inside a memory zone a new word is learnt by its
+        text alone: keyed by strings we own, that cache keeps a word that a later
+        document of the zone meets again and drops the zone's one-off words when it
+        ends, so a stream decided zone after zone does not work its vocabulary out
+        anew in every zone. A word kept by its text is kept by its key too; no
+        one-off word's key stays. Every domain the glossary lacks shares one of each.
 
         domain (Optional[str]): The case's domain.
         keys (Sequence[Hashable]): A key per token that stands for its text alone (spaCy's ORTH).
         text_of (Callable[[Hashable], str]): The text of a key (asked only for keys not seen yet).
-        RETURNS (List[WordFacts]): The facts of each token.
+        RETURNS (WordReading): The rule of each token by its word alone, and the kinds of its words.
         """
         rules = self.domains.get(domain) if domain else None
         known = domain if rules is not None else None
-        facts = self._word_facts.get(known)
-        if facts is None:
-            facts = self._word_facts[known] = IndexedCache(self.cache_size, ())
+        table = self._word_facts.get(known)
+        if table is None:
+            table = self._word_facts[known] = IndexedCache(self.cache_size, _KINDS)
             self._text_facts[known] = WordCache(self.cache_size)
         try:
-            return [facts[key] for key in keys]
+            return list(map(table.__getitem__, keys)), table.kinds
         except KeyError:
             pass
         rules = rules if rules is not None else self.empty
-        clauses, names, neutral = self.clauses, rules.name_words, rules.neutral_seq_words
         by_text = self._text_facts[known]
 
         def make(text: str) -> WordFacts:
-            return (self._word_rule(text, rules), clauses.break_starts(text),
-                    text in names or _fold(text) in neutral)
+            return self._word_facts_of(text, rules)
 
-        def of_text(key: Hashable, zoned: bool = False) -> WordFacts:
-            row, kept = by_text.lasting(text_of(key), make)
-            if kept and zoned:
-                facts.keep(key, row)  # a word kept by its text is no zone's one-off
-            return row
+        if not in_memory_zone():
+            table.learn(keys, lambda key: by_text.lasting(text_of(key), make)[0])
+            return list(map(table.__getitem__, keys)), table.kinds
+        # Inside a zone: each key's kinds are taken as it is read, since keeping a word
+        # may empty a full table (and its sets) before the text is done.
+        sets, out = table.kinds, []
+        own: Dict[str, Set[Hashable]] = {kind: set() for kind in _KINDS}
+        for key in keys:
+            rule = table.get(key, _MISSING)
+            if rule is not _MISSING:
+                kinds = tuple(kind for kind in _KINDS if key in sets[kind])
+            else:
+                (rule, kinds), kept = by_text.lasting(text_of(key), make)
+                if kept:  # a word kept by its text is no zone's one-off
+                    table.keep(key, rule)
+                    for kind in kinds:
+                        sets[kind].add(key)
+            out.append(rule)
+            for kind in kinds:
+                own[kind].add(key)
+        return out, own
 
-        if in_memory_zone():
-            get = facts.get
-            return [get(key) or of_text(key, True) for key in keys]
-        facts.learn(keys, lambda key: (of_text(key), ()))
-        return [facts[key] for key in keys]
+    def _word_facts_of(self, text: str, rules: DomainRules) -> WordFacts:
+        """The facts of one word (``WordFacts``)."""
+        in_phrase = text in rules.name_words or _fold(text) in rules.neutral_seq_words
+        return (self._word_rule(text, rules), _KIND_TUPLES[bool(self.clauses.break_starts(text)), in_phrase])
+
+    def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
+               ends: Sequence[int]) -> List[Tuple[int, int]]:
+        """The clause breaks of ``text`` (``ClauseRule.breaks``), tried only at the tokens whose
+        word may start one (``ClauseRule.breaks_at``; a token that starts none adds nothing).
+
+        RETURNS (List[Tuple[int, int]]): Every clause break as (start_char, end_char), in text order.
+        """
+        found_starts: List[int] = []
+        found_offsets: List[Tuple[int, ...]] = []
+        break_starts, may_break = self._break_starts, reading[1][BREAK]
+        for i in [i for i, key in enumerate(keys) if key in may_break]:
+            start, end = starts[i], ends[i]
+            found_starts.append(start)
+            # a one-character word that may start a break starts it at its only character
+            found_offsets.append(_AT_START if end - start == 1 else break_starts(text[start:end]))
+        return self.clauses.breaks_at(text, found_starts, found_offsets)
 
     @staticmethod
-    def explain_words(rows: Sequence[WordFacts], covered: Iterable[int],
+    def explain_words(rules: List[Optional[str]], covered: Iterable[int],
                       cues: Iterable[Tuple[int, int, str]]) -> List[Optional[str]]:
-        """Rules 1 to 5 and one-word neutral entries: what each token is, None where that says nothing.
+        """Rules 1 and 2 over each token's rule by its word alone (``read``), in place.
 
-        rows (Sequence[WordFacts]): Each token's facts (``word_rows``).
+        rules (List[Optional[str]]): The rule per token by its word alone; completed here.
         covered (Iterable[int]): Token indices inside a term, frame, field mention or quantity span (rule 1).
         cues (Iterable[Tuple[int, int, str]]): (token_start, token_end, label) of every cue match (rule 2).
-        RETURNS (List[Optional[str]]): The rule per token.
+        RETURNS (List[Optional[str]]): ``rules``: the rule per token.
         """
-        out = [row[RULE] for row in rows]
-        n = len(out)
+        n = len(rules)
         for start, end, _ in cues:
             for i in range(max(start, 0), min(end, n)):
-                out[i] = CUE
+                rules[i] = CUE
         for i in covered:
-            out[i] = TERM  # rule 1 comes first
-        return out
+            rules[i] = TERM  # rule 1 comes first
+        return rules
 
     @staticmethod
-    def phrases_may_explain(explained: Sequence[Optional[str]], rows: Sequence[WordFacts]) -> bool:
+    def phrases_may_explain(explained: Sequence[Optional[str]], reading: WordReading,
+                            keys: Sequence[Hashable]) -> bool:
         """Whether a token still unexplained is a word of a known name or of a longer neutral
         entry: only such a token can rules 6 and 7 explain (the ``ner`` and ``titlecase``
         sources aside), so a text without one needs no look at its phrases.
 
         explained (Sequence[Optional[str]]): ``explain_words``' answer.
-        rows (Sequence[WordFacts]): Each token's facts.
+        reading (WordReading): The text's words (``read``).
+        keys (Sequence[Hashable]): The token keys it was read from.
         """
-        for rule, row in zip(explained, rows):
-            if rule is None and row[IN_PHRASE]:
-                return True
-        return False
+        in_phrase = reading[1][PHRASE]
+        if in_phrase.isdisjoint(keys):
+            return False
+        return any(rule is None and key in in_phrase for rule, key in zip(explained, keys))
 
     def explain_phrases(self, explained: List[Optional[str]], texts: Sequence[str], domain: Optional[str], *,
                         sentence_starts: Optional[Set[int]] = None, entity_tokens: Optional[Set[int]] = None,
@@ -344,7 +386,7 @@ class CoverageRules:
     def _word_rule(self, text: str, rules: DomainRules) -> Optional[str]:
         """The first rule that explains a word by itself (3, 4, 5, 7 one-word entries), or None.
 
-        Kept per domain and word (``word_rows``): a stream repeats its words,
+        Kept per domain and word (``read``): a stream repeats its words,
         and every answer depends on the text alone.
         """
         f = _fold(text)
@@ -396,7 +438,7 @@ def _sentence_starts(texts: Sequence[str]) -> Set[int]:
 
 def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: Sequence[Optional[str]],
              cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]], covered: Set[int],
-             breaks: Optional[Sequence[Tuple[int, int]]] = None) -> List[Finding]:
+             breaks: Optional[Sequence[Tuple[int, int]]] = None) -> Findings:
     """The findings of one text, in text order.
 
     Unexplained tokens are grouped by clause (the one clause rule of
@@ -411,31 +453,33 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
     breaks: The clause breaks of ``text`` (``ClauseRule.breaks``), read only when a word is
         unexplained; None: worked out here.
     """
-    out: List[Finding] = []
+    rows: List[dict] = []
+    marks: List[Tuple[int, int, str]] = []
     missing = [i for i, rule in enumerate(explained) if rule is None]
     if missing:
         if breaks is None:
             breaks = clause_rule().breaks(text)
-        clauses: List[Tuple[int, List[int]]] = []  # (breaks before the clause, its unexplained tokens)
-        b, n_breaks = 0, len(breaks)
-        for i in missing:
-            start = starts[i]
-            while b < n_breaks and breaks[b][0] <= start:
-                b += 1
-            if clauses and clauses[-1][0] == b:
-                clauses[-1][1].append(i)
-            else:
-                clauses.append((b, [i]))
-        for b, tokens in clauses:
+        # Clause b runs from break b-1 to break b; a token is in it when b breaks start at or
+        # before it, so each break splits the unexplained tokens where its first token begins.
+        cuts = [bisect_left(missing, bisect_left(starts, b[0])) for b in breaks]
+        cuts.append(len(missing))
+        first = 0
+        for b, cut in enumerate(cuts):
+            if cut == first:
+                continue
+            tokens = missing[first:cut]
+            first = cut
             lo = breaks[b - 1][1] if b > 0 else 0
-            hi = breaks[b][0] if b < n_breaks else len(text)
+            hi = breaks[b][0] if b < len(breaks) else len(text)
             while lo < hi and text[lo].isspace():
                 lo += 1
             while hi > lo and text[hi - 1].isspace():
                 hi -= 1
             spans = tuple([(starts[i], ends[i]) for i in tokens])
-            out.append(Finding("unexplained_content", lo, hi, tokens[0], tokens[-1] + 1,
-                               tuple(dict.fromkeys([text[s:e] for s, e in spans])), spans))
+            rows.append({"code": UNEXPLAINED_CONTENT, "start_char": lo, "end_char": hi,
+                         "words": tuple(dict.fromkeys([text[s:e] for s, e in spans])), "word_spans": spans})
+            marks.append((tokens[0], tokens[-1] + 1, UNEXPLAINED_CONTENT))
+    unattached = False
     for start, end, label in cues:
         code = _UNATTACHED.get(label)
         if code is None or (start, end) in applied:
@@ -443,17 +487,16 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
         if all(i in covered for i in range(start, end)):
             continue  # a cue word that is part of a term's own words
         s, e = starts[start], ends[end - 1]
-        out.append(Finding(code, s, e, start, end, (text[s:e],)))
-    if len(out) > 1:
-        out.sort(key=_text_order)
-    return out
+        rows.append({"code": code, "start_char": s, "end_char": e, "words": (text[s:e],), "word_spans": ()})
+        marks.append((start, end, code))
+        unattached = True
+    if unattached and len(rows) > 1:  # the clauses alone come in text order already
+        order = sorted(range(len(rows)), key=lambda k: (rows[k]["start_char"], rows[k]["code"]))
+        rows, marks = [rows[k] for k in order], [marks[k] for k in order]
+    return rows, marks
 
 
 _UNATTACHED = {"negation": "unattached_negation", "hedge": "unattached_hedge"}
-
-
-def _text_order(finding: Finding) -> Tuple[int, str]:
-    return finding.start_char, finding.code
 
 
 _MESSAGES = {

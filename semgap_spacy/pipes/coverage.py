@@ -23,25 +23,28 @@ learnt once per distinct word; everything it stores on the doc is needed by
 a reader (the getter, the decision, displaCy), and a finding's words and
 offsets are tuples the collector need not keep walking.
 """
-from typing import List, Optional, Sequence, Set, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from spacy.attrs import IDX, LENGTH, ORTH
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..core.coverage import BREAK_STARTS, NAME_SOURCES, NER_LABELS, CoverageRules, findings
+from ..core.coverage import NAME_SOURCES, NER_LABELS, CoverageRules, findings
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import languages as languages_available
 from ..lang.cues import HEDGE, NEGATION
 from .base import SemgapPipe
-from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, doc_get, doc_set, doc_text,
+from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, doc_key, doc_text, span_group,
                          span_value, term_facts)
 
 
 _SCOPED = frozenset({NEGATION, HEDGE})
+_NONE_APPLIED: FrozenSet[Tuple[int, int]] = frozenset()
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
 _ARRAY_FROM = 20
 _ROW_ATTRS = [ORTH, IDX, LENGTH]
+_DOMAIN, _CUE_MATCHES, _COVERAGE = (doc_key(name) for name in (
+    "semgap_domain", "semgap_cue_matches", "semgap_coverage"))
 
 
 class Coverage(SemgapPipe):
@@ -81,37 +84,37 @@ class Coverage(SemgapPipe):
     def process(self, doc: Doc) -> Doc:
         """Explain every token; record the findings and the unexplained span group.
 
-        Each token is a look-up of its word's facts (``CoverageRules.word_rows``);
+        Each token is a look-up of its word's rule (``CoverageRules.read``);
         names, longer neutral entries and the clause split are read only when a
         word is left unexplained, and the split only where a break may begin.
 
         doc (Doc): A doc the earlier semgap pipes have processed.
         RETURNS (Doc): The same doc.
         """
+        data = doc.user_data
         keys, starts, ends = _rows(doc)
-        rules, domain, text = self.rules, doc_get(doc, "semgap_domain"), doc_text(doc)
-        rows = rules.word_rows(domain, keys, doc.vocab.strings.__getitem__)
-        spans = doc.spans
-        covered = _covered(doc, spans.get(self.spans_key), spans.get(self.quantities_key), starts)
-        matches = doc_get(doc, "semgap_cue_matches") or ()
-        explained = rules.explain_words(rows, covered, matches)
+        rules, domain, text = self.rules, data.get(_DOMAIN), doc_text(doc)
+        reading = rules.read(domain, keys, doc.vocab.strings.__getitem__)
+        covered = _covered(doc, span_group(doc, self.spans_key), span_group(doc, self.quantities_key), starts)
+        matches = data.get(_CUE_MATCHES) or ()
+        explained = rules.explain_words(reading[0], covered, matches)
         breaks = None
         if None in explained:
-            if self.ner or self.titlecase or rules.phrases_may_explain(explained, rows):
+            if self.ner or self.titlecase or rules.phrases_may_explain(explained, reading, keys):
                 self._explain_phrases(doc, explained, [text[s:e] for s, e in zip(starts, ends)], domain)
             if None in explained:
-                breaks = rules.clauses.breaks_at(text, starts, [row[BREAK_STARTS] for row in rows])
-        applied = set()
+                breaks = rules.breaks(text, reading, keys, starts, ends)
+        applied = _NONE_APPLIED
         if matches and any(m[2] in _SCOPED for m in matches):  # only then can a cue be unattached
-            cue_group = spans.get(self.cues_key)
+            cue_group = span_group(doc, self.cues_key)
             if cue_group is not None:
                 applied = {(s.start, s.end) for s in cue_group}
-        found = findings(text, starts, ends, explained, matches, applied, covered, breaks)
-        doc_set(doc, "semgap_coverage", {"name_sources": list(self.name_sources), "explained_by": explained,
-                                         "findings": [f.row() for f in found]})
-        spans[self.unexplained_key] = SpanGroup(
-            doc, name=self.unexplained_key,
-            spans=[Span(doc, f.token_start, f.token_end, label=f.code) for f in found])
+        rows, marks = findings(text, starts, ends, explained, matches, applied, covered, breaks)
+        data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
+        key = self.unexplained_key
+        # a group of this doc, so it goes straight into the doc's groups
+        doc.spans.data[key] = SpanGroup(doc, name=key,
+                                        spans=[Span(doc, s, e, label=code) for s, e, code in marks])
         return doc
 
     def _explain_phrases(self, doc: Doc, explained: List[Optional[str]], texts: List[str],
@@ -151,32 +154,24 @@ def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGrou
     head and outcome that no other term or quantity covers (the frame explains its own
     words, not what stands between them). ``starts`` are the tokens' character offsets."""
     covered: Set[int] = set()
-    gaps: Set[int] = set()
-    others: Set[int] = set()
+    gapped = None  # (start, end, gap) of each frame with words between head and outcome
     for span in terms or ():
         start, end = span.start, span.end
-        covered.update(range(start, end))
-        gap = None
-        if term_facts(span.id_).kind == "frame":
-            gap = span_value(doc, "semgap_frame_gap", span.start_char, span.end_char)
-        if gap:
-            gaps.update(i for i in range(start, end) if gap[0] <= starts[i] < gap[1])
+        gap = span_value(doc, "semgap_frame_gap", span.start_char, span.end_char)
+        if gap and term_facts(span.id_).kind == "frame":
+            gapped = (gapped or []) + [(start, end, gap)]
         else:
-            others.update(range(start, end))
-    in_quantities = _tokens_of(quantities)
-    covered |= in_quantities
-    if gaps:
-        covered -= gaps - others - in_quantities
+            covered.update(range(start, end))
+    for span in quantities or ():
+        covered.update(range(span.start, span.end))
+    if gapped:
+        spanned: Set[int] = set()
+        gaps: Set[int] = set()
+        for start, end, gap in gapped:
+            spanned.update(range(start, end))
+            gaps.update(i for i in range(start, end) if gap[0] <= starts[i] < gap[1])
+        covered |= spanned - gaps
     return covered
-
-
-def _tokens_of(group: Optional[SpanGroup]) -> Set[int]:
-    """The token indices inside the spans of a group (empty for a missing group)."""
-    tokens: Set[int] = set()
-    if group:
-        for span in group:
-            tokens.update(range(span.start, span.end))
-    return tokens
 
 
 @Language.factory(
