@@ -9,15 +9,15 @@ words from harmless roles), split by whether a case holds a word that no dev
 text has, and the unsafe proceeds, for:
 
 (a) the bundled lists;
-(b) ... (b5) the glossary after one simulated review round over the **dev**
+(b) ... (b6) the glossary after one simulated review round over the **dev**
     split, through a real SQLite review queue: a reviewer records a choice
     per clause (``ReviewQueue.teach``), a second person approves every draft
     (``approve``), the version bumps, and test is scored with the taught
-    glossary. Five procedures (``PROCEDURES``): which dev cases the reviewer
+    glossary. Six procedures (``PROCEDURES``): which dev cases the reviewer
     goes through (the harmless ones, as the issue says, or every escalated
     case, as a review queue shows them), the scope of each *neutral* /
     *name* choice (the case's domain, as §4.2 says, or every domain) and,
-    in (b5), whether a name is drafted with its other casings. The
+    in (b5) and (b6), whether a name is drafted with its other casings. The
     reviewer reads only the dev facts (the role of each word); the taught
     glossary lives in a temporary directory: nothing reaches ``glossaries/``;
 (c) the ``ner`` name source on a trained English pipeline
@@ -98,6 +98,8 @@ PROCEDURES = (
     Procedure("b3_every_case", "(b3) every queued dev case, per clause, scope domain", "queued", "domain"),
     Procedure("b4_every_case_all", "(b4) every queued dev case, per clause, scope all", "queued", "all"),
     Procedure("b5_every_case_all_spellings", "(b5) as (b4), each name with its other casings", "queued", "all",
+              spellings=True),
+    Procedure("b6_harmless_all_spellings", "(b6) as (b2), each name with its other casings", "harmless", "all",
               spellings=True),
 )
 
