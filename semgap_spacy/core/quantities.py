@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 from typing import List, NamedTuple, Optional, Tuple
 
+from ..lang import generation, union
 from .units import ISO_DURATION_PATTERN, OK, UNKNOWN, UNSUPPORTED, convert, lookup_surface, parse_iso_duration, parse_number
 
 class TextQuantity(NamedTuple):
@@ -114,7 +115,7 @@ def find_quantities(text: str) -> List[TextQuantity]:
     if not isinstance(text, str):
         return []
     found: List[TextQuantity] = []
-    range_join = _range_join()
+    range_join = None  # built on the first number without a unit: most texts have none
     pending = None  # a number that may open a range: (start, end, sign_start, join_end)
     search, pos = _NUM_RE.search, 0
     while True:  # finditer, without the iterator's overhead (matches are never empty)
@@ -139,6 +140,8 @@ def find_quantities(text: str) -> List[TextQuantity]:
         lo, pending_before = None, pending
         pending = None
         if unit is None:
+            if range_join is None:
+                range_join = _range_join()
             j = range_join.match(text, e)
             if j is not None:
                 pending = (s, e, sign_start, j.end())
@@ -218,17 +221,20 @@ def _merge_compounds(text: str, found: List[TextQuantity]) -> List[TextQuantity]
 
 def _compound_gap() -> "re.Pattern":
     """What may stand between the parts of one quantity: spaces, or a conjunction of a language pack."""
-    from ..lang import union
-
-    return _gap_re(union("quantity_conjunctions"))
+    return _pack_patterns(generation())[1]
 
 
 def _range_join() -> "re.Pattern":
     """What stands between the two numbers of a range ("2–8 °C", "2 to 8 °C", "-5 bis -2 °C"):
     a dash, or a range word of a language pack."""
-    from ..lang import union
+    return _pack_patterns(generation())[0]
 
-    return _range_re(union("range_words"))
+
+@lru_cache(maxsize=2)
+def _pack_patterns(pack_set: int) -> Tuple["re.Pattern", "re.Pattern"]:
+    """(range join, compound gap) for one set of language packs (``lang.generation()``):
+    the packs' word lists are merged once per set, not once per text."""
+    return _range_re(union("range_words")), _gap_re(union("quantity_conjunctions"))
 
 
 @lru_cache(maxsize=8)

@@ -25,6 +25,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import srsly
 
+from ..lang import generation, packs
 from ..util.textnorm import fold
 
 KINDS = ("duration", "temperature", "ratio", "pressure")
@@ -192,15 +193,11 @@ def unit_table() -> UnitTable:
 
     RETURNS (UnitTable): The table.
     """
-    from ..lang import generation
-
     return _unit_table(generation())
 
 
 @lru_cache(maxsize=2)
-def _unit_table(generation: int) -> UnitTable:
-    from ..lang import packs
-
+def _unit_table(pack_set: int) -> UnitTable:
     text = (resources.files("semgap_spacy.data") / "units.yaml").read_text(encoding="utf8")
     words = {code: (pack.unit_words, pack.unit_ambiguous) for code, pack in packs().items()}
     return UnitTable(srsly.yaml_loads(text), words)

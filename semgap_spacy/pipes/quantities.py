@@ -24,7 +24,7 @@ quantity needs a real conversion (never for "h" into an "h" contract).
 from typing import List, Optional, Tuple
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, SpanGroup
 
 from .extensions import QUANTITIES_KEY, TERMS_KEY, doc_get, doc_set, doc_text, set_span_values, term_rows
 from ..core.findings import FieldMention, contract_index, field_mentions
@@ -124,7 +124,9 @@ class Quantities(SemgapPipe):
     # -- per doc -------------------------------------------------------------
     def process(self, doc: Doc) -> Doc:
         if self.text_quantities:
-            doc.spans[self.quantities_key] = self._quantity_spans(doc)
+            # a SpanGroup given ready skips the proxy's own conversion
+            key = self.quantities_key
+            doc.spans[key] = SpanGroup(doc, name=key, spans=self._quantity_spans(doc))
         if self.readings:
             readings = doc_get(doc, "semgap_readings")
             doc_set(doc, "semgap_readings_checked", () if readings is None else tuple(check_readings(

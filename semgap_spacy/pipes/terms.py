@@ -160,7 +160,7 @@ class MatchKeys:
         else:
             odd = [doc[i] for i, norm in enumerate(doc.to_array(NORM).tolist()) if norm not in plain]
         repairs = doc_get(doc, "semgap_repairs")
-        repaired = {r["start_char"]: r["repaired"] for r in repairs or () if r.get("repaired")}
+        repaired = {r["start_char"]: r["repaired"] for r in repairs if r.get("repaired")} if repairs else None
         text = doc_text(doc)
         dashes = "-" in text and ("- " in text or " -" in text)
         if not odd and not repaired and not dashes:
@@ -373,7 +373,8 @@ class Terms(SemgapPipe):
             matches = sorted({(start, end, match_id) for match_id, start, end in self.matcher(target)
                               if start != end}, key=lambda m: (m[0], m[1], table[m[2]].order))
         finally:
-            MatchKeys.restore(restore)
+            if restore:
+                MatchKeys.restore(restore)
         for start, end, match_id in matches:
             row = table[match_id]
             if row.part:
@@ -422,7 +423,7 @@ class Terms(SemgapPipe):
         spans = [Span(doc, start, end, label=term.label_hash, span_id=term.id_hash) for start, end, term in terms]
         frame_gaps = {}
         for span in spans:
-            gap = gaps.get((span.start, span.end)) if term_facts(span.id_).kind == "frame" else None
+            gap = gaps.get((span.start, span.end)) if gaps and term_facts(span.id_).kind == "frame" else None
             offsets = (span.start_char, span.end_char)
             if gap is not None:
                 frame_gaps[offsets] = [doc[gap[0]].idx, doc[gap[1] - 1].idx + len(doc[gap[1] - 1])]

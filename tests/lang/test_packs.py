@@ -94,6 +94,18 @@ def test_without_the_toy_pack_its_unit_words_mean_nothing():
     assert find_quantities("CIT 30 timar") == []
 
 
+def test_a_range_word_lasts_as_long_as_its_pack(tmp_path):
+    from semgap_spacy.core.quantities import find_quantities
+
+    assert [q.value for q in find_quantities("2 til 8 h")] == [8.0]
+    register_pack(_toy_pack(tmp_path / "xx"))
+    try:
+        assert [q.value for q in find_quantities("2 til 8 h")] == [2.0, 8.0]
+    finally:
+        unregister_pack("xx")
+    assert [q.value for q in find_quantities("2 til 8 h")] == [8.0]
+
+
 def test_without_the_toy_pack_its_words_mean_nothing():
     nlp = build_pipeline()
     decision = assess(nlp, "nix clear to close", domain="mortgage")._.semgap_decision
