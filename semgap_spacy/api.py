@@ -9,7 +9,7 @@ import json
 import marshal
 import re
 import sys
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import spacy
@@ -403,15 +403,32 @@ def memory_zone(nlp: Language):
     return zone()
 
 
-def with_progress(decisions: Iterator[dict], enabled: bool, total: Optional[int] = None) -> Iterator[dict]:
-    """The decisions, counted on a tqdm bar on stderr when enabled and stderr is a
-    terminal; the bar appears only once a run has taken a second.
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+
+@contextmanager
+def progress_bar(enabled: bool, total: Optional[int] = None):
+    """A tqdm bar of cases on stderr when enabled and stderr is a terminal (it appears only
+    once a run has taken a second), else one that shows nothing; ``update(n)`` counts n cases.
 
     total (Optional[int]): The number of cases, when known.
     """
     if not enabled or not sys.stderr.isatty():
-        yield from decisions
+        yield _NoBar()
         return
     from tqdm import tqdm
-    with tqdm(decisions, total=total, unit=" cases", delay=1.0, file=sys.stderr, dynamic_ncols=True) as bar:
-        yield from bar
+    with tqdm(total=total, unit=" cases", delay=1.0, file=sys.stderr, dynamic_ncols=True) as bar:
+        yield bar
+
+
+def with_progress(decisions: Iterator[dict], enabled: bool, total: Optional[int] = None) -> Iterator[dict]:
+    """The decisions, counted on a ``progress_bar``."""
+    if not enabled or not sys.stderr.isatty():
+        yield from decisions
+        return
+    with progress_bar(enabled, total) as bar:
+        for decision in decisions:
+            yield decision
+            bar.update(1)

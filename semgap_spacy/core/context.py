@@ -577,16 +577,12 @@ class _Layout:
                 if not any(s <= b[0] < e for s, e in inside)]
         return found
 
-    def candidates(self) -> List[int]:
-        """The tokens that can hold a break (``ClauseRule.token_candidate``), in order."""
-        if self._candidates is None:
-            self._candidates = _where(self.rows.facts, _BREAKISH)
-        return self._candidates
-
     def all_breaks(self) -> Iterable[List[Tuple[int, bool]]]:
         """The break tokens of every candidate (``breaks_from`` of each), those not asked for yet
         worked out in one pass."""
-        missing = [i for i in self.candidates() if i not in self._breaks_of]
+        if self._candidates is None:
+            self._candidates = _where(self.rows.facts, _BREAKISH)
+        missing = [i for i in self._candidates if i not in self._breaks_of]
         if missing:
             rows, inside = self.rows, self.inside
             for i, marks in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, missing).items():
@@ -627,12 +623,6 @@ class _Layout:
             k = bisect_left(bounds, a)  # a clause starting at a parts a from the token before it
             if k < len(bounds) and bounds[k] <= b:
                 return False
-        # a break token in [a, b) comes from a candidate token in [a - 2, b): with none there
-        # (the usual gap), no break need be read
-        candidates = self.candidates()
-        k = bisect_left(candidates, a - 2)
-        if k == len(candidates) or candidates[k] >= b:
-            return True
         return a > self._break_before(b) if upto else self._break_from(a) >= b
 
     def _break_before(self, b: int) -> int:

@@ -111,10 +111,10 @@ def _nothing_clears(reasons: List[dict]) -> bool:
 
 
 def _quoted_reason(code: str, message: str, term_id: Optional[str], start_char: int, end_char: int,
-                   quote: str, extra_key: Optional[str] = None, extra=None) -> dict:
+                   quote: str, extra_key: Optional[str] = None, extra=None, outcome: Optional[str] = None) -> dict:
     """A reason about a term span, quoting the text it covers (``make_reason``'s format, written
-    out: a term span always has its offsets and its quote)."""
-    reason = {"code": code, "outcome": outcome_for(code), "message": message}
+    out: a term span always has its offsets and its quote). ``outcome``: the code's, when known."""
+    reason = {"code": code, "outcome": outcome or outcome_for(code), "message": message}
     if term_id:
         reason["term_id"] = term_id
     reason["start_char"], reason["end_char"], reason["evidence"] = int(start_char), int(end_char), quote
@@ -343,11 +343,8 @@ class Policy:
             return _quoted_reason(_SIGNAL_REASON[(signal, state)], _STATE_MESSAGES[state].format(quote, term_id),
                                   term_id, start_char, end_char, quote, "cue", list(cue) if cue else None)
         code, outcome, tail = template
-        reason = {"code": code, "outcome": outcome, "message": repr(quote) + tail, "term_id": term_id,
-                  "start_char": int(start_char), "end_char": int(end_char), "evidence": quote}
-        if cue:
-            reason["cue"] = list(cue)
-        return reason
+        return _quoted_reason(code, repr(quote) + tail, term_id, start_char, end_char, quote, "cue",
+                              list(cue) if cue else None, outcome=outcome)
 
     # -- reviewer options ----------------------------------------------------
     def _attach_options(self, reasons: List[dict], domain: Optional[str]) -> None:

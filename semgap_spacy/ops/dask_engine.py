@@ -22,10 +22,9 @@ import os
 import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from typing import Dict, Iterator, List, Optional, TextIO, Tuple, Union
 
-from ..api import build_pipeline, decide_lines, pipeline_glossary
+from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
 from ..util.heap import freeze_loaded
 from ..util.safe_output import output_file
 from ..workers import failed_decisions
@@ -132,23 +131,6 @@ def _client(scheduler: Optional[str], n_workers: int):
     return Client(cluster), cluster
 
 
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-
-@contextmanager
-def _bar(enabled: bool, total: int):
-    """A tqdm bar of decisions on stderr when enabled and stderr is a terminal (it appears once
-    the run has taken a second); else one that shows nothing."""
-    if not enabled or not sys.stderr.isatty():
-        yield _NoBar()
-        return
-    from tqdm import tqdm
-    with tqdm(total=total, unit=" cases", delay=1.0, file=sys.stderr, dynamic_ncols=True) as bar:
-        yield bar
-
-
 def auto_blocksize(total_bytes: int, workers: int) -> int:
     """Bytes per block so that each worker gets about ``BLOCKS_PER_WORKER`` blocks.
 
@@ -205,7 +187,7 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
             starts.append(starts[-1] + count)
         ahead = _AHEAD * max(1, sum(client.nthreads().values()))
         written = 0
-        with _bar(progress, starts[-1] - 1) as bar:
+        with progress_bar(progress, starts[-1] - 1) as bar:
             for count, text in zip(counts, _scored(client, blocks, starts, source, batch_size, ahead, glossary)):
                 if text.count("\n") != count:  # never a decision too many or missing
                     raise RuntimeError(f"a block of {count} lines came back with {text.count(chr(10))} decisions")

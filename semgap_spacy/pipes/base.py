@@ -26,7 +26,7 @@ from spacy.tokens import Doc
 from spacy.util import ensure_path, registry
 
 from .extensions import begin_run, doc_key, record_component_error, record_run
-from ..core.cases import MAX_TEXT_CHARS, UNREAD_CODES, check_case, merge_problems
+from ..core.cases import UNREAD_CODES, check_case, merge_problems
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..core.run_entries import config_text
 from ..glossary.models import GlossarySet, load_glossaries
@@ -178,13 +178,7 @@ class SemgapPipe(Pipe):
         if data and not begin_run(doc, contract().decision, self.name):
             return
         caches.new_document()
-        if not data:
-            # no case values: only a default domain or a text over the limit makes a difference
-            if default_domain is LOOK_UP:
-                default_domain = self.pipeline_default_domain()
-            if not isinstance(default_domain, str) and _text_length(doc) <= MAX_TEXT_CHARS:
-                return
-        elif default_domain is LOOK_UP:
+        if default_domain is LOOK_UP:
             # only a doc without a domain takes the default: the others need no look-up
             default_domain = self.pipeline_default_domain() if data.get(_DOMAIN) is None else None
         case_id, domain, now = data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW)

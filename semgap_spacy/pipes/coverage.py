@@ -112,9 +112,8 @@ class Coverage(SemgapPipe):
         rows, marks = findings(text, starts, ends, explained, matches, applied, covered, breaks)
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
-        # a group of this doc, so it goes straight into the doc's groups
-        doc.spans.data[key] = SpanGroup(doc, name=key,
-                                        spans=[Span(doc, s, e, label=code) for s, e, code in marks])
+        doc.spans[key] = SpanGroup(doc, name=key,
+                                   spans=[Span(doc, s, e, label=code) for s, e, code in marks])
         return doc
 
     def _explain_phrases(self, doc: Doc, explained: List[Optional[str]], texts: List[str],
