@@ -66,6 +66,13 @@ def check_case(text_chars: int, case_id: Any, domain: Any, now: Any,
     return CaseCheck(case_id, domain, now, problems, used_default)
 
 
+def nothing_to_check(text_chars: int, default_domain: Optional[str] = None) -> bool:
+    """Whether a case with no values (no id, domain or time) leaves ``check_case`` with nothing
+    to change or report: no default domain to take and a text within the limit. A pipe that
+    sees a fresh doc (most of them) then skips the check; the two rules live side by side here."""
+    return not isinstance(default_domain, str) and text_chars <= MAX_TEXT_CHARS
+
+
 def merge_problems(old, new: List[dict]) -> List[dict]:
     """``old`` with the reasons of ``new`` it does not hold yet (checking twice adds nothing)."""
     merged = list(old or ())

@@ -26,7 +26,7 @@ from spacy.tokens import Doc
 from spacy.util import ensure_path, registry
 
 from .extensions import begin_run, doc_key, record_component_error, record_run
-from ..core.cases import UNREAD_CODES, check_case, merge_problems
+from ..core.cases import UNREAD_CODES, check_case, merge_problems, nothing_to_check
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..core.run_entries import config_text
 from ..glossary.models import GlossarySet, load_glossaries
@@ -178,7 +178,12 @@ class SemgapPipe(Pipe):
         if data and not begin_run(doc, contract().decision, self.name):
             return
         caches.new_document()
-        if default_domain is LOOK_UP:
+        if not data:  # a fresh doc: no case values to check, unless a default or the length says so
+            if default_domain is LOOK_UP:
+                default_domain = self.pipeline_default_domain()
+            if nothing_to_check(_text_length(doc), default_domain):
+                return
+        elif default_domain is LOOK_UP:
             # only a doc without a domain takes the default: the others need no look-up
             default_domain = self.pipeline_default_domain() if data.get(_DOMAIN) is None else None
         case_id, domain, now = data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW)

@@ -2,9 +2,10 @@
 import json
 from importlib import resources
 
+import pytest
 from spacy.language import Language
 
-from semgap_spacy.core.cases import MAX_TEXT_CHARS, check_case, merge_problems
+from semgap_spacy.core.cases import MAX_TEXT_CHARS, check_case, merge_problems, nothing_to_check
 from semgap_spacy.core.pipeline import (DISABLED, FAILED, RAN, SKIPPED, check_runs, contract, contract_from_dict,
                                         order_problem)
 
@@ -121,3 +122,11 @@ def test_a_pipe_on_another_span_group_is_not_a_full_read():
     record[2]["config"]["spans_key"] = "mine"      # context marks a group the decision never reads
     reason = check_runs(record, ablation=True, spans_key="semgap_terms").reasons[0]
     assert reason["pipes"] == ["semgap_context"] and "another span group" in reason["message"]
+
+
+@pytest.mark.parametrize("chars,default", [(0, None), (MAX_TEXT_CHARS, None), (MAX_TEXT_CHARS + 1, None),
+                                           (10, "mortgage"), (10, 3)])
+def test_nothing_to_check_agrees_with_check_case_on_a_case_without_values(chars, default):
+    check = check_case(chars, None, None, None, default_domain=default)
+    unchanged = check == (None, None, None, [], None)
+    assert nothing_to_check(chars, default) is unchanged
