@@ -331,10 +331,7 @@ class Context(SemgapPipe):
 
 def _joined(facts: Sequence, spaces: Sequence[int]) -> str:
     """The text of tokens: each token's text (``facts``), then its trailing space if it has one."""
-    parts = [""] * (2 * len(facts))
-    parts[::2] = map(_TEXT, facts)
-    parts[1::2] = map(_SPACE.__getitem__, spaces)
-    return "".join(parts)
+    return "".join(map(add, map(_TEXT, facts), map(_SPACE.__getitem__, spaces)))
 
 
 def _orths(doc: Doc) -> List[int]:
