@@ -718,9 +718,13 @@ class _Layout:
 
 
 class _Clauses:
-    """Every clause of a text: what lists (spec §4) and parentheticals are read from."""
+    """Every clause of a text: what lists (spec §4) and parentheticals are read from.
 
-    __slots__ = ("layout", "clause_of", "comma_after", "has_conjunction", "item_words", "_ends", "past_commas",
+    It keeps the scope settings, not the layout that built it: the layout holds it, and a
+    reference back would make a cycle that only the garbage collector frees, with the rows.
+    """
+
+    __slots__ = ("scope", "clause_of", "comma_after", "has_conjunction", "item_words", "_ends", "past_commas",
                  "last_word_of")
 
     def __init__(self, layout: _Layout):
@@ -755,7 +759,7 @@ class _Clauses:
                 if c >= 0 and facts[i].word:
                     item_words[c] += 1
         self.has_conjunction, self.item_words = has_conjunction, item_words
-        self.layout = layout
+        self.scope = scope
         self._ends: Dict[int, int] = {}
         # With parentheticals on: the last clause reachable over comma gaps only, per clause,
         # and the last word of each clause (a cue there has nothing after it in its clause).
@@ -775,7 +779,7 @@ class _Clauses:
         """The last clause a forward cue in ``clause`` reaches (its own, or its list's last item)."""
         found = self._ends.get(clause)
         if found is None:
-            scope = self.layout.scope
+            scope = self.scope
             found = self._ends[clause] = list_end(self.comma_after, self.has_conjunction, clause,
                                                   open_start=scope.open_lists, item_words=self.item_words,
                                                   short_items=scope.short_items)

@@ -109,7 +109,8 @@ class SemgapPipe(Pipe):
         self.enabled = enabled
         self.glossary = glossary if glossary is not None else load_glossaries()
         self.cfg = {"enabled": enabled}
-        #: (a copy of the switches, ``enabled``, their JSON text) of the last run entry
+        #: (a copy of the switches, ``enabled``, their JSON text, the entry made for each
+        #: status) of the last run entry
         self._entry_config = None
 
     # -- running ---------------------------------------------------------
@@ -152,18 +153,23 @@ class SemgapPipe(Pipe):
         """This pipe's entry in the run record (``core.run_entries``): plain values only (they
         travel with the doc), the switches as JSON text shared by every doc until they change.
 
-        Switches JSON would not give back exactly make a dict entry, with its own copy of
-        every list and dict, so editing one doc's record changes neither another doc's nor
-        the pipe's switches.
+        An entry is a tuple of strings, so one is shared by every doc with the same status
+        until the switches change, rather than a new one per doc for the garbage collector to
+        walk while the docs are held. Switches JSON would not give back exactly make a dict entry, with
+        its own copy of every list and dict, so editing one doc's record changes neither
+        another doc's nor the pipe's switches.
         """
         enabled = bool(self.enabled)
         last = self._entry_config
         if last is None or last[1] is not enabled or last[0] != self.cfg:
             config = dict(self.cfg)
             config["enabled"] = enabled
-            last = self._entry_config = (_copied(self.cfg), enabled, config_text(config))
+            last = self._entry_config = (_copied(self.cfg), enabled, config_text(config), {})
         if last[2] is not None:
-            return (self.name, self.FACTORY, status, last[2])
+            entry = last[3].get(status)
+            if entry is None or entry[0] != self.name:
+                entry = last[3][status] = (self.name, self.FACTORY, status, last[2])
+            return entry
         config = _copied(self.cfg)
         config["enabled"] = enabled
         return {"name": self.name, "factory": self.FACTORY, "status": status, "config": config}

@@ -49,7 +49,7 @@ from ..lang import get_pack, languages as languages_available
 from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.textnorm import fold
 from .base import SemgapPipe
-from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_set, doc_text, drop_span_values, has_span_values,
+from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_text, drop_span_values, has_span_values,
                          is_term_span, set_span_values, span_group, term_facts)
 
 SPANS, ENTS = "spans", "ents"
@@ -244,9 +244,9 @@ class Context(SemgapPipe):
         rows = self._rows(doc, facts, table.spaced(keys))
         scan = table.scan(rows) if may_cue else EMPTY_SCAN
         if scan.found:
-            doc_set(doc, "semgap_cue_matches", [list(m) for m in scan.found])
+            doc.user_data[_MATCHES_KEY] = [list(m) for m in scan.found]
         elif doc.user_data.get(_MATCHES_KEY) is not None:
-            doc_set(doc, "semgap_cue_matches", None)
+            doc.user_data[_MATCHES_KEY] = None
         if not len(spans):
             return doc
         # Each Span of a group costs a construction: read them once.
@@ -261,7 +261,7 @@ class Context(SemgapPipe):
         only values from an earlier run over it need removing (a new doc has no user data)."""
         if doc.user_data:
             if doc.user_data.get(_MATCHES_KEY) is not None:
-                doc_set(doc, "semgap_cue_matches", None)
+                doc.user_data[_MATCHES_KEY] = None
             if has_span_values(doc, _WRITTEN_SET):
                 drop_span_values(doc, _WRITTEN, {(s.start_char, s.end_char) for s in self.target_spans(doc)})
         return doc
@@ -331,10 +331,7 @@ class Context(SemgapPipe):
 
 def _joined(facts: Sequence, spaces: Sequence[int]) -> str:
     """The text of tokens: each token's text (``facts``), then its trailing space if it has one."""
-    parts = [""] * (2 * len(facts))
-    parts[::2] = map(_TEXT, facts)
-    parts[1::2] = map(_SPACE.__getitem__, spaces)
-    return "".join(parts)
+    return "".join(map(add, map(_TEXT, facts), map(_SPACE.__getitem__, spaces)))
 
 
 def _orths(doc: Doc) -> List[int]:
