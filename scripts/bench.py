@@ -28,7 +28,8 @@ shared machine only ever adds time.
   a 2-worker ``LocalCluster`` (the ``dask`` extra). Each is run on
   ``--workers-cases`` cases and on a tenth of them: the wall time of the large
   run, and the marginal rate (the extra cases over the extra time), which
-  leaves out the start-up (building the pipeline, starting workers). Each leg
+  leaves out the start-up (building the pipeline, starting workers), and the
+  start-up itself (the small run's wall time less its cases at that rate). Each leg
   also has the CPU seconds of the processes the CLI waits for (fewest of the
   runs): on a busy machine wall times mostly say how busy it was. For
   ``--workers`` that is every process; the Dask workers, forked by Dask's
@@ -383,10 +384,13 @@ def bench_workers(args, cases: List[dict]) -> dict:
               "legs": {}}
     for name in legs:
         wall, short = best[name, "big"], best[name, "small"]
+        per_case = (wall - short) / (len(big) - len(small)) if wall > short else None
         result["legs"][name] = {"wall_s": round(wall, 2), "small_run_wall_s": round(short, 2),
                                 "cases_per_s": _rate(len(big), wall),
                                 "marginal_cases_per_s": (_rate(len(big) - len(small), wall - short)
                                                          if wall > short else None),
+                                # the wall time no case accounts for: start-up and the end of the run
+                                "start_up_s": round(short - len(small) * per_case, 2) if per_case else None,
                                 "cpu_s": round(cpu[name, "big"], 2), "small_run_cpu_s": round(cpu[name, "small"], 2)}
     one = result["legs"]["workers_1"]
     for name in legs:

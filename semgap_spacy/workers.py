@@ -5,7 +5,8 @@ spends its time unpickling them, so it runs slower than one process. Here each
 worker gets the pipeline once, decides whole chunks of cases (or JSONL lines,
 parsed in the worker) and sends back only the decisions. Where processes
 start by forking (Linux), a worker starts from the caller's pipeline as it is
-in memory, so starting one costs a fork, not a load; elsewhere (spawn), and
+in memory, so starting one costs a fork, not a load (the Pint registry that the
+first quantity needs is built before the fork, once); elsewhere (spawn), and
 when the caller is inside a memory zone, which a forked copy could never
 close, it loads the pipeline from ``nlp.to_disk``. The parent hands out chunks,
 puts the decisions back in input order and never lets a case go missing:
@@ -35,6 +36,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from .core import units
 from .core.cases import check_case
 from . import api
 from .api import chunked, decide_cases, decide_lines, fallback_decision, line_case, memory_zone, pipeline_glossary
@@ -227,6 +229,8 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
         if context.get_start_method() != "fork" or getattr(nlp.vocab, "in_memory_zone", False):
             source = stack.enter_context(tempfile.TemporaryDirectory(prefix="semgap-workers-"))
             nlp.to_disk(source)
+        elif "semgap_quantities" in nlp.pipe_factories.values():
+            units.warm_up()  # once here, before the fork, not once in every worker
         workers: List[_Worker] = []
         try:
             workers = [_Worker(context, source, batch_size) for _ in range(n_process)]

@@ -15,7 +15,10 @@ import spacy
 from ..api import build_pipeline, decide_cases, decide_lines, pipeline_glossary, with_progress
 from ..util.heap import freeze_loaded
 from ..util.safe_output import output_file, one_line
-from . import glossary_cli, provenance_cli, queue_cli, report_cli
+
+#: commands of this module; the others come from the tool modules (glossary, queue, report,
+#: provenance), which ``assess`` and ``demo`` never import: their start-up is what a user waits for
+OWN_COMMANDS = ("assess", "demo")
 
 DEMO_CASES = [
     {"id": "demo-01", "domain": "medical_logistics", "text": "xm neg, cold ischemia 30 hours",
@@ -96,7 +99,8 @@ def _cmd_demo(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(tools: bool = True) -> argparse.ArgumentParser:
+    """The command-line parser; ``tools=False`` leaves out the tool modules' commands."""
     parser = argparse.ArgumentParser(prog="python -m semgap_spacy", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("assess", help="decide every case of a JSONL file")
@@ -121,13 +125,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="decide a dozen examples from the spec and print a table")
     p.add_argument("--glossaries", default=None)
     p.set_defaults(func=_cmd_demo)
-    for module in (glossary_cli, queue_cli, report_cli, provenance_cli):
-        module.register(sub)
+    if tools:
+        from . import glossary_cli, provenance_cli, queue_cli, report_cli
+        for module in (glossary_cli, queue_cli, report_cli, provenance_cli):
+            module.register(sub)
     return parser
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(tools=not argv or argv[0] not in OWN_COMMANDS)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)

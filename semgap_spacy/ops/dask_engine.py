@@ -21,10 +21,12 @@ import json
 import os
 import sys
 import threading
+import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Dict, Iterator, List, Optional, TextIO, Tuple, Union
 
 from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
+from ..core.units import warm_up
 from ..util.heap import freeze_loaded
 from ..util.safe_output import output_file
 from ..workers import failed_decisions
@@ -43,6 +45,12 @@ _PIPELINES: Dict[Tuple[Optional[str], Optional[str]], object] = {}
 _LOCK = threading.Lock()
 
 Source = Tuple[Optional[str], Optional[str]]  # (spacy.load-able path, glossary directory)
+
+#: names the cluster start (an id) and the source whose pipeline the fork server builds before
+#: it forks the workers (``dask_preload``); set only while our ``LocalCluster`` starts
+PRELOAD_ENV = "SEMGAP_DASK_PRELOAD"
+#: in a fork server and the workers forked from it: the cluster start it built ``_PIPELINES`` for
+_preloaded_for: Optional[str] = None
 
 
 def _pipeline(source: Source):
@@ -84,14 +92,19 @@ def _score(block: bytes, start: int, source: Source, batch_size: int) -> str:
                                                             as_json=True))
 
 
-def _load_frozen(source: Source) -> Optional[str]:
+def _load_frozen(source: Source, start: Optional[str] = None) -> Optional[str]:
     """Build the pipeline on a worker of our own ``LocalCluster`` and freeze it out of the
     collector's walks (``util.heap``); a user's cluster is left as it is.
 
+    start (Optional[str]): The id of this cluster's start. A worker forked from a fork
+        server that built its pipeline for this start has it already; one built for an
+        earlier start is dropped (the glossary or pipeline on disk may have changed since).
     RETURNS (Optional[str]): Why the pipeline could not be built (its tasks then fail
         closed), or None. Not raised: the client reports a bad pipeline in one line.
     """
     with _LOCK:
+        if _preloaded_for is not None and _preloaded_for != start:
+            _PIPELINES.clear()
         try:
             _pipeline(source)
         except Exception as exc:  # noqa: BLE001
@@ -100,7 +113,29 @@ def _load_frozen(source: Source) -> Optional[str]:
     return None
 
 
-def _client(scheduler: Optional[str], n_workers: int):
+def preload_from_environment() -> None:
+    """In the fork server (``dask_preload``): build the pipeline named by ``PRELOAD_ENV``, the
+    Pint registry and the frozen heap once, so every worker forked from here starts with them.
+
+    Never raises (an exception would end the fork server): a pipeline that cannot be
+    built is left to the workers, which report it as before.
+    """
+    global _preloaded_for
+    spec = os.environ.get(PRELOAD_ENV)
+    if not spec:
+        return
+    try:
+        start, path, glossaries = json.loads(spec)
+        nlp = _pipeline((path, glossaries))
+        if "semgap_quantities" in nlp.pipe_factories.values():
+            warm_up()
+        freeze_loaded()
+        _preloaded_for = start
+    except Exception:  # noqa: BLE001 - the workers build it and report what is wrong
+        _PIPELINES.clear()
+
+
+def _client(scheduler: Optional[str], n_workers: int, source: Source, start: str):
     """A client of the scheduler at that address, or of a new ``LocalCluster`` of our own.
 
     Our cluster's worker processes are forked from a fork server that has
@@ -108,7 +143,9 @@ def _client(scheduler: Optional[str], n_workers: int):
     a spawned worker imports them itself (about a second of CPU each, on the
     same cores the other workers start on). The fork server lives as long as
     this process and sees its environment as it was when the first cluster
-    started. The workers run without Dask's statistical profiler, which
+    started; when that start is this one, it also builds the pipeline of
+    ``source`` (``preload_from_environment``), once for all the workers rather
+    than once in each. The workers run without Dask's statistical profiler, which
     samples the task thread's stack every 10 ms.
     """
     from distributed import Client, LocalCluster
@@ -124,10 +161,19 @@ def _client(scheduler: Optional[str], n_workers: int):
     forkserver = "forkserver" in multiprocessing.get_all_start_methods()
     if forkserver:
         settings["distributed.worker.multiprocessing-method"] = "forkserver"
-    with dask.config.set(settings):
-        if forkserver:
-            get_mp_context().set_forkserver_preload(["distributed", __name__])
-        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    before = os.environ.get(PRELOAD_ENV)
+    os.environ[PRELOAD_ENV] = json.dumps([start, *source])
+    try:
+        with dask.config.set(settings):
+            if forkserver:
+                get_mp_context().set_forkserver_preload(["distributed", "semgap_spacy.ops.dask_preload"])
+            cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+    finally:
+        if before is None:
+            del os.environ[PRELOAD_ENV]
+        else:
+            os.environ[PRELOAD_ENV] = before
     return Client(cluster), cluster
 
 
@@ -201,10 +247,11 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
 
 def _start(scheduler: Optional[str], n_workers: int, source: Source):
     """A client of the scheduler, or of a new ``LocalCluster`` whose workers have built the pipeline."""
-    client, cluster = _client(scheduler, n_workers)
+    start = uuid.uuid4().hex
+    client, cluster = _client(scheduler, n_workers, source, start)
     if cluster is not None:
         try:
-            client.run(_load_frozen, source)
+            client.run(_load_frozen, source, start)
         except Exception:  # noqa: BLE001 - a worker that cannot build the pipeline fails its tasks closed
             pass
     return client, cluster
