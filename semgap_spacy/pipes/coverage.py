@@ -97,8 +97,8 @@ class Coverage(SemgapPipe):
         keys, starts, ends = _rows(doc)
         rules, domain, text = self.rules, data.get(_DOMAIN), doc_text(doc)
         reading = rules.read(domain, keys, doc.vocab.strings.__getitem__)
-        matches = data.get(_CUE_MATCHES) or ()
         covered = _covered(doc, span_group(doc, self.spans_key), span_group(doc, self.quantities_key), starts)
+        matches = data.get(_CUE_MATCHES) or ()
         explained = rules.explain_words(reading[0], covered, matches)
         breaks = None
         if None in explained:
