@@ -36,7 +36,7 @@ offsets, and the decision policy turns the findings into reasons.
 import re
 import unicodedata
 from bisect import bisect_left
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Sequence,
                     Set, Tuple)
 
@@ -266,13 +266,12 @@ class CoverageRules:
         try:
             return list(map(table.__getitem__, keys)), table.kinds
         except KeyError:
-            pass
-        rules = rules if rules is not None else self.empty
-        by_text = self._text_facts[known]
+            return self._read_new(table, self._text_facts[known], rules or self.empty, keys, text_of)
 
-        def make(text: str) -> WordFacts:
-            return self._word_facts_of(text, rules)
-
+    def _read_new(self, table: IndexedCache, by_text: WordCache, rules: DomainRules, keys: Sequence[Hashable],
+                  text_of: Callable[[Hashable], str]) -> WordReading:
+        """``read`` for a text with a word ``table`` lacks: its facts are learnt (``read``)."""
+        make = partial(self._word_facts_of, rules=rules)
         if not in_memory_zone():
             table.learn(keys, lambda key: by_text.lasting(text_of(key), make)[0])
             return list(map(table.__getitem__, keys)), table.kinds
@@ -318,21 +317,24 @@ class CoverageRules:
         return self.clauses.breaks_at(text, found_starts, found_offsets)
 
     @staticmethod
-    def explain_words(rules: List[Optional[str]], covered: Iterable[int],
+    def explain_words(rules: List[Optional[str]], covered: Iterable[Tuple[int, int]],
                       cues: Iterable[Tuple[int, int, str]]) -> List[Optional[str]]:
         """Rules 1 and 2 over each token's rule by its word alone (``read``), in place.
 
         rules (List[Optional[str]]): The rule per token by its word alone; completed here.
-        covered (Iterable[int]): Token indices inside a term, frame, field mention or quantity span (rule 1).
+        covered (Iterable[Tuple[int, int]]): (token_start, token_end) of the tokens inside a term,
+            frame, field mention or quantity span (rule 1).
         cues (Iterable[Tuple[int, int, str]]): (token_start, token_end, label) of every cue match (rule 2).
-        RETURNS (List[Optional[str]]): ``rules``: the rule per token.
+        RETURNS (List[Optional[str]]): ``rules``: the rule per token; a token is ``TERM`` exactly
+            when ``covered`` holds it.
         """
         n = len(rules)
         for start, end, _ in cues:
-            for i in range(max(start, 0), min(end, n)):
-                rules[i] = CUE
-        for i in covered:
-            rules[i] = TERM  # rule 1 comes first
+            start, end = max(start, 0), min(end, n)
+            if start < end:
+                rules[start:end] = [CUE] * (end - start)
+        for start, end in covered:  # rule 1 comes first
+            rules[start:end] = [TERM] * (end - start)
         return rules
 
     @staticmethod
@@ -437,7 +439,7 @@ def _sentence_starts(texts: Sequence[str]) -> Set[int]:
 
 
 def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: Sequence[Optional[str]],
-             cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]], covered: Set[int],
+             cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]],
              breaks: Optional[Sequence[Tuple[int, int]]] = None) -> Findings:
     """The findings of one text, in text order.
 
@@ -447,14 +449,16 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
     (and is not itself inside a term) is a finding of its own.
 
     starts, ends: Character offsets of every token.
+    explained: The rule of each token (``explain_words``); ``TERM`` marks the tokens inside a
+        term or quantity span, so a cue word that is one of a term's own words is known by it.
     cues: (token_start, token_end, label) of every cue match; label "negation", "hedge", "pseudo", "break".
     applied: (token_start, token_end) of cues that reached a term.
-    covered: Token indices inside a term or quantity span.
     breaks: The clause breaks of ``text`` (``ClauseRule.breaks``), read only when a word is
         unexplained; None: worked out here.
     """
     rows: List[dict] = []
     marks: List[Tuple[int, int, str]] = []
+    n = len(explained)
     missing = [i for i, rule in enumerate(explained) if rule is None]
     if missing:
         if breaks is None:
@@ -484,7 +488,7 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
         code = _UNATTACHED.get(label)
         if code is None or (start, end) in applied:
             continue
-        if all(i in covered for i in range(start, end)):
+        if all(0 <= i < n and explained[i] is TERM for i in range(start, end)):
             continue  # a cue word that is part of a term's own words
         s, e = starts[start], ends[end - 1]
         rows.append({"code": code, "start_char": s, "end_char": e, "words": (text[s:e],), "word_spans": ()})

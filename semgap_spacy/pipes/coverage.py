@@ -23,10 +23,11 @@ learnt once per distinct word; everything it stores on the doc is needed by
 a reader (the getter, the decision, displaCy), and a finding's words and
 offsets are tuples the collector need not keep walking.
 """
-from typing import FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from spacy.attrs import IDX, LENGTH, ORTH
 from spacy.language import Language
+from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, SpanGroup
 
 from ..core.coverage import NAME_SOURCES, NER_LABELS, CoverageRules, findings
@@ -39,6 +40,7 @@ from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, d
 
 
 _SCOPED = frozenset({NEGATION, HEDGE})
+_LABEL_IDS: Dict[str, int] = {}  # a finding's code -> its hash (``spacy.strings.get_string_id``)
 _NONE_APPLIED: FrozenSet[Tuple[int, int]] = frozenset()
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
 _ARRAY_FROM = 20
@@ -109,11 +111,10 @@ class Coverage(SemgapPipe):
             cue_group = span_group(doc, self.cues_key)
             if cue_group is not None:
                 applied = {(s.start, s.end) for s in cue_group}
-        rows, marks = findings(text, starts, ends, explained, matches, applied, covered, breaks)
+        rows, marks = findings(text, starts, ends, explained, matches, applied, breaks)
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
-        doc.spans[key] = SpanGroup(doc, name=key,
-                                   spans=[Span(doc, s, e, label=code) for s, e, code in marks])
+        doc.spans[key] = SpanGroup(doc, name=key, spans=_spans(doc, marks))
         return doc
 
     def _explain_phrases(self, doc: Doc, explained: List[Optional[str]], texts: List[str],
@@ -147,12 +148,26 @@ def _rows(doc: Doc) -> Tuple[List[int], List[int], List[int]]:
     return keys, starts, [s + n for s, n in zip(starts, lengths)]
 
 
+def _spans(doc: Doc, marks: Sequence[Tuple[int, int, str]]) -> List[Span]:
+    """A Span per mark (token_start, token_end, code), labelled with the code: by its hash
+    while the doc's strings hold the code (they may have been reloaded since, or have
+    learnt it in a memory zone that has ended), else by the code itself, which adds it."""
+    strings, out = doc.vocab.strings, []
+    for start, end, code in marks:
+        label = _LABEL_IDS.get(code)
+        if label is None:
+            label = _LABEL_IDS[code] = get_string_id(code)
+        out.append(Span(doc, start, end, label=label if label in strings else code))
+    return out
+
+
 def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGroup],
-             starts: Sequence[int]) -> Set[int]:
-    """Rule 1: the tokens inside a term or quantity span, less the words between a frame's
-    head and outcome that no other term or quantity covers (the frame explains its own
-    words, not what stands between them). ``starts`` are the tokens' character offsets."""
-    covered: Set[int] = set()
+             starts: Sequence[int]) -> List[Tuple[int, int]]:
+    """Rule 1: (token_start, token_end) of the tokens inside a term or quantity span, less the
+    words between a frame's head and outcome that no other term or quantity covers (the frame
+    explains its own words, not what stands between them). ``starts`` are the tokens' character
+    offsets."""
+    covered: List[Tuple[int, int]] = []
     gapped = None  # (start, end, gap) of each frame with words between head and outcome
     for span in terms or ():
         start, end = span.start, span.end
@@ -160,16 +175,16 @@ def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGrou
         if gap and term_facts(span.id_).kind == "frame":
             gapped = (gapped or []) + [(start, end, gap)]
         else:
-            covered.update(range(start, end))
+            covered.append((start, end))
     for span in quantities or ():
-        covered.update(range(span.start, span.end))
+        covered.append((span.start, span.end))
     if gapped:
         spanned: Set[int] = set()
         gaps: Set[int] = set()
         for start, end, gap in gapped:
             spanned.update(range(start, end))
             gaps.update(i for i in range(start, end) if gap[0] <= starts[i] < gap[1])
-        covered |= spanned - gaps
+        covered.extend((i, i + 1) for i in sorted(spanned - gaps))
     return covered
 
 

@@ -196,6 +196,21 @@ def test_span_group_one_span_per_clause_and_displacy(nlp):
     assert "unexplained_content" in html and "deferred" in html
 
 
+def test_span_labels_read_inside_and_after_a_memory_zone():
+    """The first label of a fresh vocab is learnt inside a zone, which forgets it when it ends."""
+    nlp = spacy.blank("en")
+    add_semgap_pipes(nlp)
+    text = "Clear to close, the unattached thingamajig; not yet"
+    expected = [("unattached thingamajig", "unexplained_content"), ("not yet", "unattached_negation")]
+    with nlp.memory_zone():
+        doc = assess(nlp, text, domain="mortgage")
+        assert [(s.text, s.label_) for s in doc.spans["semgap_unexplained"]] == expected
+    assert "unexplained_content" not in nlp.vocab.strings
+    doc = assess(nlp, text, domain="mortgage")
+    assert [(s.text, s.label_) for s in doc.spans["semgap_unexplained"]] == expected
+    assert not doc._.semgap_component_errors
+
+
 def test_pipe_order_and_switch():
     assert PIPE_NAMES.index("semgap_coverage") == PIPE_NAMES.index("semgap_decision") - 1
     assert PIPE_NAMES.index("semgap_coverage") == PIPE_NAMES.index("semgap_quantities") + 1
