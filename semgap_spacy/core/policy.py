@@ -11,6 +11,7 @@ ambiguous abbreviation, a fuzzy tie, a dangling head or outcome) carry
 structured reviewer options; only the ambiguity with the greatest effect on the
 outcome gets them, so the reviewer answers one question at a time.
 """
+from operator import itemgetter
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..glossary.models import GlossarySet
@@ -205,6 +206,7 @@ class Policy:
             for name, dom in glossary.domains.items()}
         # and so does the wording of a reason about a term, up to the quote
         self._term_templates = _term_templates(glossary)
+        self._term_ids = frozenset(term.id for _, term in glossary.terms())
 
     def reasons(self, case: CaseFindings) -> List[dict]:
         """Every reason for a case, strictest first, then in text order.
@@ -325,7 +327,7 @@ class Policy:
             return _quoted_reason("dangling_outcome", f"{quote!r} is an outcome without a head", None,
                                   start_char, end_char, quote, "frame", label.split(":", 1)[-1])
         term_id = label
-        if self.glossary.term(term_id) is None:
+        if term_id not in self._term_ids:
             return _quoted_reason("unknown_term", f"term id {term_id!r} is not in the glossary", None,
                                   start_char, end_char, quote)
         if status == "draft":
@@ -349,7 +351,7 @@ class Policy:
     # -- reviewer options ----------------------------------------------------
     def _attach_options(self, reasons: List[dict], domain: Optional[str]) -> None:
         """Give the ambiguity with the greatest effect on the outcome its options."""
-        if _OPTION_CODES.isdisjoint([r["code"] for r in reasons]):
+        if _OPTION_CODES.isdisjoint(map(itemgetter("code"), reasons)):
             return  # the usual case: nothing to choose
         candidates = []
         for i, reason in enumerate(reasons):
