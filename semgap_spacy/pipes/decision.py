@@ -139,7 +139,7 @@ class Decision(SemgapPipe):
         get = doc.user_data.get
         rows = term_rows(doc, self.spans_key)
         # quantities matter only next to a field mention
-        fields = any(row.facts.signal == "field" for row in rows) or self.spans_key != TERMS_KEY
+        fields = "field" in [row.facts.signal for row in rows] or self.spans_key != TERMS_KEY
         coverage = get(_COVERAGE)
         # the quantity findings read the default term group, whatever this pipe's spans_key
         finding_terms = None if self.spans_key == TERMS_KEY else term_rows(doc, TERMS_KEY)
