@@ -62,10 +62,10 @@ def freeze_findings(rows: Any) -> Optional[Tuple[FrozenFinding, ...]]:
     return tuple(out)
 
 
-def stand_in(finding: FrozenFinding) -> dict:
-    """What the policy sorts and weighs in place of a coverage reason: its code, outcome and offsets."""
-    code = finding[0]
-    return {"code": code, "outcome": outcome_for(code), "start_char": finding[1], "end_char": finding[2]}
+def stand_ins(findings: Tuple[FrozenFinding, ...]) -> List[dict]:
+    """What the policy sorts and weighs in place of each coverage reason: its code, outcome and offsets."""
+    return [{"code": code, "outcome": outcome_for(code), "start_char": start, "end_char": end}
+            for code, start, end, _, _ in findings]
 
 
 def complete_reasons(reasons: List[dict], deferred: Optional[Deferred], text: str) -> List[dict]:

@@ -11,6 +11,7 @@ ambiguous abbreviation, a fuzzy tie, a dangling head or outcome) carry
 structured reviewer options; only the ambiguity with the greatest effect on the
 outcome gets them, so the reviewer answers one question at a time.
 """
+from operator import itemgetter
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..glossary.models import GlossarySet
@@ -18,7 +19,7 @@ from .coverage import CoverageReasons
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
                        field_mentions, quantity_findings)
 from .cases import UNREAD_CODES
-from .decision_record import Deferred, freeze_findings, stand_in
+from .decision_record import Deferred, freeze_findings, stand_ins as coverage_stand_ins
 from .reasons import (BLOCK, CLEARING_CODES, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason,
                       outcome_for)
 
@@ -97,6 +98,11 @@ def _reading_reason(reading: dict, where: Optional[tuple], text: str) -> dict:
         span = {"start_char": where[0], "end_char": where[1], "evidence": text[where[0]:where[1]]}
     return make_reason(reading.get("code", "malformed_reading"), reading.get("message", "reading"),
                        term_id=reading.get("term_id"), field=reading.get("field"), **span)
+
+
+def _reason_order(reason: dict) -> tuple:
+    """Where a reason goes: strictest outcome first, then by where it starts in the text."""
+    return -_RANK.get(reason["outcome"], 2), reason.get("start_char", 10**9)
 
 
 def _nothing_clears(reasons: List[dict]) -> bool:
@@ -205,6 +211,7 @@ class Policy:
             for name, dom in glossary.domains.items()}
         # and so does the wording of a reason about a term, up to the quote
         self._term_templates = _term_templates(glossary)
+        self._term_ids = frozenset(term.id for _, term in glossary.terms())
 
     def reasons(self, case: CaseFindings) -> List[dict]:
         """Every reason for a case, strictest first, then in text order.
@@ -269,7 +276,7 @@ class Policy:
                 if frozen is None:
                     reasons.extend(self._coverage_reasons[domain].reasons(case.coverage, text))
                 else:
-                    stand_ins = [stand_in(finding) for finding in frozen]
+                    stand_ins = coverage_stand_ins(frozen)
                     reasons.extend(stand_ins)
         self._attach_options(reasons, domain)
         if known_domain and read and not recognised:
@@ -278,11 +285,11 @@ class Policy:
             reasons.append(make_reason("no_clearance", "nothing in the text or readings clears the action"))
         # a stable sort keeps equal reasons in the order they were found
         if len(reasons) > 1:
-            reasons.sort(key=lambda r: (-_RANK.get(r["outcome"], 2), r.get("start_char", 10**9)))
+            reasons.sort(key=_reason_order)
         if not stand_ins:
             return reasons, None
         index = {id(r): i for i, r in enumerate(stand_ins)}
-        slots = tuple((position, index[id(r)]) for position, r in enumerate(reasons) if id(r) in index)
+        slots = tuple([(position, index[id(r)]) for position, r in enumerate(reasons) if id(r) in index])
         coverage = self._coverage_reasons[domain]
         return reasons, (coverage.domain, coverage.term_ids, frozen, slots)
 
@@ -325,7 +332,7 @@ class Policy:
             return _quoted_reason("dangling_outcome", f"{quote!r} is an outcome without a head", None,
                                   start_char, end_char, quote, "frame", label.split(":", 1)[-1])
         term_id = label
-        if self.glossary.term(term_id) is None:
+        if term_id not in self._term_ids:
             return _quoted_reason("unknown_term", f"term id {term_id!r} is not in the glossary", None,
                                   start_char, end_char, quote)
         if status == "draft":
@@ -349,7 +356,7 @@ class Policy:
     # -- reviewer options ----------------------------------------------------
     def _attach_options(self, reasons: List[dict], domain: Optional[str]) -> None:
         """Give the ambiguity with the greatest effect on the outcome its options."""
-        if _OPTION_CODES.isdisjoint([r["code"] for r in reasons]):
+        if _OPTION_CODES.isdisjoint(map(itemgetter("code"), reasons)):
             return  # the usual case: nothing to choose
         candidates = []
         for i, reason in enumerate(reasons):

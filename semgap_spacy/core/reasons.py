@@ -87,6 +87,10 @@ QUOTING_CODES = frozenset({
 })
 
 
+#: the rank of each code's outcome, which ``decide`` weighs for every reason of every case
+_CODE_RANK: Dict[str, int] = {code: RANK[outcome] for code, outcome in REASON_CODES.items()}
+
+
 def outcome_for(code: str) -> str:
     """The outcome a reason code implies; unknown codes block.
 
@@ -118,7 +122,7 @@ def text_sha256(text: str) -> str:
 def make_reason(code: str, message: str, *, term_id: Optional[str] = None,
                 start_char: Optional[int] = None, end_char: Optional[int] = None, **extra) -> dict:
     """A reason dict in the decision format; the outcome comes from the code."""
-    reason = {"code": code, "outcome": outcome_for(code), "message": message}
+    reason = {"code": code, "outcome": REASON_CODES.get(code, BLOCK), "message": message}
     if term_id:
         reason["term_id"] = term_id
     if start_char is not None and end_char is not None:
@@ -137,5 +141,4 @@ def decide(reasons: List[dict]) -> str:
     """
     if not reasons:
         return ESCALATE
-    worst = max([RANK[outcome_for(r.get("code", ""))] for r in reasons])
-    return OUTCOMES[worst]
+    return OUTCOMES[max([_CODE_RANK.get(r.get("code", ""), RANK[BLOCK]) for r in reasons])]

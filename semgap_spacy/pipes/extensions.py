@@ -418,7 +418,7 @@ def span_value(doc: Doc, name: str, start_char: int, end_char: int):
 def span_values(doc: Doc, names: tuple, start_char: int, end_char: int) -> tuple:
     """Several stored span extensions of the span at these offsets, in the order named."""
     get = doc.user_data.get
-    return tuple(get(("._.", name, start_char, end_char), _SPAN_DEFAULTS[name]) for name in names)
+    return tuple([get(("._.", name, start_char, end_char), _SPAN_DEFAULTS[name]) for name in names])
 
 
 @lru_cache(maxsize=1)

@@ -111,3 +111,26 @@ def test_decide_cases_gives_the_bytes_a_docs_first_read_gives(nlp):
     docs = list(assess_cases(nlp, cases))
     assert [json.dumps(doc._.semgap_decision) for doc in docs] == at_once
     assert {json.loads(d)["decision"] for d in at_once} == {"proceed", "escalate", "block"}
+
+
+def test_decisions_streamed_from_one_zone_share_nothing_a_user_could_change(nlp):
+    """``decide_cases`` holds a zone's records until the zone ends; each decision handed on
+    still owns every list and dict in it, also when the cases are the same."""
+    from semgap_spacy import decide_cases
+
+    plain = "Clear to close issued"  # a clearance and nothing else: no list or dict inside a reason
+    cases = [{"id": f"c-{i}", "domain": "mortgage", "text": plain} for i in range(3)]
+    cases += [{"id": f"t-{i}", "domain": DOMAIN, "text": TEXT} for i in range(2)]
+    decisions = list(decide_cases(nlp, cases))
+    untouched = copy.deepcopy(decisions)
+    for decision in decisions[0], decisions[3]:
+        for reason in decision["reasons"]:
+            reason["message"] = "changed"
+            for value in reason.values():
+                if isinstance(value, list):
+                    value.clear()
+        decision["reasons"].append({"code": "clearance"})
+        decision["coverage"]["name_sources"].clear()
+    assert decisions[1:3] == untouched[1:3] and decisions[4] == untouched[4]
+    assert untouched[0] == decision_of(_doc(nlp, plain, "mortgage", "c-0"))
+
