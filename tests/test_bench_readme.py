@@ -27,3 +27,21 @@ def test_coverage_share_is_judged_on_the_pipes_alone(tmp_path):
     steps["semgap_coverage"] = 20.0  # 20 of 110: 18 %
     (row,) = _with_steps(tmp_path, steps)
     assert row.endswith("| 18 % | ≤ 15 % | **not met** |")
+
+
+def _worker_rows(tmp_path, wall, marginal):
+    import json
+
+    bench = json.loads((readme_results.ROOT / "results" / "bench.json").read_text(encoding="utf8"))
+    bench["sections"]["workers"]["legs"]["workers_2"].update(speedup_wall=wall, speedup_marginal=marginal)
+    (tmp_path / "bench.json").write_text(json.dumps(bench), encoding="utf8")
+    return [line for line in readme_results.render_bench(tmp_path).splitlines() if "`assess --workers 2`" in line]
+
+
+def test_a_worker_speed_up_beyond_two_after_start_up_is_not_judged(tmp_path):
+    (row,) = _worker_rows(tmp_path, 1.86, 2.33)
+    assert row.endswith("| not judged (more than 2× after start-up: the one-worker leg was slowed) |")
+    (row,) = _worker_rows(tmp_path, 1.86, 1.95)
+    assert row.endswith("| ≥ 1.7× | met |")
+    (row,) = _worker_rows(tmp_path, 1.5, 1.95)
+    assert row.endswith("| ≥ 1.7× | **not met** |")
