@@ -36,8 +36,8 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .core import units
 from .core.cases import check_case
+from .pipes.quantities import warm_up
 from . import api
 from .api import chunked, decide_cases, decide_lines, fallback_decision, line_case, memory_zone, pipeline_glossary
 from .util.heap import freeze_loaded
@@ -229,8 +229,8 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
         if context.get_start_method() != "fork" or getattr(nlp.vocab, "in_memory_zone", False):
             source = stack.enter_context(tempfile.TemporaryDirectory(prefix="semgap-workers-"))
             nlp.to_disk(source)
-        elif "semgap_quantities" in nlp.pipe_factories.values():
-            units.warm_up()  # once here, before the fork, not once in every worker
+        else:
+            warm_up(nlp)  # once here, before the fork, not once in every worker
         workers: List[_Worker] = []
         try:
             workers = [_Worker(context, source, batch_size) for _ in range(n_process)]

@@ -89,6 +89,8 @@ QUOTING_CODES = frozenset({
 
 #: the rank of each code's outcome, which ``decide`` weighs for every reason of every case
 _CODE_RANK: Dict[str, int] = {code: RANK[outcome] for code, outcome in REASON_CODES.items()}
+#: the outcome of a code the closed set does not hold
+UNKNOWN_CODE_OUTCOME = BLOCK
 
 
 def outcome_for(code: str) -> str:
@@ -97,7 +99,7 @@ def outcome_for(code: str) -> str:
     code (str): A reason code.
     RETURNS (str): "proceed", "escalate" or "block".
     """
-    return REASON_CODES.get(code, BLOCK)
+    return REASON_CODES.get(code, UNKNOWN_CODE_OUTCOME)
 
 
 def strictest(outcomes) -> str:
@@ -122,7 +124,7 @@ def text_sha256(text: str) -> str:
 def make_reason(code: str, message: str, *, term_id: Optional[str] = None,
                 start_char: Optional[int] = None, end_char: Optional[int] = None, **extra) -> dict:
     """A reason dict in the decision format; the outcome comes from the code."""
-    reason = {"code": code, "outcome": REASON_CODES.get(code, BLOCK), "message": message}
+    reason = {"code": code, "outcome": outcome_for(code), "message": message}
     if term_id:
         reason["term_id"] = term_id
     if start_char is not None and end_char is not None:
@@ -141,4 +143,5 @@ def decide(reasons: List[dict]) -> str:
     """
     if not reasons:
         return ESCALATE
-    return OUTCOMES[max([_CODE_RANK.get(r.get("code", ""), RANK[BLOCK]) for r in reasons])]
+    unknown = RANK[UNKNOWN_CODE_OUTCOME]
+    return OUTCOMES[max([_CODE_RANK.get(r.get("code", ""), unknown) for r in reasons])]

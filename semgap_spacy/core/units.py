@@ -369,16 +369,6 @@ def get_registry():
     return _registry
 
 
-def warm_up() -> None:
-    """Build the Pint registry now rather than on the first conversion.
-
-    For a process that forks workers (``workers.py``, the Dask fork server):
-    built before the fork, it is built once and every worker starts with it,
-    instead of each worker spending a quarter of a second on its own copy.
-    """
-    get_registry()
-
-
 def canonical_unit(unit: str) -> str:
     """The canonical Pint name of a unit surface or Pint unit name.
 

@@ -26,7 +26,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Dict, Iterator, List, Optional, TextIO, Tuple, Union
 
 from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
-from ..core.units import warm_up
+from ..pipes.quantities import warm_up
 from ..util.heap import freeze_loaded
 from ..util.safe_output import output_file
 from ..workers import failed_decisions
@@ -127,8 +127,7 @@ def preload_from_environment() -> None:
     try:
         start, path, glossaries = json.loads(spec)
         nlp = _pipeline((path, glossaries))
-        if "semgap_quantities" in nlp.pipe_factories.values():
-            warm_up()
+        warm_up(nlp)
         freeze_loaded()
         _preloaded_for = start
     except Exception:  # noqa: BLE001 - the workers build it and report what is wrong

@@ -143,11 +143,12 @@ class Decision(SemgapPipe):
         coverage = get(_COVERAGE)
         # the quantity findings read the default term group, whatever this pipe's spans_key
         finding_terms = None if self.spans_key == TERMS_KEY else term_rows(doc, TERMS_KEY)
-        # in the order of the fields of CaseFindings
         return CaseFindings(
-            get(_DOMAIN), doc_text(doc), rows, _SpanMarks(doc), quantity_rows(doc) if fields else [],
-            get(_CASE_PROBLEMS), get(_COMPONENT_ERRORS), get(_REPAIRS), get(_READINGS_CHECKED), finding_terms,
-            get(_SUSPICIOUS), coverage.get("findings") if coverage else None, pipeline_problems)
+            domain=get(_DOMAIN), text=doc_text(doc), terms=rows, marks=_SpanMarks(doc),
+            quantities=quantity_rows(doc) if fields else [],
+            case_problems=get(_CASE_PROBLEMS), component_errors=get(_COMPONENT_ERRORS), repairs=get(_REPAIRS),
+            readings_checked=get(_READINGS_CHECKED), finding_terms=finding_terms, suspicious=get(_SUSPICIOUS),
+            coverage=coverage.get("findings") if coverage else None, pipeline_problems=pipeline_problems)
 
     # -- output ----------------------------------------------------------------
     def _write(self, doc: Doc, reasons: List[dict], ablation: Optional[dict] = None,

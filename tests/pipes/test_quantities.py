@@ -506,3 +506,20 @@ def test_a_distance_cap_is_a_narrowed_read_unless_ablation():
                       readings={"cold_ischemia_elapsed": {"value": 6, "unit": "h"}})._.semgap_decision
     assert decision["decision"] == "escalate"
     assert "pipeline_incomplete" in [r["code"] for r in decision["reasons"]]
+
+
+def test_warm_up_builds_the_unit_registry_only_for_a_pipeline_with_the_quantities_pipe(monkeypatch):
+    from semgap_spacy.core import units
+    from semgap_spacy.pipes.quantities import warm_up
+
+    built = []
+    monkeypatch.setattr(units, "get_registry", lambda: built.append(True))
+    without = spacy.blank("en")
+    without.add_pipe("semgap_terms")
+    warm_up(without)
+    assert built == []
+    with_quantities = spacy.blank("en")
+    with_quantities.add_pipe("semgap_terms")
+    with_quantities.add_pipe("semgap_quantities")
+    warm_up(with_quantities)
+    assert built == [True]
