@@ -7,6 +7,11 @@ assembled pipeline never reads the source YAML again. When nobody initializes
 the component it reads the glossaries bundled with the package, so
 ``nlp.add_pipe("semgap_terms")`` works at once.
 
+A pipeline loaded from disk (``load_pipeline``) builds each component once: a
+component made while it loads waits for the glossary its ``from_disk`` gives
+(building first from the bundled one would be thrown away), and the load ends
+with every component built, before it can see a document.
+
 A component that raises on a document would lose the whole batch; instead
 the error is recorded on the doc and the decision escalates on it.
 
@@ -16,9 +21,13 @@ status, config switches) and the first one of a run checks the case values
 same checks as one made by ``assess``; the decision reads the record to tell a
 full read from a pipeline with a pipe missing, off, failed or out of order.
 """
+import functools
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Union
 
+import spacy
 import srsly
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -78,6 +87,42 @@ def case_unread(doc: Doc) -> bool:
     return bool(problems) and any(isinstance(r, dict) and r.get("code") in UNREAD_CODES for r in problems)
 
 
+#: the components made while ``deferred_builds`` is open and waiting to build (None: builds run at once)
+_WAITING: ContextVar[Optional[List["SemgapPipe"]]] = ContextVar("semgap_waiting_builds", default=None)
+
+
+@contextmanager
+def deferred_builds() -> Iterator[None]:
+    """While open, a semgap component made here builds nothing from its glossary: it
+    waits. On leaving, each of them builds once, from the glossary it was given by
+    then (``from_disk``, ``set_glossary``), else the bundled one.
+
+    A pipeline loaded from disk would otherwise build every component twice: from
+    the bundled glossaries when it is made, then from its own when ``from_disk``
+    sets it. Leaving the block builds them all, so no component can see a
+    document unbuilt; on an exception the components are dropped with the load.
+    """
+    waiting: List[SemgapPipe] = []
+    token = _WAITING.set(waiting)
+    try:
+        yield
+    finally:
+        _WAITING.reset(token)
+    for pipe in waiting:
+        pipe._build_now()
+
+
+def load_pipeline(path: Union[str, Path], **kwargs) -> Language:
+    """``spacy.load`` with every semgap component built once, from the glossary saved with it.
+
+    path (str | Path): A pipeline directory (``nlp.to_disk``) or package name.
+    kwargs: Passed on to ``spacy.load``.
+    RETURNS (Language): The loaded pipeline, every component ready.
+    """
+    with deferred_builds():
+        return spacy.load(path, **kwargs)
+
+
 def glossary_from_arg(glossary: Union[None, str, Path, dict, GlossarySet]) -> GlossarySet:
     """Accept a GlossarySet, a directory path or a serialized dict."""
     if glossary is None:
@@ -107,11 +152,40 @@ class SemgapPipe(Pipe):
         self.nlp = nlp
         self.name = name
         self.enabled = enabled
-        self.glossary = glossary if glossary is not None else load_glossaries()
+        waiting = _WAITING.get()
+        #: True from being made inside ``deferred_builds`` until built when it ends
+        self._build_waits = waiting is not None
+        if waiting is not None:
+            waiting.append(self)
+        #: None only while ``deferred_builds`` waits for the glossary a load gives
+        self.glossary = glossary if glossary is not None or waiting is not None else load_glossaries()
         self.cfg = {"enabled": enabled}
         #: (a copy of the switches, ``enabled``, their JSON text, the entry made for each
         #: status) of the last run entry
         self._entry_config = None
+
+    def __init_subclass__(cls, **kwargs):
+        """Make a subclass's ``_rebuild`` wait inside ``deferred_builds`` (see there): the
+        subclasses call it from their constructors and setters."""
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("_rebuild")
+        if build is None:
+            return
+
+        @functools.wraps(build)
+        def _rebuild(self) -> None:
+            if not getattr(self, "_build_waits", False):
+                build(self)
+        cls._rebuild = _rebuild
+
+    def _build_now(self) -> None:
+        """Build what waited in ``deferred_builds``, from the bundled glossary when none was given."""
+        if not self._build_waits:
+            return
+        if self.glossary is None:
+            self.glossary = load_glossaries()
+        self._build_waits = False
+        self._rebuild()
 
     # -- running ---------------------------------------------------------
     def process(self, doc: Doc) -> Doc:  # pragma: no cover - abstract
