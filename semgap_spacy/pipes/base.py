@@ -38,7 +38,7 @@ from .extensions import begin_run, doc_key, record_component_error, record_run
 from ..core.cases import UNREAD_CODES, check_case, merge_problems, nothing_to_check
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..core.run_entries import config_text
-from ..glossary.models import GlossarySet, load_glossaries
+from ..glossary.models import GlossarySet, glossary_from_json, load_glossaries
 from ..util import caches
 
 #: ``start_run``'s default: look the pipeline's default domain up now (one call),
@@ -335,17 +335,20 @@ class SemgapPipe(Pipe):
         }
 
     def _load(self, data: dict) -> None:
+        """Take what was saved. ``data["glossary"]`` is the glossary's JSON text, read through
+        ``glossary_from_json`` so the components of one pipeline validate it once."""
         # cfg.json is written for readers only: the pipeline's config builds the
         # component, so a switch overridden at load time must win over the file.
         if "glossary" in data:
-            self.set_glossary(GlossarySet.from_dict(data["glossary"], source=f"{self.name}/glossary"))
+            self.set_glossary(glossary_from_json(data["glossary"], source=f"{self.name}/glossary"))
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return srsly.msgpack_dumps({k: fn() for k, fn in self._serializers().items() if k not in exclude})
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "SemgapPipe":
         payload = srsly.msgpack_loads(bytes_data)
-        self._load({k: srsly.json_loads(v) for k, v in payload.items() if k not in exclude})
+        self._load({k: v if k == "glossary" else srsly.json_loads(v) for k, v in payload.items()
+                    if k not in exclude})
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
@@ -360,7 +363,9 @@ class SemgapPipe(Pipe):
         data = {}
         for key in self._serializers():
             file = path / f"{key}.json"
-            if key not in exclude and file.exists():
+            if key == "glossary" and key not in exclude and file.exists():
+                data[key] = file.read_text(encoding="utf8")
+            elif key not in exclude and file.exists():
                 data[key] = srsly.read_json(file)
         self._load(data)
         return self

@@ -58,6 +58,8 @@ def test_a_saved_glossary_is_the_one_a_load_decides_with(edited_dir, tmp_path, l
     nlp = loader(tmp_path / "p")
     for name in PIPE_NAMES:
         assert nlp.get_pipe(name).glossary.sha256 == edited.sha256, name
+    # the same saved text is read and validated once: one set for the whole pipeline
+    assert len({id(nlp.get_pipe(name).glossary) for name in PIPE_NAMES}) == 1
     decision = _decide(nlp)
     assert decision["decision"] == "proceed"
     assert decision["glossary_sha256"] == edited.sha256
@@ -112,3 +114,12 @@ def test_a_failed_load_leaves_no_waiting_builds(tmp_path):
     assert nlp.get_pipe("semgap_terms").glossary.sha256 == load_glossaries().sha256
     doc = assess(nlp, "clear to close", domain="mortgage")
     assert [s.text for s in doc.spans["semgap_terms"]] == ["clear to close"]
+
+
+def test_a_damaged_saved_glossary_stops_the_load_naming_the_pipe(tmp_path):
+    build_pipeline().to_disk(tmp_path / "p")
+    path = tmp_path / "p" / "semgap_terms" / "glossary.json"
+    path.write_text(path.read_text(encoding="utf8").replace('"signal":"clear"', '"signal":"cleared"', 1),
+                    encoding="utf8")
+    with pytest.raises(Exception, match="semgap_terms/glossary"):
+        load_pipeline(tmp_path / "p")
