@@ -100,12 +100,18 @@ def deferred_builds() -> Iterator[None]:
     A pipeline loaded from disk would otherwise build every component twice: from
     the bundled glossaries when it is made, then from its own when ``from_disk``
     sets it. Leaving the block builds them all, so no component can see a
-    document unbuilt; on an exception the components are dropped with the load.
+    document unbuilt. On an exception nothing is built: the components stop
+    waiting, and one that is kept builds when its glossary is next set (until
+    then it has none, and fails on every document rather than reading it).
     """
     waiting: List[SemgapPipe] = []
     token = _WAITING.set(waiting)
     try:
         yield
+    except BaseException:
+        for pipe in waiting:
+            pipe._build_waits = False
+        raise
     finally:
         _WAITING.reset(token)
     for pipe in waiting:

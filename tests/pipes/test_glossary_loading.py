@@ -123,3 +123,16 @@ def test_a_damaged_saved_glossary_stops_the_load_naming_the_pipe(tmp_path):
                     encoding="utf8")
     with pytest.raises(Exception, match="semgap_terms/glossary"):
         load_pipeline(tmp_path / "p")
+
+
+def test_a_pipe_kept_from_a_failed_block_builds_when_its_glossary_is_set():
+    nlp = spacy.blank("en")
+    with pytest.raises(RuntimeError):
+        with deferred_builds():
+            nlp.add_pipe("semgap_terms")
+            raise RuntimeError("the load failed")
+    terms = nlp.get_pipe("semgap_terms")
+    assert terms.glossary is None  # never built from a glossary nobody gave it
+    terms.set_glossary(load_glossaries())
+    doc = assess(nlp, "clear to close", domain="mortgage")
+    assert [s.text for s in doc.spans["semgap_terms"]] == ["clear to close"]
