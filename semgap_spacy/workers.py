@@ -32,11 +32,11 @@ from contextlib import ExitStack
 from multiprocessing.connection import wait
 from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
-import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from .core.cases import check_case
+from .pipes.base import load_pipeline
 from .pipes.quantities import warm_up
 from . import api
 from .api import chunked, decide_cases, decide_lines, fallback_decision, line_case, memory_zone, pipeline_glossary
@@ -58,11 +58,11 @@ def _worker(tasks, conn, source: Union[str, Language], batch_size: int) -> None:
     """A worker's life: load the pipeline, then decide chunks until told to stop.
 
     tasks: The pipe chunks come in on. conn: The pipe decisions go out on.
-    source: The pipeline itself (inherited by a fork), or a path to ``spacy.load``.
+    source: The pipeline itself (inherited by a fork), or a path to load it from (``load_pipeline``).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     try:
-        nlp = source if isinstance(source, Language) else spacy.load(source)
+        nlp = source if isinstance(source, Language) else load_pipeline(source)
     except BaseException as exc:  # reported to the parent, which refuses the run
         conn.send(("start_failed", f"{type(exc).__name__}: {exc}"[:1000]))
         return

@@ -105,7 +105,7 @@ def test_a_worker_crash_fails_closed_on_its_case_only(nlp):
 def test_a_worker_that_cannot_load_the_pipeline_stops_the_run_before_any_decision(nlp, monkeypatch):
     from semgap_spacy import workers
 
-    monkeypatch.setattr(workers.spacy, "load", lambda path: 1 / 0)
+    monkeypatch.setattr(workers, "load_pipeline", lambda path: 1 / 0)
     # inside a memory zone the workers load the pipeline even where they fork
     with nlp.memory_zone(), pytest.raises(workers.WorkerStartError, match="ZeroDivisionError"):
         list(decide_in_workers(nlp, CASES, "cases", n_process=2))
@@ -120,7 +120,7 @@ def test_forked_workers_start_from_the_pipeline_in_memory(nlp, monkeypatch):
     from semgap_spacy import workers
 
     alone = list(decide_cases(nlp, CASES * 4))
-    monkeypatch.setattr(workers.spacy, "load", lambda path: 1 / 0)
+    monkeypatch.setattr(workers, "load_pipeline", lambda path: 1 / 0)
     monkeypatch.setattr(nlp, "to_disk", lambda path: 1 / 0)
     assert list(decide_in_workers(nlp, CASES * 4, "cases", n_process=2, batch_size=2)) == alone
     assert _no_children_left()

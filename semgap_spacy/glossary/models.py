@@ -533,6 +533,28 @@ def load_domain_file(path: Union[str, Path]) -> DomainGlossary:
     return _validate(payload, str(path))
 
 
+#: glossary sets by the JSON text they were read from (``glossary_from_json``), newest last
+_FROM_JSON: Dict[str, GlossarySet] = {}
+_FROM_JSON_KEPT = 4
+
+
+def glossary_from_json(text: str, source: str = "<json>") -> GlossarySet:
+    """The glossary set of a ``GlossarySet.to_dict`` JSON text, read and validated once per
+    process for the same text: every component of a saved pipeline carries the same one.
+
+    text (str): The JSON text. source (str): Named in errors.
+    RETURNS (GlossarySet): The set (shared by the callers that give the same text).
+    RAISES (GlossaryError): Naming the source and the problem.
+    """
+    glossary = _FROM_JSON.get(text)
+    if glossary is None:
+        glossary = GlossarySet.from_dict(srsly.json_loads(text), source=source)
+        if len(_FROM_JSON) >= _FROM_JSON_KEPT:
+            del _FROM_JSON[next(iter(_FROM_JSON))]
+        _FROM_JSON[text] = glossary
+    return glossary
+
+
 def bundled_glossary_dir() -> Path:
     """Where the glossaries shipped with the package live (also in a wheel)."""
     return Path(str(resources.files("semgap_spacy.glossaries")))

@@ -10,9 +10,8 @@ import sys
 from contextlib import nullcontext
 from typing import List, Optional
 
-import spacy
-
 from ..api import build_pipeline, decide_cases, decide_lines, pipeline_glossary, with_progress
+from ..pipes.base import load_pipeline
 from ..util.heap import freeze_loaded
 from ..util.safe_output import output_file, one_line
 
@@ -72,7 +71,7 @@ def _cmd_assess(args) -> int:
         return 2
     with source as stream:
         # before OUT is touched: a bad glossary or pipeline leaves it as it was
-        nlp = spacy.load(args.pipeline) if args.pipeline else build_pipeline(args.glossaries)
+        nlp = load_pipeline(args.pipeline) if args.pipeline else build_pipeline(args.glossaries)
         freeze_loaded()
         progress = args.progress is not False and sys.stderr.isatty()
         total = count_lines(args.cases) if progress else None

@@ -26,6 +26,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Dict, Iterator, List, Optional, TextIO, Tuple, Union
 
 from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
+from ..pipes.base import load_pipeline
 from ..pipes.quantities import warm_up
 from ..util.heap import freeze_loaded
 from ..util.safe_output import output_file
@@ -58,8 +59,7 @@ def _pipeline(source: Source):
     if nlp is None:
         path, glossaries = source
         if path is not None:
-            import spacy
-            nlp = spacy.load(path)
+            nlp = load_pipeline(path)
         else:
             nlp = build_pipeline(glossaries)
         _PIPELINES[source] = nlp

@@ -7,6 +7,11 @@ assembled pipeline never reads the source YAML again. When nobody initializes
 the component it reads the glossaries bundled with the package, so
 ``nlp.add_pipe("semgap_terms")`` works at once.
 
+A pipeline loaded from disk (``load_pipeline``) builds each component once: a
+component made while it loads waits for the glossary its ``from_disk`` gives
+(building first from the bundled one would be thrown away), and the load ends
+with every component built, before it can see a document.
+
 A component that raises on a document would lose the whole batch; instead
 the error is recorded on the doc and the decision escalates on it.
 
@@ -16,9 +21,13 @@ status, config switches) and the first one of a run checks the case values
 same checks as one made by ``assess``; the decision reads the record to tell a
 full read from a pipeline with a pipe missing, off, failed or out of order.
 """
+import functools
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Union
 
+import spacy
 import srsly
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -29,7 +38,7 @@ from .extensions import begin_run, doc_key, record_component_error, record_run
 from ..core.cases import UNREAD_CODES, check_case, merge_problems, nothing_to_check
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..core.run_entries import config_text
-from ..glossary.models import GlossarySet, load_glossaries
+from ..glossary.models import GlossarySet, glossary_from_json, load_glossaries
 from ..util import caches
 
 #: ``start_run``'s default: look the pipeline's default domain up now (one call),
@@ -78,6 +87,48 @@ def case_unread(doc: Doc) -> bool:
     return bool(problems) and any(isinstance(r, dict) and r.get("code") in UNREAD_CODES for r in problems)
 
 
+#: the components made while ``deferred_builds`` is open and waiting to build (None: builds run at once)
+_WAITING: ContextVar[Optional[List["SemgapPipe"]]] = ContextVar("semgap_waiting_builds", default=None)
+
+
+@contextmanager
+def deferred_builds() -> Iterator[None]:
+    """While open, a semgap component made here builds nothing from its glossary: it
+    waits. On leaving, each of them builds once, from the glossary it was given by
+    then (``from_disk``, ``set_glossary``), else the bundled one.
+
+    A pipeline loaded from disk would otherwise build every component twice: from
+    the bundled glossaries when it is made, then from its own when ``from_disk``
+    sets it. Leaving the block builds them all, so no component can see a
+    document unbuilt. On an exception nothing is built: the components stop
+    waiting, and one that is kept builds when its glossary is next set (until
+    then it has none, and fails on every document rather than reading it).
+    """
+    waiting: List[SemgapPipe] = []
+    token = _WAITING.set(waiting)
+    try:
+        yield
+    except BaseException:
+        for pipe in waiting:
+            pipe._build_waits = False
+        raise
+    finally:
+        _WAITING.reset(token)
+    for pipe in waiting:
+        pipe._build_now()
+
+
+def load_pipeline(path: Union[str, Path], **kwargs) -> Language:
+    """``spacy.load`` with every semgap component built once, from the glossary saved with it.
+
+    path (str | Path): A pipeline directory (``nlp.to_disk``) or package name.
+    kwargs: Passed on to ``spacy.load``.
+    RETURNS (Language): The loaded pipeline, every component ready.
+    """
+    with deferred_builds():
+        return spacy.load(path, **kwargs)
+
+
 def glossary_from_arg(glossary: Union[None, str, Path, dict, GlossarySet]) -> GlossarySet:
     """Accept a GlossarySet, a directory path or a serialized dict."""
     if glossary is None:
@@ -107,11 +158,40 @@ class SemgapPipe(Pipe):
         self.nlp = nlp
         self.name = name
         self.enabled = enabled
-        self.glossary = glossary if glossary is not None else load_glossaries()
+        waiting = _WAITING.get()
+        #: True from being made inside ``deferred_builds`` until built when it ends
+        self._build_waits = waiting is not None
+        if waiting is not None:
+            waiting.append(self)
+        #: None only while ``deferred_builds`` waits for the glossary a load gives
+        self.glossary = glossary if glossary is not None or waiting is not None else load_glossaries()
         self.cfg = {"enabled": enabled}
         #: (a copy of the switches, ``enabled``, their JSON text, the entry made for each
         #: status) of the last run entry
         self._entry_config = None
+
+    def __init_subclass__(cls, **kwargs):
+        """Make a subclass's ``_rebuild`` wait inside ``deferred_builds`` (see there): the
+        subclasses call it from their constructors and setters."""
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("_rebuild")
+        if build is None:
+            return
+
+        @functools.wraps(build)
+        def _rebuild(self) -> None:
+            if not getattr(self, "_build_waits", False):
+                build(self)
+        cls._rebuild = _rebuild
+
+    def _build_now(self) -> None:
+        """Build what waited in ``deferred_builds``, from the bundled glossary when none was given."""
+        if not self._build_waits:
+            return
+        if self.glossary is None:
+            self.glossary = load_glossaries()
+        self._build_waits = False
+        self._rebuild()
 
     # -- running ---------------------------------------------------------
     def process(self, doc: Doc) -> Doc:  # pragma: no cover - abstract
@@ -261,17 +341,20 @@ class SemgapPipe(Pipe):
         }
 
     def _load(self, data: dict) -> None:
+        """Take what was saved. ``data["glossary"]`` is the glossary's JSON text, read through
+        ``glossary_from_json`` so the components of one pipeline validate it once."""
         # cfg.json is written for readers only: the pipeline's config builds the
         # component, so a switch overridden at load time must win over the file.
         if "glossary" in data:
-            self.set_glossary(GlossarySet.from_dict(data["glossary"], source=f"{self.name}/glossary"))
+            self.set_glossary(glossary_from_json(data["glossary"], source=f"{self.name}/glossary"))
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return srsly.msgpack_dumps({k: fn() for k, fn in self._serializers().items() if k not in exclude})
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "SemgapPipe":
         payload = srsly.msgpack_loads(bytes_data)
-        self._load({k: srsly.json_loads(v) for k, v in payload.items() if k not in exclude})
+        self._load({k: v if k == "glossary" else srsly.json_loads(v) for k, v in payload.items()
+                    if k not in exclude})
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
@@ -286,7 +369,9 @@ class SemgapPipe(Pipe):
         data = {}
         for key in self._serializers():
             file = path / f"{key}.json"
-            if key not in exclude and file.exists():
+            if key == "glossary" and key not in exclude and file.exists():
+                data[key] = file.read_text(encoding="utf8")
+            elif key not in exclude and file.exists():
                 data[key] = srsly.read_json(file)
         self._load(data)
         return self

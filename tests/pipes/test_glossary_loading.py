@@ -1,0 +1,138 @@
+"""Which glossary a component decides with, however the pipeline was made: added
+by name, loaded from disk (``spacy.load`` and ``load_pipeline``, which builds each
+component once) or initialized with a glossary."""
+import shutil
+
+import pytest
+import spacy
+
+from semgap_spacy import assess, build_pipeline
+from semgap_spacy.api import PIPE_NAMES, pipeline_glossary
+from semgap_spacy.glossary import bundled_glossary_dir
+from semgap_spacy.glossary.models import load_glossaries
+from semgap_spacy.pipes.base import SemgapPipe, deferred_builds, load_pipeline
+
+#: a clearance phrase only the edited glossary has
+TEXT = "Good to fund"
+
+
+@pytest.fixture(scope="module")
+def edited_dir(tmp_path_factory):
+    """The bundled glossaries with one more clearance phrase for MTG.CTC."""
+    path = tmp_path_factory.mktemp("glossaries") / "g"
+    shutil.copytree(bundled_glossary_dir(), path,
+                    ignore=shutil.ignore_patterns("__init__.py", "__pycache__", "archive"))
+    mortgage = path / "mortgage.yaml"
+    old = "phrases: [clear to close, cleared to close]"
+    assert old in mortgage.read_text(encoding="utf8")
+    mortgage.write_text(mortgage.read_text(encoding="utf8").replace(old, old[:-1] + ", good to fund]"),
+                        encoding="utf8")
+    return path
+
+
+def _decide(nlp, text=TEXT):
+    return assess(nlp, text, domain="mortgage")._.semgap_decision
+
+
+def test_the_edited_glossary_changes_the_decision(edited_dir):
+    assert _decide(build_pipeline())["decision"] == "escalate"
+    assert _decide(build_pipeline(str(edited_dir)))["decision"] == "proceed"
+
+
+def test_pipes_added_by_name_decide_at_once():
+    nlp = spacy.blank("en")
+    for name in PIPE_NAMES:
+        nlp.add_pipe(name)
+    doc = nlp.make_doc("Clear to close issued")
+    doc._.semgap_domain = "mortgage"
+    decision = nlp(doc)._.semgap_decision
+    assert decision["glossary_sha256"] == load_glossaries().sha256
+    assert decision["decision"] == "proceed"
+
+
+@pytest.mark.parametrize("loader", [spacy.load, load_pipeline], ids=["spacy.load", "load_pipeline"])
+def test_a_saved_glossary_is_the_one_a_load_decides_with(edited_dir, tmp_path, loader):
+    edited = load_glossaries(edited_dir)
+    assert edited.sha256 != load_glossaries().sha256
+    build_pipeline(str(edited_dir)).to_disk(tmp_path / "p")
+    nlp = loader(tmp_path / "p")
+    for name in PIPE_NAMES:
+        assert nlp.get_pipe(name).glossary.sha256 == edited.sha256, name
+    # the same saved text is read and validated once: one set for the whole pipeline
+    assert len({id(nlp.get_pipe(name).glossary) for name in PIPE_NAMES}) == 1
+    decision = _decide(nlp)
+    assert decision["decision"] == "proceed"
+    assert decision["glossary_sha256"] == edited.sha256
+
+
+def test_a_load_without_the_saved_glossary_builds_from_the_bundled_one(edited_dir, tmp_path):
+    build_pipeline(str(edited_dir)).to_disk(tmp_path / "p")
+    nlp = load_pipeline(tmp_path / "p", exclude=[])  # every file read
+    assert _decide(nlp)["decision"] == "proceed"
+    # a component whose glossary file is gone waits for nothing: it builds from the bundled set
+    shutil.rmtree(tmp_path / "p" / "semgap_terms")
+    (tmp_path / "p" / "semgap_terms").mkdir()
+    nlp = load_pipeline(tmp_path / "p")
+    assert nlp.get_pipe("semgap_terms").glossary.sha256 == load_glossaries().sha256
+    assert nlp.get_pipe("semgap_decision").glossary.sha256 == load_glossaries(edited_dir).sha256
+
+
+def test_initialize_with_a_glossary_is_honoured(edited_dir):
+    nlp = spacy.blank("en")
+    for name in PIPE_NAMES:
+        nlp.add_pipe(name)
+    assert _decide(nlp)["decision"] == "escalate"
+    nlp.initialize(lambda: [])
+    for name in PIPE_NAMES:
+        nlp.get_pipe(name).initialize(nlp=nlp, glossary=str(edited_dir))
+    assert _decide(nlp)["decision"] == "proceed"
+    assert pipeline_glossary(nlp).sha256 == load_glossaries(edited_dir).sha256
+
+
+def test_pipes_made_while_builds_wait_are_built_when_the_block_ends(edited_dir):
+    edited = load_glossaries(edited_dir)
+    nlp = spacy.blank("en")
+    with deferred_builds():
+        for name in PIPE_NAMES:
+            nlp.add_pipe(name)
+        nlp.get_pipe("semgap_terms").set_glossary(edited)
+    for name in PIPE_NAMES:
+        assert isinstance(nlp.get_pipe(name), SemgapPipe)
+        assert nlp.get_pipe(name).glossary is not None, name
+    assert nlp.get_pipe("semgap_terms").glossary is edited
+    assert nlp.get_pipe("semgap_decision").glossary.sha256 == load_glossaries().sha256
+    # the terms pipe matched with the glossary it was given, not the bundled one
+    doc = assess(nlp, TEXT, domain="mortgage")
+    assert [s.text for s in doc.spans["semgap_terms"]] == [TEXT]
+
+
+def test_a_failed_load_leaves_no_waiting_builds(tmp_path):
+    with pytest.raises(Exception):
+        load_pipeline(tmp_path / "missing")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("semgap_terms")  # outside any block: built at once
+    assert nlp.get_pipe("semgap_terms").glossary.sha256 == load_glossaries().sha256
+    doc = assess(nlp, "clear to close", domain="mortgage")
+    assert [s.text for s in doc.spans["semgap_terms"]] == ["clear to close"]
+
+
+def test_a_damaged_saved_glossary_stops_the_load_naming_the_pipe(tmp_path):
+    build_pipeline().to_disk(tmp_path / "p")
+    path = tmp_path / "p" / "semgap_terms" / "glossary.json"
+    path.write_text(path.read_text(encoding="utf8").replace('"signal":"clear"', '"signal":"cleared"', 1),
+                    encoding="utf8")
+    with pytest.raises(Exception, match="semgap_terms/glossary"):
+        load_pipeline(tmp_path / "p")
+
+
+def test_a_pipe_kept_from_a_failed_block_builds_when_its_glossary_is_set():
+    nlp = spacy.blank("en")
+    with pytest.raises(RuntimeError):
+        with deferred_builds():
+            nlp.add_pipe("semgap_terms")
+            raise RuntimeError("the load failed")
+    terms = nlp.get_pipe("semgap_terms")
+    assert terms.glossary is None  # never built from a glossary nobody gave it
+    terms.set_glossary(load_glossaries())
+    doc = assess(nlp, "clear to close", domain="mortgage")
+    assert [s.text for s in doc.spans["semgap_terms"]] == ["clear to close"]
