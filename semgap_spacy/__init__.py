@@ -12,6 +12,7 @@ from .pipes.terms import Terms, make_terms
 from .pipes.context import Context, make_context
 from .pipes.quantities import Quantities, make_quantities
 from .pipes.coverage import Coverage, make_coverage
+from .pipes.base import load_pipeline
 from .pipes.decision import Decision, make_decision
 from .glossary.models import GlossaryError, GlossarySet, load_glossaries
 from .api import (PIPE_NAMES, add_semgap_pipes, assess, assess_cases, build_pipeline, decide_cases,
@@ -20,7 +21,7 @@ from .views import context_records
 
 __all__ = [
     "__version__", "add_semgap_pipes", "assess", "assess_cases", "build_pipeline", "context_records", "decide_cases",
-    "decision_of", "GlossaryError", "GlossarySet", "load_glossaries", "PIPE_NAMES",
+    "decision_of", "GlossaryError", "GlossarySet", "load_glossaries", "load_pipeline", "PIPE_NAMES",
     "TypoRepair", "Terms", "Context", "Quantities", "Coverage", "Decision",
     "make_typo_repair", "make_terms", "make_context", "make_quantities", "make_coverage", "make_decision",
 ]

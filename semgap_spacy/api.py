@@ -25,7 +25,7 @@ from .core.reasons import ESCALATE, outcome_for
 from .core.reasons import SCHEMA, make_reason, text_sha256
 from .util.jsonl import parse_line
 from .glossary.models import GlossarySet, load_glossaries
-from .pipes.base import check_order, glossary_from_arg
+from .pipes.base import check_order, deferred_builds, glossary_from_arg
 
 __all__ = ["MAX_TEXT_CHARS", "PIPE_NAMES", "add_semgap_pipes", "assess", "assess_cases", "build_pipeline",
            "case_doc", "decide_cases", "decide_lines", "decision_of", "fallback_decision", "line_case",
@@ -57,14 +57,16 @@ def add_semgap_pipes(nlp: Language, *, config: Optional[Dict[str, dict]] = None,
     if unknown:
         raise ValueError(f"config for unknown semgap pipes: {sorted(unknown)}")
     glossary_set = glossary_from_arg(glossary) if glossary is not None else None
-    for name in PIPE_NAMES:
-        if name in exclude:
-            continue
-        if name in nlp.pipe_names:
-            raise ValueError(f"the pipeline already has a pipe named {name!r}")
-        pipe = nlp.add_pipe(name, config=config.get(name, {}))
-        if glossary_set is not None:
-            pipe.set_glossary(glossary_set)
+    # with a glossary given, each pipe builds once, from it, rather than first from the bundled one
+    with deferred_builds() if glossary_set is not None else nullcontext():
+        for name in PIPE_NAMES:
+            if name in exclude:
+                continue
+            if name in nlp.pipe_names:
+                raise ValueError(f"the pipeline already has a pipe named {name!r}")
+            pipe = nlp.add_pipe(name, config=config.get(name, {}))
+            if glossary_set is not None:
+                pipe.set_glossary(glossary_set)
     check_order(nlp)
     return nlp
 

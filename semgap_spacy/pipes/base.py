@@ -21,7 +21,6 @@ status, config switches) and the first one of a run checks the case values
 same checks as one made by ``assess``; the decision reads the record to tell a
 full read from a pipeline with a pipe missing, off, failed or out of order.
 """
-import functools
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -144,7 +143,8 @@ class SemgapPipe(Pipe):
     """Base for the five components.
 
     Subclasses set ``FACTORY``, implement ``process(doc)`` and may override
-    ``_rebuild()`` to recompute indexes after the glossary changes.
+    ``_rebuild()`` to recompute indexes after the glossary changes; they call
+    ``build()`` to run it (it waits inside ``deferred_builds``).
     """
 
     #: the factory name, written in the run record and checked for order
@@ -170,19 +170,12 @@ class SemgapPipe(Pipe):
         #: status) of the last run entry
         self._entry_config = None
 
-    def __init_subclass__(cls, **kwargs):
-        """Make a subclass's ``_rebuild`` wait inside ``deferred_builds`` (see there): the
-        subclasses call it from their constructors and setters."""
-        super().__init_subclass__(**kwargs)
-        build = cls.__dict__.get("_rebuild")
-        if build is None:
-            return
-
-        @functools.wraps(build)
-        def _rebuild(self) -> None:
-            if not getattr(self, "_build_waits", False):
-                build(self)
-        cls._rebuild = _rebuild
+    def build(self) -> None:
+        """Recompute what the component derives from its glossary (``_rebuild``), unless it
+        waits inside ``deferred_builds`` for the glossary a load gives: the components
+        call this, not ``_rebuild``, from their constructors and setters."""
+        if not self._build_waits:
+            self._rebuild()
 
     def _build_now(self) -> None:
         """Build what waited in ``deferred_builds``, from the bundled glossary when none was given."""
@@ -328,7 +321,7 @@ class SemgapPipe(Pipe):
 
     def set_glossary(self, glossary: GlossarySet) -> None:
         self.glossary = glossary
-        self._rebuild()
+        self.build()
 
     def _rebuild(self) -> None:
         """Recompute whatever the component derives from its glossary."""

@@ -125,7 +125,7 @@ class Context(SemgapPipe):
         self.cfg.update(window=window, targets=targets, spans_key=spans_key, cues_key=cues_key,
                         languages=self.languages, negation=negation, hedges=hedges, questions=questions,
                         cache_size=cache_size)
-        self._rebuild()
+        self.build()
 
     # -- data ------------------------------------------------------------
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None,
@@ -146,7 +146,7 @@ class Context(SemgapPipe):
         cue_sets (Dict[str, CueSet]): One cue set per language.
         """
         self.cue_sets = dict(cue_sets)
-        self._rebuild()
+        self.build()
 
     @property
     def cue_info(self) -> Dict[str, dict]:

@@ -71,7 +71,7 @@ class Coverage(SemgapPipe):
                         spans_key=spans_key, quantities_key=quantities_key, cues_key=cues_key,
                         unexplained_key=unexplained_key)
         self.name_sources = ["known_names"] + [s for s in NAME_SOURCES if getattr(self, s)]
-        self._rebuild()
+        self.build()
 
     def _rebuild(self) -> None:
         tokenizer = self.nlp.tokenizer

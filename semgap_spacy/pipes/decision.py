@@ -68,7 +68,7 @@ class Decision(SemgapPipe):
         self.default_domain = default_domain
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(spans_key=spans_key, ablation=self.ablation, default_domain=default_domain)
-        self._rebuild()
+        self.build()
 
     def run(self, doc: Doc, default_domain=LOOK_UP) -> Doc:
         # Even "disabled", a decision must exist: a pipeline without one would

@@ -128,7 +128,7 @@ class Quantities(SemgapPipe):
                         quantities_key=quantities_key, max_distance=max_distance)
         unit_table()  # load the alias data and the break words now, not on the first doc
         self._clauses = clause_rule()
-        self._rebuild()
+        self.build()
 
     def _rebuild(self) -> None:
         self._contracts = contract_index(self.glossary)

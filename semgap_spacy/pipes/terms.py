@@ -269,7 +269,7 @@ class Terms(SemgapPipe):
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(spans_key=spans_key, annotate_ents=annotate_ents, inflection=inflection,
                         frames=frames, cross_domain=cross_domain, ambiguity=ambiguity, write_norm=write_norm)
-        self._rebuild()
+        self.build()
 
     # -- building --------------------------------------------------------
     def _rebuild(self) -> None:

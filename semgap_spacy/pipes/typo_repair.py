@@ -94,7 +94,7 @@ class TypoRepair(SemgapPipe):
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(min_length=min_length, short_max=short_max,
                         protect_dictionary_words=protect_dictionary_words)
-        self._rebuild()
+        self.build()
 
     def _rebuild(self) -> None:
         vocab = build_vocabulary(self.glossary, self.nlp.tokenizer)
