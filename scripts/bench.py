@@ -35,7 +35,8 @@ shared machine only ever adds time.
   ``--workers`` that is every process; the Dask workers, forked by Dask's
   fork server, are not counted (``cpu_s_counts``).
 - **memory**: resident memory while ``decide_lines``, as ``assess`` runs it
-  (pipeline frozen, decisions as JSON text), decides ``--memory-docs`` JSONL lines, each a held-out case with one
+  (pipeline frozen, large freed blocks returned, string table rebuilt after
+  each zone, decisions as JSON text), decides ``--memory-docs`` JSONL lines, each a held-out case with one
   never-seen word; growth is measured from the end of the first tenth.
 """
 import argparse
@@ -425,7 +426,9 @@ def memory_run(docs: int, mode: str = "as_is") -> dict:
     """Resident memory while ``decide_lines`` decides ``docs`` new-word lines (run in a fresh process).
 
     mode (str): "as_is": the route ``assess`` takes with its defaults (the pipeline
-        built and frozen out of the collector's walks, each decision made JSON text);
+        built and frozen out of the collector's walks, glibc's large freed blocks
+        returned, spaCy's string table rebuilt after each zone, each decision made
+        JSON text);
         "probe": as "as_is", but empty ``semgap_context``'s facts cache (by ORTH
         hash) after every memory zone, which measures what it still keeps beyond
         what the zones forget; "tokenizer": the same lines through the blank tokenizer
@@ -434,7 +437,7 @@ def memory_run(docs: int, mode: str = "as_is") -> dict:
     import gc
 
     from semgap_spacy import api
-    from semgap_spacy.util.heap import freeze_loaded
+    from semgap_spacy.util.heap import freeze_loaded, return_large_blocks
 
     nlp = spacy.blank("en") if mode == "tokenizer" else build_pipeline()
     context = None if mode == "tokenizer" else nlp.get_pipe("semgap_context")
@@ -443,7 +446,8 @@ def memory_run(docs: int, mode: str = "as_is") -> dict:
         done = (line for zone in api.chunked(lines, api.ZONE_CASES) for line in _tokenize_zone(nlp, zone))
     else:
         freeze_loaded()
-        done = decide_lines(nlp, lines, as_json=True)
+        return_large_blocks()
+        done = decide_lines(nlp, lines, as_json=True, own_pipeline=True)
     checkpoints = []
     warm, step = max(1, docs // 10), max(1, docs // 20)
     base = None
@@ -488,7 +492,9 @@ def bench_memory(args, cases: List[dict]) -> dict:
     as_is, probe, tokenizer = _memory_runs(args.memory_docs)
     return {"docs": args.memory_docs,
             "route": "decide_lines as the assess CLI runs it with its defaults (the bundled pipeline built, "
-                     "gc-frozen, decisions as JSON text), memory zones of semgap_spacy.api.ZONE_CASES cases",
+                     "gc-frozen, glibc's mmap threshold fixed (util.heap.return_large_blocks), spaCy's string "
+                     "table rebuilt after each zone (own_pipeline=True, util.recycle), decisions as JSON text), "
+                     "memory zones of semgap_spacy.api.ZONE_CASES cases",
             "each_doc": "a held-out case with one never-seen word", "warm_up_docs": max(1, args.memory_docs // 10),
             "rss_growth_mb": as_is["rss_growth_mb"], "as_is": as_is,
             "semgap_context_cache_emptied_after_each_zone": probe,
