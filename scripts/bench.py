@@ -34,8 +34,9 @@ shared machine only ever adds time.
   runs): on a busy machine wall times mostly say how busy it was. For
   ``--workers`` that is every process; the Dask workers, forked by Dask's
   fork server, are not counted (``cpu_s_counts``).
-- **memory**: resident memory while ``decide_lines`` (what ``assess`` runs)
-  decides ``--memory-docs`` JSONL lines, each a held-out case with one
+- **memory**: resident memory while ``decide_lines``, as ``assess`` runs it
+  (pipeline frozen, large freed blocks returned, string table rebuilt after
+  each zone, decisions as JSON text), decides ``--memory-docs`` JSONL lines, each a held-out case with one
   never-seen word; growth is measured from the end of the first tenth.
 """
 import argparse
@@ -424,7 +425,11 @@ def _lines(cases: List[dict], n: int) -> Iterator[bytes]:
 def memory_run(docs: int, mode: str = "as_is") -> dict:
     """Resident memory while ``decide_lines`` decides ``docs`` new-word lines (run in a fresh process).
 
-    mode (str): "as_is"; "probe": empty ``semgap_context``'s facts cache (by ORTH
+    mode (str): "as_is": the route ``assess`` takes with its defaults (the pipeline
+        built and frozen out of the collector's walks, glibc's large freed blocks
+        returned, spaCy's string table rebuilt after each zone, each decision made
+        JSON text);
+        "probe": as "as_is", but empty ``semgap_context``'s facts cache (by ORTH
         hash) after every memory zone, which measures what it still keeps beyond
         what the zones forget; "tokenizer": the same lines through the blank tokenizer
         alone, in memory zones of the same size, which measures spaCy's own share.
@@ -432,6 +437,7 @@ def memory_run(docs: int, mode: str = "as_is") -> dict:
     import gc
 
     from semgap_spacy import api
+    from semgap_spacy.util.heap import freeze_loaded, return_large_blocks
 
     nlp = spacy.blank("en") if mode == "tokenizer" else build_pipeline()
     context = None if mode == "tokenizer" else nlp.get_pipe("semgap_context")
@@ -439,11 +445,13 @@ def memory_run(docs: int, mode: str = "as_is") -> dict:
     if mode == "tokenizer":
         done = (line for zone in api.chunked(lines, api.ZONE_CASES) for line in _tokenize_zone(nlp, zone))
     else:
-        done = decide_lines(nlp, lines)
+        freeze_loaded()
+        return_large_blocks()
+        done = decide_lines(nlp, lines, as_json=True, own_pipeline=True)
     checkpoints = []
     warm, step = max(1, docs // 10), max(1, docs // 20)
     base = None
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for i, _ in enumerate(done, 1):
         if mode == "probe" and i % api.ZONE_CASES == 0:
             context.table._facts.forget()
@@ -455,6 +463,7 @@ def memory_run(docs: int, mode: str = "as_is") -> dict:
     return {"rss_mb_after_warm_up": round(base, 1), "rss_mb_checkpoints": checkpoints,
             "rss_growth_mb": round(max(c["rss_mb"] for c in checkpoints) - base, 1),
             "docs_per_s": _rate(docs, time.perf_counter() - start),
+            "cpu_s": round(time.process_time() - cpu, 2),
             "semgap_context_cache_entries": len(context.table._facts) if context is not None else None}
 
 
@@ -482,7 +491,10 @@ def _memory_runs(docs: int) -> List[dict]:
 def bench_memory(args, cases: List[dict]) -> dict:
     as_is, probe, tokenizer = _memory_runs(args.memory_docs)
     return {"docs": args.memory_docs,
-            "route": "decide_lines (the assess CLI's route), memory zones of semgap_spacy.api.ZONE_CASES cases",
+            "route": "decide_lines as the assess CLI runs it with its defaults (the bundled pipeline built, "
+                     "gc-frozen, glibc's mmap threshold fixed (util.heap.return_large_blocks), spaCy's string "
+                     "table rebuilt after each zone (own_pipeline=True, util.recycle), decisions as JSON text), "
+                     "memory zones of semgap_spacy.api.ZONE_CASES cases",
             "each_doc": "a held-out case with one never-seen word", "warm_up_docs": max(1, args.memory_docs // 10),
             "rss_growth_mb": as_is["rss_growth_mb"], "as_is": as_is,
             "semgap_context_cache_emptied_after_each_zone": probe,

@@ -24,6 +24,7 @@ from .core.pipeline import expected_order
 from .core.reasons import ESCALATE, outcome_for
 from .core.reasons import SCHEMA, make_reason, text_sha256
 from .util.jsonl import parse_line
+from .util.recycle import rebuild_string_table
 from .glossary.models import GlossarySet, load_glossaries
 from .pipes.base import check_order, deferred_builds, glossary_from_arg
 
@@ -302,7 +303,8 @@ def line_case(number: int, raw: Union[bytes, str]) -> Tuple[Any, Optional[dict]]
 
 
 def decide_lines(nlp: Language, lines: Iterable[Union[bytes, str]], batch_size: int = 256, *, start: int = 1,
-                 n_process: int = 1, progress: bool = False, as_json: bool = False) -> Iterator[Any]:
+                 n_process: int = 1, progress: bool = False, as_json: bool = False,
+                 own_pipeline: bool = False) -> Iterator[Any]:
     """One decision per JSONL line, in order, whatever the line holds.
 
     A line that is not strict JSON (``util.jsonl``) or not an object gets
@@ -315,6 +317,10 @@ def decide_lines(nlp: Language, lines: Iterable[Union[bytes, str]], batch_size: 
     n_process, progress: As for ``decide_cases``.
     as_json (bool): Yield each decision as its JSON text (one line, non-ASCII
         kept), made where it is decided: in the workers, not in this process.
+    own_pipeline (bool): The caller owns ``nlp`` (``assess`` and its Dask workers):
+        after each memory zone spaCy's string table, which grows with every new
+        word even in zones, is rebuilt at its live size (``util.recycle``). Off
+        for a pipeline of yours. Worker processes always do it to their own copy.
     YIELDS (dict | str): One decision per line.
     """
     if n_process != 1:
@@ -322,7 +328,7 @@ def decide_lines(nlp: Language, lines: Iterable[Union[bytes, str]], batch_size: 
         decisions = decide_in_workers(nlp, lines, "json_lines" if as_json else "lines", n_process=n_process,
                                       batch_size=batch_size, start=start)
     else:
-        decisions = _decide_items(nlp, _line_items(lines, start), batch_size)
+        decisions = _decide_items(nlp, _line_items(lines, start), batch_size, own_pipeline)
         if as_json:
             decisions = (json.dumps(d, ensure_ascii=False) for d in decisions)
     yield from with_progress(decisions, progress)
@@ -334,9 +340,13 @@ def _line_items(lines: Iterable[Union[bytes, str]], start: int) -> Iterator[_Ite
         yield ({}, [problem], number) if problem is not None else (case, None, None)
 
 
-def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int) -> Iterator[dict]:
+def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int, own_pipeline: bool = False
+                  ) -> Iterator[dict]:
     for zone in chunked(items, ZONE_CASES):
-        for decided, text, line in _decide_zone(nlp, zone, batch_size):
+        held = _decide_zone(nlp, zone, batch_size)
+        if own_pipeline:  # the zone is closed: its strings are gone, the table they grew is not
+            rebuild_string_table(nlp)
+        for decided, text, line in held:
             # the JSON of a zone's decisions is written one at a time as they are taken, so a
             # zone holds compact records rather than thousands of decisions' lists and dicts
             decision = decision_json(_unpacked(decided), text) if text is not None else decided

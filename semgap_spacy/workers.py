@@ -40,7 +40,8 @@ from .pipes.base import load_pipeline
 from .pipes.quantities import warm_up
 from . import api
 from .api import chunked, decide_cases, decide_lines, fallback_decision, line_case, memory_zone, pipeline_glossary
-from .util.heap import freeze_loaded
+from .util.heap import freeze_loaded, return_large_blocks
+from .util.recycle import rebuild_string_table
 
 __all__ = ["decide_in_workers", "failed_decisions", "WorkerStartError"]
 
@@ -67,6 +68,7 @@ def _worker(tasks, conn, source: Union[str, Language], batch_size: int) -> None:
         conn.send(("start_failed", f"{type(exc).__name__}: {exc}"[:1000]))
         return
     freeze_loaded()
+    return_large_blocks()
     _exit_with_parent()
     conn.send(("ready", os.getpid()))
     # One memory zone spans chunks until ZONE_CASES cases were decided in it, as in one process.
@@ -88,6 +90,7 @@ def _worker(tasks, conn, source: Union[str, Language], batch_size: int) -> None:
             in_zone += len(message[3])
             if in_zone >= api.ZONE_CASES:
                 zone.close()
+                rebuild_string_table(nlp)  # this process's own pipeline (util.recycle)
                 in_zone = 0
 
 

@@ -12,7 +12,7 @@ from typing import List, Optional
 
 from ..api import build_pipeline, decide_cases, decide_lines, pipeline_glossary, with_progress
 from ..pipes.base import load_pipeline
-from ..util.heap import freeze_loaded
+from ..util.heap import freeze_loaded, return_large_blocks
 from ..util.safe_output import output_file, one_line
 
 #: commands of this module; the others come from the tool modules (glossary, queue, report,
@@ -73,13 +73,14 @@ def _cmd_assess(args) -> int:
         # before OUT is touched: a bad glossary or pipeline leaves it as it was
         nlp = load_pipeline(args.pipeline) if args.pipeline else build_pipeline(args.glossaries)
         freeze_loaded()
+        return_large_blocks()
         progress = args.progress is not False and sys.stderr.isatty()
         total = count_lines(args.cases) if progress else None
         count = 0
         # OUT is replaced only when every line has its decision (see safe_output).
         with output_file(args.out) as out:
             decisions = decide_lines(nlp, stream, batch_size=args.batch_size, n_process=args.workers or -1,
-                                     as_json=True)
+                                     as_json=True, own_pipeline=True)
             for decision in with_progress(decisions, progress, total):
                 out.write(decision + "\n")
                 count += 1

@@ -28,7 +28,7 @@ from typing import Dict, Iterator, List, Optional, TextIO, Tuple, Union
 from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
 from ..pipes.base import load_pipeline
 from ..pipes.quantities import warm_up
-from ..util.heap import freeze_loaded
+from ..util.heap import freeze_loaded, return_large_blocks
 from ..util.safe_output import output_file
 from ..workers import failed_decisions
 
@@ -89,7 +89,7 @@ def _score(block: bytes, start: int, source: Source, batch_size: int) -> str:
     with _LOCK:
         nlp = _pipeline(source)
         return "".join(line + "\n" for line in decide_lines(nlp, _lines(block), batch_size, start=start,
-                                                            as_json=True))
+                                                            as_json=True, own_pipeline=True))
 
 
 def _load_frozen(source: Source, start: Optional[str] = None) -> Optional[str]:
@@ -110,6 +110,7 @@ def _load_frozen(source: Source, start: Optional[str] = None) -> Optional[str]:
         except Exception as exc:  # noqa: BLE001
             return f"{type(exc).__name__}: {exc}"
     freeze_loaded()
+    return_large_blocks()
     return None
 
 
@@ -129,6 +130,7 @@ def preload_from_environment() -> None:
         nlp = _pipeline((path, glossaries))
         warm_up(nlp)
         freeze_loaded()
+        return_large_blocks()
         _preloaded_for = start
     except Exception:  # noqa: BLE001 - the workers build it and report what is wrong
         _PIPELINES.clear()

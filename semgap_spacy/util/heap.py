@@ -9,7 +9,9 @@ library functions never call it: only the entry points that own their process
 do (the ``assess`` command, the workers it starts, and the workers of the
 ``LocalCluster`` that ``assess --engine dask`` starts when given no scheduler).
 """
+import ctypes
 import gc
+import sys
 
 
 def freeze_loaded() -> None:
@@ -22,3 +24,40 @@ def freeze_loaded() -> None:
     heap, and its own call freezes only what it made since.
     """
     gc.freeze()
+
+
+#: glibc's ``mallopt`` parameter number of ``M_MMAP_THRESHOLD`` (malloc.h)
+_M_MMAP_THRESHOLD = -3
+#: blocks of at least this many bytes get a mapping of their own, returned to the system when freed
+#: (glibc's own starting value; fixing it stops glibc from raising it)
+MMAP_THRESHOLD = 128 * 1024
+
+
+def _glibc():
+    """The process's C library when it is glibc, else None (no ``mallopt`` to call)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None)
+    except OSError:
+        return None
+    # only glibc has gnu_get_libc_version; musl and the others keep their own rules
+    return libc if hasattr(libc, "gnu_get_libc_version") and hasattr(libc, "mallopt") else None
+
+
+def return_large_blocks() -> bool:
+    """Have glibc give every freed large block back to the system at once.
+
+    spaCy's string and lexeme tables grow by doubling, and the string table is
+    rebuilt at its live size after each memory zone (``util.recycle``), which
+    frees the large one. glibc maps a block over its mmap threshold on its own
+    and unmaps it when freed, but it raises that threshold to the size of each
+    such block freed, so the next tables come from the heap, whose freed middle
+    stays resident. A fixed threshold keeps them mapped. A setting of the whole
+    process, so only the entry points that own theirs call it, like
+    :func:`freeze_loaded`; it does nothing off Linux or on another C library.
+
+    RETURNS (bool): Whether the threshold was set.
+    """
+    libc = _glibc()
+    return bool(libc is not None and libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1)
