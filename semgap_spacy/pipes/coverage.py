@@ -114,8 +114,7 @@ class Coverage(SemgapPipe):
         rows, marks = findings(text, starts, ends, explained, matches, applied, breaks)
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
-        # a SpanGroup of this doc is stored as it is (``SpanGroups.__setitem__`` converts only other values)
-        doc.spans.data[key] = SpanGroup(doc, name=key, spans=_spans(doc, marks))
+        doc.spans[key] = SpanGroup(doc, name=key, spans=_spans(doc, marks))
         return doc
 
     def _explain_phrases(self, doc: Doc, explained: List[Optional[str]], texts: List[str],

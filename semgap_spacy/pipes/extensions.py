@@ -24,7 +24,7 @@ from spacy.tokens import Doc, Span, Token
 
 from ..core.decision_record import decision_json, is_record
 from ..core.findings import QuantityRow, TermFacts, TermRow
-from ..core.run_entries import entry_dict, entry_field
+from ..core.run_entries import entry_dict, entry_field, entry_names
 
 TERMS_KEY = "semgap_terms"
 QUANTITIES_KEY = "semgap_quantities"
@@ -539,19 +539,10 @@ def begin_run(doc: Doc, decision_factory: str, name: str) -> bool:
         record = data.get(_RUN_KEY)
     if not record:
         return True
-    if entry_field(record[-1], "factory") == decision_factory or _has_entry(record, name):
+    if entry_field(record[-1], "factory") == decision_factory or name in entry_names(record):
         data.pop(_RUN_KEY, None)
         data[_PIPELINE_KEY] = None
         return True
-    return False
-
-
-def _has_entry(record: Any, name: str) -> bool:
-    """Whether a run record holds an entry named ``name`` (``entry_names``), reading a kept
-    entry (a tuple of four) in place rather than through ``entry_field``."""
-    for entry in record:
-        if (entry[0] if type(entry) is tuple and len(entry) == 4 else entry_field(entry, "name")) == name:
-            return True
     return False
 
 
