@@ -178,6 +178,19 @@ def test_running_a_doc_twice_gives_the_same_decision(nlp):
     assert [e["factory"] for e in doc._.semgap_pipeline] == list(PIPE_NAMES)
 
 
+@pytest.mark.parametrize("read_between", [False, True])
+def test_a_doc_fed_again_after_a_run_without_the_decision_gets_a_new_record(nlp, read_between):
+    """The first pipe finds its own entry in the record (kept, or read as dicts), so the
+    record starts again rather than holding the first run twice."""
+    doc = nlp.make_doc("Clear to close issued")
+    doc._.semgap_domain = "mortgage"
+    with nlp.select_pipes(disable=["semgap_decision"]):
+        doc = nlp(doc)
+    if read_between:
+        assert [e["factory"] for e in doc._.semgap_pipeline] == list(PIPE_NAMES)[:-1]
+    assert decision_of(nlp(doc))["decision"] == "proceed"
+    assert [e["factory"] for e in doc._.semgap_pipeline] == list(PIPE_NAMES)
+
 
 def test_each_run_record_is_judged_after_full_reads():
     """A record like a full read's but with a switch off, a pipe failed or an entry that is not
