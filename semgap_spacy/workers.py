@@ -40,7 +40,7 @@ from .pipes.base import load_pipeline
 from .pipes.quantities import warm_up
 from . import api
 from .api import chunked, decide_cases, decide_lines, fallback_decision, line_case, memory_zone, pipeline_glossary
-from .util.heap import freeze_loaded, return_large_blocks
+from .util.heap import settle_owned_process
 from .util.recycle import rebuild_string_table
 
 __all__ = ["decide_in_workers", "failed_decisions", "WorkerStartError"]
@@ -67,8 +67,7 @@ def _worker(tasks, conn, source: Union[str, Language], batch_size: int) -> None:
     except BaseException as exc:  # reported to the parent, which refuses the run
         conn.send(("start_failed", f"{type(exc).__name__}: {exc}"[:1000]))
         return
-    freeze_loaded()
-    return_large_blocks()
+    settle_owned_process()
     _exit_with_parent()
     conn.send(("ready", os.getpid()))
     # One memory zone spans chunks until ZONE_CASES cases were decided in it, as in one process.

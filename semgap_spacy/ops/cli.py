@@ -12,7 +12,7 @@ from typing import List, Optional
 
 from ..api import build_pipeline, decide_cases, decide_lines, pipeline_glossary, with_progress
 from ..pipes.base import load_pipeline
-from ..util.heap import freeze_loaded, return_large_blocks
+from ..util.heap import settle_owned_process
 from ..util.safe_output import output_file, one_line
 
 #: commands of this module; the others come from the tool modules (glossary, queue, report,
@@ -72,8 +72,7 @@ def _cmd_assess(args) -> int:
     with source as stream:
         # before OUT is touched: a bad glossary or pipeline leaves it as it was
         nlp = load_pipeline(args.pipeline) if args.pipeline else build_pipeline(args.glossaries)
-        freeze_loaded()
-        return_large_blocks()
+        settle_owned_process()
         progress = args.progress is not False and sys.stderr.isatty()
         total = count_lines(args.cases) if progress else None
         count = 0

@@ -28,7 +28,7 @@ from typing import Dict, Iterator, List, Optional, TextIO, Tuple, Union
 from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
 from ..pipes.base import load_pipeline
 from ..pipes.quantities import warm_up
-from ..util.heap import freeze_loaded, return_large_blocks
+from ..util.heap import settle_owned_process
 from ..util.safe_output import output_file
 from ..workers import failed_decisions
 
@@ -109,8 +109,7 @@ def _load_frozen(source: Source, start: Optional[str] = None) -> Optional[str]:
             _pipeline(source)
         except Exception as exc:  # noqa: BLE001
             return f"{type(exc).__name__}: {exc}"
-    freeze_loaded()
-    return_large_blocks()
+    settle_owned_process()
     return None
 
 
@@ -129,8 +128,7 @@ def preload_from_environment() -> None:
         start, path, glossaries = json.loads(spec)
         nlp = _pipeline((path, glossaries))
         warm_up(nlp)
-        freeze_loaded()
-        return_large_blocks()
+        settle_owned_process()
         _preloaded_for = start
     except Exception:  # noqa: BLE001 - the workers build it and report what is wrong
         _PIPELINES.clear()

@@ -61,3 +61,11 @@ def return_large_blocks() -> bool:
     """
     libc = _glibc()
     return bool(libc is not None and libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1)
+
+
+def settle_owned_process() -> None:
+    """What an entry point that owns its process does once its pipeline is loaded: freeze
+    the loaded heap (``freeze_loaded``) and have freed large blocks returned to the system
+    (``return_large_blocks``)."""
+    freeze_loaded()
+    return_large_blocks()
