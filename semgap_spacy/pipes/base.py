@@ -362,10 +362,9 @@ class SemgapPipe(Pipe):
         data = {}
         for key in self._serializers():
             file = path / f"{key}.json"
-            if key == "glossary" and key not in exclude and file.exists():
-                data[key] = file.read_text(encoding="utf8")
-            elif key not in exclude and file.exists():
-                data[key] = srsly.read_json(file)
+            if key not in exclude and file.exists():
+                text = file.read_text(encoding="utf8")
+                data[key] = text if key == "glossary" else srsly.json_loads(text)
         self._load(data)
         return self
 
