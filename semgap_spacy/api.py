@@ -25,6 +25,7 @@ from .core.reasons import ESCALATE, outcome_for
 from .core.reasons import SCHEMA, make_reason, text_sha256
 from .util.jsonl import parse_line
 from .util.recycle import rebuild_string_table
+from .util.zone_words import zone_words
 from .glossary.models import GlossarySet, load_glossaries
 from .pipes.base import check_order, deferred_builds, glossary_from_arg
 
@@ -342,10 +343,13 @@ def _line_items(lines: Iterable[Union[bytes, str]], start: int) -> Iterator[_Ite
 
 def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int, own_pipeline: bool = False
                   ) -> Iterator[dict]:
+    words = zone_words(nlp)
     for zone in chunked(items, ZONE_CASES):
         held = _decide_zone(nlp, zone, batch_size)
         if own_pipeline:  # the zone is closed: its strings are gone, the table they grew is not
             rebuild_string_table(nlp)
+        # the zone's recurring words, learnt outside it so the next zone finds them cached
+        words.keep_recurring(nlp, [text for _, text, _ in held if text is not None])
         for decided, text, line in held:
             # the JSON of a zone's decisions is written one at a time as they are taken, so a
             # zone holds compact records rather than thousands of decisions' lists and dicts

@@ -1,0 +1,83 @@
+"""Words that recur within a memory zone are learnt outside it after the zone ends, up to a
+budget: the decisions stay the same, a one-off word is still freed with its zone."""
+import json
+from pathlib import Path
+
+import pytest
+
+from semgap_spacy import api, build_pipeline, decide_cases
+from semgap_spacy.api import decide_lines
+from semgap_spacy.util.zone_words import ZoneWords, zone_words
+
+ROOT = Path(__file__).resolve().parents[1]
+HELDOUT = ROOT / "heldout" / "v2" / "dev.jsonl"
+
+
+def _case(i, text):
+    return {"id": f"c{i}", "domain": "mortgage", "text": text}
+
+
+def test_decisions_are_the_same_with_words_kept_and_without(monkeypatch):
+    lines = HELDOUT.read_bytes().splitlines(keepends=True)
+    monkeypatch.setattr(api, "ZONE_CASES", 50)  # many zones, each keeping words for the next
+    none_kept = build_pipeline()
+    zone_words(none_kept, budget=0)
+    plain = list(decide_lines(none_kept, lines, as_json=True))
+    nlp = build_pipeline()
+    kept = list(decide_lines(nlp, lines, as_json=True))
+    assert kept == plain
+    assert len(zone_words(nlp).kept) > 500 and zone_words(none_kept).kept == set()
+
+
+def test_a_word_met_twice_in_a_zone_outlives_it_and_a_one_off_word_does_not(monkeypatch):
+    monkeypatch.setattr(api, "ZONE_CASES", 3)
+    nlp = build_pipeline()
+    cases = [_case(0, "Clear to close; qzxtwicevk scanned."), _case(1, "qzxtwicevk uploaded qzxoncevk")]
+    list(decide_cases(nlp, cases))
+    assert "qzxtwicevk" in nlp.vocab.strings
+    assert "qzxoncevk" not in nlp.vocab.strings
+    assert "qzxtwicevk" in zone_words(nlp).kept
+    # the word is a permanent lexeme now, and tokenized as before inside a later zone
+    with nlp.memory_zone():
+        assert [t.text for t in nlp.make_doc("qzxtwicevk, again")] == ["qzxtwicevk", ",", "again"]
+    assert "qzxtwicevk" in nlp.vocab.strings
+
+
+def test_the_budget_bounds_the_words_kept(monkeypatch):
+    monkeypatch.setattr(api, "ZONE_CASES", 2)
+    nlp = build_pipeline()
+    zone_words(nlp, budget=3)
+    words = [f"qzxw{i}vk" for i in range(10)]
+    list(decide_cases(nlp, [_case(i, f"{w} {w} {w}") for i, w in enumerate(words)]))
+    assert len(zone_words(nlp).kept) == 3
+    assert sum(w in nlp.vocab.strings for w in words) == 3
+
+
+def test_nothing_is_kept_inside_a_zone_of_the_caller():
+    nlp = build_pipeline()
+    with nlp.memory_zone():
+        list(decide_cases(nlp, [_case(0, "qzxinsidevk qzxinsidevk")]))
+        assert ZoneWords().keep_recurring(nlp, ["qzxinsidevk qzxinsidevk"]) == 0
+    assert zone_words(nlp).kept == set()
+    assert "qzxinsidevk" not in nlp.vocab.strings
+
+
+def test_docs_given_by_the_caller_teach_nothing():
+    nlp = build_pipeline()
+    doc = nlp.make_doc("qzxgivenvk qzxgivenvk")
+    list(decide_cases(nlp, [doc]))
+    assert zone_words(nlp).kept == set()
+
+
+@pytest.mark.parametrize("budget", [0, -1])
+def test_no_budget_keeps_nothing(budget):
+    nlp = build_pipeline()
+    assert ZoneWords(budget).keep_recurring(nlp, ["qzxnonevk qzxnonevk"]) == 0
+    assert "qzxnonevk" not in nlp.vocab.strings
+
+
+def test_the_most_frequent_words_are_kept_first():
+    nlp = build_pipeline()
+    words = ZoneWords(budget=1)
+    assert words.keep_recurring(nlp, ["qzxavk qzxbvk qzxbvk", "qzxavk qzxbvk"]) == 1
+    assert words.kept == {"qzxbvk"}
