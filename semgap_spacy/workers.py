@@ -42,6 +42,7 @@ from . import api
 from .api import chunked, decide_cases, decide_lines, fallback_decision, line_case, memory_zone, pipeline_glossary
 from .util.heap import settle_owned_process
 from .util.recycle import rebuild_string_table
+from .util.zone_words import zone_words
 
 __all__ = ["decide_in_workers", "failed_decisions", "WorkerStartError"]
 
@@ -90,6 +91,7 @@ def _worker(tasks, conn, source: Union[str, Language], batch_size: int) -> None:
             if in_zone >= api.ZONE_CASES:
                 zone.close()
                 rebuild_string_table(nlp)  # this process's own pipeline (util.recycle)
+                zone_words(nlp).keep(nlp)  # the zone's recurring words, learnt outside it (util.zone_words)
                 in_zone = 0
 
 

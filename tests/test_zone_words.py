@@ -7,6 +7,7 @@ import pytest
 
 from semgap_spacy import api, build_pipeline, decide_cases
 from semgap_spacy.api import decide_lines
+from semgap_spacy.util import zone_words as zw
 from semgap_spacy.util.zone_words import ZoneWords, zone_words
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,3 +82,22 @@ def test_the_most_frequent_words_are_kept_first():
     words = ZoneWords(budget=1)
     assert words.keep_recurring(nlp, ["qzxavk qzxbvk qzxbvk", "qzxavk qzxbvk"]) == 1
     assert words.kept == {"qzxbvk"}
+
+
+def test_a_zone_that_spans_calls_is_counted_whole_and_kept_when_it_ends():
+    """A worker's zone spans many ``decide_lines`` calls: a word met once in each counts twice."""
+    nlp = build_pipeline()
+    with nlp.memory_zone():
+        list(decide_cases(nlp, [_case(0, "qzxspanvk scanned")]))
+        list(decide_cases(nlp, [_case(1, "qzxspanvk uploaded")]))
+        assert zone_words(nlp).kept == set()
+    assert zone_words(nlp).keep(nlp) >= 1
+    assert "qzxspanvk" in zone_words(nlp).kept and "qzxspanvk" in nlp.vocab.strings
+
+
+def test_counting_inside_a_zone_that_never_ends_is_bounded(monkeypatch):
+    monkeypatch.setattr(zw, "MAX_COUNTED", 10)
+    words = ZoneWords()
+    for i in range(50):
+        words.note([f"qzx{i}a qzx{i}b"])
+    assert len(words.counts) <= 12

@@ -30,12 +30,15 @@ from weakref import WeakKeyDictionary
 BUDGET = 8192
 #: occurrences within one zone that make a word worth keeping
 RECURS = 2
+#: distinct words counted while no zone can be left (a caller's own zone), at most: past it
+#: the count starts again, so a zone that never ends costs bounded memory
+MAX_COUNTED = 65536
 
 _KEPT: "WeakKeyDictionary" = WeakKeyDictionary()
 
 
 class ZoneWords:
-    """The words kept so far for one pipeline, and the budget left.
+    """The words of one pipeline: those kept so far, and those counted in the zone now open.
 
     budget (int): Words this pipeline may keep in all; 0 keeps none.
     """
@@ -43,27 +46,41 @@ class ZoneWords:
     def __init__(self, budget: int = BUDGET):
         self.budget = budget
         self.kept: Set[str] = set()
+        self.counts: Counter = Counter()
 
-    def keep_recurring(self, nlp, texts: Iterable[str]) -> int:
-        """Tokenize, outside any zone, the words that occur ``RECURS`` times in ``texts`` (one
-        zone's) and were not kept before, while the budget lasts. Nothing happens inside a zone
-        (the caller's own, say), where the lexemes would be freed again.
+    def note(self, texts: Iterable[str]) -> None:
+        """Count the words of texts decided in the open zone (nothing once the budget is spent)."""
+        if len(self.kept) >= self.budget:
+            return
+        if len(self.counts) > MAX_COUNTED:
+            self.counts.clear()
+        self.counts.update(chain.from_iterable(map(str.split, texts)))
+
+    def keep(self, nlp) -> int:
+        """Tokenize, outside any zone, the words counted ``RECURS`` times since the last call that
+        were not kept before, most frequent first, while the budget lasts; the count starts
+        again. Inside a zone (a caller's own, or a worker's that spans several calls) nothing
+        happens and the count goes on: the lexemes would only be freed again.
 
         nlp (Language): The pipeline whose tokenizer and vocab learn them.
-        texts (Iterable[str]): The texts of the zone that has just ended.
         RETURNS (int): How many words were kept now.
         """
-        room = self.budget - len(self.kept)
-        if room <= 0 or getattr(nlp.vocab, "in_memory_zone", False):
+        if getattr(nlp.vocab, "in_memory_zone", False):
             return 0
-        counts = Counter(chain.from_iterable(map(str.split, texts)))
-        kept = self.kept
-        new = [word for word, n in counts.most_common() if n >= RECURS and word not in kept][:room]
+        counts, kept = self.counts, self.kept
+        room = self.budget - len(kept)
+        new = [word for word, n in counts.most_common() if n >= RECURS and word not in kept][:max(room, 0)]
+        counts.clear()
         tokenizer = nlp.tokenizer
         for word in new:  # one at a time: a chunk the tokenizer treats as special stops its caching for the rest of a text
             tokenizer(word)
         kept.update(new)
         return len(new)
+
+    def keep_recurring(self, nlp, texts: Iterable[str]) -> int:
+        """``note`` the texts of a zone that has just ended, then ``keep``."""
+        self.note(texts)
+        return self.keep(nlp)
 
 
 def zone_words(nlp, budget: int = BUDGET) -> ZoneWords:
