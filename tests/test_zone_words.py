@@ -101,3 +101,20 @@ def test_counting_inside_a_zone_that_never_ends_is_bounded(monkeypatch):
     for i in range(50):
         words.note([f"qzx{i}a qzx{i}b"])
     assert len(words.counts) <= 12
+
+
+def test_a_tokenizer_that_fails_on_a_word_alone_stops_the_keeping_not_the_decisions(monkeypatch):
+    monkeypatch.setattr(api, "ZONE_CASES", 2)
+    nlp = build_pipeline()
+    tokenizer = nlp.tokenizer
+
+    def picky(text):
+        if text == "qzxpickyvk":
+            raise ValueError("not alone")
+        return tokenizer(text)
+    nlp.tokenizer = picky
+    cases = [_case(i, "qzxpickyvk qzxpickyvk scanned") for i in range(6)]
+    decisions = list(decide_cases(nlp, cases))
+    assert [d["id"] for d in decisions] == [f"c{i}" for i in range(6)]
+    words = zone_words(nlp)
+    assert "qzxpickyvk" not in words.kept and words.budget == len(words.kept)

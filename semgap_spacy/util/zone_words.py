@@ -22,7 +22,7 @@ The unit is the tokenizer's own: a run of characters between whitespace
 (``str.split()``), looked up whole in its cache ("close;" as well as "close").
 """
 from collections import Counter
-from itertools import chain
+from itertools import chain, filterfalse
 from typing import Iterable, Set
 from weakref import WeakKeyDictionary
 
@@ -32,7 +32,7 @@ BUDGET = 8192
 RECURS = 2
 #: distinct words counted while no zone can be left (a caller's own zone), at most: past it
 #: the count starts again, so a zone that never ends costs bounded memory
-MAX_COUNTED = 65536
+MAX_COUNTED = 32768
 
 _KEPT: "WeakKeyDictionary" = WeakKeyDictionary()
 
@@ -54,7 +54,8 @@ class ZoneWords:
             return
         if len(self.counts) > MAX_COUNTED:
             self.counts.clear()
-        self.counts.update(chain.from_iterable(map(str.split, texts)))
+        # the words kept already are most of a text's: they are not counted again
+        self.counts.update(filterfalse(self.kept.__contains__, chain.from_iterable(map(str.split, texts))))
 
     def keep(self, nlp) -> int:
         """Tokenize, outside any zone, the words counted ``RECURS`` times since the last call that
@@ -72,8 +73,13 @@ class ZoneWords:
         new = [word for word, n in counts.most_common() if n >= RECURS and word not in kept][:max(room, 0)]
         counts.clear()
         tokenizer = nlp.tokenizer
-        for word in new:  # one at a time: a chunk the tokenizer treats as special stops its caching for the rest of a text
-            tokenizer(word)
+        for done, word in enumerate(new):
+            try:  # one at a time: a chunk the tokenizer treats as special stops its caching for the rest of a text
+                tokenizer(word)
+            except Exception:  # noqa: BLE001 - a tokenizer of the user's that fails on a word alone
+                self.budget = len(kept) + done  # costs speed only: keep no more, decide on
+                new = new[:done]
+                break
         kept.update(new)
         return len(new)
 
