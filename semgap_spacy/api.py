@@ -345,11 +345,12 @@ def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int, own_pi
                   ) -> Iterator[dict]:
     words = zone_words(nlp)
     for zone in chunked(items, ZONE_CASES):
+        # the zone's recurring words, learnt before it opens, so that the tokenizer's cache,
+        # which learns nothing inside a zone, serves them in it (``util.zone_words``)
+        words.keep_recurring(nlp, _texts(zone))
         held = _decide_zone(nlp, zone, batch_size)
         if own_pipeline:  # the zone is closed: its strings are gone, the table they grew is not
             rebuild_string_table(nlp)
-        # the zone's recurring words, learnt outside it so the next zone finds them cached
-        words.keep_recurring(nlp, [text for _, text, _ in held if text is not None])
         for decided, text, line in held:
             # the JSON of a zone's decisions is written one at a time as they are taken, so a
             # zone holds compact records rather than thousands of decisions' lists and dicts
@@ -357,6 +358,11 @@ def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int, own_pi
             if line is not None:
                 decision["id"], decision["line"] = None, line
             yield decision
+
+
+def _texts(items: List[_Item]) -> List[str]:
+    """The texts of the cases about to be decided (a Doc given by the caller has been tokenized)."""
+    return [case["text"] for case, _, _ in items if type(case) is dict and type(case.get("text")) is str]
 
 
 def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[tuple]:

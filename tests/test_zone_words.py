@@ -118,3 +118,16 @@ def test_a_tokenizer_that_fails_on_a_word_alone_stops_the_keeping_not_the_decisi
     assert [d["id"] for d in decisions] == [f"c{i}" for i in range(6)]
     words = zone_words(nlp)
     assert "qzxpickyvk" not in words.kept and words.budget == len(words.kept)
+
+
+def test_a_zone_finds_its_recurring_words_learnt_before_it_opens(monkeypatch):
+    nlp = build_pipeline()
+    seen = []
+    real = api._decide_zone
+
+    def spy(nlp_, items, batch_size):
+        seen.append(("qzxbeforevk" in nlp_.vocab.strings, "qzxsinglevk" in nlp_.vocab.strings))
+        return real(nlp_, items, batch_size)
+    monkeypatch.setattr(api, "_decide_zone", spy)
+    list(decide_cases(nlp, [_case(0, "qzxbeforevk scanned qzxsinglevk"), _case(1, "qzxbeforevk uploaded")]))
+    assert seen == [(True, False)]

@@ -9,9 +9,11 @@ attributes included, at every occurrence, in every zone. On the held-out
 texts that was a third of the time a case took (about 230 against 150 µs a
 case once the same words had been met outside a zone).
 
-So after each zone the words that occurred at least twice in it are
-tokenized once outside any zone: their lexemes and strings become permanent
-and the tokenizer caches them, as it would have without zones. A word met
+So before a zone opens, the words that occur at least twice in the texts
+it is about to decide are tokenized once outside any zone: their lexemes and
+strings become permanent and the tokenizer caches them, as it would have
+without zones. (A zone that spans several calls, as a worker's does, is
+counted whole and its words are kept when it ends.) A word met
 once is left to the zone, so an endless stream of new words (ids, names,
 typos) still leaves nothing behind; the words kept are bounded by
 ``budget`` per pipeline, so a stream whose vocabulary keeps changing grows
@@ -84,7 +86,7 @@ class ZoneWords:
         return len(new)
 
     def keep_recurring(self, nlp, texts: Iterable[str]) -> int:
-        """``note`` the texts of a zone that has just ended, then ``keep``."""
+        """``note`` the texts a zone is about to decide, then ``keep`` (before the zone opens)."""
         self.note(texts)
         return self.keep(nlp)
 
