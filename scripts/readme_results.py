@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import List, Optional
 
+from semgap_spacy.api import ZONE_CASES
+
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 START, END = "<!-- results:start -->", "<!-- results:end -->"
@@ -121,6 +123,9 @@ def render_bench(results_dir: Path) -> str:
             lines.append(f"| the same keeping no word between memory zones (`util.zone_words`, budget 0) | "
                          f"{cyc['ratio_no_words_kept_between_zones']:.3f} "
                          f"({cyc['pipes_no_words_kept_between_zones_cases_per_s']:,.0f} cases/s) | | |")
+        if "tokenizer_in_zones_cases_per_s" in cyc:
+            lines.append(f"| the blank tokenizer alone in memory zones of {ZONE_CASES:,} texts (it caches nothing "
+                         f"inside one) | {cyc['tokenizer_in_zones_cases_per_s']:,.0f} cases/s | | |")
         lines.append(f"| six pipes ÷ blank tokenizer, one never-seen word per text | {new['ratio']:.3f} "
                      f"({new['pipes_cases_per_s']:,.0f} vs {new['tokenizer_cases_per_s']:,.0f} cases/s) | | |")
     trained = sections.get("trained")
