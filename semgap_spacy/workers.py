@@ -29,6 +29,7 @@ import threading
 import time
 from collections import deque
 from contextlib import ExitStack
+from itertools import chain, islice
 from multiprocessing.connection import wait
 from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
@@ -235,6 +236,7 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
             nlp.to_disk(source)
         else:
             warm_up(nlp)  # once here, before the fork, not once in every worker
+            items = _first_zone_words(nlp, items, kind)  # likewise: no worker starts cold
         workers: List[_Worker] = []
         try:
             workers = [_Worker(context, source, batch_size) for _ in range(n_process)]
@@ -248,6 +250,23 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
             deadline = time.monotonic() + 2.0
             for worker in workers:
                 worker.end(max(0.0, deadline - time.monotonic()))
+
+
+def _first_zone_words(nlp: Language, items: Iterable[Any], kind: str) -> Iterator[Any]:
+    """The items, once the recurring words of the first zone's worth of them are learnt here,
+    outside any zone (``util.zone_words``), so that the workers forked next find them in the
+    tokenizer's cache: a worker's zone spans many chunks, so it keeps its words only when the
+    zone ends, and every worker would decide its first zone cold. A line that is not a case
+    is passed on as it is, to be refused where it is decided."""
+    items = iter(items)
+    head = list(islice(items, api.ZONE_CASES))
+    texts = []
+    for number, item in enumerate(head):
+        case = item if kind == "cases" else line_case(number, item)[0]
+        if type(case) is dict and type(case.get("text")) is str:
+            texts.append(case["text"])
+    zone_words(nlp).keep_recurring(nlp, texts)
+    return chain(head, items)
 
 
 def _schedule(nlp, items, kind, start, chunk_size, workers, new_worker, glossary) -> Iterator[dict]:

@@ -1,6 +1,7 @@
 """Words that recur within a memory zone are learnt outside it after the zone ends, up to a
 budget: the decisions stay the same, a one-off word is still freed with its zone."""
 import json
+import multiprocessing
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,13 @@ def test_a_zone_finds_its_recurring_words_learnt_before_it_opens(monkeypatch):
     monkeypatch.setattr(api, "_decide_zone", spy)
     list(decide_cases(nlp, [_case(0, "qzxbeforevk scanned qzxsinglevk"), _case(1, "qzxbeforevk uploaded")]))
     assert seen == [(True, False)]
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="workers start from the parent by fork")
+def test_forked_workers_start_with_the_first_zones_words_learnt():
+    nlp = build_pipeline()
+    lines = [json.dumps(_case(i, "qzxforkvk scanned")).encode() for i in range(6)] + [b"not json"]
+    decisions = list(decide_lines(nlp, lines, n_process=2))
+    assert len(decisions) == 7 and decisions[-1]["decision"] == "escalate"
+    assert "qzxforkvk" in zone_words(nlp).kept and "qzxforkvk" in nlp.vocab.strings
+    assert decisions[:6] == list(decide_lines(build_pipeline(), lines[:6]))
