@@ -6,7 +6,7 @@ lexemes and strings it made are freed. A stream decided zone after zone, as
 ``decide_cases``, ``decide_lines`` and ``assess`` decide it, so tokenizes
 every word it never met outside a zone from scratch, affix rules and lexeme
 attributes included, at every occurrence, in every zone. On the held-out
-texts that was a third of the time a case took (about 245 against 160 µs a
+texts that was a third of the time a case took (about 245 against 170 µs a
 case once the zone's recurring words were kept; ``scripts.bench``).
 
 So before a zone opens, the words that occur at least twice in the texts
