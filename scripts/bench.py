@@ -210,7 +210,7 @@ def bench_blank(args, cases: List[dict]) -> dict:
     blank = spacy.blank("en")
     nlp = build_pipeline()
     # Warm-up, one pass each. ``decide_cases`` runs in memory zones, where the tokenizer caches
-    # nothing: the words that recur are learnt outside them after each zone (util.zone_words).
+    # nothing: the words that recur in a zone's cases are learnt outside it (util.zone_words).
     # The leg without zones has a pipeline of its own, so that neither leg runs on words the
     # other learnt.
     list(decide_cases(nlp, cases))

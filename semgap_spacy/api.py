@@ -347,7 +347,7 @@ def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int, own_pi
     for zone in chunked(items, ZONE_CASES):
         # the zone's recurring words, learnt before it opens, so that the tokenizer's cache,
         # which learns nothing inside a zone, serves them in it (``util.zone_words``)
-        words.keep_recurring(nlp, _texts(zone))
+        words.keep_recurring(nlp, case_texts(case for case, _, _ in zone))
         held = _decide_zone(nlp, zone, batch_size)
         if own_pipeline:  # the zone is closed: its strings are gone, the table they grew is not
             rebuild_string_table(nlp)
@@ -360,9 +360,10 @@ def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int, own_pi
             yield decision
 
 
-def _texts(items: List[_Item]) -> List[str]:
-    """The texts of the cases about to be decided (a Doc given by the caller has been tokenized)."""
-    return [case["text"] for case, _, _ in items if type(case) is dict and type(case.get("text")) is str]
+def case_texts(cases: Iterable[Any]) -> List[str]:
+    """The texts of the cases about to be decided (``util.zone_words`` counts their words); a Doc
+    given by the caller has been tokenized, and anything that is not a case is refused unread."""
+    return [case["text"] for case in cases if type(case) is dict and type(case.get("text")) is str]
 
 
 def _decide_zone(nlp: Language, items: List[_Item], batch_size: int) -> List[tuple]:

@@ -260,12 +260,8 @@ def _first_zone_words(nlp: Language, items: Iterable[Any], kind: str) -> Iterato
     is passed on as it is, to be refused where it is decided."""
     items = iter(items)
     head = list(islice(items, api.ZONE_CASES))
-    texts = []
-    for number, item in enumerate(head):
-        case = item if kind == "cases" else line_case(number, item)[0]
-        if type(case) is dict and type(case.get("text")) is str:
-            texts.append(case["text"])
-    zone_words(nlp).keep_recurring(nlp, texts)
+    cases = head if kind == "cases" else [line_case(number, line)[0] for number, line in enumerate(head)]
+    zone_words(nlp).keep_recurring(nlp, api.case_texts(cases))
     return chain(head, items)
 
 

@@ -1,4 +1,4 @@
-"""Words that recur within a memory zone are learnt outside it after the zone ends, up to a
+"""Words that recur within a memory zone's cases are learnt outside it, before it opens, up to a
 budget: the decisions stay the same, a one-off word is still freed with its zone."""
 import json
 import multiprocessing

@@ -1,4 +1,4 @@
-"""Words that recur from one memory zone to the next, learnt outside the zones, up to a budget.
+"""Words that recur in a memory zone's cases, learnt outside the zones, up to a budget.
 
 Inside ``nlp.memory_zone()`` spaCy's tokenizer caches nothing (its
 ``_save_cached`` returns at once in a zone), and when the zone ends the
