@@ -42,6 +42,27 @@ def test_a_zone_forgets_one_off_words_and_keeps_a_word_met_again_in_another_docu
     assert dict(strict) == {} and not strict.young  # keyed by spaCy hashes: nothing of the zone stays
 
 
+def test_a_word_met_in_one_zone_and_again_in_the_next_is_kept_and_one_zone_only_is_remembered():
+    cache, strict = WordCache(100), WordCache(100, promote=False)
+    with memory_zone():
+        for c in (cache, strict):
+            c.put("again", 1)
+            c.put("gone", 2)
+    assert dict(cache) == {} and dict(strict) == {}  # each met in one document of the zone only
+    with memory_zone():
+        new_document()
+        assert cache.recall("again") == 1 and strict.recall("again") is None
+        cache.put("next", 3)
+    assert dict(cache) == {"again": 1}  # met in the zone before and in this one
+    with memory_zone():
+        new_document()
+        assert cache.recall("gone") is None  # two zones back: forgotten
+        assert cache.recall("next") == 3
+        cache.put("last", 4)
+    assert dict(cache) == {"again": 1, "next": 3}
+    assert set(cache.before) == {"last"}  # what is held beyond a zone: the last zone's words alone
+
+
 def test_word_sets_and_cached_functions_follow_the_same_rules():
     words = WordSet(10)
     calls = []

@@ -45,6 +45,17 @@ def test_a_word_met_twice_in_a_zone_outlives_it_and_a_one_off_word_does_not(monk
     assert "qzxtwicevk" in nlp.vocab.strings
 
 
+def test_a_word_met_once_in_a_zone_and_once_in_the_next_is_kept_when_the_next_opens(monkeypatch):
+    monkeypatch.setattr(api, "ZONE_CASES", 1)
+    nlp = build_pipeline()
+    cases = [_case(0, "Clear to close; qzxnextvk scanned."), _case(1, "qzxnextvk uploaded"),
+             _case(2, "qzxlatervk uploaded"), _case(3, "Clear to close"), _case(4, "qzxlatervk scanned")]
+    list(decide_cases(nlp, cases))
+    assert "qzxnextvk" in zone_words(nlp).kept and "qzxnextvk" in nlp.vocab.strings
+    # met in the zone before last: the count of one zone back is all that is remembered
+    assert "qzxlatervk" not in zone_words(nlp).kept and "qzxlatervk" not in nlp.vocab.strings
+
+
 def test_the_budget_bounds_the_words_kept(monkeypatch):
     monkeypatch.setattr(api, "ZONE_CASES", 2)
     nlp = build_pipeline()

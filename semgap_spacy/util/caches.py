@@ -9,10 +9,10 @@ of cache they use: a dict with a size bound (emptied when full, so memory
 stays flat outside zones too). Inside a memory zone, what is learnt goes to
 the cache's *young* part, which is dropped when the zone closes, as spaCy
 drops its tokenizer cache's entries; a word met again in a later document
-of the zone is the text's own vocabulary and moves to the lasting part (for caches
-keyed by strings we own; a cache keyed by spaCy hashes is made with
-``promote=False`` and keeps nothing of a zone). What was learnt before the
-zone stays. A cache keyed by spaCy hashes may also keep (``keep``) the hash of
+of the zone, or in the next zone, is the text's own vocabulary and moves to the
+lasting part (for caches keyed by strings we own; a cache keyed by spaCy hashes
+is made with ``promote=False`` and keeps nothing of a zone). What was learnt
+before the zone stays. A cache keyed by spaCy hashes may also keep (``keep``) the hash of
 a word that a cache keyed by its text keeps: that word is no zone's one-off.
 
 The zone is process-wide: spaCy enters every pipe's ``memory_zone`` in turn,
@@ -39,7 +39,7 @@ class WordCache(dict):
     promote (bool): Whether a word met twice inside a zone stays after it.
     """
 
-    __slots__ = ("max_size", "promote", "young")
+    __slots__ = ("max_size", "promote", "young", "before")
 
     def __init__(self, max_size: int, promote: bool = True):
         super().__init__()
@@ -48,6 +48,9 @@ class WordCache(dict):
         self.max_size = max_size
         self.promote = promote
         self.young: dict = {}
+        #: what the zone before learnt and did not keep (``promote`` only): a word can recur
+        #: in every zone and never twice in one (a Dask block holds each text of a cycle once)
+        self.before: dict = {}
 
     def put(self, key: Hashable, value: Any) -> Any:
         """Remember ``value`` for ``key`` (until the zone ends, inside one) and return it."""
@@ -87,7 +90,11 @@ class WordCache(dict):
         later document is kept."""
         entry = self.young.get(key)
         if entry is None:
-            return default
+            entry = self.before.pop(key, None) if self.before else None
+            if entry is None:
+                return default
+            self._keep(key, entry[0])  # met in the zone before and again now
+            return entry[0]
         value, document = entry
         if self.promote and document != _document:
             del self.young[key]
@@ -100,8 +107,9 @@ class WordCache(dict):
         self[key] = value
 
     def forget_young(self) -> None:
-        """Drop what the zone learnt (the zone calls this when it ends)."""
-        self.young.clear()
+        """Drop what the zone learnt (the zone calls this when it ends), but for one more zone."""
+        self.before = self.young if self.promote else {}
+        self.young = {}
 
 
 class WordSet(WordCache):
@@ -216,7 +224,7 @@ def cached(max_size: int) -> Callable[[Callable], Callable]:
             return value
 
         lookup.cache = cache
-        lookup.cache_clear = lambda: (cache.clear(), cache.forget_young())
+        lookup.cache_clear = lambda: (cache.clear(), cache.young.clear(), cache.before.clear())
         return lookup
     return wrap
 

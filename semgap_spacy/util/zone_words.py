@@ -10,15 +10,18 @@ texts that was a third of the time a case took (about 245 against 170 µs a
 case once the zone's recurring words were kept; ``scripts.bench``).
 
 So before a zone opens, the words that occur at least twice in the texts
-it is about to decide are tokenized once outside any zone: their lexemes and
-strings become permanent and the tokenizer caches them, as it would have
-without zones. (A zone that spans several calls, as a worker's does, is
-counted whole and its words are kept when it ends.) A word met
-once is left to the zone, so an endless stream of new words (ids, names,
-typos) still leaves nothing behind; the words kept are bounded by
-``budget`` per pipeline, so a stream whose vocabulary keeps changing grows
-memory by at most that many words' lexemes. Tokenizing changes no token:
-the cache holds exactly what the rules give.
+it is about to decide, or once there and once in the zone before, are
+tokenized once outside any zone: their lexemes and strings become permanent
+and the tokenizer caches them, as it would have without zones. (A zone that
+spans several calls, as a worker's does, is counted whole and its words are
+kept when it ends.) The zone before counts because a word can recur in
+every zone and never twice in one: a Dask block of 2,500 held-out cases
+holds each text about once, and its words were tokenized anew in every
+block. A word met once is left to the zone, so an endless stream of new
+words (ids, names, typos) still leaves nothing behind; the words kept are
+bounded by ``budget`` per pipeline, so a stream whose vocabulary keeps
+changing grows memory by at most that many words' lexemes. Tokenizing
+changes no token: the cache holds exactly what the rules give.
 
 The unit is the tokenizer's own: a run of characters between whitespace
 (``str.split()``), looked up whole in its cache ("close;" as well as "close").
@@ -49,6 +52,9 @@ class ZoneWords:
         self.budget = budget
         self.kept: Set[str] = set()
         self.counts: Counter = Counter()
+        #: the ``hash`` of each word counted since the keeping before last (at most
+        #: ``MAX_COUNTED`` of them): a word met there and again now recurs
+        self.before: Set[int] = set()
 
     def note(self, texts: Iterable[str]) -> None:
         """Count the words of texts decided in the open zone (nothing once the budget is spent)."""
@@ -60,9 +66,9 @@ class ZoneWords:
         self.counts.update(filterfalse(self.kept.__contains__, chain.from_iterable(map(str.split, texts))))
 
     def keep(self, nlp) -> int:
-        """Tokenize, outside any zone, the words counted ``RECURS`` times since the last call that
-        were not kept before, most frequent first, while the budget lasts; the count starts
-        again. Inside a zone (a caller's own, or a worker's that spans several calls) nothing
+        """Tokenize, outside any zone, the words counted ``RECURS`` times since the last call, or
+        counted since then and in the count before, that were not kept before, most frequent
+        first, while the budget lasts; the count starts again. Inside a zone (a caller's own, or a worker's that spans several calls) nothing
         happens and the count goes on: the lexemes would only be freed again.
 
         nlp (Language): The pipeline whose tokenizer and vocab learn them.
@@ -72,7 +78,10 @@ class ZoneWords:
             return 0
         counts, kept = self.counts, self.kept
         room = self.budget - len(kept)
-        new = [word for word, n in counts.most_common() if n >= RECURS and word not in kept][:max(room, 0)]
+        before = self.before
+        new = [word for word, n in counts.most_common()
+               if (n >= RECURS or hash(word) in before) and word not in kept][:max(room, 0)]
+        self.before = set(map(hash, counts)) if len(counts) <= MAX_COUNTED else set()
         counts.clear()
         tokenizer = nlp.tokenizer
         for done, word in enumerate(new):
