@@ -3,6 +3,7 @@ import threading
 
 import pytest
 
+from semgap_spacy.core import units
 from semgap_spacy.core.units import (AMBIGUOUS, KINDS, OK, UNKNOWN, UNSUPPORTED, UnitDataError, UnitTable,
                                 canonical_unit, convert, get_registry, parse_iso_duration,
                                 parse_number, parse_unit, tidy, unit_table)
@@ -125,6 +126,43 @@ def test_one_registry_per_process():
     for t in threads:
         t.join()
     assert all(r is get_registry() for r in seen)
+
+
+def _degrees_c(registry):
+    return round(registry.Quantity(46.4, "degF").to("degC").magnitude, 6)
+
+
+def test_pint_keeps_its_parsed_definitions_in_a_cache_folder(tmp_path, monkeypatch):
+    folder = tmp_path / "pint"
+    monkeypatch.setenv(units.PINT_CACHE_ENV, str(folder))
+    first = units._new_registry()
+    assert list(folder.glob("*.pickle"))  # written by the first process that parses them
+    again = units._new_registry()  # read back
+    assert _degrees_c(first) == _degrees_c(again) == 8.0
+    assert str(again.Unit("pound_force_per_square_inch")) == "pound_force_per_square_inch"
+
+
+def test_a_damaged_pint_cache_costs_time_not_units(tmp_path, monkeypatch):
+    folder = tmp_path / "pint"
+    monkeypatch.setenv(units.PINT_CACHE_ENV, str(folder))
+    units._new_registry()
+    for path in folder.glob("*.pickle"):
+        path.write_bytes(b"garbage")
+    assert _degrees_c(units._new_registry()) == 8.0
+    monkeypatch.setenv(units.PINT_CACHE_ENV, str(tmp_path / "a-file"))
+    (tmp_path / "a-file").write_text("not a folder")
+    assert _degrees_c(units._new_registry()) == 8.0
+
+
+def test_the_pint_cache_can_be_switched_off(monkeypatch):
+    import pint
+
+    made = []
+    real = pint.UnitRegistry
+    monkeypatch.setattr(pint, "UnitRegistry", lambda **kwargs: made.append(kwargs) or real(**kwargs))
+    monkeypatch.setenv(units.PINT_CACHE_ENV, "off")
+    assert _degrees_c(units._new_registry()) == 8.0
+    assert made == [{}]
 
 
 @pytest.mark.parametrize("kind,dimensionality", [
