@@ -23,6 +23,7 @@ import sys
 import threading
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Dict, Iterator, List, Optional, TextIO, Tuple, Union
 
 from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
@@ -141,39 +142,69 @@ def _client(scheduler: Optional[str], n_workers: int, source: Source, start: str
     imported Dask, spaCy and this package once, where the platform has one:
     a spawned worker imports them itself (about a second of CPU each, on the
     same cores the other workers start on). The fork server lives as long as
-    this process and sees its environment as it was when the first cluster
-    started; when that start is this one, it also builds the pipeline of
-    ``source`` (``preload_from_environment``), once for all the workers rather
-    than once in each. The workers run without Dask's statistical profiler, which
+    this process and sees its environment as it was when it started (by
+    ``start_fork_server``, at the start of the run, or here); when that start
+    is this one, it also builds the pipeline of ``source``
+    (``preload_from_environment``), once for all the workers rather than once
+    in each. The workers run without Dask's statistical profiler, which
     samples the task thread's stack every 10 ms.
     """
     from distributed import Client, LocalCluster
 
     if scheduler:
         return Client(scheduler), None
-    import multiprocessing
-
     import dask
-    from distributed.utils import get_mp_context
 
     settings = {"distributed.worker.profile.enabled": False}
-    forkserver = "forkserver" in multiprocessing.get_all_start_methods()
+    forkserver = _has_fork_server()
     if forkserver:
         settings["distributed.worker.multiprocessing-method"] = "forkserver"
+    with _preloading(source, start if forkserver else None), dask.config.set(settings):
+        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def _has_fork_server() -> bool:
+    import multiprocessing
+
+    return "forkserver" in multiprocessing.get_all_start_methods()
+
+
+@contextmanager
+def _preloading(source: Source, start: Optional[str]):
+    """While open, a fork server started (by us or by Dask) preloads Dask, this package and the
+    pipeline of ``source`` for the cluster start ``start`` (``dask_preload``); None: no fork server."""
+    if start is None:
+        yield
+        return
+    import multiprocessing
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(
+        ["distributed", "semgap_spacy.ops.dask_preload"])
     before = os.environ.get(PRELOAD_ENV)
     os.environ[PRELOAD_ENV] = json.dumps([start, *source])
     try:
-        with dask.config.set(settings):
-            if forkserver:
-                get_mp_context().set_forkserver_preload(["distributed", "semgap_spacy.ops.dask_preload"])
-            cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+        yield
     finally:
         if before is None:
             del os.environ[PRELOAD_ENV]
         else:
             os.environ[PRELOAD_ENV] = before
-    return Client(cluster), cluster
+
+
+def start_fork_server(source: Source, start: str) -> None:
+    """Start the fork server of our ``LocalCluster`` now, before this process imports Dask
+    and starts the cluster: it imports Dask, spaCy and this package and builds the pipeline
+    (about 1.7 s) while this process does the same work of its own, rather than after it.
+    A fork server already running (an earlier run in this process) is kept; nothing happens
+    where the platform has none."""
+    if not _has_fork_server():
+        return
+    from multiprocessing import forkserver
+
+    with _preloading(source, start):
+        forkserver.ensure_running()
 
 
 def auto_blocksize(total_bytes: int, workers: int) -> int:
@@ -203,15 +234,18 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
     progress (bool): A progress bar on stderr when it is a terminal.
     RETURNS (int): The number of decisions written.
     """
+    source: Source = (os.path.abspath(pipeline) if pipeline and "://" not in pipeline else pipeline,
+                      os.path.abspath(glossaries) if glossaries else None)
+    start = uuid.uuid4().hex
+    if scheduler is None:
+        start_fork_server(source, start)
     import dask
     from dask.bytes import read_bytes
 
-    source: Source = (os.path.abspath(pipeline) if pipeline and "://" not in pipeline else pipeline,
-                      os.path.abspath(glossaries) if glossaries else None)
     # The cluster starts (and its workers build the pipeline) while this process builds
     # its own: each is seconds of start-up, and they need not wait for one another.
     pool = ThreadPoolExecutor(1, thread_name_prefix="semgap-dask-start")
-    starting = pool.submit(_start, scheduler, n_workers, source)
+    starting = pool.submit(_start, scheduler, n_workers, source, start)
     pool.shutdown(wait=False)
     try:
         glossary = pipeline_glossary(_pipeline(source))  # here too: a bad pipeline fails before anything runs
@@ -244,9 +278,10 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
         _close(client, cluster)
 
 
-def _start(scheduler: Optional[str], n_workers: int, source: Source):
-    """A client of the scheduler, or of a new ``LocalCluster`` whose workers have built the pipeline."""
-    start = uuid.uuid4().hex
+def _start(scheduler: Optional[str], n_workers: int, source: Source, start: str):
+    """A client of the scheduler, or of a new ``LocalCluster`` whose workers have built the pipeline.
+
+    start (str): The id of this cluster start (``start_fork_server``)."""
     client, cluster = _client(scheduler, n_workers, source, start)
     if cluster is not None:
         try:
@@ -294,10 +329,9 @@ def _scored(client, blocks: list, starts: List[int], source: Source, batch_size:
 
 def cmd_assess_dask(args) -> int:
     """``assess --engine dask``: exit 0 when every line got its decision, 2 on a bad command."""
-    try:
-        import dask  # noqa: F401
-        import distributed  # noqa: F401
-    except ImportError:
+    from importlib.util import find_spec
+
+    if find_spec("dask") is None or find_spec("distributed") is None:  # imported once the fork server starts
         print('semgap: --engine dask needs the dask extra: pip install "semgap_spacy[dask]"', file=sys.stderr)
         return 2
     if args.cases == "-":

@@ -128,3 +128,39 @@ def test_a_block_that_comes_back_short_fails_the_run_and_leaves_out_as_it_was(tm
     assert main(["assess", "--engine", "dask", "--scheduler", client.scheduler.address,
                  "--cases", str(src), "--out", str(out)]) == 1
     assert out.read_text(encoding="utf8") == "yesterday\n"
+
+
+_PROBE = """
+import json, multiprocessing, os, sys
+from semgap_spacy.ops import dask_engine
+
+def probe(queue):
+    queue.put((dask_engine._preloaded_for, sorted(map(list, dask_engine._PIPELINES))))
+
+if __name__ == "__main__":
+    source = (sys.argv[1], None)
+    before = dict(os.environ)
+    dask_engine.start_fork_server(source, "start-1")
+    assert dict(os.environ) == before, "the environment is left as it was"
+    dask_engine.start_fork_server(source, "start-2")  # running already: kept as it is
+    context = multiprocessing.get_context("forkserver")
+    queue = context.Queue()
+    process = context.Process(target=probe, args=(queue,))
+    process.start()
+    print(json.dumps(queue.get(timeout=120)))
+    process.join()
+"""
+
+
+def test_the_fork_server_starts_before_the_cluster_with_the_runs_pipeline_built(tmp_path, pipeline_dir):
+    import subprocess
+    import sys
+
+    script = tmp_path / "probe.py"
+    script.write_text(_PROBE)
+    done = subprocess.run([sys.executable, str(script), str(pipeline_dir)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    preloaded_for, pipelines = json.loads(done.stdout)
+    assert preloaded_for == "start-1"  # a process forked from it finds the pipeline built for that start
+    assert pipelines == [[str(pipeline_dir), None]]
