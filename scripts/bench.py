@@ -39,7 +39,8 @@ shared machine only ever adds time.
   also has the CPU seconds of the processes the CLI waits for (fewest of the
   runs): on a busy machine wall times mostly say how busy it was. For
   ``--workers`` that is every process; the Dask workers, forked by Dask's
-  fork server, are not counted (``cpu_s_counts``).
+  fork server, are not counted (``cpu_s_counts``). A two-worker leg also
+  has the speed-up its start-up leaves room for (``split_ceiling``).
 - **memory**: resident memory while ``decide_lines``, as ``assess`` runs it
   (pipeline frozen, large freed blocks returned, string table rebuilt after
   each zone, decisions as JSON text), decides ``--memory-docs`` JSONL lines, each a held-out case with one
@@ -379,6 +380,20 @@ def cpu_parallelism(n: int = 10_000_000) -> float:
     return round(2 * one / (time.perf_counter() - start), 2)
 
 
+def _workers_of(leg: str) -> int:
+    return int(leg.rsplit("_", 1)[1])
+
+
+def split_ceiling(base: dict, leg: dict, workers: int) -> Optional[float]:
+    """The wall speed-up ``leg`` would show over ``base`` (one worker) had its ``workers``
+    split the base's deciding time (wall less start-up) exactly, after its own start-up:
+    the most that start-up leaves room for. None for one worker or an unknown start-up."""
+    if workers < 2 or base.get("start_up_s") is None or leg.get("start_up_s") is None:
+        return None
+    deciding = base["wall_s"] - base["start_up_s"]
+    return round(base["wall_s"] / (leg["start_up_s"] + deciding / workers), 2)
+
+
 def bench_workers(args, cases: List[dict]) -> dict:
     big = cycled(cases, args.workers_cases)
     small = big[: max(1, len(big) // 10)]
@@ -441,6 +456,9 @@ def bench_workers(args, cases: List[dict]) -> dict:
         leg["speedup_marginal"] = (round(leg["marginal_cases_per_s"] / base["marginal_cases_per_s"], 2)
                                    if leg["marginal_cases_per_s"] and base["marginal_cases_per_s"] else None)
         leg["speedup_wall_vs_workers_1"] = round(one["wall_s"] / leg["wall_s"], 2)
+        ceiling = split_ceiling(base, leg, _workers_of(name))
+        if ceiling is not None:
+            leg["speedup_wall_if_split_perfectly"] = ceiling
     if not dask_ok:
         result["dask"] = "skipped: the dask extra is not installed (pip install semgap_spacy[dask])"
     return result
@@ -551,7 +569,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     parser.add_argument("--trained", default=None,
                         help=f"a trained pipeline to measure inside (default: the first installed of {TRAINED_PIPELINES})")
     parser.add_argument("--workers-cases", type=int, default=20_000)
-    parser.add_argument("--worker-repeats", type=int, default=2)
+    parser.add_argument("--worker-repeats", type=int, default=3)
     parser.add_argument("--memory-docs", type=int, default=200_000)
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"sections to run, of {','.join(SECTIONS)}")
     parser.add_argument("--out", default=str(ROOT / "results" / "bench.json"))

@@ -164,8 +164,11 @@ def render_bench(results_dir: Path) -> str:
                 continue
             base = "`--workers 1`" if name == "workers_2" else "a 1-worker LocalCluster"
             marginal = "n/a" if leg["speedup_marginal"] is None else f"{leg['speedup_marginal']:.2f}×"
+            ceiling = leg.get("speedup_wall_if_split_perfectly")
+            ceiling = "" if ceiling is None else (f"; {ceiling:.2f}× had two workers split the one-worker "
+                                                  f"leg's deciding time exactly in half after their start-up")
             lines.append(f"| {label}: speed-up over {base} | **{leg['speedup_wall']:.2f}×** wall "
-                         f"({leg['wall_s']:.1f} s), {marginal} after start-up | "
+                         f"({leg['wall_s']:.1f} s), {marginal} after start-up{ceiling} | "
                          f"≥ {targets[target]}× | {_judge_speedup(leg, targets[target])} |")
     memory = sections.get("memory")
     if memory:

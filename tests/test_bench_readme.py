@@ -45,3 +45,13 @@ def test_a_worker_speed_up_beyond_two_after_start_up_is_not_judged(tmp_path):
     assert row.endswith("| ≥ 1.7× | met |")
     (row,) = _worker_rows(tmp_path, 1.5, 1.95)
     assert row.endswith("| ≥ 1.7× | **not met** |")
+
+
+def test_the_speed_up_start_up_leaves_room_for():
+    from scripts.bench import split_ceiling
+
+    one = {"wall_s": 8.0, "start_up_s": 1.75}
+    assert split_ceiling(one, {"wall_s": 5.1, "start_up_s": 1.65}, 2) == 1.68  # 8.0 / (1.65 + 6.25 / 2)
+    assert split_ceiling(one, {"wall_s": 3.2, "start_up_s": 0.0}, 2) == 2.56  # a leg with no start-up of its own
+    assert split_ceiling(one, {"wall_s": 8.0, "start_up_s": 1.75}, 1) is None
+    assert split_ceiling(one, {"wall_s": 5.1, "start_up_s": None}, 2) is None
