@@ -104,6 +104,8 @@ class TypoRepair(SemgapPipe):
         self.known = set(vocab.all_words()) | set(index.forms)
         self.index = index
         self.candidates = sorted(vocab.all_words())
+        self._longest = max(map(len, self.candidates), default=0)
+        self._near: Dict[Tuple[int, int], List[str]] = {}
         self.protected = protected_words()
         self.dictionary = dictionary_words() if self.protect_dictionary_words else frozenset()
         self._cache.clear()
@@ -124,7 +126,8 @@ class TypoRepair(SemgapPipe):
         if (limit and word.isalpha() and word not in self.known
                 and word not in self.protected and word not in self.dictionary
                 and self.index.key(word) not in self.index.keys):
-            found = extract(word, self.candidates, scorer=OSA.distance, score_cutoff=limit, limit=None)
+            found = extract(word, self._candidates_near(len(word), limit), scorer=OSA.distance,
+                            score_cutoff=limit, limit=None)
             if found:
                 best = min(score for _, score, _ in found)
                 tied = sorted(c for c, score, _ in found if score == best)
@@ -134,6 +137,16 @@ class TypoRepair(SemgapPipe):
                 else:
                     result = (None, tied)
         return self._cache.put(word, result)
+
+    def _candidates_near(self, length: int, limit: int) -> List[str]:
+        """The candidates whose length is within ``limit`` of ``length``: an edit changes a
+        length by one at most, so no other candidate is within ``limit`` edits of such a
+        word. Kept per (length, limit); lengths past every candidate's share one empty list."""
+        key = (min(length, self._longest + limit + 1), limit)
+        near = self._near.get(key)
+        if near is None:
+            near = self._near[key] = [c for c in self.candidates if abs(len(c) - key[0]) <= limit]
+        return near
 
     def process(self, doc: Doc) -> Doc:
         # Most docs hold only words seen before and found sound. Whitespace

@@ -107,3 +107,43 @@ def test_repairs_read_the_canonical_word(repair, text, original, repaired):
     assert token._.semgap_norm == repaired and token._.semgap_original == original
     record = doc._.semgap_repairs[0]
     assert text[record["start_char"]:record["end_char"]] == original
+
+
+def test_only_candidates_of_a_near_length_are_scored_and_the_repairs_are_those_of_all():
+    from random import Random
+
+    from rapidfuzz.distance import OSA
+    from rapidfuzz.process import extract
+
+    nlp = spacy.blank("en")
+    pipe = nlp.add_pipe("semgap_typo_repair")
+    rng, letters = Random(5), "abcdefghijklmnopqrstuvwxyzáéñü"
+    words = []
+    for candidate in pipe.candidates:  # each candidate with one and two random edits, and noise
+        for _ in range(3):
+            word = list(candidate)
+            for _ in range(rng.choice((1, 2))):
+                i = rng.randrange(len(word) + 1)
+                op = rng.choice(("insert", "delete", "substitute", "swap"))
+                if op == "insert":
+                    word.insert(i, rng.choice(letters))
+                elif op == "delete" and i < len(word):
+                    del word[i]
+                elif op == "substitute" and i < len(word):
+                    word[i] = rng.choice(letters)
+                elif op == "swap" and i + 1 < len(word):
+                    word[i], word[i + 1] = word[i + 1], word[i]
+            words.append("".join(word))
+    words += ["".join(rng.choice(letters) for _ in range(rng.randint(5, 30))) for _ in range(200)]
+    compared = 0
+    for word in set(words):
+        limit = max_distance(word)
+        if not limit:
+            continue
+        near = {c for c, _, _ in extract(word, pipe._candidates_near(len(word), limit), scorer=OSA.distance,
+                                         score_cutoff=limit, limit=None)}
+        every = {c for c, _, _ in extract(word, pipe.candidates, scorer=OSA.distance, score_cutoff=limit,
+                                          limit=None)}
+        assert near == every, word
+        compared += bool(every)
+    assert compared > 300  # most edited words are within reach of some candidate
