@@ -152,29 +152,38 @@ class TypoRepair(SemgapPipe):
         # Most docs hold only words seen before and found sound. Whitespace
         # splitting is far cheaper than any regex scan, and a run of letters
         # never crosses whitespace, so a doc whose chunks ("ischemia,",
-        # "°C") were all seen clean is settled by one set test.
+        # "°C") were all seen clean is settled by one set test; in any other
+        # doc only the chunks not seen clean are read (a token never crosses
+        # whitespace either).
         text = doc_text(doc)
         chunks = text.split()
-        if self._clean.issuperset(chunks):
+        clean = self._clean
+        if all(map(clean.__contains__, chunks)):
+            return doc
+        unsettled = _unsettled(text, chunks, clean.knows)  # what the open memory zone learnt counts too
+        if not unsettled:
             return doc
         canonical = is_canonical(text)
         if canonical:
-            self._repair_words(doc, text)
+            self._repair_words(doc, text, unsettled)
         else:
-            self._repair_read(doc)
-        for chunk in chunks:
+            self._repair_read(doc, unsettled)
+        for start, end in unsettled:
+            chunk = text[start:end]
             # A chunk is settled by the regex on its characters only when it is its own
             # reading ("°C", "excursión"; not "n\u200bot" or a mixed-script word).
-            if (not self._clean.knows(chunk) and (canonical or reads_as_itself(chunk))
+            if (not clean.knows(chunk) and (canonical or reads_as_itself(chunk))
                     and not read_token(chunk).suspicious and self._is_clean(chunk)):
-                self._clean.add(chunk)
+                clean.add(chunk)
         return doc
 
-    def _repair_words(self, doc: Doc, text: str) -> None:
-        """Repair the doc's words, recording each repair and each refusal."""
+    def _repair_words(self, doc: Doc, text: str, spans: List[Tuple[int, int]]) -> None:
+        """Repair the words of the doc within ``spans`` (start_char, end_char), recording each
+        repair and each refusal."""
         records = []
         starts = None
-        for match in _long_words(self.min_length).finditer(text):
+        pattern = _long_words(self.min_length)
+        for match in (m for start, end in spans for m in pattern.finditer(text, start, end)):
             word = match.group()
             repaired, tied = self._repair_written(word)
             if repaired is None and not tied:
@@ -194,8 +203,9 @@ class TypoRepair(SemgapPipe):
         if records:
             doc_set(doc, "semgap_repairs", records)
 
-    def _repair_read(self, doc: Doc) -> None:
-        """Repair a doc whose text is not its own canonical reading, token by token.
+    def _repair_read(self, doc: Doc, spans: List[Tuple[int, int]]) -> None:
+        """Repair the tokens within ``spans`` (start_char, end_char) of a doc whose text is not
+        its own canonical reading, token by token.
 
         Each token's reading (``read_word``) is what is repaired, so a format
         character or a look-alike letter inside a misspelt word changes nothing.
@@ -206,7 +216,8 @@ class TypoRepair(SemgapPipe):
         """
         records = []
         pattern = _long_words(self.min_length)
-        for token in doc:
+        tokens = (token for start, end in spans for token in doc.char_span(start, end, alignment_mode="expand") or ())
+        for token in tokens:
             reading = read_word(token.text)
             if not reading:
                 continue
@@ -250,6 +261,18 @@ class TypoRepair(SemgapPipe):
 
     def _fold(self, word: str) -> str:
         return self._folds.put(word, fold(word))
+
+
+def _unsettled(text: str, chunks: List[str], clean) -> List[Tuple[int, int]]:
+    """(start_char, end_char) of each chunk of ``text`` (``chunks``, its ``str.split()``) that
+    ``clean`` does not know: only their words can need a repair or a refusal record."""
+    spans, at = [], 0
+    for chunk in chunks:
+        at = text.find(chunk, at)
+        if not clean(chunk):
+            spans.append((at, at + len(chunk)))
+        at += len(chunk)
+    return spans
 
 
 @lru_cache(maxsize=8)

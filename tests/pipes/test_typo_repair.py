@@ -147,3 +147,21 @@ def test_only_candidates_of_a_near_length_are_scored_and_the_repairs_are_those_o
         assert near == every, word
         compared += bool(every)
     assert compared > 300  # most edited words are within reach of some candidate
+
+
+@pytest.mark.parametrize("second", [
+    "Aircraft grounded; aircraft grunded, see grunded.",
+    "Aircraft grounded;\u200b aircraft grunded, see grunded.",  # not its own reading: read token by token
+])
+def test_a_doc_with_words_seen_clean_reads_only_its_other_chunks_and_records_them_where_they_are(second):
+    nlp = spacy.blank("en")
+    pipe = TypoRepair(nlp)
+    first = pipe(nlp.make_doc("Aircraft grounded; aircraft released"))
+    assert not first._.semgap_repairs and pipe._clean.knows("grounded;")
+    doc = pipe(nlp.make_doc(second))
+    records = doc._.semgap_repairs
+    assert [(r["original"], r["repaired"]) for r in records] == [("grunded", "grounded")] * 2
+    assert [second[r["start_char"]:r["end_char"]] for r in records] == ["grunded", "grunded"]
+    assert [t._.semgap_original for t in doc if t.text == "grunded"] == ["grunded", "grunded"]
+    fresh = TypoRepair(spacy.blank("en"))  # the same records as a pipe that saw nothing before
+    assert fresh(fresh.nlp.make_doc(second))._.semgap_repairs == records
