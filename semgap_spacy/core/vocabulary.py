@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Dict, Iterator, List, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Set, Tuple
 
 from ..glossary.models import GlossarySet
 from ..lang.inflection import FormIndex, build_form_index, english_rules
@@ -134,19 +134,33 @@ def _shipped_forms() -> dict:
         return {}
 
 
+#: the inflection index of each vocabulary met lately, by its words and exact words: typo
+#: repair, terms and coverage each build the vocabulary of the same glossary, and with one
+#: index they work out the key of a word none has met once, not three times
+_INDEXES: Dict[Tuple[str, FrozenSet[str]], FormIndex] = {}
+_INDEXES_KEPT = 8
+
+
 def form_index_for(vocab: GlossaryVocabulary) -> FormIndex:
-    """The inflection index for a vocabulary.
+    """The inflection index for a vocabulary (one per vocabulary, shared by the pipes).
 
     Reading the lemma tables takes seconds, so the index of the bundled
     glossaries ships precomputed; it is used only when its digest matches the
     vocabulary exactly (a test checks it equals a fresh computation).
     """
+    digest, exact = words_digest(vocab), frozenset(vocab.exact_words - vocab.phrase_words)
+    index = _INDEXES.get((digest, exact))
+    if index is not None:
+        return index
     shipped = _shipped_forms()
-    if shipped.get("digest") == words_digest(vocab):
+    if shipped.get("digest") == digest:
         forms, rules = shipped["forms"], [tuple(r) for r in shipped["rules"]]
     else:
         forms, rules = build_form_index(_words_key(vocab)), english_rules()
-    return FormIndex(forms, rules, exact=vocab.exact_words - vocab.phrase_words)
+    if len(_INDEXES) >= _INDEXES_KEPT:
+        _INDEXES.clear()
+    index = _INDEXES[digest, exact] = FormIndex(forms, rules, exact=exact)
+    return index
 
 
 def compute_form_cache(vocab: GlossaryVocabulary) -> dict:

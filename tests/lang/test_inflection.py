@@ -32,3 +32,18 @@ def test_an_english_word_is_not_explained_by_a_german_phrase_it_does_not_inflect
     assert doc._.semgap_decision["decision"] == "escalate"
     german = assess(nlp, "Stunden seit Inspektion 40 h", domain="aviation_maintenance")
     assert "AVN.HOURS_SINCE_INSPECTION" in [s.label_ for s in german.spans["semgap_terms"]]
+
+
+def test_the_pipes_of_a_pipeline_share_one_index_and_another_glossary_gets_its_own():
+    from semgap_spacy import build_pipeline
+    from semgap_spacy.glossary.models import GlossarySet
+
+    nlp = build_pipeline()
+    index = nlp.get_pipe("semgap_typo_repair").index
+    assert nlp.get_pipe("semgap_coverage").rules.form_key.__self__ is index
+    assert nlp.get_pipe("semgap_terms").keys.index is index
+    assert index.key("qzxsharedvks") == "qzxsharedvks" and "qzxsharedvks" in index._cache  # worked out once
+    smaller = GlossarySet.from_dict({"mortgage": load_glossaries().to_dict()["mortgage"]})
+    other = form_index_for(build_vocabulary(smaller, spacy.blank("en").tokenizer))
+    assert other is not index and other.forms != index.forms
+    assert form_index_for(build_vocabulary(smaller, spacy.blank("en").tokenizer)) is other
