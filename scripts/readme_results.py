@@ -189,12 +189,20 @@ def render_bench(results_dir: Path) -> str:
     if blank:
         per_step = blank["per_component_us"]
         pipes = {name: us for name, us in per_step.items() if name.startswith("semgap_")}
-        if "semgap_coverage" in pipes and sum(pipes.values()) > 0:
+        rounds = (blank.get("coverage_share_pct") or {}).get("rounds")
+        if rounds:  # each round's share, its legs run back to back: the median is judged
+            share = blank["coverage_share_pct"]["median"]
+            lines.append(f"| the coverage step's share of the {len(pipes)} pipes' time, median of "
+                         f"{len(rounds)} rounds (each round's {min(rounds):.0f}-{max(rounds):.0f} %) | "
+                         f"{share:.0f} % | ≤ {COVERAGE_SHARE_PCT:.0f} % | {_met(share, COVERAGE_SHARE_PCT, False)} |")
+        elif "semgap_coverage" in pipes and sum(pipes.values()) > 0:
             share = round(100 * pipes["semgap_coverage"] / sum(pipes.values()), 1)
             lines.append(f"| the coverage step's share of the {len(pipes)} pipes' time (µs per case below) | "
                          f"{share:.0f} % | ≤ {COVERAGE_SHARE_PCT:.0f} % | {_met(share, COVERAGE_SHARE_PCT, False)} |")
         steps = ", ".join(f"{name.replace('semgap_', '')} {us:.0f}" for name, us in per_step.items())
-        lines += ["", f"µs per case each step adds (held-out texts cycled): {steps}."]
+        how = ("the median over the rounds of each step's leg less the leg before it"
+               if rounds else "the fastest run of each leg")
+        lines += ["", f"µs per case each step adds (held-out texts cycled; {how}): {steps}."]
     lines += ["", BENCH_END]
     return "\n".join(lines)
 

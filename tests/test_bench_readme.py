@@ -16,6 +16,7 @@ def _with_steps(tmp_path, steps):
 
     bench = json.loads((readme_results.ROOT / "results" / "bench.json").read_text(encoding="utf8"))
     bench["sections"]["blank"]["per_component_us"] = steps
+    bench["sections"]["blank"].pop("coverage_share_pct", None)  # a run from before the rounds' shares were kept
     (tmp_path / "bench.json").write_text(json.dumps(bench), encoding="utf8")
     return [line for line in readme_results.render_bench(tmp_path).splitlines() if "coverage step's share" in line]
 
@@ -55,3 +56,13 @@ def test_the_speed_up_start_up_leaves_room_for():
     assert split_ceiling(one, {"wall_s": 3.2, "start_up_s": 0.0}, 2) == 2.56  # a leg with no start-up of its own
     assert split_ceiling(one, {"wall_s": 8.0, "start_up_s": 1.75}, 1) is None
     assert split_ceiling(one, {"wall_s": 5.1, "start_up_s": None}, 2) is None
+
+
+def test_the_coverage_share_is_the_median_of_the_rounds_shares_when_they_were_kept(tmp_path):
+    import json
+
+    bench = json.loads((readme_results.ROOT / "results" / "bench.json").read_text(encoding="utf8"))
+    bench["sections"]["blank"]["coverage_share_pct"] = {"median": 16.0, "rounds": [7.0, 16.0, 30.0]}
+    (tmp_path / "bench.json").write_text(json.dumps(bench), encoding="utf8")
+    (row,) = [line for line in readme_results.render_bench(tmp_path).splitlines() if "coverage step's share" in line]
+    assert "median of 3 rounds (each round's 7-30 %) | 16 % | ≤ 15 % | **not met** |" in row
