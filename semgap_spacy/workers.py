@@ -261,10 +261,7 @@ def _first_zone_words(nlp: Language, items: Iterable[Any], kind: str) -> Iterato
     items = iter(items)
     head = list(islice(items, api.ZONE_CASES))
     cases = head if kind == "cases" else [line_case(number, line)[0] for number, line in enumerate(head)]
-    words = zone_words(nlp)
-    words.keep_recurring(nlp, api.case_texts(cases))
-    # the workers count these same cases again: a word met once in them is not met in two zones
-    words.before = set()
+    zone_words(nlp).keep_recurring(nlp, api.case_texts(cases), counted_again=True)
     return chain(head, items)
 
 

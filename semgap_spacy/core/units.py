@@ -16,9 +16,10 @@ Three layers, from cheap to expensive:
   process after the first reads them in about 0.02 s instead of parsing them
   in about 0.17 s: most of what starting ``assess`` costs besides importing
   spaCy and loading the pipeline. ``SEMGAP_PINT_CACHE=off`` parses them in
-  every process; another value names the cache folder. Multiplicative conversions are cached as a factor; offset units
-  (°C, °F, K) always go through ``Quantity(value, unit).to(target)``, which is
-  the only correct way to convert them.
+  every process; another value names the cache folder. Multiplicative
+  conversions are cached as a factor; offset units (°C, °F, K) always go
+  through ``Quantity(value, unit).to(target)``, which is the only correct way
+  to convert them.
 """
 import math
 import os

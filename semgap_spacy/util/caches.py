@@ -36,7 +36,8 @@ class WordCache(dict):
     which finds what the open zone learnt.
 
     max_size (int): Lasting entries kept at most; a full cache is emptied before the next one.
-    promote (bool): Whether a word met twice inside a zone stays after it.
+    promote (bool): Whether a word met in two documents of a zone, or in a zone and the
+        next, stays after it.
     """
 
     __slots__ = ("max_size", "promote", "young", "before")
@@ -86,8 +87,8 @@ class WordCache(dict):
         return value, key in self
 
     def recall(self, key: Hashable, default: Any = None) -> Any:
-        """What the open zone learnt for ``key``, else ``default``; a word met again in a
-        later document is kept."""
+        """What the open zone (or, ``promote`` only, the zone before) learnt for ``key``, else
+        ``default``; a word met again in a later document or zone is kept."""
         entry = self.young.get(key)
         if entry is None:
             entry = self.before.pop(key, None) if self.before else None

@@ -68,8 +68,9 @@ class ZoneWords:
     def keep(self, nlp) -> int:
         """Tokenize, outside any zone, the words counted ``RECURS`` times since the last call, or
         counted since then and in the count before, that were not kept before, most frequent
-        first, while the budget lasts; the count starts again. Inside a zone (a caller's own, or a worker's that spans several calls) nothing
-        happens and the count goes on: the lexemes would only be freed again.
+        first, while the budget lasts; the count starts again. Inside a zone (a caller's own,
+        or a worker's that spans several calls) nothing happens and the count goes on: the
+        lexemes would only be freed again.
 
         nlp (Language): The pipeline whose tokenizer and vocab learn them.
         RETURNS (int): How many words were kept now.
@@ -94,10 +95,17 @@ class ZoneWords:
         kept.update(new)
         return len(new)
 
-    def keep_recurring(self, nlp, texts: Iterable[str]) -> int:
-        """``note`` the texts a zone is about to decide, then ``keep`` (before the zone opens)."""
+    def keep_recurring(self, nlp, texts: Iterable[str], *, counted_again: bool = False) -> int:
+        """``note`` the texts a zone is about to decide, then ``keep`` (before the zone opens).
+
+        counted_again (bool): The same texts will be counted again (by workers forked next, which
+            decide them): this count is then no zone before theirs, and is not remembered.
+        """
         self.note(texts)
-        return self.keep(nlp)
+        kept = self.keep(nlp)
+        if counted_again:
+            self.before = set()
+        return kept
 
 
 def zone_words(nlp, budget: int = BUDGET) -> ZoneWords:
