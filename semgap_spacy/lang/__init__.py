@@ -5,7 +5,9 @@ One folder per language, as in spaCy's own ``spacy/lang/``: ``pack.yaml``
 conventions and the language's unit words, the words typo repair must not
 touch), ``cues.json`` (negation, hedge, pseudo and clause-break cues of the
 ``spec`` profile, which the decision reads) and ``cues_clinical.json`` (the
-``clinical`` profile). Every pack answers every
+``clinical`` profile). The spec cue set of every pack also holds the
+language-neutral symbol cues ("❌", "⚠": ``semgap_spacy/data/symbol_cues.json``).
+Every pack answers every
 field, checked when it loads, so a language that forgot one fails at load
 rather than silently reading less.
 
@@ -23,7 +25,7 @@ from typing import Dict, List, Tuple, Union
 import srsly
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .cues import CLINICAL_PROFILE, PROFILE_FILES, SPEC_PROFILE, CueError, CueSet
+from .cues import CLINICAL_PROFILE, PROFILE_FILES, SPEC_PROFILE, CueError, CueSet, with_symbol_cues
 
 PACK_FILE = "pack.yaml"
 CUES_FILE = PROFILE_FILES[SPEC_PROFILE]
@@ -119,6 +121,7 @@ def load_pack(folder: Union[str, Path]) -> LanguagePack:
         cue_sets = {profile: CueSet.from_payload(payload, str(folder / PROFILE_FILES[profile]), lang=code,
                                                  profile=profile)
                     for profile, payload in payloads.items()}
+        cue_sets[SPEC_PROFILE] = with_symbol_cues(cue_sets[SPEC_PROFILE])
     except CueError as exc:
         raise LanguagePackError(str(exc)) from None
     try:

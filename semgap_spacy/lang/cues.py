@@ -17,10 +17,19 @@ reading scope, and carries the profile's ``scope`` settings:
 The ``scope`` block gives the defaults a record may leave out (``direction``,
 ``max_scope``) and the file-wide switch ``section_headers``. Records keep the
 resolved values, so what a component reads is what ``to_payload`` writes.
+
+Symbols that refuse, warn or doubt ("❌", "🚫", "⚠", "⏳") belong to no
+language, so they are kept once, in ``semgap_spacy/data/symbol_cues.json``, and
+join the ``spec`` cue set of every pack as it loads (``with_symbol_cues``):
+spec §4.1 explains a symbol by its shape (rule 5), but a cue (rule 2) comes
+first, and "Clear to close ❌" must not proceed.
 """
 import hashlib
 import json
-from dataclasses import dataclass, field
+import unicodedata
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Optional, Sequence, Tuple, Union
 
@@ -29,6 +38,8 @@ from spacy.util import registry
 from ..util.textnorm import fold
 
 CUES_TOP_KEY = "semgap_context_cues"
+SYMBOLS_TOP_KEY = "semgap_symbol_cues"
+SYMBOLS_FILE = "symbol_cues.json"
 PAYLOAD_KEYS = frozenset({"lang", "version", "description", "profile", "scope", "cues"})
 RECORD_KEYS = frozenset({"cue", "category", "direction", "max_scope", "note"})
 REQUIRED_RECORD_KEYS = frozenset({"cue", "category"})
@@ -294,6 +305,69 @@ class CueSet:
         header ends a scope and no cue reaches past a comma: the spec's reading, which the
         decision needs."""
         return self.scope.spec_clauses and all(r.whole_clause for r in self.records if r.category in SCOPED)
+
+
+def symbol_cue_records(payload: dict, source: str = "<symbol cues>") -> Tuple[dict, ...]:
+    """Validate the language-neutral symbol cues: ``{"semgap_symbol_cues": {"version", "description",
+    "cues"}}``, whose records are cue records (``CueRecord``) of category negation or hedge.
+
+    payload (dict): The parsed JSON.
+    source (str): Where it comes from, for error messages.
+    RETURNS (Tuple[dict, ...]): The records as written (each pack fills in its own scope defaults).
+    """
+    if not isinstance(payload, dict) or set(payload) != {SYMBOLS_TOP_KEY}:
+        raise CueError(f"{source}: a symbol cue file is an object with the single key {SYMBOLS_TOP_KEY!r}")
+    body = payload[SYMBOLS_TOP_KEY]
+    if not isinstance(body, dict) or set(body) - {"version", "description", "cues"} or "cues" not in body:
+        raise CueError(f"{source}: {SYMBOLS_TOP_KEY!r} holds 'version', 'description' and 'cues' only")
+    records = body["cues"]
+    if not isinstance(records, list):
+        raise CueError(f"{source}: 'cues' must be a list")
+    for i, data in enumerate(records):
+        record = CueRecord.from_dict(data, f"{source} record {i}", ScopeSettings(direction=BOTH))
+        if record.category not in SCOPED:
+            raise CueError(f"{source} record {i}: cue {record.cue!r}: a symbol cue is a negation or a hedge")
+        if any(ch.isalnum() for ch in record.cue):
+            raise CueError(f"{source} record {i}: cue {record.cue!r}: a symbol cue holds no letter or digit "
+                           f"(words belong to a language pack's cues.json)")
+        read = fold(unicodedata.normalize("NFKC", record.cue))  # as the pipes read a token (spec §4.1)
+        if read != record.cue:  # "≠" folds to "=", and would match every "="
+            raise CueError(f"{source} record {i}: cue {record.cue!r} is read as {read!r}, "
+                           f"so it would match another symbol")
+    return tuple(records)
+
+
+@lru_cache(maxsize=1)
+def packaged_symbol_cues() -> Tuple[dict, ...]:
+    """The symbol cues bundled in ``semgap_spacy/data/symbol_cues.json`` (validated once)."""
+    text = resources.files("semgap_spacy.data").joinpath(SYMBOLS_FILE).read_text(encoding="utf8")
+    return symbol_cue_records(json.loads(text), f"semgap_spacy/data/{SYMBOLS_FILE}")
+
+
+def with_symbol_cues(cues: CueSet, symbols: Optional[Sequence[dict]] = None) -> CueSet:
+    """``cues`` with the symbol cues it lacks appended, each given the set's scope defaults.
+
+    A symbol the set already lists keeps the set's record; one it lists in another
+    category is an error, as within one file.
+
+    cues (CueSet): A pack's cue set.
+    symbols (Optional[Sequence[dict]]): Symbol cue records; None: the bundled ones.
+    RETURNS (CueSet): A cue set holding both (``cues`` itself when nothing is added).
+    """
+    symbols = packaged_symbol_cues() if symbols is None else symbols
+    source = f"<symbol cues for {cues.lang}>"
+    listed = {" ".join(fold(r.cue).split()): r.category for r in cues.records}
+    added = []
+    for data in symbols:
+        record = CueRecord.from_dict(data, source, cues.scope)
+        key = " ".join(fold(record.cue).split())
+        if key in listed:
+            if listed[key] != record.category:
+                raise CueError(f"{source}: cue {record.cue!r} is both {listed[key]} and {record.category}")
+            continue
+        listed[key] = record.category
+        added.append(record)
+    return replace(cues, records=cues.records + tuple(added)) if added else cues
 
 
 def load_packaged_cues(lang: str, profile: str = SPEC_PROFILE) -> CueSet:

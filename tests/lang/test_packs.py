@@ -171,3 +171,49 @@ def test_unknown_language_is_a_clear_error():
         get_pack("it")
     with pytest.raises(LanguagePackError, match="no language pack for 'it'"):
         spacy.blank("en").add_pipe("semgap_context", config={"languages": ["it"]})
+
+
+# -- symbol cues: one language-neutral list, in every pack's spec cue set ----------------------
+def test_every_pack_reads_the_symbol_cues_in_its_spec_profile_only():
+    from semgap_spacy.lang.cues import packaged_symbol_cues
+
+    symbols = {r["cue"]: r["category"] for r in packaged_symbol_cues()}
+    assert {"❌", "🚫", "⚠", "⏳"} <= set(symbols)
+    for code in BUNDLED:
+        spec = {r.cue: r for r in get_pack(code).cues.records}
+        clinical = {r.cue for r in get_pack(code).clinical_cues.records}
+        for cue, category in symbols.items():
+            assert spec[cue].category == category and spec[cue].whole_clause, (code, cue)
+            assert cue not in clinical, (code, cue)
+
+
+@pytest.mark.parametrize("record, problem", [
+    ({"cue": "x", "category": "negation"}, "no letter or digit"),
+    ({"cue": "🛑", "category": "break"}, "negation or a hedge"),
+    ({"cue": "≠", "category": "negation"}, "is read as '='"),
+    ({"cue": "🛑", "category": "negation", "colour": "red"}, "unknown key"),
+])
+def test_a_bad_symbol_cue_is_refused_by_name(record, problem):
+    from semgap_spacy.lang.cues import CueError, symbol_cue_records
+
+    with pytest.raises(CueError, match=problem):
+        symbol_cue_records({"semgap_symbol_cues": {"version": "1", "cues": [record]}}, "symbols.json")
+    with pytest.raises(CueError, match="single key"):
+        symbol_cue_records({"cues": [record]}, "symbols.json")
+
+
+def test_a_symbol_a_pack_lists_in_another_category_is_an_error():
+    from semgap_spacy.lang.cues import CueError, with_symbol_cues
+
+    pack = get_pack("en").cues
+    assert with_symbol_cues(pack, [{"cue": "not", "category": "negation"}]) is pack  # listed already
+    with pytest.raises(CueError, match="both negation and hedge"):
+        with_symbol_cues(pack, [{"cue": "not", "category": "hedge"}])
+
+
+def test_symbol_cues_travel_with_a_saved_pipeline(tmp_path):
+    build_pipeline().to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    cues = {r.cue for cs in loaded.get_pipe("semgap_context").cue_sets.values() for r in cs.records}
+    assert "❌" in cues
+    assert assess(loaded, "Clear to close ❌", domain="mortgage")._.semgap_decision["decision"] == "escalate"

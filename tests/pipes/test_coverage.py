@@ -1,4 +1,7 @@
 """``semgap_coverage``: every word explained (spec §4.1), each rule, the span group, the switches."""
+import json
+from importlib import resources
+
 import pytest
 import spacy
 from spacy import displacy
@@ -137,6 +140,36 @@ def test_rule_5_shapes(text):
 @pytest.mark.parametrize("text", ["deferred", "Larkspur", "ab"])
 def test_rule_5_not_shapes(text):
     assert not is_neutral_shape(text)
+
+
+# Rule 2 comes before rule 5: a symbol that refuses, warns or doubts is a cue, not a shape.
+_SYMBOL_CUES = json.loads(resources.files("semgap_spacy.data").joinpath("symbol_cues.json").read_text(
+    encoding="utf8"))["semgap_symbol_cues"]["cues"]
+
+
+@pytest.mark.parametrize("record", _SYMBOL_CUES, ids=lambda r: r["note"].split()[0])
+@pytest.mark.parametrize("template", ["Clear to close {}", "{} Clear to close", "Clear to close: {}"])
+def test_a_symbol_cue_reaches_the_clearance(decide, nlp, record, template):
+    text = template.format(record["cue"])
+    decision = decide(text, domain="mortgage")
+    assert decision["decision"] == "escalate"
+    expected = "clearance_negated" if record["category"] == "negation" else "clearance_hedged"
+    assert expected in _codes(decision)
+    assert _rules(nlp, text, "mortgage")[record["cue"]] == "cue"
+
+
+@pytest.mark.parametrize("symbol, code", [("❌", "unattached_negation"), ("⏳", "unattached_hedge")])
+def test_a_symbol_cue_in_a_clause_of_its_own_is_unattached(decide, symbol, code):
+    decision = decide(f"Clear to close. {symbol}", domain="mortgage")
+    assert decision["decision"] == "escalate" and code in _codes(decision)
+
+
+@pytest.mark.parametrize("text", ["Clear to close ✅", "Clear to close 👍🙂", "Clear to close ⚠️",
+                                  "Lote liberado ❌", "Batch released 🚫"])
+def test_symbols_that_say_yes_proceed_and_the_rest_do_not(decide, text):
+    domain = "mortgage" if text.startswith("Clear") else "pharma_qa"
+    proceeds = "✅" in text or "👍" in text
+    assert (decide(text, domain=domain)["decision"] == "proceed") is proceeds
 
 
 def test_rule_6_known_names_case_sensitive_whole_phrase():
