@@ -42,6 +42,8 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
+from ..lang import break_cue_words
+from ..lang.cues import BREAK as BREAK_CUE
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
@@ -80,7 +82,8 @@ Findings = Tuple[List[dict], List[Tuple[int, int, str]]]
 
 @lru_cache(maxsize=4)
 def stop_words(pack_codes: Tuple[str, ...]) -> FrozenSet[str]:
-    """Rule 3: the folded union of the packs' spaCy stop words, minus every pack's never-neutral words.
+    """Rule 3: the folded union of the packs' spaCy stop words, minus every pack's never-neutral
+    words and one-word clause-break cues (``lang.break_cue_words``).
 
     pack_codes (Tuple[str, ...]): The language packs whose stop words count.
     RETURNS (FrozenSet[str]): Folded words.
@@ -91,6 +94,7 @@ def stop_words(pack_codes: Tuple[str, ...]) -> FrozenSet[str]:
     for code in pack_codes:
         words.update(_fold(w) for w in spacy_stop_words(get_pack(code).spacy_lang))
     never = {_fold(w) for pack in packs().values() for w in pack.never_neutral}
+    never.update(_fold(w) for w in break_cue_words())  # "but", "salvo": they qualify what came before
     return frozenset(words - never)
 
 
@@ -229,6 +233,7 @@ class CoverageRules:
         # an unknown domain escalates anyway; its words are read with nothing but the common rules
         self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {}, frozenset(), frozenset())
         self.clauses = clause_rule()
+        self.break_words = frozenset(_fold(w) for w in break_cue_words())
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -316,6 +321,36 @@ class CoverageRules:
             found_offsets.append(_AT_START if end - start == 1 else break_starts(text[start:end]))
         return self.clauses.breaks_at(text, found_starts, found_offsets)
 
+    def explain_breaks(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
+                       ends: Sequence[int], breaks: Sequence[Tuple[int, int]]) -> List[Optional[str]]:
+        """A one-word clause-break cue ("but", "however", "salvo") is explained, as a cue, when the
+        clause it opens reaches a term; otherwise it stays unexplained, in place.
+
+        Such a word qualifies what came before it. "No rush but cleared to close"
+        states the clearance after it, and reads in full; in "Clear to close, but
+        the wire" or "Lote liberado salvo el envío" the clause it opens holds no
+        term, so the text says that something qualifies the clearance in words no
+        rule reads, and the clause escalates. Read as a stop word, the cue would
+        have let both proceed (``lang.break_cue_words``).
+
+        explained (List[Optional[str]]): The rule per token (``explain_words``), completed here.
+        text (str): The text; starts, ends: the tokens' character offsets.
+        breaks (Sequence[Tuple[int, int]]): The text's clause breaks (``breaks``), a break word's own among them.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        words, n = self.break_words, len(explained)
+        for i, rule in enumerate(explained):
+            if rule is not None or _fold(text[starts[i]:ends[i]]) not in words:
+                continue
+            clause_end = next((s for s, _ in breaks if s >= ends[i]), len(text))
+            j = i + 1
+            while j < n and starts[j] < clause_end:
+                if explained[j] is TERM:
+                    explained[i] = CUE
+                    break
+                j += 1
+        return explained
+
     @staticmethod
     def explain_words(rules: List[Optional[str]], covered: Iterable[Tuple[int, int]],
                       cues: Iterable[Tuple[int, int, str]]) -> List[Optional[str]]:
@@ -324,14 +359,15 @@ class CoverageRules:
         rules (List[Optional[str]]): The rule per token by its word alone; completed here.
         covered (Iterable[Tuple[int, int]]): (token_start, token_end) of the tokens inside a term,
             frame, field mention or quantity span (rule 1).
-        cues (Iterable[Tuple[int, int, str]]): (token_start, token_end, label) of every cue match (rule 2).
+        cues (Iterable[Tuple[int, int, str]]): (token_start, token_end, label) of every cue match
+            (rule 2); a one-word clause-break cue is left to ``explain_breaks``.
         RETURNS (List[Optional[str]]): ``rules``: the rule per token; a token is ``TERM`` exactly
             when ``covered`` holds it.
         """
         n = len(rules)
-        for start, end, _ in cues:
+        for start, end, label in cues:
             start, end = max(start, 0), min(end, n)
-            if start < end:
+            if start < end and (label != BREAK_CUE or end - start > 1):
                 rules[start:end] = [CUE] * (end - start)
         for start, end in covered:  # rule 1 comes first
             rules[start:end] = [TERM] * (end - start)

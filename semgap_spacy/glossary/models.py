@@ -340,8 +340,9 @@ class DomainGlossary(_Strict):
     def _check_neutral(self) -> None:
         """A neutral word must not be able to hide a problem (spec §4.1).
 
-        Two rules, each with its own message: a word that a language pack lists
-        as never neutral ("not", "sin", "kein"), and a word that is by itself a
+        Three rules, each with its own message: a word that a language pack lists
+        as never neutral ("not", "sin", "kein"), a one-word clause-break cue of a
+        pack ("but", "salvo": ``lang.break_cue_words``), and a word that is by itself a
         critical phrase of this domain: a one-word critical phrase, abbreviation
         or translation ("declined", "AOG") or an outcome word of a critical
         frame value ("positive"). Words of longer critical phrases may be
@@ -349,9 +350,10 @@ class DomainGlossary(_Strict):
         as the spec's own lists have them): the phrase itself is still matched
         as a term, and the word alone states no problem.
         """
-        from ..lang import union  # the language layer sits below the glossary
+        from ..lang import break_cue_words, union  # the language layer sits below the glossary
 
         never = {fold(w) for w in union("never_neutral")}
+        breaks = {fold(w) for w in break_cue_words()}
         critical: Dict[str, str] = {}
         for term in self.terms:
             if term.signal != "critical_block":
@@ -369,6 +371,9 @@ class DomainGlossary(_Strict):
             where = f"neutral word {word!r} ({which} {lang})"
             if key in never:
                 raise ValueError(f"{where} is a never-neutral word (rule: spec §4.1 never neutral)")
+            if key in breaks:
+                raise ValueError(f"{where} is a clause-break cue: it opposes or excepts what comes before "
+                                 "(rule: a break cue is never neutral)")
             if key in critical:
                 raise ValueError(f"{where} is a critical phrase: {critical[key]} "
                                  "(rule: a critical phrase word is never neutral)")

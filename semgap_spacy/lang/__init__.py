@@ -211,5 +211,22 @@ def union(field: str) -> Tuple[str, ...]:
     return tuple(out)
 
 
+def break_cue_words() -> Tuple[str, ...]:
+    """The one-word clause-break cues of every pack's spec cue set ("but", "however", "salvo", "sauf").
+
+    Such a word opposes, concedes or excepts: "Clear to close, but the wire",
+    "Lote liberado salvo el envío". Most of them are spaCy stop words, and rule 3
+    of spec §4.1 would explain them, so that a clearance followed by one and a few
+    neutral words would proceed; instead they are never neutral, like the
+    spec's own list (``never_neutral``), and the clause escalates.
+    """
+    out: Dict[str, None] = {}
+    for pack in packs().values():
+        for record in pack.cues.records:
+            if record.category == "break" and len(record.cue.split()) == 1:
+                out.setdefault(record.cue, None)
+    return tuple(out)
+
+
 __all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "generation", "packs",
-           "languages", "get_pack", "union", "CueSet", "CueError"]
+           "languages", "get_pack", "union", "break_cue_words", "CueSet", "CueError"]

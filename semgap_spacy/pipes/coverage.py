@@ -106,6 +106,7 @@ class Coverage(SemgapPipe):
                 self._explain_phrases(doc, explained, [text[s:e] for s, e in zip(starts, ends)], domain)
             if None in explained:
                 breaks = rules.breaks(text, reading, keys, starts, ends)
+                rules.explain_breaks(explained, text, starts, ends, breaks)
         applied = _NONE_APPLIED
         if matches and any(m[2] in _SCOPED for m in matches):  # only then can a cue be unattached
             cue_group = span_group(doc, self.cues_key)

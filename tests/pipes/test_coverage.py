@@ -115,6 +115,50 @@ def test_rule_3_stop_words_but_never_neutral(nlp):
         assert never not in words
 
 
+@pytest.mark.parametrize("text, domain, word", [
+    ("Clear to close, but the wire", "mortgage", "but"),
+    ("Clear to close, however the wire", "mortgage", "however"),
+    ("Lote liberado salvo el envío", "pharma_qa", "salvo"),
+    ("Lote liberado, pero el envío", "pharma_qa", "pero"),
+])
+def test_rule_3_a_clause_break_cue_is_never_neutral(decide, text, domain, word):
+    # a stop word, but it opposes or excepts what came before: the clause after it is a caveat
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    assert [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]] == [word]
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Not funded yet, but clear to close", "mortgage"),
+    ("Pas d'urgence, mais lot libéré", "pharma_qa"),
+])
+def test_a_break_cue_that_opens_a_clause_with_a_term_is_explained(nlp, text, domain):
+    rules = _rules(nlp, text, domain)
+    word = "but" if "but" in rules else "mais"
+    assert rules[word] == "cue"
+
+
+def test_rule_3_break_cues_leave_the_stop_words():
+    from spacy.lang.en.stop_words import STOP_WORDS as EN
+    from spacy.lang.es.stop_words import STOP_WORDS as ES
+
+    words = stop_words(("en", "es", "fr", "de"))
+    for word in ("but", "however", "though", "pero", "salvo", "mais", "sauf", "aber", "jedoch"):
+        assert word not in words, word
+    assert {"but", "however"} <= EN and {"pero", "salvo"} <= ES  # spaCy lists them: rule 3 alone would explain them
+
+
+@pytest.mark.parametrize("text, domain, code", [
+    ("Almost clear to close", "mortgage", "clearance_hedged"),
+    ("Nearly clear to close", "mortgage", "clearance_hedged"),
+    ("Lote liberado casi", "pharma_qa", "clearance_hedged"),
+    ("Lot libéré, à peine.", "pharma_qa", "unattached_hedge"),
+])
+def test_an_approximator_is_a_hedge(decide, text, domain, code):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate" and code in _codes(decision)
+
+
 def test_rule_3_an_accent_that_makes_another_word_is_kept(nlp):
     # spec §4: es "sí" (yes) is a stop word; "si" (if) is never neutral
     assert _rules(nlp, "Sí: prueba cruzada negativa", "medical_logistics")["Sí"] == "stop_word"
@@ -284,7 +328,8 @@ def _with_neutral(word, which="domain"):
     ("aviation_maintenance", "grounded", "critical phrase"),  # a one-word critical phrase
     ("aviation_maintenance", "aog", "critical phrase"),       # a critical abbreviation, any case
     ("medical_logistics", "not", "never-neutral"), ("mortgage", "only", "never-neutral"),
-    ("pharma_qa", "Kein", "never-neutral")])
+    ("pharma_qa", "Kein", "never-neutral"),
+    ("mortgage", "however", "clause-break cue"), ("pharma_qa", "salvo", "clause-break cue")])
 def test_bad_neutral_word_is_refused(domain, word, rule):
     data = load_glossaries().to_dict()
     data[domain]["vocabulary"]["neutral"]["domain"].setdefault("en", []).append(word)
