@@ -138,6 +138,17 @@ def test_a_break_cue_that_opens_a_clause_with_a_term_is_explained(nlp, text, dom
     assert rules[word] == "cue"
 
 
+@pytest.mark.parametrize("text, domain, code", [
+    ("Used to be clear to close", "mortgage", "clearance_negated"),
+    ("Released to service formerly", "aviation_maintenance", "clearance_negated"),
+    ("crossmatch positive formerly", "medical_logistics", "critical_negated"),
+])
+def test_a_stop_word_that_says_no_longer_is_a_negation_cue(decide, text, domain, code):
+    # "used", "to", "be" and "formerly" are all spaCy stop words: without the cues every word is explained
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate" and code in _codes(decision)
+
+
 def test_rule_3_break_cues_leave_the_stop_words():
     from spacy.lang.en.stop_words import STOP_WORDS as EN
     from spacy.lang.es.stop_words import STOP_WORDS as ES
