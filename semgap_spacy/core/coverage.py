@@ -339,10 +339,13 @@ class CoverageRules:
         RETURNS (List[Optional[str]]): ``explained``.
         """
         words, n = self.break_words, len(explained)
-        for i, rule in enumerate(explained):
-            if rule is not None or _fold(text[starts[i]:ends[i]]) not in words:
+        for b, (start, end) in enumerate(breaks):
+            if not text[start].isalpha():
+                continue  # punctuation: no cue
+            i = bisect_left(starts, start)
+            if i == n or starts[i] != start or explained[i] is not None or _fold(text[start:end]) not in words:
                 continue
-            clause_end = next((s for s, _ in breaks if s >= ends[i]), len(text))
+            clause_end = breaks[b + 1][0] if b + 1 < len(breaks) else len(text)
             j = i + 1
             while j < n and starts[j] < clause_end:
                 if explained[j] is TERM:
