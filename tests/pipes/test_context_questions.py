@@ -15,6 +15,12 @@ from semgap_spacy import build_pipeline
     ("mortgage", "should be clear to close"),
     ("aviation_maintenance", "will be airworthy after repair"),
     ("medical_logistics", "negative crossmatch required before dispatch"),
+    # a question mark the tokenizer left on the word (a compatibility character, read as "?")
+    ("aviation_maintenance", "Airworthy⁇"), ("pharma_qa", "Batch released︖"), ("mortgage", "CTC⁈"),
+    ("medical_logistics", "xm neg?⁇"),
+    # stop words that only report an impression, hearsay or a no (spaCy lists them all)
+    ("aviation_maintenance", "Seems airworthy"), ("mortgage", "Soll abschlussbereit sein"),
+    ("mortgage", "Abschlussbereit: nein"),
 ])
 def test_not_asserted_clearances_escalate(decide, domain, text):
     decision = decide(text, domain=domain)
@@ -28,6 +34,17 @@ def test_not_asserted_clearances_escalate(decide, domain, text):
 ])
 def test_question_in_another_sentence_does_not_hedge(decide, domain, text):
     assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+def test_a_question_mark_inside_a_token_asks_nothing(decide):
+    assert decide("Clear to close, see https://x.org/a?b=1", domain="mortgage")["decision"] == "proceed"
+
+
+def test_a_question_mark_left_on_the_word_is_the_cue(decide):
+    text = "Airworthy⁇"
+    decision = decide(text, domain="aviation_maintenance")
+    reason = next(r for r in decision["reasons"] if r["code"] == "clearance_hedged")
+    assert reason["cue"] == [0, len(text)]
 
 
 def test_hedge_cue_points_at_the_question_mark(decide):
