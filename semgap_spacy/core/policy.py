@@ -15,11 +15,13 @@ from operator import itemgetter
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..glossary.models import GlossarySet
+from ..lang import agreement_endings
 from .coverage import CoverageReasons
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
                        field_mentions, quantity_findings)
 from .cases import UNREAD_CODES
 from .decision_record import Deferred, freeze_findings, stand_ins as coverage_stand_ins
+from .own_forms import OwnForms
 from .reasons import (BLOCK, CLEARING_CODES, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason,
                       outcome_for)
 
@@ -68,6 +70,7 @@ _SIGNAL_REASON = {
     ("clear", "negated"): "clearance_negated",
     ("clear", "hedged"): "clearance_hedged",
     ("clear", "repaired"): "clearance_repaired",
+    ("clear", "inflected"): "clearance_inflected",
 }
 # Signals that decide (or carry a value); another domain's such term suggests misrouting.
 _DECIDING_SIGNALS = ("clear", "critical_block", "field")
@@ -83,6 +86,8 @@ _STATE_MESSAGES = {
     "negated": "{!r} ({}) is negated",
     "hedged": "{!r} ({}) is hedged or conditional",
     "repaired": "{!r} matched {} only after spelling correction; a clearance must be exact",
+    "inflected": "{!r} matched {} only in another form of its words (a plan, a request or a step under way "
+                 "is no clearance); a clearance must be stated in one of its own forms",
 }
 FIXED_CHOICES = [
     {"choice": "other", "meaning": "other (free text)", "outcome": ESCALATE},
@@ -212,6 +217,8 @@ class Policy:
         # and so does the wording of a reason about a term, up to the quote
         self._term_templates = _term_templates(glossary)
         self._term_ids = frozenset(term.id for _, term in glossary.terms())
+        # a clearance counts only in one of its own forms (``core.own_forms``)
+        self._own_forms = OwnForms(glossary, agreement_endings())
 
     def reasons(self, case: CaseFindings) -> List[dict]:
         """Every reason for a case, strictest first, then in text order.
@@ -313,14 +320,14 @@ class Policy:
                         "routing may be wrong", label, start_char, end_char, quote, "domain", term_domain))
                 continue
             reason = self._own_term_reason(signal, lang, status, label, start_char, end_char, quote,
-                                           marks, repairs)
+                                           marks, repairs, facts.kind)
             if reason is not None:
                 out.append(reason)
         return out
 
     def _own_term_reason(self, signal: str, lang: str, status: str, label: str, start_char: int,
                          end_char: int, quote: str, marks: Dict[Tuple[int, int], Mark],
-                         repairs) -> Optional[dict]:
+                         repairs, kind: str = "phrase") -> Optional[dict]:
         """The reason for a term span of the case's own domain, None for a field."""
         if signal == AMBIGUOUS:
             return _quoted_reason("ambiguous_abbreviation", f"{quote!r} is a declared ambiguous abbreviation",
@@ -344,6 +351,9 @@ class Policy:
         state = _state(start_char, end_char, mark, repairs)
         if signal == "critical_block" and state == "repaired":
             state = "asserted"  # a misspelt critical still blocks
+        elif (signal == "clear" and state == "asserted" and kind != "frame"
+              and not self._own_forms.holds(term_id, quote)):
+            state = "inflected"  # "Batch release tomorrow" is no "Batch released"
         cue = mark.negation_cue if state == "negated" else mark.hedge_cue if state == "hedged" else None
         template = self._term_templates.get((term_id, signal, state))
         if template is None:  # a span made elsewhere, with a signal no glossary term reasons with

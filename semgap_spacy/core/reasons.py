@@ -25,6 +25,7 @@ REASON_CODES: Dict[str, str] = {
     "clearance_negated": ESCALATE,
     "clearance_hedged": ESCALATE,
     "clearance_repaired": ESCALATE,
+    "clearance_inflected": ESCALATE,
     "draft_term": ESCALATE,
     "ambiguous_abbreviation": ESCALATE,
     "fuzzy_tie": ESCALATE,

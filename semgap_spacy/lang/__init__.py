@@ -25,6 +25,7 @@ from typing import Dict, List, Tuple, Union
 import srsly
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ..util.textnorm import fold
 from .cues import CLINICAL_PROFILE, PROFILE_FILES, SPEC_PROFILE, CueError, CueSet, with_symbol_cues
 
 PACK_FILE = "pack.yaml"
@@ -71,6 +72,10 @@ class LanguagePack(BaseModel):
     #: words written with an accent that makes them another word, never folded onto
     #: a cue (spec §4: es "sí", yes, is not the cue "si", if; fr "où" is not "ou")
     accent_sensitive: List[str] = []
+    #: endings by which a word agrees in number or gender ("s": batches; es "a", "os": liberada,
+    #: liberados): the only forms of a clearance's words that still state it (``core.own_forms``);
+    #: none: a clearance must be written as listed
+    agreement_endings: List[str] = []
     #: words typo repair never rewrites (unit words, cue-like words)
     protected_words: List[str]
     #: the language's words for units, by Pint unit name ("hour": ["hour", "hours"]);
@@ -87,7 +92,8 @@ class LanguagePack(BaseModel):
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral",
                                    "non_final_abbreviations", "quantity_conjunctions",
-                                   "protected_words", "accent_sensitive", "range_words")(_words)
+                                   "protected_words", "accent_sensitive", "range_words",
+                                   "agreement_endings")(_words)
 
     @field_validator("unit_words", "unit_ambiguous")
     @classmethod
@@ -211,6 +217,11 @@ def union(field: str) -> Tuple[str, ...]:
     return tuple(out)
 
 
+def agreement_endings() -> Dict[str, Tuple[str, ...]]:
+    """Each pack's ``agreement_endings``, folded, by language code."""
+    return {code: tuple(fold(e) for e in pack.agreement_endings) for code, pack in packs().items()}
+
+
 def break_cue_words() -> Tuple[str, ...]:
     """The one-word clause-break cues of every pack's spec cue set ("but", "however", "salvo", "sauf").
 
@@ -229,4 +240,4 @@ def break_cue_words() -> Tuple[str, ...]:
 
 
 __all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "generation", "packs",
-           "languages", "get_pack", "union", "break_cue_words", "CueSet", "CueError"]
+           "languages", "get_pack", "union", "break_cue_words", "agreement_endings", "CueSet", "CueError"]

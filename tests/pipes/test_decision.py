@@ -23,6 +23,11 @@ POLICY = [
     ("mortgage", "File is not clear to close", None, "escalate", "clearance_negated"),
     ("mortgage", "clear to close pending appraisal", None, "escalate", "clearance_hedged"),
     ("mortgage", "Clear to clsoe", None, "escalate", "clearance_repaired"),
+    ("pharma_qa", "Batch release tomorrow", None, "escalate", "clearance_inflected"),   # a plan
+    ("aviation_maintenance", "Release to service pls", None, "escalate", "clearance_inflected"),  # a request
+    ("mortgage", "Clearing to close", None, "escalate", "clearance_inflected"),        # under way
+    ("pharma_qa", "BATCHES RELEASED", None, "proceed", "clearance"),                    # agreement only
+    ("pharma_qa", "Lote liberada", None, "proceed", "clearance"),
     # strictest wins
     ("medical_logistics", "negative crossmatch; organ declined", None, "block", "critical_term"),
     ("medical_logistics", "No delays, crossmatch positive", None, "block", "critical_term"),
@@ -164,6 +169,9 @@ def test_evidence_spans_verify_against_the_text(decide):
      "'clear to close' (MTG.CTC) is hedged or conditional"),
     ("Clear to clsoe", "clearance_repaired",
      "'Clear to clsoe' matched MTG.CTC only after spelling correction; a clearance must be exact"),
+    ("Clearing to close", "clearance_inflected",
+     "'Clearing to close' matched MTG.CTC only in another form of its words (a plan, a request or a step "
+     "under way is no clearance); a clearance must be stated in one of its own forms"),
 ])
 def test_a_term_reason_quotes_the_text_and_names_the_term(decide, text, code, wording):
     reason = next(r for r in decide(text, domain="mortgage")["reasons"] if r["code"] == code)
