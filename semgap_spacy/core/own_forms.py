@@ -53,8 +53,12 @@ class OwnForms:
         the mapping lacks has none: its forms must be written as listed).
     """
 
+    #: answers kept, by (term id, quote): a stream states its clearances in a few ways
+    KEEP = 4096
+
     def __init__(self, glossary: GlossarySet, endings: Dict[str, Iterable[str]]):
         self._forms: Dict[str, List[Tuple[Tuple[str, ...], FrozenSet[str]]]] = {}
+        self._answers: Dict[Tuple[str, str], bool] = {}
         ends = {lang: frozenset(e) for lang, e in endings.items()}
         for _, text, term, lang, _, kind, signal in iter_phrases(glossary):
             if signal != "clear":
@@ -70,8 +74,12 @@ class OwnForms:
         forms = self._forms.get(term_id)
         if forms is None:
             return True
-        words = words_of(quote)
-        for own, endings in forms:
-            if len(own) == len(words) and all(agrees(w, o, endings) for w, o in zip(words, own)):
-                return True
-        return False
+        answer = self._answers.get((term_id, quote))
+        if answer is None:
+            words = words_of(quote)
+            answer = any(len(own) == len(words) and all(agrees(w, o, endings) for w, o in zip(words, own))
+                         for own, endings in forms)
+            if len(self._answers) >= self.KEEP:
+                self._answers.clear()
+            self._answers[(term_id, quote)] = answer
+        return answer
