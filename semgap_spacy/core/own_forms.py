@@ -8,10 +8,12 @@ release tomorrow" and "Release to service pls" are a plan and a request,
 "Clearing to close" is under way and "QP certify pls" asks for what
 "QP certified" reports. So a clearance counts as stated only in one of its
 own forms, or in a form that merely agrees in number or gender with the
-noun or subject ("batches released", "lotes liberados", "libérées", "negative
-Kreuzproben"): the language packs' ``agreement_endings``. Anything else the
-matcher found through inflection escalates (``clearance_inflected``) and can
-be taught as a phrase of the term (spec §4.2).
+noun or subject ("batches released", "lotes liberados", "libérées"): the
+language packs' ``agreement_endings``. Anything else the matcher found
+through inflection escalates (``clearance_inflected``); a team that writes
+such a form on purpose adds it as a phrase of the term, through the
+glossary workflow. Accents are folded, as everywhere: fr "libère" reads as
+"libéré".
 
 Plain values only: a term's forms are the folded words of each of its
 phrases, abbreviations and translations (with their spelling variants), and
