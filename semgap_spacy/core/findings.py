@@ -133,7 +133,8 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
     - a quantity tied to a field with an ambiguous or unsupported unit:
       ``ambiguous_unit`` / ``unsupported_unit``;
     - a tied quantity and a valid reading of the same field that differ by
-      more than ``contract.tolerance()``: ``quantity_mismatch``;
+      more than ``contract.tolerance()``: ``quantity_mismatch``; that agree, but
+      with the text's value outside the contract: the contract code, as below;
     - a tied quantity and no valid reading: the contract code
       (``limit_exceeded``, ``below_minimum``, ``outside_band``) when outside,
       ``text_quantity_unconfirmed`` when inside (text alone never clears). A
@@ -158,13 +159,15 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
     by_field: Dict[str, List[FieldMention]] = {}
     for f in fields:
         by_field.setdefault(f.field, []).append(f)
-    read_fields, valid = set(), {}
+    read_fields, valid, reading_out = set(), {}, set()
     for entry in readings_checked or []:
         if not isinstance(entry, dict):
             continue
         read_fields.add(entry.get("field"))
         if entry.get("status") in (STATUS_OK, STATUS_OUT) and entry.get("value") is not None:
             valid[entry["field"]] = entry["value"]
+            if entry.get("status") == STATUS_OUT:
+                reading_out.add(entry["field"])
     out: List[dict] = []
     tied_fields = set()
     for q_start, q_end, name, problem, value in quantities:
@@ -187,6 +190,7 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
             continue
         if value is None:
             continue
+        code = within(value, contract)
         if name in valid:
             reading = valid[name]
             if abs(reading - value) > contract.tolerance() + 1e-9 * max(1.0, abs(reading)):
@@ -195,8 +199,11 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
                     f"{name}: the text says {fmt(value)} {unit} but the reading is "
                     f"{fmt(reading)} {unit} (tolerance {fmt(contract.tolerance())} {unit})",
                     value, unit, start, end))
-            continue
-        code = within(value, contract)
+                continue
+            if code == "reading_in_contract" or name in reading_out:
+                continue  # the reading confirms the text, or is outside and says so itself
+            # they agree within the tolerance, but what the text states is outside the contract
+            # ("cold ischemia 24.2 h" with a reading of 24 h): it counts as a text value does
         if code == "reading_in_contract" or mention.status != "approved":
             why = ("but is not confirmed by a reading" if mention.status == "approved"
                    else "but its phrase is a draft and cannot decide")

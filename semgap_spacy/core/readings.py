@@ -216,6 +216,12 @@ def _read_start(field: str, term: Term, reading: dict, now: Any) -> Tuple[Option
     if contract.kind != "duration":
         return None, _malformed(field, term, "malformed_reading",
                                 f"{field}: a start reading for a {contract.kind} field")
+    if contract.min is not None:
+        # A start gives the time elapsed since it, which only grows: against a minimum
+        # ("remaining shelf life at least 180 d") an older start would look better, not worse.
+        return None, _malformed(field, term, "malformed_reading",
+                                f"{field}: a start reading gives the time elapsed since it, and this field's "
+                                f"contract has a minimum; give its value or duration")
     start = parse_datetime(reading["start"])
     if start is None:
         return None, _malformed(field, term, "malformed_reading",

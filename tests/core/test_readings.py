@@ -222,6 +222,13 @@ def test_valid_start_gives_elapsed_time_in_the_contract_unit(glossary, domain, f
     assert entry["value"] == pytest.approx(value)
 
 
+def test_a_start_reading_cannot_stand_for_a_minimum(glossary):
+    # elapsed time only grows: an older start would look like more shelf life left
+    entry = one(glossary, "pharma_qa", "remaining_shelf_life", {"start": "2023-11-30T10:00:00Z"}, now=NOW)
+    assert entry["code"] == "malformed_reading" and entry["outcome"] == "escalate" and entry["value"] is None
+    assert "minimum" in entry["message"]
+
+
 def test_within_is_inclusive_with_float_slack(glossary):
     cit = glossary.field_term("medical_logistics", "cold_ischemia_elapsed").contract
     assert within(24.0, cit) == "reading_in_contract"

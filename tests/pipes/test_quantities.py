@@ -298,6 +298,9 @@ def test_finding_offsets_cover_field_and_quantity(nlp, glossary):
     ("CIT 1800 min", {"value": 30, "unit": "h"}, []),
     ("CIT 30 h", {"duration": "PT30H"}, []),
     ("CIT 20 h", {"value": 20, "unit": "h"}, []),  # inside and agreeing: no text finding
+    # agreeing with a reading inside the contract, but the text's own value is outside it
+    ("CIT 24.2 h", {"value": 24, "unit": "h"}, ["limit_exceeded"]),
+    ("CIT 23.9 h", {"value": 24, "unit": "h"}, []),
     ("CIT 30 m", {"value": 30, "unit": "h"}, ["ambiguous_unit"]),
 ])
 def test_text_quantity_against_reading(nlp, glossary, text, reading, expected):
