@@ -131,7 +131,8 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
     Only fields of ``doc._.semgap_domain`` count (nothing for an unknown domain):
 
     - a quantity tied to a field with an ambiguous or unsupported unit:
-      ``ambiguous_unit`` / ``unsupported_unit``;
+      ``ambiguous_unit`` / ``unsupported_unit``; after a comparison sign (">24 h"):
+      ``quantity_bound``;
     - a tied quantity and a valid reading of the same field that differ by
       more than ``contract.tolerance()``: ``quantity_mismatch``; that agree, but
       with the text's value outside the contract: the contract code, as below;
@@ -181,6 +182,11 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
         start = min(q_start, mention.start_char)
         end = max(q_end, mention.end_char)
         unit = contract.unit
+        if problem == "quantity_bound":
+            out.append(_finding(name, mention.term_id, "bound", problem,
+                                f"{name}: '{text[q_start:q_end]}' in the text follows a comparison sign: "
+                                f"a bound, not a value, which its contract cannot check", None, unit, start, end))
+            continue
         if problem:
             written = text[q_start:q_end]
             out.append(_finding(name, mention.term_id, "unit_problem", problem,

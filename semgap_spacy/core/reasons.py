@@ -47,6 +47,7 @@ REASON_CODES: Dict[str, str] = {
     "outside_band": BLOCK,
     "text_quantity_unconfirmed": ESCALATE,
     "quantity_mismatch": ESCALATE,
+    "quantity_bound": ESCALATE,
     "ambiguous_unit": ESCALATE,
     "unsupported_unit": ESCALATE,
     # readings

@@ -342,7 +342,7 @@ EXTENSIONS: Tuple[Extension, ...] = (
     Extension("span", "semgap_linked_field", "semgap_quantities", "the field the quantity is tied to"),
     Extension("span", "semgap_linked_term", "semgap_quantities", "the term id of that field's mention"),
     Extension("span", "semgap_quantity_problem", "semgap_quantities",
-              "why the quantity cannot be used (ambiguous or unsupported unit, ...)"),
+              "why the quantity cannot be used (ambiguous or unsupported unit, a bound such as \">24 h\")"),
     Extension("span", "semgap_quantity", "semgap_quantities", "a Pint quantity built from magnitude and unit",
               getter=_span_quantity),
 )

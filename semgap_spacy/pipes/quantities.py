@@ -88,6 +88,24 @@ def _read_quantities(text: str) -> List[TextQuantity]:
 
 
 _PROBLEM_CODES = {AMBIGUOUS: "ambiguous_unit", UNSUPPORTED: "unsupported_unit"}
+#: signs that make a number a bound rather than a value (">24 h", "≤ 8 °C", "~30 min")
+_COMPARATORS = frozenset("<>≤≥≦≧≈~")
+BOUND = "quantity_bound"
+
+
+def _bound(text: str, start: int) -> bool:
+    """Whether the quantity starting at ``start`` follows a comparison sign (spaces between
+    allowed): "> 24 h" says more than 24 h, which no contract can check. An arrow ("->",
+    "=>") points at a value, and a doubled sign (">> 25.9 F", a chat quote) quotes one:
+    neither is a comparison."""
+    i = start - 1
+    while i >= 0 and text[i] in " \t\u00a0\u202f":
+        i -= 1
+    if i > 0 and text[i] == "=" and text[i - 1] in "<>":  # "<=", ">="
+        i -= 1
+    elif i < 0 or text[i] not in _COMPARATORS:
+        return False
+    return not (i > 0 and text[i - 1] in "-=<>")
 
 
 def _in_unit(value: float, unit: str, target: str) -> Tuple[float, str]:
@@ -178,7 +196,7 @@ class Quantities(SemgapPipe):
                 value, unit = _in_unit(q.value, q.unit, linked.contract.unit)
             set_span_values(doc, start_char, end_char, {
                 "semgap_magnitude": value, "semgap_unit": unit, "semgap_quantity_kind": q.kind,
-                "semgap_quantity_problem": _PROBLEM_CODES.get(q.status),
+                "semgap_quantity_problem": _PROBLEM_CODES.get(q.status) or (BOUND if _bound(text, q.start) else None),
                 "semgap_linked_field": linked.field if linked is not None else None,
                 "semgap_linked_term": linked.term_id if linked is not None else None})
             spans.append(span)

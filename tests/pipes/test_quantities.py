@@ -301,6 +301,14 @@ def test_finding_offsets_cover_field_and_quantity(nlp, glossary):
     # agreeing with a reading inside the contract, but the text's own value is outside it
     ("CIT 24.2 h", {"value": 24, "unit": "h"}, ["limit_exceeded"]),
     ("CIT 23.9 h", {"value": 24, "unit": "h"}, []),
+    # a comparison sign makes the number a bound, which no contract can check; an arrow does not
+    ("CIT >24 h", {"value": 24, "unit": "h"}, ["quantity_bound"]),
+    ("CIT ≤ 24 h", {"value": 24, "unit": "h"}, ["quantity_bound"]),
+    ("CIT ~ 20 h", {"value": 20, "unit": "h"}, ["quantity_bound"]),
+    ("CIT -> 20 h", {"value": 20, "unit": "h"}, []),
+    ("CIT >> 20 h", {"value": 20, "unit": "h"}, []),  # a chat quote marker
+    ("CIT >= 20 h", {"value": 20, "unit": "h"}, ["quantity_bound"]),
+    ("CIT = 20 h", {"value": 20, "unit": "h"}, []),
     ("CIT 30 m", {"value": 30, "unit": "h"}, ["ambiguous_unit"]),
 ])
 def test_text_quantity_against_reading(nlp, glossary, text, reading, expected):
