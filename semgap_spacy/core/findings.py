@@ -8,6 +8,7 @@ linker (to tie quantities) and the decision (to judge them) both read these,
 so they work on plain rows, not on a Doc: the pipes read their span groups
 into rows once (``pipes/rows.py``).
 """
+import re
 from functools import lru_cache
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
@@ -123,6 +124,11 @@ def _finding(field: str, term_id: Optional[str], status: str, code: str, message
             "start_char": start, "end_char": end}
 
 
+# A number right after a field mention ("DTI 50", "CIT: 30", "tire pressure = 250"): the
+# text states the field's value, and without a unit nothing can check it.
+_BARE_VALUE = re.compile(r"[ \t\u00a0]*[:=]?[ \t\u00a0]*([-+−]?[0-9][0-9.,]*)")
+
+
 def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow], readings_checked,
                       text: str) -> List[dict]:
     """What the text quantities and field mentions say, as reason-like dicts.
@@ -142,6 +148,8 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
       malformed reading counts as no reading here (it escalates on its own),
       and a mention whose phrase is a draft cannot block, so it gives
       ``text_quantity_unconfirmed`` instead;
+    - a field mention followed by a number with no unit ("DTI 50", "CIT: 30"),
+      reading or not: ``ambiguous_unit`` (the text states a value nothing can check);
     - a field mentioned with no reading (not even a malformed one) and no
       tied quantity: ``field_without_value`` at its first mention.
 
@@ -221,7 +229,22 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
                                 contract_message(name, value, contract, code, "in the text"),
                                 value, unit, start, end))
     for name, mentions in by_field.items():
-        if name in tied_fields or name in read_fields:
+        if name in tied_fields:
+            continue
+        bare = None
+        for mention in mentions:
+            m = _BARE_VALUE.match(text, mention.end_char)
+            if m is not None:
+                bare = (mention, m)
+                break
+        if bare is not None:
+            mention, m = bare
+            out.append(_finding(name, mention.term_id, "unit_problem", "ambiguous_unit",
+                                f"{name}: '{m.group(1)}' follows its mention in the text with no unit, so it "
+                                f"cannot be checked against its contract in {mention.contract.unit}",
+                                None, mention.contract.unit, mention.start_char, m.end(1)))
+            continue
+        if name in read_fields:
             continue
         first = mentions[0]
         quote = text[first.start_char:first.end_char]

@@ -338,6 +338,21 @@ def test_field_with_a_reading_is_not_without_value(nlp, glossary):
                               readings={"cold_ischemia_elapsed": {"value": "x", "unit": "h"}})) == ["limit_exceeded"]
 
 
+@pytest.mark.parametrize("text, reading, expected", [
+    ("CIT 30", None, ["ambiguous_unit"]),                        # a value with no unit ...
+    ("CIT: 6", {"value": 6, "unit": "h"}, ["ambiguous_unit"]),    # ... reading or not
+    ("CIT 6 h", {"value": 6, "unit": "h"}, []),
+    ("CIT pending", None, ["field_without_value"]),
+    ("CIT pending", {"value": 6, "unit": "h"}, []),
+])
+def test_a_bare_number_after_a_field_mention_cannot_be_checked(nlp, glossary, text, reading, expected):
+    readings = {"cold_ischemia_elapsed": reading} if reading else None
+    found = findings_for(nlp, glossary, text, [CIT], readings=readings)
+    assert codes(found) == expected
+    if expected == ["ambiguous_unit"]:
+        assert "no unit" in found[0]["message"] and text[found[0]["start_char"]:found[0]["end_char"]] == text
+
+
 def test_draft_field_phrase_cannot_block(nlp, glossary):
     fields = [("Lagertemperatur", "storage_temperature", "pharma_qa", "draft")]
     found = findings_for(nlp, glossary, "Lagertemperatur 12 °C", fields, domain="pharma_qa")
