@@ -93,11 +93,13 @@ _COMPARATORS = frozenset("<>≤≥≦≧≈~")
 BOUND = "quantity_bound"
 
 
-def _bound(text: str, start: int) -> bool:
-    """Whether the quantity starting at ``start`` follows a comparison sign (spaces between
-    allowed): "> 24 h" says more than 24 h, which no contract can check. An arrow ("->",
-    "=>") points at a value, and a doubled sign (">> 25.9 F", a chat quote) quotes one:
-    neither is a comparison."""
+def _bound(text: str, start: int, end: int) -> bool:
+    """Whether the quantity at [start, end) follows a comparison sign (spaces between
+    allowed) or has a plus glued to its end: "> 24 h" and "24h+" say more than 24 h,
+    which no contract can check. An arrow ("->", "=>") points at a value, and a doubled
+    sign (">> 25.9 F", a chat quote) quotes one: neither is a comparison."""
+    if text[end:end + 1] == "+":
+        return True
     i = start - 1
     while i >= 0 and text[i] in " \t\u00a0\u202f":
         i -= 1
@@ -196,7 +198,7 @@ class Quantities(SemgapPipe):
                 value, unit = _in_unit(q.value, q.unit, linked.contract.unit)
             set_span_values(doc, start_char, end_char, {
                 "semgap_magnitude": value, "semgap_unit": unit, "semgap_quantity_kind": q.kind,
-                "semgap_quantity_problem": _PROBLEM_CODES.get(q.status) or (BOUND if _bound(text, q.start) else None),
+                "semgap_quantity_problem": _PROBLEM_CODES.get(q.status) or (BOUND if _bound(text, q.start, q.end) else None),
                 "semgap_linked_field": linked.field if linked is not None else None,
                 "semgap_linked_term": linked.term_id if linked is not None else None})
             spans.append(span)
