@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..glossary.models import Contract, GlossarySet
+from .quantities import QUANTITY_BOUND, SPACE
 from .readings import STATUS_OK, STATUS_OUT, contract_message, fmt, within
 from .reasons import outcome_for
 
@@ -126,7 +127,7 @@ def _finding(field: str, term_id: Optional[str], status: str, code: str, message
 
 # A number right after a field mention ("DTI 50", "CIT: 30", "tire pressure = 250"): the
 # text states the field's value, and without a unit nothing can check it.
-_BARE_VALUE = re.compile(r"[ \t\u00a0]*[:=]?[ \t\u00a0]*([-+−]?[0-9][0-9.,]*)")
+_BARE_VALUE = re.compile(SPACE + r"*[:=]?" + SPACE + r"*([-+−]?[0-9][0-9.,]*)")
 
 
 def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow], readings_checked,
@@ -190,7 +191,7 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
         start = min(q_start, mention.start_char)
         end = max(q_end, mention.end_char)
         unit = contract.unit
-        if problem == "quantity_bound":
+        if problem == QUANTITY_BOUND:
             out.append(_finding(name, mention.term_id, "bound", problem,
                                 f"{name}: '{text[q_start:q_end]}' in the text follows a comparison sign: "
                                 f"a bound, not a value, which its contract cannot check", None, unit, start, end))

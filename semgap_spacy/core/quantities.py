@@ -43,7 +43,8 @@ class TextQuantity(NamedTuple):
 # TextQuantity from a tuple of all its fields, in field order.
 _quantity = TextQuantity._make
 
-_SP = r"[ \t\u00a0\u202f]"
+#: the spaces that may stand inside a quantity, as a pattern
+SPACE = r"[ \t\u00a0\u202f]"
 _SIGNS = "-−‐+"
 _MINUS_SIGNS = "-−‐"
 _GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of something else
@@ -60,11 +61,35 @@ _GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of somet
 # read by position in find_quantities: num, w1, sp, w2.
 _NUM_RE = re.compile(
     r"(?P<num>[0-9][0-9]*(?:[.,][0-9]+)*)"
-    r"(?:(?:" + _SP + r"*|-)"  # "30 h", "30h", "30-hour"
+    r"(?:(?:" + SPACE + r"*|-)"  # "30 h", "30h", "30-hour"
     r"(?P<w1>[°º˚℃℉%]|[^\W\d_]+)"
-    r"(?:(?P<sp>" + _SP + r"?)(?P<w2>[^\W\d_]+))?)?"
+    r"(?:(?P<sp>" + SPACE + r"?)(?P<w2>[^\W\d_]+))?)?"
 )
 _ISO_RE = re.compile(ISO_DURATION_PATTERN + r"(?![\w])")
+
+
+#: signs that make a number a bound rather than a value (">24 h", "≤ 8 °C", "~30 min")
+_COMPARATORS = frozenset("<>≤≥≦≧≈~")
+_SPACES = frozenset(" \t\u00a0\u202f")  # the characters of ``SPACE``
+#: the problem of a quantity written as a bound
+QUANTITY_BOUND = "quantity_bound"
+
+
+def is_bound(text: str, start: int, end: int) -> bool:
+    """Whether the quantity at [start, end) follows a comparison sign (spaces between
+    allowed) or has a plus glued to its end: "> 24 h" and "24h+" say more than 24 h,
+    which no contract can check. An arrow ("->", "=>") points at a value, and a doubled
+    sign (">> 25.9 F", a chat quote) quotes one: neither is a comparison."""
+    if text[end:end + 1] == "+":
+        return True
+    i = start - 1
+    while i >= 0 and text[i] in _SPACES:
+        i -= 1
+    if i > 0 and text[i] == "=" and text[i - 1] in "<>":  # "<=", ">="
+        i -= 1
+    elif i < 0 or text[i] not in _COMPARATORS:
+        return False
+    return not (i > 0 and text[i - 1] in "-=<>")
 
 
 def _glued(ch: str) -> bool:
@@ -240,7 +265,7 @@ def _pack_patterns(pack_set: int) -> Tuple["re.Pattern", "re.Pattern"]:
 @lru_cache(maxsize=8)
 def _range_re(words: Tuple[str, ...]) -> "re.Pattern":
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(r"(?:" + _SP + r"?[-–]" + _SP + r"?|" + _SP + r"+(?:" + alternatives + r")" + _SP
+    return re.compile(r"(?:" + SPACE + r"?[-–]" + SPACE + r"?|" + SPACE + r"+(?:" + alternatives + r")" + SPACE
                       + r"+)(?=[-−‐+]?[0-9])")
 
 

@@ -32,7 +32,7 @@ from ..glossary.models import GlossarySet
 from .base import SemgapPipe
 from ..core.readings import check_readings
 from ..core.clauses import clause_rule
-from ..core.quantities import TextQuantity, find_quantities
+from ..core.quantities import QUANTITY_BOUND, TextQuantity, find_quantities, is_bound
 from ..core.textview import reads_as_itself, read_text
 from ..core import units
 from ..core.units import AMBIGUOUS, OK, UNSUPPORTED, canonical_unit, convert, tidy, unit_table
@@ -88,26 +88,6 @@ def _read_quantities(text: str) -> List[TextQuantity]:
 
 
 _PROBLEM_CODES = {AMBIGUOUS: "ambiguous_unit", UNSUPPORTED: "unsupported_unit"}
-#: signs that make a number a bound rather than a value (">24 h", "≤ 8 °C", "~30 min")
-_COMPARATORS = frozenset("<>≤≥≦≧≈~")
-BOUND = "quantity_bound"
-
-
-def _bound(text: str, start: int, end: int) -> bool:
-    """Whether the quantity at [start, end) follows a comparison sign (spaces between
-    allowed) or has a plus glued to its end: "> 24 h" and "24h+" say more than 24 h,
-    which no contract can check. An arrow ("->", "=>") points at a value, and a doubled
-    sign (">> 25.9 F", a chat quote) quotes one: neither is a comparison."""
-    if text[end:end + 1] == "+":
-        return True
-    i = start - 1
-    while i >= 0 and text[i] in " \t\u00a0\u202f":
-        i -= 1
-    if i > 0 and text[i] == "=" and text[i - 1] in "<>":  # "<=", ">="
-        i -= 1
-    elif i < 0 or text[i] not in _COMPARATORS:
-        return False
-    return not (i > 0 and text[i - 1] in "-=<>")
 
 
 def _in_unit(value: float, unit: str, target: str) -> Tuple[float, str]:
@@ -196,9 +176,10 @@ class Quantities(SemgapPipe):
             value, unit = q.value, q.unit
             if linked is not None and q.status == OK:
                 value, unit = _in_unit(q.value, q.unit, linked.contract.unit)
+            problem = _PROBLEM_CODES.get(q.status) or (QUANTITY_BOUND if is_bound(text, q.start, q.end) else None)
             set_span_values(doc, start_char, end_char, {
                 "semgap_magnitude": value, "semgap_unit": unit, "semgap_quantity_kind": q.kind,
-                "semgap_quantity_problem": _PROBLEM_CODES.get(q.status) or (BOUND if _bound(text, q.start, q.end) else None),
+                "semgap_quantity_problem": problem,
                 "semgap_linked_field": linked.field if linked is not None else None,
                 "semgap_linked_term": linked.term_id if linked is not None else None})
             spans.append(span)
