@@ -65,6 +65,8 @@ ABLATIONS: Dict[str, Dict[str, object]] = {
     "coverage": {"components.semgap_coverage.enabled": False},
     # the wider name sources switched ON (they widen what may proceed): proceeds regained, unsafe proceeds added.
     "+names_titlecase": {"components.semgap_coverage.titlecase": True},
+    # the decision's looser reading of untied quantities (also widens what may proceed)
+    "+untied_named_fields": {"components.semgap_decision.untied_quantities": "named_fields"},
 }
 COMPONENTS, ABLATIONS = _ablated(COMPONENTS), _ablated(ABLATIONS)
 # ``ner`` reads ``doc.ents``, which only a trained pipeline fills: these rows (``--ablate-trained``,

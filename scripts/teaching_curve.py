@@ -80,6 +80,8 @@ class Procedure:
     scope: the scope of every *neutral* and *name* choice: "domain" or "all".
     spellings: whether each *name* choice also drafts the name's other
         casings (``ReviewQueue.teach(spellings=True)``).
+    overrides: config overrides of the pipeline the taught glossary is scored
+        with (a switch a team may set), as (path, value) pairs.
     """
 
     key: str
@@ -87,6 +89,7 @@ class Procedure:
     cases: str
     scope: str
     spellings: bool = False
+    overrides: Tuple[Tuple[str, object], ...] = ()
 
 
 #: the decisions each kind of round goes through (a proceed is never queued)
@@ -101,6 +104,9 @@ PROCEDURES = (
               spellings=True),
     Procedure("b6_harmless_all_spellings", "(b6) as (b2), each name with its other casings", "harmless", "all",
               spellings=True),
+    # what the looser switch of the decision buys: untied durations in chatter ("back in 3 hours") proceed
+    Procedure("b7_named_fields", "(b7) as (b5), untied_quantities = named_fields", "queued", "all",
+              spellings=True, overrides=(("components.semgap_decision.untied_quantities", "named_fields"),)),
 )
 
 
@@ -295,7 +301,7 @@ def taught_variant(workdir: Path, procedure: Procedure, reviewed: List[dict], re
     neutral, names = taught_lists(glossaries)
     review["taught"] = {"neutral_words": sum(map(len, neutral.values())), "names": sum(map(len, names.values()))}
     lists = coverage.with_taught(coverage.lists(), neutral, names)
-    taught = load_pipeline({"paths.glossaries": str(glossaries)})
+    taught = load_pipeline({"paths.glossaries": str(glossaries), **dict(procedure.overrides)})
     summary = {"label": procedure.label, **_summary(scored, _decide(taught, scored), lists)}
     review["reviewed_harmless_after"] = _summary(reviewed, _decide(taught, reviewed), lists)["harmless"]
     return summary, review

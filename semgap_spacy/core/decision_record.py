@@ -91,22 +91,25 @@ def complete_reasons(reasons: List[dict], deferred: Optional[Deferred], text: st
 def make_record(case_id: Any, outcome: str, reasons: List[dict], deferred: Optional[Deferred],
                 glossary_version: str, glossary_sha256: str, text_sha256: str,
                 name_sources: Optional[tuple], default_domain: Any = None,
-                ablation: Optional[dict] = None) -> tuple:
+                ablation: Optional[dict] = None, widened: Optional[dict] = None) -> tuple:
     """The record a doc keeps of its decision (see the module docstring).
 
     name_sources (Optional[tuple]): The coverage step's name sources; None: coverage did not run.
     default_domain: The pipeline default domain the case used; None: it named its own.
     ablation (Optional[dict]): What was switched off on purpose; None: nothing.
+    widened (Optional[dict]): The decision's switches set to a looser reading than the
+        default (``{"untied_quantities": "named_fields"}``); None: none.
     RETURNS (tuple): The record, plain values only.
     """
     return (RECORD_TAG, case_id, outcome, reasons, glossary_version, glossary_sha256, text_sha256,
-            name_sources, default_domain, ablation, deferred)
+            name_sources, default_domain, ablation, deferred, widened)
 
 
 def is_record(value: Any) -> bool:
     """Whether a stored value is a decision record (also after ``Doc.to_bytes`` or a DocBin
-    round trip, which hand its tuples back as lists or its lists back as tuples)."""
-    return type(value) in (tuple, list) and len(value) == 11 and value[0] == RECORD_TAG
+    round trip, which hand its tuples back as lists or its lists back as tuples). A record
+    kept before ``widened`` existed has one item less and reads as widening nothing."""
+    return type(value) in (tuple, list) and len(value) in (11, 12) and value[0] == RECORD_TAG
 
 
 def decision_json(record: tuple, text: str) -> dict:
@@ -122,7 +125,8 @@ def decision_json(record: tuple, text: str) -> dict:
     """
     try:
         (_, case_id, outcome, reasons, glossary_version, glossary_sha256, text_hash, name_sources,
-         default_domain, ablation, deferred) = record
+         default_domain, ablation, deferred, *rest) = record
+        widened = rest[0] if rest else None
         round_trip = type(reasons) is not list
         decision = {
             "schema": SCHEMA, "id": case_id, "decision": outcome,
@@ -134,6 +138,8 @@ def decision_json(record: tuple, text: str) -> dict:
             decision["default_domain"] = default_domain
         if ablation is not None:
             decision["ablation"] = ablation
+        if widened is not None:
+            decision["widened"] = dict(widened)
     except Exception as exc:  # a record edited or damaged in storage: fail closed
         reason = make_reason("component_error", f"the stored decision could not be read: "
                                                 f"{type(exc).__name__}: {exc}"[:500])

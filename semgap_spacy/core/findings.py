@@ -10,10 +10,12 @@ into rows once (``pipes/rows.py``).
 """
 import re
 from functools import lru_cache
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
 from ..glossary.models import Contract, GlossarySet
-from .quantities import QUANTITY_BOUND, SPACE
+from ..lang import number_word
+from ..util.textnorm import fold
+from .quantities import QUANTITY_BOUND, QUANTITY_UNSPLIT, SPACE
 from .readings import STATUS_OK, STATUS_OUT, contract_message, fmt, within
 from .reasons import outcome_for
 
@@ -54,6 +56,7 @@ class QuantityRow(NamedTuple):
     field: Optional[str]
     problem: Optional[str]
     magnitude: Optional[float]
+    kind: Optional[str] = None  # "duration", "temperature", "ratio", "pressure" (the span's label)
 
 
 class FieldMention(NamedTuple):
@@ -115,6 +118,68 @@ def field_mentions(rows: List[TermRow], glossary: GlossarySet, domain: Optional[
     return out
 
 
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+class FieldWords:
+    """The words of the phrases of each field with a contract, per domain, so that a field named by
+    part of its phrase counts as named ("shelf life" for remaining shelf life, "hours since last
+    inspection"): ``named`` finds them in a text. Stop words and one-letter words name nothing.
+
+    glossary (GlossarySet): The glossary set.
+    stop (FrozenSet[str]): Folded words that name no field (spec §4.1 rule 3's stop words).
+    """
+
+    def __init__(self, glossary: GlossarySet, stop: FrozenSet[str]):
+        self.contracts = contract_index(glossary)
+        self.words: Dict[str, Dict[str, Tuple[str, ...]]] = {}
+        for domain, term in glossary.terms():
+            if not term.field or (domain, term.field) not in self.contracts:
+                continue
+            words = self.words.setdefault(domain, {})
+            for text, _, _, _ in term.variants():
+                for word in _WORD.findall(text):
+                    key = fold(word)
+                    if len(key) > 1 and key not in stop and term.field not in words.get(key, ()):
+                        words[key] = words.get(key, ()) + (term.field,)
+
+    def named(self, domain: Optional[str], text: str, mentions: List[FieldMention] = ()) -> List[FieldMention]:
+        """The field ``mentions``, and for each other field of ``domain`` one of whose phrase words
+        the text holds, a mention at the first such word (token offsets -1, status "partial");
+        the words' in text order after the mentions.
+
+        domain (Optional[str]): The case's domain.
+        text (str): The doc text.
+        mentions (List[FieldMention]): The whole mentions (``field_mentions``).
+        RETURNS (List[FieldMention]): The fields named, wholly or in part.
+        """
+        words = self.words.get(domain) if domain else None
+        if not words:
+            return list(mentions)
+        out, seen = list(mentions), {m.field for m in mentions}
+        for m in _WORD.finditer(text):
+            for field in words.get(fold(m.group()), ()):
+                if field not in seen:
+                    seen.add(field)
+                    term_id, contract = self.contracts[(domain, field)]
+                    out.append(FieldMention(-1, -1, m.start(), m.end(), field, domain, term_id, "partial",
+                                            contract))
+        return out
+
+
+def contract_kinds(glossary: GlossarySet) -> Dict[str, Dict[str, Tuple[str, ...]]]:
+    """domain -> quantity kind -> the domain's fields whose contract is of that kind.
+
+    glossary (GlossarySet): The glossary set.
+    RETURNS (dict): The fields by kind, per domain (a domain with no contract is absent).
+    """
+    out: Dict[str, Dict[str, Tuple[str, ...]]] = {}
+    for (domain, field), (_, contract) in sorted(contract_index(glossary).items()):
+        kinds = out.setdefault(domain, {})
+        kinds[contract.kind] = kinds.get(contract.kind, ()) + (field,)
+    return out
+
+
 # -- findings for the decision --------------------------------------------------
 
 
@@ -126,8 +191,12 @@ def _finding(field: str, term_id: Optional[str], status: str, code: str, message
 
 
 # A number right after a field mention ("DTI 50", "CIT: 30", "tire pressure = 250"): the
-# text states the field's value, and without a unit nothing can check it.
-_BARE_VALUE = re.compile(SPACE + r"*[:=]?" + SPACE + r"*([-+−]?[0-9][0-9.,]*)")
+# text states the field's value, and without a unit nothing can check it. So does any
+# word with a digit there that the quantity reader did not read ("TSI l50 h", "DTI ٥٠%").
+_BARE_VALUE = re.compile(SPACE + r"*[:=]?" + SPACE + r"*([^\s,;]*?\d[^\s,;]*)")
+# A number in words there ("DTI fifty", "Transporttemperatur zwanzig") states it in a form the
+# quantity reader does not read at all (``lang.number_word``).
+_NEXT_WORD = re.compile(SPACE + r"*[:=]?" + SPACE + r"*([^\W\d_]+)")
 
 
 def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow], readings_checked,
@@ -139,7 +208,7 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
 
     - a quantity tied to a field with an ambiguous or unsupported unit:
       ``ambiguous_unit`` / ``unsupported_unit``; after a comparison sign (">24 h"):
-      ``quantity_bound``;
+      ``quantity_bound``; one whose word holds another quantity ("6h/30h"): ``quantity_unsplit``;
     - a tied quantity and a valid reading of the same field that differ by
       more than ``contract.tolerance()``: ``quantity_mismatch``; that agree, but
       with the text's value outside the contract: the contract code, as below;
@@ -149,8 +218,10 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
       malformed reading counts as no reading here (it escalates on its own),
       and a mention whose phrase is a draft cannot block, so it gives
       ``text_quantity_unconfirmed`` instead;
-    - a field mention followed by a number with no unit ("DTI 50", "CIT: 30"),
-      reading or not: ``ambiguous_unit`` (the text states a value nothing can check);
+    - a field mention followed by a number with no unit ("DTI 50", "CIT: 30") or by a word with
+      a digit the quantity reader did not read ("TSI l50 h"), reading or not: ``ambiguous_unit``
+      (the text states a value nothing can check); by a number in words ("DTI fifty"):
+      ``value_in_words``;
     - a field mentioned with no reading (not even a malformed one) and no
       tied quantity: ``field_without_value`` at its first mention.
 
@@ -180,7 +251,7 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
                 reading_out.add(entry["field"])
     out: List[dict] = []
     tied_fields = set()
-    for q_start, q_end, name, problem, value in quantities:
+    for q_start, q_end, name, problem, value, _ in quantities:
         mentions = by_field.get(name)
         if not mentions:
             continue
@@ -195,6 +266,11 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
             out.append(_finding(name, mention.term_id, "bound", problem,
                                 f"{name}: '{text[q_start:q_end]}' in the text follows a comparison sign: "
                                 f"a bound, not a value, which its contract cannot check", None, unit, start, end))
+            continue
+        if problem == QUANTITY_UNSPLIT:
+            out.append(_finding(name, mention.term_id, "unsplit", problem,
+                                f"{name}: '{text[q_start:q_end]}' in the text holds more than one quantity in "
+                                f"one word, which the reader cannot tell apart", None, unit, start, end))
             continue
         if problem:
             written = text[q_start:q_end]
@@ -232,17 +308,29 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
     for name, mentions in by_field.items():
         if name in tied_fields:
             continue
-        bare = None
+        bare = worded = None
         for mention in mentions:
             m = _BARE_VALUE.match(text, mention.end_char)
             if m is not None:
                 bare = (mention, m)
                 break
+            m = _NEXT_WORD.match(text, mention.end_char)
+            if m is not None and worded is None and number_word(m.group(1)):
+                worded = (mention, m)
+        if bare is None and worded is not None:
+            mention, m = worded
+            out.append(_finding(name, mention.term_id, "unit_problem", "value_in_words",
+                                f"{name}: '{m.group(1)}' follows its mention in the text: a number in words, "
+                                f"which the reader does not read, so it cannot be checked against its "
+                                f"contract in {mention.contract.unit}",
+                                None, mention.contract.unit, mention.start_char, m.end(1)))
+            continue
         if bare is not None:
             mention, m = bare
             out.append(_finding(name, mention.term_id, "unit_problem", "ambiguous_unit",
-                                f"{name}: '{m.group(1)}' follows its mention in the text with no unit, so it "
-                                f"cannot be checked against its contract in {mention.contract.unit}",
+                                f"{name}: '{m.group(1)}' follows its mention in the text with no unit the "
+                                f"reader can read, so it cannot be checked against its contract in "
+                                f"{mention.contract.unit}",
                                 None, mention.contract.unit, mention.start_char, m.end(1)))
             continue
         if name in read_fields:
@@ -254,4 +342,151 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
                             None, first.contract.unit, first.start_char, first.end_char))
     if len(out) > 1:
         out.sort(key=lambda r: (r["start_char"], r["end_char"], r["code"]))
+    return out
+
+
+# A number standing alone ("12", "-4", "0.55", "(30)"): not glued to a word, a sign of money, a
+# clock time or a code ("#4821", "$1,250", "14:00", "555-0199", "LOT-42" are names or times).
+_PLAIN_NUMBER = re.compile(r"(?<![^\s(\[])[-+−–]?[0-9]+(?:[.,][0-9]+)*(?=[\s)\],;!?]|[.:](?:\s|$)|$)")
+
+
+def _read_spans(terms: List[TermRow], quantities: List[QuantityRow], reported: List[dict]) -> List[Tuple[int, int]]:
+    """(start_char, end_char) of what is read already: quantities, terms and reported findings."""
+    read = [(q.start_char, q.end_char) for q in quantities]
+    read.extend((t.start_char, t.end_char) for t in terms)
+    read.extend((r["start_char"], r["end_char"]) for r in reported if r.get("start_char") is not None)
+    return read
+
+
+def _nearest_before(fields: List[FieldMention], start: int) -> FieldMention:
+    """The field named last before ``start``, or the one named first."""
+    before = [f for f in fields if f.end_char <= start]
+    if before:
+        return max(before, key=lambda f: f.end_char)
+    return min(fields, key=lambda f: f.start_char)
+
+
+def bare_number_findings(fields: List[FieldMention], terms: List[TermRow], quantities: List[QuantityRow],
+                         text: str, reported: List[dict]) -> List[dict]:
+    """``ambiguous_unit`` for each number with no unit, and ``value_in_words`` for each number in
+    words, in a text that names a field of the case's domain, wherever it stands: "DTI is 55",
+    "ischémie froide de 30", "storage 4 °C; then 12", "Isquemia: unas veintiocho horas".
+
+    In such a text a bare number may be the field's value, written a few words
+    after it or in another clause, and without a unit nothing can check it. A
+    number inside a quantity, a term or a finding already reported is read
+    already; a code, a clock time or an amount of money ("#4821", "14:00",
+    "$1,250") is no bare number. A text that names no field is left alone:
+    counts and numbers of bays, flights and orders fill ops chatter ("courier 2
+    of 3", "tail 1402"), and escalating them all cost a third of a probe's
+    harmless proceeds for one case caught.
+
+    fields (List[FieldMention]): The fields the text names (``FieldWords.named``); none: no findings.
+    terms (List[TermRow]): Every term span, whose own words hold no value.
+    quantities (List[QuantityRow]): The quantity spans.
+    text (str): The doc text.
+    reported (List[dict]): Findings made already (``quantity_findings``), not repeated.
+    RETURNS (List[dict]): Findings in the shape of ``quantity_findings``', in text order, each
+        naming the nearest field mention before the number (or the first).
+    """
+    if not fields:
+        return []
+    out = []
+    read = None
+    for m in _PLAIN_NUMBER.finditer(text):
+        start, end = m.span()
+        if read is None:  # most texts have no bare number
+            read = _read_spans(terms, quantities, reported)
+        if any(s < end and start < e for s, e in read):
+            continue
+        mention = _nearest_before(fields, start)
+        out.append(_finding(mention.field, mention.term_id, "unit_problem", "ambiguous_unit",
+                            f"{mention.field}: '{m.group()}' in the text is a number with no unit in a text "
+                            f"that names the field, so it may state its value, and nothing can check it "
+                            f"against its contract in {mention.contract.unit}",
+                            None, mention.contract.unit, start, end))
+    for m in _WORD.finditer(text):
+        if not number_word(m.group()):
+            continue
+        start, end = m.span()
+        if read is None:
+            read = _read_spans(terms, quantities, reported)
+        if any(s < end and start < e for s, e in read):
+            continue
+        mention = _nearest_before(fields, start)
+        out.append(_finding(mention.field, mention.term_id, "unit_problem", "value_in_words",
+                            f"{mention.field}: '{m.group()}' in the text is a number in words in a text that "
+                            f"names the field, which the reader does not read, so it cannot be checked "
+                            f"against its contract in {mention.contract.unit}",
+                            None, mention.contract.unit, start, end))
+    out.sort(key=lambda r: r["start_char"])
+    return out
+
+
+# A clock time or a date ("02:00", "14h30", "2026-01-02", "02/01/2026"); "10:30 h" is a time too.
+_TIME_OR_DATE = re.compile(r"(?<![\w.:/-])(?:[0-9]{1,2}[:h][0-9]{2}(?::[0-9]{2})?|[0-9]{4}-[0-9]{2}-[0-9]{2}"
+                           r"|[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{2,4})(?![\w:/-]|\.[0-9])")
+
+
+def timestamp_findings(fields: List[FieldMention], terms: List[TermRow], quantities: List[QuantityRow],
+                       text: str) -> List[dict]:
+    """``text_timestamp`` for each clock time or date in a text that mentions a field whose
+    contract is a duration: "excursión de temperatura de las 10:05 a las 10:50", "rate lock
+    since 2026-01-02". Such a time may mark where the duration starts or ends; the reader
+    computes elapsed time only from a ``start`` reading and ``now``, never from the text,
+    so the duration the text implies is unchecked. A text that names no duration field is
+    left alone ("[15:59] Priya: xm neg" is a chat time stamp).
+
+    fields (List[FieldMention]): The fields the text names (``FieldWords.named``).
+    terms (List[TermRow]): Every term span, whose own words hold no time.
+    quantities (List[QuantityRow]): The quantity spans.
+    text (str): The doc text.
+    RETURNS (List[dict]): Findings in the shape of ``quantity_findings``', in text order.
+    """
+    durations = [f for f in fields if f.contract.kind == "duration"]
+    if not durations:
+        return []
+    out = []
+    read = None
+    for m in _TIME_OR_DATE.finditer(text):
+        start, end = m.span()
+        if read is None:
+            read = [(q.start_char, q.end_char) for q in quantities]
+            read.extend((t.start_char, t.end_char) for t in terms)
+        if any(s < end and start < e for s, e in read):
+            continue
+        mention = _nearest_before(durations, start)
+        out.append(_finding(mention.field, mention.term_id, "timestamp", "text_timestamp",
+                            f"{mention.field}: '{m.group()}' in the text is a time or date in a text that "
+                            f"names the duration, so it may mark its start or end, and the reader computes "
+                            f"no duration from the text", None, mention.contract.unit, start, end))
+    return out
+
+
+def untied_quantity_findings(quantities: List[QuantityRow], fields_by_kind: Dict[str, Tuple[str, ...]],
+                             text: str) -> List[dict]:
+    """``quantity_untied`` for each text quantity of a kind that a contract of the case's domain
+    governs but that no field mention in its clause claims ("xm neg, ischemia 30 h", "CIT – 30h",
+    "tire pressure 200 psi on wheel 1, 150 psi on wheel 2").
+
+    Such a number may state a field's value, and nothing checks it: the reader
+    knows its kind, not whose value it is. A quantity of a kind no contract of
+    the domain has ("40 %" in a batch record) says nothing a contract could
+    check, and is explained like any other quantity (spec §4.1 rule 1).
+
+    quantities (List[QuantityRow]): The quantity spans, with their kinds.
+    fields_by_kind (Dict[str, Tuple[str, ...]]): The domain's fields by contract kind (``contract_kinds``).
+    text (str): The doc text, to quote the quantity.
+    RETURNS (List[dict]): Findings in the shape of ``quantity_findings``', in the rows' order.
+    """
+    out = []
+    for q_start, q_end, field, _, _, kind in quantities:
+        names = fields_by_kind.get(kind) if field is None else None
+        if not names:
+            continue
+        written = text[q_start:q_end]
+        out.append(_finding(names[0] if len(names) == 1 else None, None, "untied", "quantity_untied",
+                            f"'{written}' in the text is a {kind}, the kind of {' and '.join(names)}, but no "
+                            f"mention of a field in its clause claims it: it may state a value that nothing "
+                            f"checks", None, None, q_start, q_end))
     return out

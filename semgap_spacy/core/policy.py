@@ -15,10 +15,11 @@ from operator import itemgetter
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..glossary.models import GlossarySet
-from ..lang import agreement_endings
-from .coverage import CoverageReasons
-from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, QuantityRow, TermRow,
-                       field_mentions, quantity_findings)
+from ..lang import agreement_endings, languages
+from .coverage import CoverageReasons, stop_words
+from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, FieldWords, QuantityRow, TermRow,
+                       bare_number_findings, contract_kinds, field_mentions, quantity_findings,
+                       timestamp_findings, untied_quantity_findings)
 from .cases import UNREAD_CODES
 from .decision_record import Deferred, freeze_findings, stand_ins as coverage_stand_ins
 from .own_forms import OwnForms
@@ -198,18 +199,29 @@ def _field_places(fields: List[FieldMention], quantities: List[QuantityRow]) -> 
     for mention in fields:
         places.setdefault(mention.field, (mention.start_char, mention.end_char))
     if places:
-        for q_start, q_end, field, _, _ in quantities:
+        for q_start, q_end, field, *_ in quantities:
             if field in places:
                 start, end = places[field]
                 places[field] = (min(start, q_start), max(end, q_end))
     return places
 
 
-class Policy:
-    """The decision policy for one glossary set."""
+#: ``untied_quantities`` settings: every quantity of a contract kind that no field claims
+#: escalates (the default), or only one of the kind of a field the text names
+UNTIED_ANY, UNTIED_NAMED = "any", "named_fields"
+UNTIED_SETTINGS = (UNTIED_ANY, UNTIED_NAMED)
 
-    def __init__(self, glossary: GlossarySet):
+
+class Policy:
+    """The decision policy for one glossary set.
+
+    glossary (GlossarySet): The glossary set.
+    untied_quantities (str): ``UNTIED_ANY`` or ``UNTIED_NAMED`` (``semgap_decision``'s switch).
+    """
+
+    def __init__(self, glossary: GlossarySet, untied_quantities: str = UNTIED_ANY):
         self.glossary = glossary
+        self.untied_quantities = untied_quantities
         # what a clause with unexplained words may be taught to mean depends on the glossary alone
         self._coverage_reasons: Dict[str, CoverageReasons] = {
             name: CoverageReasons(name, tuple(t.id for t in dom.terms if t.status == "approved"))
@@ -219,6 +231,10 @@ class Policy:
         self._term_ids = frozenset(term.id for _, term in glossary.terms())
         # a clearance counts only in one of its own forms (``core.own_forms``)
         self._own_forms = OwnForms(glossary, agreement_endings())
+        # a quantity of a kind the domain's contracts govern must be tied to one of their fields
+        self._contract_kinds = contract_kinds(glossary)
+        # a field named by part of its phrase still makes a bare number or a time in the text suspect
+        self._field_words = FieldWords(glossary, stop_words(languages()))
 
     def reasons(self, case: CaseFindings) -> List[dict]:
         """Every reason for a case, strictest first, then in text order.
@@ -269,15 +285,26 @@ class Policy:
             fields = field_mentions(rows, self.glossary, domain)
             finding_fields = fields if case.finding_terms is None else field_mentions(
                 case.finding_terms, self.glossary, domain)
-            quantities = case.quantities if fields or finding_fields else []
+            quantities = case.quantities
             places = _field_places(fields, quantities) if readings else {}
             for reading in readings:
                 reasons.append(_reading_reason(reading, places.get(reading.get("field")), text))
                 recognised = recognised or reading.get("code") in _VALUE_CODES
-            if finding_fields:
-                for finding in quantity_findings(finding_fields, quantities, checked, text):
-                    reasons.append(finding)
-                    recognised = recognised or finding.get("code") in _VALUE_CODES
+            found = quantity_findings(finding_fields, quantities, checked, text) if finding_fields else []
+            for finding in found:
+                reasons.append(finding)
+                recognised = recognised or finding.get("code") in _VALUE_CODES
+            # the fields the text names: by a mention, or by a word of one of their phrases
+            named = self._field_words.named(domain, text, finding_fields)
+            if quantities:
+                kinds = self._contract_kinds.get(domain, {})
+                if self.untied_quantities == UNTIED_NAMED:
+                    kinds = {kind: tuple(f for f in fields if any(m.field == f for m in named))
+                             for kind, fields in kinds.items()}
+                reasons.extend(untied_quantity_findings(quantities, kinds, text))
+            terms = case.finding_terms or rows
+            reasons.extend(bare_number_findings(named, terms, quantities, text, found))
+            reasons.extend(timestamp_findings(named, terms, quantities, text))
             if case.coverage:
                 frozen = freeze_findings(case.coverage) if defer else None
                 if frozen is None:

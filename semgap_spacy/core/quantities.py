@@ -45,8 +45,10 @@ _quantity = TextQuantity._make
 
 #: the spaces that may stand inside a quantity, as a pattern
 SPACE = r"[ \t\u00a0\u202f]"
-_SIGNS = "-−‐+"
-_MINUS_SIGNS = "-−‐"
+# An en dash or figure dash glued to a number after a space ("–5 °C") is a minus sign as a
+# person reads it; between two numbers ("2–8 °C") it joins a range instead.
+_SIGNS = "-−‐–‒+"
+_MINUS_SIGNS = "-−‐–‒"
 _GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of something else
 # Scanning starts at digits: a pattern that starts with a character class lets
 # the regex engine skip ahead in C, which matters since most text has no
@@ -73,6 +75,8 @@ _COMPARATORS = frozenset("<>≤≥≦≧≈~")
 _SPACES = frozenset(" \t\u00a0\u202f")  # the characters of ``SPACE``
 #: the problem of a quantity written as a bound
 QUANTITY_BOUND = "quantity_bound"
+#: the problem of a quantity whose token holds another one ("6h/30h"): a span has one value
+QUANTITY_UNSPLIT = "quantity_unsplit"
 
 
 def is_bound(text: str, start: int, end: int) -> bool:

@@ -48,6 +48,10 @@ REASON_CODES: Dict[str, str] = {
     "text_quantity_unconfirmed": ESCALATE,
     "quantity_mismatch": ESCALATE,
     "quantity_bound": ESCALATE,
+    "quantity_untied": ESCALATE,
+    "quantity_unsplit": ESCALATE,
+    "value_in_words": ESCALATE,
+    "text_timestamp": ESCALATE,
     "ambiguous_unit": ESCALATE,
     "unsupported_unit": ESCALATE,
     # readings

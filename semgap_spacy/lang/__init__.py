@@ -20,9 +20,11 @@ from functools import lru_cache
 from importlib import resources
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Dict, List, Tuple, Union
+from typing import Callable, Dict, FrozenSet, List, Tuple, Union
 
 import srsly
+from spacy.attrs import LIKE_NUM
+from spacy.util import get_lang_class
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..util.textnorm import fold
@@ -76,6 +78,10 @@ class LanguagePack(BaseModel):
     #: liberados): the only forms of a clearance's words that still state it (``core.own_forms``);
     #: none: a clearance must be written as listed
     agreement_endings: List[str] = []
+    #: number words ("zwanzig") beyond what ``like_num`` of the pack's spaCy language reads
+    #: (spaCy gives en, es and fr one, not de): a value written in words, which no
+    #: contract can check (``number_word``)
+    number_words: List[str] = []
     #: words typo repair never rewrites (unit words, cue-like words)
     protected_words: List[str]
     #: the language's words for units, by Pint unit name ("hour": ["hour", "hours"]);
@@ -93,7 +99,7 @@ class LanguagePack(BaseModel):
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
-                                   "agreement_endings")(_words)
+                                   "agreement_endings", "number_words")(_words)
 
     @field_validator("unit_words", "unit_ambiguous")
     @classmethod
@@ -222,6 +228,33 @@ def agreement_endings() -> Dict[str, Tuple[str, ...]]:
     return {code: tuple(fold(e) for e in pack.agreement_endings) for code, pack in packs().items()}
 
 
+@lru_cache(maxsize=2)
+def _number_readers(pack_set: int) -> Tuple[Tuple[Callable[[str], bool], ...], FrozenSet[str]]:
+    """(spaCy's ``like_num`` of each pack's language that has one, the packs' ``number_words``
+    folded) for one set of packs (``generation``)."""
+    readers: Dict[str, Callable[[str], bool]] = {}
+    words = set()
+    for pack in packs().values():
+        getter = get_lang_class(pack.spacy_lang).Defaults.lex_attr_getters.get(LIKE_NUM)
+        if getter is not None:
+            readers.setdefault(pack.spacy_lang, getter)
+        words.update(fold(w) for w in pack.number_words)
+    return tuple(readers.values()), frozenset(words)
+
+
+def number_word(word: str) -> bool:
+    """Whether a word is a number written in words in a pack language ("forty", "vingt",
+    "zwanzig"): spaCy's ``like_num`` of the language, or the pack's ``number_words``.
+
+    word (str): One word, as written.
+    RETURNS (bool): True for a number word (digits are left to the quantity reader).
+    """
+    readers, words = _number_readers(generation())
+    if fold(word) in words:
+        return True
+    return not any(ch.isdigit() for ch in word) and any(read(word) for read in readers)
+
+
 def break_cue_words() -> Tuple[str, ...]:
     """The one-word clause-break cues of every pack's spec cue set ("but", "however", "salvo", "sauf").
 
@@ -240,4 +273,4 @@ def break_cue_words() -> Tuple[str, ...]:
 
 
 __all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "generation", "packs",
-           "languages", "get_pack", "union", "break_cue_words", "agreement_endings", "CueSet", "CueError"]
+           "languages", "get_pack", "union", "break_cue_words", "agreement_endings", "number_word", "CueSet", "CueError"]

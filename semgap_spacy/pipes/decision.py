@@ -18,7 +18,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..core.pipeline import DISABLED, FAILED, PIPELINE_INCOMPLETE, RAN, RunCheck, check_runs, contract
-from ..core.policy import NO_MARK, CaseFindings, Mark, Policy
+from ..core.policy import NO_MARK, UNTIED_ANY, UNTIED_SETTINGS, CaseFindings, Mark, Policy
 from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the check lives in core)
 from ..core.decision_record import Deferred, make_record
 from ..core.run_entries import is_entry
@@ -60,14 +60,22 @@ class Decision(SemgapPipe):
     FACTORY = "semgap_decision"
 
     def __init__(self, nlp: Language, name: str = "semgap_decision", *, enabled: bool = True,
-                 spans_key: str = TERMS_KEY, ablation: bool = False, default_domain: Optional[str] = None):
+                 spans_key: str = TERMS_KEY, ablation: bool = False, default_domain: Optional[str] = None,
+                 untied_quantities: str = UNTIED_ANY):
         if default_domain is not None and not isinstance(default_domain, str):
             raise ValueError(f"default_domain must be a domain name or null, not {type(default_domain).__name__}")
+        if untied_quantities not in UNTIED_SETTINGS:
+            raise ValueError(f"untied_quantities must be one of {', '.join(map(repr, UNTIED_SETTINGS))}, "
+                             f"not {untied_quantities!r}")
         self.spans_key = spans_key
         self.ablation = bool(ablation)
         self.default_domain = default_domain
+        self.untied_quantities = untied_quantities
+        # a looser reading than the default, recorded in every decision it could have widened
+        self._widened = None if untied_quantities == UNTIED_ANY else {"untied_quantities": untied_quantities}
         super().__init__(nlp, name, enabled=enabled)
-        self.cfg.update(spans_key=spans_key, ablation=self.ablation, default_domain=default_domain)
+        self.cfg.update(spans_key=spans_key, ablation=self.ablation, default_domain=default_domain,
+                        untied_quantities=untied_quantities)
         self.build()
 
     def run(self, doc: Doc, default_domain=LOOK_UP) -> Doc:
@@ -127,7 +135,7 @@ class Decision(SemgapPipe):
                                "glossary_sha256": self.glossary.sha256, "text_sha256": None})
 
     def _rebuild(self) -> None:
-        self.policy = Policy(self.glossary)
+        self.policy = Policy(self.glossary, untied_quantities=self.untied_quantities)
         self._clean_entries = None
 
     def reasons(self, doc: Doc) -> List[dict]:
@@ -138,14 +146,12 @@ class Decision(SemgapPipe):
         """What the pipes left on the doc, read once into plain rows."""
         get = doc.user_data.get
         rows = term_rows(doc, self.spans_key)
-        # quantities matter only next to a field mention
-        fields = "field" in [row.facts.signal for row in rows] or self.spans_key != TERMS_KEY
         coverage = get(_COVERAGE)
         # the quantity findings read the default term group, whatever this pipe's spans_key
         finding_terms = None if self.spans_key == TERMS_KEY else term_rows(doc, TERMS_KEY)
         return CaseFindings(
             domain=get(_DOMAIN), text=doc_text(doc), terms=rows, marks=_SpanMarks(doc),
-            quantities=quantity_rows(doc) if fields else [],
+            quantities=quantity_rows(doc),
             case_problems=get(_CASE_PROBLEMS), component_errors=get(_COMPONENT_ERRORS), repairs=get(_REPAIRS),
             readings_checked=get(_READINGS_CHECKED), finding_terms=finding_terms, suspicious=get(_SUSPICIOUS),
             coverage=coverage.get("findings") if coverage else None, pipeline_problems=pipeline_problems)
@@ -165,20 +171,21 @@ class Decision(SemgapPipe):
             self.glossary.version_of(domain if isinstance(domain, str) else None), self.glossary.sha256,
             user_data.get(_TEXT_SHA256) or text_sha256(doc_text(doc)),
             tuple(coverage.get("name_sources") or []) if coverage else None,
-            user_data.get(_DEFAULT_DOMAIN), ablation))
+            user_data.get(_DEFAULT_DOMAIN), ablation, self._widened))
         return doc
 
 
 @Language.factory(
     "semgap_decision",
-    default_config={"enabled": True, "spans_key": TERMS_KEY, "ablation": False, "default_domain": None},
+    default_config={"enabled": True, "spans_key": TERMS_KEY, "ablation": False, "default_domain": None,
+                    "untied_quantities": UNTIED_ANY},
     # one attribute per pipe the decision needs (data/pipeline.json), so that
     # ``nlp.analyze_pipes()`` names a missing one
     requires=[r.signature for r in contract().required],
     assigns=["doc._.semgap_decision", "doc._.semgap_pipeline"],
 )
 def make_decision(nlp: Language, name: str, enabled: bool, spans_key: str, ablation: bool,
-                  default_domain: Optional[str]) -> Decision:
+                  default_domain: Optional[str], untied_quantities: str = UNTIED_ANY) -> Decision:
     """Build the decision component.
 
     enabled (bool): Off still writes a decision (escalate: nothing read). Defaults to True.
@@ -188,7 +195,13 @@ def make_decision(nlp: Language, name: str, enabled: bool, spans_key: str, ablat
         that did not fully read the text escalates ``pipeline_incomplete``.
     default_domain (Optional[str]): The domain of a doc that names none (plain ``nlp(text)``);
         recorded in each decision that used it. Defaults to None: such a doc escalates ``unknown_domain``.
+    untied_quantities (str): Which text quantities that no field mention claims escalate
+        (``quantity_untied``): "any" (the default) every one of a kind a contract of the domain
+        governs ("xm neg, 30 h"); "named_fields" only one of the kind of a field the text names,
+        by a mention or a word of its phrases ("xm neg, ischemia 30 h"), so that "Next update in
+        1 day" proceeds. "named_fields" widens what may proceed and is recorded in every decision
+        (``"widened"``).
     RETURNS (Decision): The component.
     """
     return Decision(nlp, name, enabled=enabled, spans_key=spans_key, ablation=ablation,
-                    default_domain=default_domain)
+                    default_domain=default_domain, untied_quantities=untied_quantities)

@@ -578,7 +578,8 @@ def quantity_rows(doc: Doc, quantities_key: str = QUANTITIES_KEY) -> List[Quanti
 
     doc (Doc): A document processed by ``semgap_quantities``.
     quantities_key (str): The quantity span group. Defaults to "semgap_quantities".
-    RETURNS (List[QuantityRow]): The rows, in group order; empty when the group is missing.
+    RETURNS (List[QuantityRow]): The rows, in group order (the kind is the span's label); empty
+        when the group is missing.
     """
     group = span_group(doc, quantities_key)
     if group is None:
@@ -588,5 +589,5 @@ def quantity_rows(doc: Doc, quantities_key: str = QUANTITIES_KEY) -> List[Quanti
         start, end = q.start_char, q.end_char
         out.append(QuantityRow(start, end, span_value(doc, "semgap_linked_field", start, end),
                                span_value(doc, "semgap_quantity_problem", start, end),
-                               span_value(doc, "semgap_magnitude", start, end)))
+                               span_value(doc, "semgap_magnitude", start, end), q.label_))
     return out

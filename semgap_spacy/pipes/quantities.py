@@ -32,7 +32,7 @@ from ..glossary.models import GlossarySet
 from .base import SemgapPipe
 from ..core.readings import check_readings
 from ..core.clauses import clause_rule
-from ..core.quantities import QUANTITY_BOUND, TextQuantity, find_quantities, is_bound
+from ..core.quantities import QUANTITY_BOUND, QUANTITY_UNSPLIT, TextQuantity, find_quantities, is_bound
 from ..core.textview import reads_as_itself, read_text
 from ..core import units
 from ..core.units import AMBIGUOUS, OK, UNSUPPORTED, canonical_unit, convert, tidy, unit_table
@@ -165,9 +165,11 @@ class Quantities(SemgapPipe):
             if span is None:
                 continue
             start_char, end_char = span.start_char, span.end_char
-            # span extensions are keyed by offsets: two quantities in one token
-            # ("2-8" in some tokenizers) would share their values, keep the first
+            # span extensions are keyed by offsets: two quantities in one token ("6h/30h",
+            # "6h→30h") would share their values, so the first keeps its span and says that
+            # the token holds another, which nothing checks
             if (start_char, end_char) in seen:
+                set_span_values(doc, start_char, end_char, {"semgap_quantity_problem": QUANTITY_UNSPLIT})
                 continue
             seen.add((start_char, end_char))
             linked = None
