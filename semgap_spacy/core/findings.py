@@ -10,10 +10,11 @@ into rows once (``pipes/rows.py``).
 """
 import re
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
 from ..glossary.models import Contract, GlossarySet
-from ..lang import number_word
+from ..lang import generation, number_word
+from ..util.caches import cached
 from ..util.textnorm import fold
 from .quantities import QUANTITY_BOUND, QUANTITY_UNSPLIT, SPACE
 from .readings import STATUS_OK, STATUS_OUT, contract_message, fmt, within
@@ -121,16 +122,28 @@ def field_mentions(rows: List[TermRow], glossary: GlossarySet, domain: Optional[
 _WORD = re.compile(r"[^\W\d_]+")
 
 
+_CHUNK = re.compile(r"\S+")
+#: what one whitespace-separated chunk of text holds: (start, end) in the chunk, the fields its
+#: word names and whether it is a number in words, for each word that does either
+ChunkFacts = Tuple[Tuple[int, int, Tuple[str, ...], bool], ...]
+
+
 class FieldWords:
     """The words of the phrases of each field with a contract, per domain, so that a field named by
     part of its phrase counts as named ("shelf life" for remaining shelf life, "hours since last
-    inspection"): ``named`` finds them in a text. Stop words and one-letter words name nothing.
+    inspection"): ``read`` finds them in a text, and its numbers in words on the way. Stop words
+    and one-letter words name nothing.
+
+    What a chunk of text holds depends on the chunk and the domain alone, so it is
+    worked out once per distinct chunk (``util.caches.cached``, which keeps a memory
+    zone's one-off chunks no longer than the zone) and a text is one look-up per chunk.
 
     glossary (GlossarySet): The glossary set.
     stop (FrozenSet[str]): Folded words that name no field (spec §4.1 rule 3's stop words).
+    cache_size (int): Chunks remembered per domain.
     """
 
-    def __init__(self, glossary: GlossarySet, stop: FrozenSet[str]):
+    def __init__(self, glossary: GlossarySet, stop: FrozenSet[str], cache_size: int = 65536):
         self.contracts = contract_index(glossary)
         self.words: Dict[str, Dict[str, Tuple[str, ...]]] = {}
         for domain, term in glossary.terms():
@@ -142,29 +155,64 @@ class FieldWords:
                     key = fold(word)
                     if len(key) > 1 and key not in stop and term.field not in words.get(key, ()):
                         words[key] = words.get(key, ()) + (term.field,)
+        self.cache_size = cache_size
+        self._chunks: Dict[Optional[str], Callable[[str], ChunkFacts]] = {}
+        self._packs = generation()
 
-    def named(self, domain: Optional[str], text: str, mentions: List[FieldMention] = ()) -> List[FieldMention]:
-        """The field ``mentions``, and for each other field of ``domain`` one of whose phrase words
-        the text holds, a mention at the first such word (token offsets -1, status "partial");
-        the words' in text order after the mentions.
+    def _chunk_reader(self, domain: Optional[str]) -> Callable[[str], ChunkFacts]:
+        if self._packs != generation():  # a pack registered since: its numbers in words count too
+            self._chunks.clear()
+            self._packs = generation()
+        reader = self._chunks.get(domain)
+        if reader is None:
+            words = self.words.get(domain, {}) if domain else {}
+
+            def facts(chunk: str) -> ChunkFacts:
+                out = []
+                for m in _WORD.finditer(chunk):
+                    word = m.group()
+                    fields, is_number = words.get(fold(word), ()), number_word(word)
+                    if fields or is_number:
+                        out.append((m.start(), m.end(), fields, is_number))
+                return tuple(out)
+
+            reader = self._chunks[domain] = cached(self.cache_size)(facts)
+        return reader
+
+    def read(self, domain: Optional[str], text: str,
+             mentions: List[FieldMention] = ()) -> Tuple[List[FieldMention], List[Tuple[int, int]]]:
+        """The fields the text names and where it writes a number in words, in one pass over its chunks.
+
+        The fields named are the ``mentions`` and, for each other field of
+        ``domain`` one of whose phrase words the text holds, a mention at the
+        first such word (token offsets -1, status "partial"), in text order after the mentions.
 
         domain (Optional[str]): The case's domain.
         text (str): The doc text.
         mentions (List[FieldMention]): The whole mentions (``field_mentions``).
-        RETURNS (List[FieldMention]): The fields named, wholly or in part.
+        RETURNS (Tuple[List[FieldMention], List[Tuple[int, int]]]): The fields named, wholly or in
+            part, and (start_char, end_char) of every number in words ("fifty", "zwanzig").
         """
-        words = self.words.get(domain) if domain else None
-        if not words:
-            return list(mentions)
-        out, seen = list(mentions), {m.field for m in mentions}
-        for m in _WORD.finditer(text):
-            for field in words.get(fold(m.group()), ()):
-                if field not in seen:
-                    seen.add(field)
-                    term_id, contract = self.contracts[(domain, field)]
-                    out.append(FieldMention(-1, -1, m.start(), m.end(), field, domain, term_id, "partial",
-                                            contract))
-        return out
+        facts = self._chunk_reader(domain)
+        named, numbers = list(mentions), []
+        seen = None
+        for m in _CHUNK.finditer(text):
+            hits = facts(m.group())
+            if not hits:
+                continue
+            base = m.start()
+            for start, end, fields, is_number in hits:
+                if is_number:
+                    numbers.append((base + start, base + end))
+                for field in fields:
+                    if seen is None:
+                        seen = {f.field for f in mentions}
+                    if field not in seen:
+                        seen.add(field)
+                        term_id, contract = self.contracts[(domain, field)]
+                        named.append(FieldMention(-1, -1, base + start, base + end, field, domain, term_id,
+                                                  "partial", contract))
+        return named, numbers
 
 
 def contract_kinds(glossary: GlossarySet) -> Dict[str, Dict[str, Tuple[str, ...]]]:
@@ -345,6 +393,7 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
     return out
 
 
+_DIGIT = re.compile(r"[0-9]")  # a plain class: the engine skips to the first digit in C
 # A number standing alone ("12", "-4", "0.55", "(30)"): not glued to a word, a sign of money, a
 # clock time or a code ("#4821", "$1,250", "14:00", "555-0199", "LOT-42" are names or times).
 _PLAIN_NUMBER = re.compile(r"(?<![^\s(\[])[-+−–]?[0-9]+(?:[.,][0-9]+)*(?=[\s)\],;!?]|[.:](?:\s|$)|$)")
@@ -367,7 +416,7 @@ def _nearest_before(fields: List[FieldMention], start: int) -> FieldMention:
 
 
 def bare_number_findings(fields: List[FieldMention], terms: List[TermRow], quantities: List[QuantityRow],
-                         text: str, reported: List[dict]) -> List[dict]:
+                         text: str, reported: List[dict], number_words: List[Tuple[int, int]] = ()) -> List[dict]:
     """``ambiguous_unit`` for each number with no unit, and ``value_in_words`` for each number in
     words, in a text that names a field of the case's domain, wherever it stands: "DTI is 55",
     "ischémie froide de 30", "storage 4 °C; then 12", "Isquemia: unas veintiocho horas".
@@ -381,11 +430,12 @@ def bare_number_findings(fields: List[FieldMention], terms: List[TermRow], quant
     of 3", "tail 1402"), and escalating them all cost a third of a probe's
     harmless proceeds for one case caught.
 
-    fields (List[FieldMention]): The fields the text names (``FieldWords.named``); none: no findings.
+    fields (List[FieldMention]): The fields the text names (``FieldWords.read``); none: no findings.
     terms (List[TermRow]): Every term span, whose own words hold no value.
     quantities (List[QuantityRow]): The quantity spans.
     text (str): The doc text.
     reported (List[dict]): Findings made already (``quantity_findings``), not repeated.
+    number_words (List[Tuple[int, int]]): Where the text writes a number in words (``FieldWords.read``).
     RETURNS (List[dict]): Findings in the shape of ``quantity_findings``', in text order, each
         naming the nearest field mention before the number (or the first).
     """
@@ -393,7 +443,7 @@ def bare_number_findings(fields: List[FieldMention], terms: List[TermRow], quant
         return []
     out = []
     read = None
-    for m in _PLAIN_NUMBER.finditer(text):
+    for m in (_PLAIN_NUMBER.finditer(text) if _DIGIT.search(text) else ()):
         start, end = m.span()
         if read is None:  # most texts have no bare number
             read = _read_spans(terms, quantities, reported)
@@ -405,17 +455,14 @@ def bare_number_findings(fields: List[FieldMention], terms: List[TermRow], quant
                             f"that names the field, so it may state its value, and nothing can check it "
                             f"against its contract in {mention.contract.unit}",
                             None, mention.contract.unit, start, end))
-    for m in _WORD.finditer(text):
-        if not number_word(m.group()):
-            continue
-        start, end = m.span()
+    for start, end in number_words:
         if read is None:
             read = _read_spans(terms, quantities, reported)
         if any(s < end and start < e for s, e in read):
             continue
         mention = _nearest_before(fields, start)
         out.append(_finding(mention.field, mention.term_id, "unit_problem", "value_in_words",
-                            f"{mention.field}: '{m.group()}' in the text is a number in words in a text that "
+                            f"{mention.field}: '{text[start:end]}' in the text is a number in words in a text that "
                             f"names the field, which the reader does not read, so it cannot be checked "
                             f"against its contract in {mention.contract.unit}",
                             None, mention.contract.unit, start, end))
@@ -437,14 +484,14 @@ def timestamp_findings(fields: List[FieldMention], terms: List[TermRow], quantit
     so the duration the text implies is unchecked. A text that names no duration field is
     left alone ("[15:59] Priya: xm neg" is a chat time stamp).
 
-    fields (List[FieldMention]): The fields the text names (``FieldWords.named``).
+    fields (List[FieldMention]): The fields the text names (``FieldWords.read``).
     terms (List[TermRow]): Every term span, whose own words hold no time.
     quantities (List[QuantityRow]): The quantity spans.
     text (str): The doc text.
     RETURNS (List[dict]): Findings in the shape of ``quantity_findings``', in text order.
     """
     durations = [f for f in fields if f.contract.kind == "duration"]
-    if not durations:
+    if not durations or not _DIGIT.search(text):
         return []
     out = []
     read = None

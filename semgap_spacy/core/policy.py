@@ -295,7 +295,7 @@ class Policy:
                 reasons.append(finding)
                 recognised = recognised or finding.get("code") in _VALUE_CODES
             # the fields the text names: by a mention, or by a word of one of their phrases
-            named = self._field_words.named(domain, text, finding_fields)
+            named, number_words = self._field_words.read(domain, text, finding_fields)
             if quantities:
                 kinds = self._contract_kinds.get(domain, {})
                 if self.untied_quantities == UNTIED_NAMED:
@@ -303,7 +303,7 @@ class Policy:
                              for kind, fields in kinds.items()}
                 reasons.extend(untied_quantity_findings(quantities, kinds, text))
             terms = case.finding_terms or rows
-            reasons.extend(bare_number_findings(named, terms, quantities, text, found))
+            reasons.extend(bare_number_findings(named, terms, quantities, text, found, number_words))
             reasons.extend(timestamp_findings(named, terms, quantities, text))
             if case.coverage:
                 frozen = freeze_findings(case.coverage) if defer else None
