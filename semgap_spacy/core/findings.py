@@ -242,9 +242,6 @@ def _finding(field: str, term_id: Optional[str], status: str, code: str, message
 # text states the field's value, and without a unit nothing can check it. So does any
 # word with a digit there that the quantity reader did not read ("TSI l50 h", "DTI ٥٠%").
 _BARE_VALUE = re.compile(SPACE + r"*[:=]?" + SPACE + r"*([^\s,;]*?\d[^\s,;]*)")
-# A number in words there ("DTI fifty", "Transporttemperatur zwanzig") states it in a form the
-# quantity reader does not read at all (``lang.number_word``).
-_NEXT_WORD = re.compile(SPACE + r"*[:=]?" + SPACE + r"*([^\W\d_]+)")
 
 
 def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow], readings_checked,
@@ -268,8 +265,8 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
       ``text_quantity_unconfirmed`` instead;
     - a field mention followed by a number with no unit ("DTI 50", "CIT: 30") or by a word with
       a digit the quantity reader did not read ("TSI l50 h"), reading or not: ``ambiguous_unit``
-      (the text states a value nothing can check); by a number in words ("DTI fifty"):
-      ``value_in_words``;
+      (the text states a value nothing can check; a number in words, "DTI fifty", is
+      ``bare_number_findings``' ``value_in_words``);
     - a field mentioned with no reading (not even a malformed one) and no
       tied quantity: ``field_without_value`` at its first mention.
 
@@ -356,23 +353,12 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
     for name, mentions in by_field.items():
         if name in tied_fields:
             continue
-        bare = worded = None
+        bare = None
         for mention in mentions:
             m = _BARE_VALUE.match(text, mention.end_char)
             if m is not None:
                 bare = (mention, m)
                 break
-            m = _NEXT_WORD.match(text, mention.end_char)
-            if m is not None and worded is None and number_word(m.group(1)):
-                worded = (mention, m)
-        if bare is None and worded is not None:
-            mention, m = worded
-            out.append(_finding(name, mention.term_id, "unit_problem", "value_in_words",
-                                f"{name}: '{m.group(1)}' follows its mention in the text: a number in words, "
-                                f"which the reader does not read, so it cannot be checked against its "
-                                f"contract in {mention.contract.unit}",
-                                None, mention.contract.unit, mention.start_char, m.end(1)))
-            continue
         if bare is not None:
             mention, m = bare
             out.append(_finding(name, mention.term_id, "unit_problem", "ambiguous_unit",
@@ -441,31 +427,21 @@ def bare_number_findings(fields: List[FieldMention], terms: List[TermRow], quant
     """
     if not fields:
         return []
+    bare = [m.span() for m in _PLAIN_NUMBER.finditer(text)] if _DIGIT.search(text) else []
+    if not bare and not number_words:
+        return []
+    read = _read_spans(terms, quantities, reported)
     out = []
-    read = None
-    for m in (_PLAIN_NUMBER.finditer(text) if _DIGIT.search(text) else ()):
-        start, end = m.span()
-        if read is None:  # most texts have no bare number
-            read = _read_spans(terms, quantities, reported)
-        if any(s < end and start < e for s, e in read):
-            continue
-        mention = _nearest_before(fields, start)
-        out.append(_finding(mention.field, mention.term_id, "unit_problem", "ambiguous_unit",
-                            f"{mention.field}: '{m.group()}' in the text is a number with no unit in a text "
-                            f"that names the field, so it may state its value, and nothing can check it "
-                            f"against its contract in {mention.contract.unit}",
-                            None, mention.contract.unit, start, end))
-    for start, end in number_words:
-        if read is None:
-            read = _read_spans(terms, quantities, reported)
-        if any(s < end and start < e for s, e in read):
-            continue
-        mention = _nearest_before(fields, start)
-        out.append(_finding(mention.field, mention.term_id, "unit_problem", "value_in_words",
-                            f"{mention.field}: '{text[start:end]}' in the text is a number in words in a text that "
-                            f"names the field, which the reader does not read, so it cannot be checked "
-                            f"against its contract in {mention.contract.unit}",
-                            None, mention.contract.unit, start, end))
+    for spans, code, what in ((bare, "ambiguous_unit", "a number with no unit"),
+                              (number_words, "value_in_words", "a number in words, which the reader does not read,")):
+        for start, end in spans:
+            if any(s < end and start < e for s, e in read):
+                continue
+            mention = _nearest_before(fields, start)
+            out.append(_finding(mention.field, mention.term_id, "unit_problem", code,
+                                f"{mention.field}: '{text[start:end]}' in the text is {what} in a text that names "
+                                f"the field, so it may state its value, and nothing can check it against its "
+                                f"contract in {mention.contract.unit}", None, mention.contract.unit, start, end))
     out.sort(key=lambda r: r["start_char"])
     return out
 
