@@ -37,12 +37,13 @@ import re
 import unicodedata
 from bisect import bisect_left
 from functools import lru_cache, partial
+from itertools import product
 from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Sequence,
                     Set, Tuple)
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
-from ..lang import break_cue_words
+from ..lang import break_cue_phrases, break_cue_words
 from ..lang.cues import BREAK as BREAK_CUE
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
@@ -163,12 +164,14 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: The kinds of word a key can be, kept as sets of keys beside each word's rule
 #: (``util.caches.IndexedCache``), so a text asks "does any of my words ...?" with one set
 #: operation: ``BREAK``, a clause break may begin in it (``ClauseRule.break_starts``);
-#: ``PHRASE``, a known name or a longer neutral entry holds it (rules 6 and 7).
-BREAK, PHRASE = "break", "phrase"
-_KINDS = (BREAK, PHRASE)
-#: the kinds of a word as one shared tuple per combination
-_KIND_TUPLES = {(False, False): (), (True, False): (BREAK,), (False, True): (PHRASE,),
-                (True, True): (BREAK, PHRASE)}
+#: ``PHRASE``, a known name or a longer neutral entry holds it (rules 6 and 7); ``OPENER``, it is
+#: the first word of a clause-break cue of two words or more ("mientras que"), whose words
+#: explain themselves only where that clause holds a term (``explain_breaks``).
+BREAK, PHRASE, OPENER = "break", "phrase", "opener"
+_KINDS = (BREAK, PHRASE, OPENER)
+#: the kinds of a word as one shared tuple per combination (a flag per kind, in ``_KINDS`` order)
+_KIND_TUPLES = {flags: tuple(kind for kind, on in zip(_KINDS, flags) if on)
+                for flags in product((False, True), repeat=len(_KINDS))}
 #: What a word says by itself in one domain: its rule by rules 3, 4, 5 or a one-word
 #: neutral entry (None for none) and its kinds. Plain values, which the collector stops tracking.
 WordFacts = Tuple[Optional[str], Tuple[str, ...]]
@@ -234,6 +237,8 @@ class CoverageRules:
         self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {}, frozenset(), frozenset())
         self.clauses = clause_rule()
         self.break_words = frozenset(_fold(w) for w in break_cue_words())
+        self.break_phrases = frozenset(" ".join(_fold(w).split()) for w in break_cue_phrases())
+        self.openers = frozenset(w.split()[0] for w in self.break_phrases)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -302,7 +307,8 @@ class CoverageRules:
     def _word_facts_of(self, text: str, rules: DomainRules) -> WordFacts:
         """The facts of one word (``WordFacts``)."""
         in_phrase = text in rules.name_words or _fold(text) in rules.neutral_seq_words
-        return (self._word_rule(text, rules), _KIND_TUPLES[bool(self.clauses.break_starts(text)), in_phrase])
+        return (self._word_rule(text, rules), _KIND_TUPLES[bool(self.clauses.break_starts(text)), in_phrase,
+                                                           _fold(text) in self.openers])
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -323,35 +329,43 @@ class CoverageRules:
 
     def explain_breaks(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                        ends: Sequence[int], breaks: Sequence[Tuple[int, int]]) -> List[Optional[str]]:
-        """A one-word clause-break cue ("but", "however", "salvo") is explained, as a cue, when the
-        clause it opens reaches a term; otherwise it stays unexplained, in place.
+        """A clause-break cue ("but", "however", "salvo", "mientras que", "alors que") is explained,
+        as a cue, when the clause it opens reaches a term; otherwise its words stay unexplained, in
+        place, even those that are stop words one by one ("alors", "que").
 
-        Such a word qualifies what came before it. "No rush but cleared to close"
+        Such a cue qualifies what came before it. "No rush but cleared to close"
         states the clearance after it, and reads in full; in "Clear to close, but
-        the wire" or "Lote liberado salvo el envío" the clause it opens holds no
-        term, so the text says that something qualifies the clearance in words no
-        rule reads, and the clause escalates. Read as a stop word, the cue would
-        have let both proceed (``lang.break_cue_words``).
+        the wire", "Lote liberado salvo el envío" or "Lot libéré, alors que le
+        dossier" the clause it opens holds no term, so the text says that
+        something qualifies the clearance in words no rule reads, and the clause
+        escalates. Read as stop words, the cues would have let them proceed
+        (``lang.break_cue_words``, ``lang.break_cue_phrases``).
 
         explained (List[Optional[str]]): The rule per token (``explain_words``), completed here.
         text (str): The text; starts, ends: the tokens' character offsets.
         breaks (Sequence[Tuple[int, int]]): The text's clause breaks (``breaks``), a break word's own among them.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        words, n = self.break_words, len(explained)
+        n = len(explained)
         for b, (start, end) in enumerate(breaks):
             if not text[start].isalpha():
                 continue  # punctuation: no cue
             i = bisect_left(starts, start)
-            if i == n or starts[i] != start or explained[i] is not None or _fold(text[start:end]) not in words:
+            if i == n or starts[i] != start:
+                continue
+            k = bisect_left(starts, end, i)  # the cue's tokens are i..k-1
+            if k - i == 1:
+                if explained[i] is not None or _fold(text[start:end]) not in self.break_words:
+                    continue
+            elif (TERM in explained[i:k]
+                  or " ".join(_fold(text[start:end]).split()) not in self.break_phrases):
                 continue
             clause_end = breaks[b + 1][0] if b + 1 < len(breaks) else len(text)
-            j = i + 1
-            while j < n and starts[j] < clause_end:
-                if explained[j] is TERM:
-                    explained[i] = CUE
-                    break
+            j = k
+            while j < n and starts[j] < clause_end and explained[j] is not TERM:
                 j += 1
+            opens_a_term = j < n and starts[j] < clause_end
+            explained[i:k] = [CUE if opens_a_term else None] * (k - i)
         return explained
 
     @staticmethod
@@ -363,18 +377,24 @@ class CoverageRules:
         covered (Iterable[Tuple[int, int]]): (token_start, token_end) of the tokens inside a term,
             frame, field mention or quantity span (rule 1).
         cues (Iterable[Tuple[int, int, str]]): (token_start, token_end, label) of every cue match
-            (rule 2); a one-word clause-break cue is left to ``explain_breaks``.
+            (rule 2); a clause-break cue is left to ``explain_breaks``.
         RETURNS (List[Optional[str]]): ``rules``: the rule per token; a token is ``TERM`` exactly
             when ``covered`` holds it.
         """
         n = len(rules)
         for start, end, label in cues:
             start, end = max(start, 0), min(end, n)
-            if start < end and (label != BREAK_CUE or end - start > 1):
+            if start < end and label != BREAK_CUE:
                 rules[start:end] = [CUE] * (end - start)
         for start, end in covered:  # rule 1 comes first
             rules[start:end] = [TERM] * (end - start)
         return rules
+
+    @staticmethod
+    def may_open_break(reading: WordReading, keys: Sequence[Hashable]) -> bool:
+        """Whether a word of the text opens a clause-break cue of two words or more: its words,
+        stop words one by one, are explained only by ``explain_breaks``."""
+        return not reading[1][OPENER].isdisjoint(keys)
 
     @staticmethod
     def phrases_may_explain(explained: Sequence[Optional[str]], reading: WordReading,

@@ -255,6 +255,19 @@ def number_word(word: str) -> bool:
     return not any(ch.isdigit() for ch in word) and any(read(word) for read in readers)
 
 
+def break_cue_phrases() -> Tuple[str, ...]:
+    """The clause-break cues of two words or more of every pack's spec cue set ("mientras que",
+    "alors que", "apart from"), each as written. Their words are mostly stop words one by one,
+    so, like ``break_cue_words``, they explain themselves only where the clause they open
+    holds a term (``core.coverage``)."""
+    out: Dict[str, None] = {}
+    for pack in packs().values():
+        for record in pack.cues.records:
+            if record.category == "break" and len(record.cue.split()) > 1:
+                out.setdefault(record.cue, None)
+    return tuple(out)
+
+
 def break_cue_words() -> Tuple[str, ...]:
     """The one-word clause-break cues of every pack's spec cue set ("but", "however", "salvo", "sauf").
 
@@ -273,4 +286,5 @@ def break_cue_words() -> Tuple[str, ...]:
 
 
 __all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "generation", "packs",
-           "languages", "get_pack", "union", "break_cue_words", "agreement_endings", "number_word", "CueSet", "CueError"]
+           "languages", "get_pack", "union", "break_cue_words", "break_cue_phrases", "agreement_endings",
+           "number_word", "CueSet", "CueError"]

@@ -101,10 +101,12 @@ class Coverage(SemgapPipe):
         matches = data.get(_CUE_MATCHES) or ()
         explained = rules.explain_words(reading[0], covered, matches)
         breaks = None
-        if None in explained:
-            if self.ner or self.titlecase or rules.phrases_may_explain(explained, reading, keys):
+        opens = rules.may_open_break(reading, keys)  # "mientras que": its words may yet be unexplained
+        if None in explained or opens:
+            if None in explained and (self.ner or self.titlecase
+                                      or rules.phrases_may_explain(explained, reading, keys)):
                 self._explain_phrases(doc, explained, [text[s:e] for s, e in zip(starts, ends)], domain)
-            if None in explained:
+            if None in explained or opens:
                 breaks = rules.breaks(text, reading, keys, starts, ends)
                 rules.explain_breaks(explained, text, starts, ends, breaks)
         applied = _NONE_APPLIED

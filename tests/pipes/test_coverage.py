@@ -139,6 +139,28 @@ def test_a_break_cue_that_opens_a_clause_with_a_term_is_explained(nlp, text, dom
     assert rules[word] == "cue"
 
 
+@pytest.mark.parametrize("text, domain, words", [
+    ("Lote liberado mientras que el envío", "pharma_qa", ["mientras", "que"]),
+    ("Lot libéré, alors que le dossier", "pharma_qa", ["alors", "que"]),
+    ("Lot libéré bien que le dossier", "pharma_qa", ["bien", "que"]),
+])
+def test_a_break_cue_of_stop_words_that_opens_a_clause_without_a_term_stays_unexplained(nlp, text, domain, words):
+    # each word is a stop word, and every other word is explained: read as stop words, they would proceed
+    doc = assess(nlp, text, domain=domain)
+    assert [t.text for t in doc if t._.semgap_explained_by is None] == words
+    unexplained = [r for r in doc._.semgap_decision["reasons"] if r["code"] == "unexplained_content"]
+    assert doc._.semgap_decision["decision"] == "escalate" and [w for r in unexplained for w in r["words"]] == words
+
+
+@pytest.mark.parametrize("text, domain, words", [
+    ("Envío pendiente de papeles, mientras que el lote liberado", "pharma_qa", ["mientras", "que"]),
+    ("Pas d'urgence, alors que lot libéré", "pharma_qa", ["alors", "que"]),
+])
+def test_a_break_cue_of_stop_words_that_opens_a_clause_with_a_term_is_a_cue(nlp, text, domain, words):
+    rules = _rules(nlp, text, domain)
+    assert [rules[w] for w in words] == ["cue", "cue"]
+
+
 def test_rule_3_break_cues_leave_the_stop_words():
     from spacy.lang.en.stop_words import STOP_WORDS as EN
     from spacy.lang.es.stop_words import STOP_WORDS as ES
