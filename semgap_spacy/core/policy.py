@@ -299,8 +299,8 @@ class Policy:
             if quantities:
                 kinds = self._contract_kinds.get(domain, {})
                 if self.untied_quantities == UNTIED_NAMED:
-                    kinds = {kind: tuple(f for f in fields if any(m.field == f for m in named))
-                             for kind, fields in kinds.items()}
+                    said = {m.field for m in named}
+                    kinds = {kind: tuple(f for f in of_kind if f in said) for kind, of_kind in kinds.items()}
                 reasons.extend(untied_quantity_findings(quantities, kinds, text))
             terms = case.finding_terms or rows
             reasons.extend(bare_number_findings(named, terms, quantities, text, found, number_words))
