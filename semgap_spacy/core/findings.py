@@ -474,8 +474,7 @@ def timestamp_findings(fields: List[FieldMention], terms: List[TermRow], quantit
     for m in _TIME_OR_DATE.finditer(text):
         start, end = m.span()
         if read is None:
-            read = [(q.start_char, q.end_char) for q in quantities]
-            read.extend((t.start_char, t.end_char) for t in terms)
+            read = _read_spans(terms, quantities, ())
         if any(s < end and start < e for s, e in read):
             continue
         mention = _nearest_before(durations, start)
