@@ -89,12 +89,12 @@ def stop_words(pack_codes: Tuple[str, ...]) -> FrozenSet[str]:
     pack_codes (Tuple[str, ...]): The language packs whose stop words count.
     RETURNS (FrozenSet[str]): Folded words.
     """
-    from ..lang import get_pack, packs
+    from ..lang import get_pack, never_neutral_words
 
     words: Set[str] = set()
     for code in pack_codes:
         words.update(_fold(w) for w in spacy_stop_words(get_pack(code).spacy_lang))
-    never = {_fold(w) for pack in packs().values() for w in pack.never_neutral}
+    never = {_fold(w) for w in never_neutral_words()}
     never.update(_fold(w) for w in break_cue_words())  # "but", "salvo": they qualify what came before
     return frozenset(words - never)
 

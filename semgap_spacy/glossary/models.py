@@ -341,7 +341,8 @@ class DomainGlossary(_Strict):
         """A neutral word must not be able to hide a problem (spec §4.1).
 
         Three rules, each with its own message: a word that a language pack lists
-        as never neutral ("not", "sin", "kein"), a one-word clause-break cue of a
+        as never neutral (the spec's "not", "sin", "kein", or one the pack adds,
+        "seulement", "offen": ``lang.never_neutral_words``), a one-word clause-break cue of a
         pack ("but", "salvo": ``lang.break_cue_words``), and a word that is by itself a
         critical phrase of this domain: a one-word critical phrase, abbreviation
         or translation ("declined", "AOG") or an outcome word of a critical
@@ -350,9 +351,10 @@ class DomainGlossary(_Strict):
         as the spec's own lists have them): the phrase itself is still matched
         as a term, and the word alone states no problem.
         """
-        from ..lang import break_cue_words, union  # the language layer sits below the glossary
+        from ..lang import break_cue_words, never_neutral_words, union  # the language layer sits below the glossary
 
-        never = {fold(w) for w in union("never_neutral")}
+        spec_never = {fold(w) for w in union("never_neutral")}
+        never = {fold(w) for w in never_neutral_words()}
         breaks = {fold(w) for w in break_cue_words()}
         critical: Dict[str, str] = {}
         for term in self.terms:
@@ -369,8 +371,11 @@ class DomainGlossary(_Strict):
         for word, lang, which in self.vocabulary.neutral.words():
             key = fold(word.strip())
             where = f"neutral word {word!r} ({which} {lang})"
-            if key in never:
+            if key in spec_never:
                 raise ValueError(f"{where} is a never-neutral word (rule: spec §4.1 never neutral)")
+            if key in never:
+                raise ValueError(f"{where} is a never-neutral word (rule: a language pack's "
+                                 "never_neutral_added)")
             if key in breaks:
                 raise ValueError(f"{where} is a clause-break cue: it opposes or excepts what comes before "
                                  "(rule: a break cue is never neutral)")

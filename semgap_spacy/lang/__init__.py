@@ -65,8 +65,11 @@ class LanguagePack(BaseModel):
     clause_break_words: List[str]
     #: conjunctions that close a list ("no A, B or C" is one list)
     list_conjunctions: List[str]
-    #: words that never count as neutral, even when they are stop words (spec §4.1)
+    #: words that never count as neutral, even when they are stop words: the spec's list (§4.1)
     never_neutral: List[str]
+    #: stop words of this language the spec's lists do not name but which state what those
+    #: words state (``never_neutral_words``): never neutral either
+    never_neutral_added: List[str] = []
     #: abbreviations whose full stop ends no clause ("approx.")
     non_final_abbreviations: List[str]
     #: conjunctions joining the parts of one quantity ("2 h and 30 min")
@@ -96,7 +99,7 @@ class LanguagePack(BaseModel):
     #: the ``clinical`` cue profile (``cues_clinical.json``)
     clinical_cues: CueSet
 
-    _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral",
+    _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral", "never_neutral_added",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words")(_words)
@@ -223,6 +226,22 @@ def union(field: str) -> Tuple[str, ...]:
     return tuple(out)
 
 
+def never_neutral_words() -> Tuple[str, ...]:
+    """Every pack's never-neutral words: the spec's lists (``never_neutral``) and the words each
+    pack adds (``never_neutral_added``), as written.
+
+    The spec's lists name a negation, exception, condition, modal, comparison or
+    limit in each language, but not every stop word that states one: English has
+    "only" and "few", French not "seulement" and "peu"; German "außer", Spanish not
+    "excepto". Rule 3 would explain those ("Lot libéré, seulement." would proceed),
+    so each pack adds its stop words of the meanings the lists have in any
+    language, and of the problem states a clearance must not outweigh
+    ("ouvert", "offen", "reste": still open; "tarde": late). Adding one only
+    narrows what may proceed.
+    """
+    return union("never_neutral") + tuple(w for w in union("never_neutral_added") if w not in union("never_neutral"))
+
+
 def agreement_endings() -> Dict[str, Tuple[str, ...]]:
     """Each pack's ``agreement_endings``, folded, by language code."""
     return {code: tuple(fold(e) for e in pack.agreement_endings) for code, pack in packs().items()}
@@ -287,4 +306,4 @@ def break_cue_words() -> Tuple[str, ...]:
 
 __all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "generation", "packs",
            "languages", "get_pack", "union", "break_cue_words", "break_cue_phrases", "agreement_endings",
-           "number_word", "CueSet", "CueError"]
+           "number_word", "never_neutral_words", "CueSet", "CueError"]

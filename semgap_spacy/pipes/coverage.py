@@ -23,6 +23,7 @@ learnt once per distinct word; everything it stores on the doc is needed by
 a reader (the getter, the decision, displaCy), and a finding's words and
 offsets are tuples the collector need not keep walking.
 """
+from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from spacy.attrs import IDX, LENGTH, ORTH
@@ -32,8 +33,9 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from ..core.coverage import NAME_SOURCES, NER_LABELS, CoverageRules, findings
 from ..core.vocabulary import build_vocabulary, form_index_for
-from ..lang import languages as languages_available
+from ..lang import generation, languages as languages_available, union
 from ..lang.cues import HEDGE, NEGATION
+from ..util.textnorm import fold
 from .base import SemgapPipe
 from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, doc_key, doc_text, span_group,
                          span_value, term_facts)
@@ -151,6 +153,12 @@ def _rows(doc: Doc) -> Tuple[List[int], List[int], List[int]]:
     return keys, starts, [s + n for s, n in zip(starts, lengths)]
 
 
+@lru_cache(maxsize=2)
+def _range_words(pack_set: int) -> FrozenSet[str]:
+    """The range words ("to", "bis") of one set of language packs (``lang.generation()``), folded."""
+    return frozenset(fold(w) for w in union("range_words"))
+
+
 def _spans(doc: Doc, marks: Sequence[Tuple[int, int, str]]) -> List[Span]:
     """A Span per mark (token_start, token_end, code), labelled with the code: by its hash
     while the doc's strings hold the code (they may have been reloaded since, or have
@@ -166,10 +174,10 @@ def _spans(doc: Doc, marks: Sequence[Tuple[int, int, str]]) -> List[Span]:
 
 def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGroup],
              starts: Sequence[int]) -> List[Tuple[int, int]]:
-    """Rule 1: (token_start, token_end) of the tokens inside a term or quantity span, less the
-    words between a frame's head and outcome that no other term or quantity covers (the frame
-    explains its own words, not what stands between them). ``starts`` are the tokens' character
-    offsets."""
+    """Rule 1: (token_start, token_end) of the tokens inside a term or quantity span, or of a
+    range word between two quantities ("2 bis 8 °C"), less the words between a frame's head and
+    outcome that no other term or quantity covers (the frame explains its own words, not what
+    stands between them). ``starts`` are the tokens' character offsets."""
     covered: List[Tuple[int, int]] = []
     gapped = None  # (start, end, gap) of each frame with words between head and outcome
     for span in terms or ():
@@ -179,8 +187,13 @@ def _covered(doc: Doc, terms: Optional[SpanGroup], quantities: Optional[SpanGrou
             gapped = (gapped or []) + [(start, end, gap)]
         else:
             covered.append((start, end))
+    previous_end = -1
     for span in quantities or ():
         covered.append((span.start, span.end))
+        # "2 bis 8 °C": the word that joins two quantities into a range belongs to them
+        if span.start == previous_end + 1 and fold(doc[previous_end].text) in _range_words(generation()):
+            covered.append((previous_end, span.start))
+        previous_end = span.end
     if gapped:
         spanned: Set[int] = set()
         gaps: Set[int] = set()

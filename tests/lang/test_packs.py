@@ -9,7 +9,7 @@ import srsly
 from semgap_spacy import assess, build_pipeline
 from semgap_spacy.core.clauses import clause_rule
 from semgap_spacy.lang import (BUNDLED, LanguagePack, LanguagePackError, get_pack, languages, load_pack, packs,
-                               register_pack, union, unregister_pack)
+                               never_neutral_words, register_pack, union, unregister_pack)
 
 
 @pytest.mark.parametrize("code", BUNDLED)
@@ -33,6 +33,10 @@ def test_spec_words_are_in_the_packs():
     assert set(union("clause_break_words")) >= {"but", "pero", "mais", "aber"}
     assert {"nor", "ni", "noch", "oder"} <= set(union("list_conjunctions"))
     assert {"not", "sin", "sans", "ohne", "once", "falls"} <= set(union("never_neutral"))
+    # the packs' own additions come after the spec's lists, and no spec word is repeated
+    assert never_neutral_words()[:len(union("never_neutral"))] == union("never_neutral")
+    assert {"seulement", "offen", "hasta", "mostly"} <= set(never_neutral_words())
+    assert not set(union("never_neutral")) & set(never_neutral_words()[len(union("never_neutral")):])
 
 
 def _toy_pack(folder, code="xx", **changes):
@@ -116,6 +120,7 @@ def test_without_the_toy_pack_its_words_mean_nothing():
 @pytest.mark.parametrize("change,message", [
     ({"code": "X1"}, "code"),
     ({"never_neutral": ["ok", ""]}, "never_neutral"),
+    ({"never_neutral_added": ["ok", " "]}, "never_neutral_added"),
     ({"clause_break_words": "but"}, "clause_break_words"),
     ({"colour": "blue"}, "colour"),
     ({"unit_words": {"hour": []}}, "unit_words"),

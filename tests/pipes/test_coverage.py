@@ -10,6 +10,7 @@ from semgap_spacy import add_semgap_pipes, assess
 from semgap_spacy.api import PIPE_NAMES
 from semgap_spacy.core.coverage import dictionary_words, is_neutral_shape, stop_words
 from semgap_spacy.glossary.models import GlossaryError, GlossarySet, load_glossaries
+from semgap_spacy.lang import never_neutral_words, union
 
 
 def _codes(decision):
@@ -113,6 +114,44 @@ def test_rule_3_stop_words_but_never_neutral(nlp):
     assert "the" in words and "und" in words and "le" in words
     for never in ("not", "yet", "only", "sin", "si", "pas", "nicht", "noch", "uber"):
         assert never not in words
+
+
+@pytest.mark.parametrize("text, domain, word", [
+    ("Batch released, mostly.", "pharma_qa", "mostly"),
+    ("Clear to close in part.", "mortgage", "part"),
+    ("Lot libéré, seulement.", "pharma_qa", "seulement"),
+    ("Lot libéré, excepté.", "pharma_qa", "excepté"),
+    ("Lot libéré, hormis.", "pharma_qa", "hormis"),
+    ("Lot libéré malgré tout.", "pharma_qa", "malgré"),
+    ("Lot libéré, ouvert.", "pharma_qa", "ouvert"),
+    ("Lot libéré, reste.", "pharma_qa", "reste"),
+    ("Lot libéré, nul.", "pharma_qa", "nul"),
+    ("Batch released, peu.", "pharma_qa", "peu"),
+    ("Lote liberado, poco.", "pharma_qa", "poco"),
+    ("Lote liberado, peor.", "pharma_qa", "peor"),
+    ("Lote liberado tarde.", "pharma_qa", "tarde"),
+    ("Lote liberado, debe.", "pharma_qa", "debe"),
+    ("Lote liberado hasta hoy.", "pharma_qa", "hasta"),
+    ("Prueba cruzada negativa, solo.", "medical_logistics", "solo"),
+    ("Charge freigegeben, offen.", "pharma_qa", "offen"),
+    ("Charge freigegeben, leider.", "pharma_qa", "leider"),
+    ("Charge freigegeben bis heute.", "pharma_qa", "bis"),
+])
+def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain, word):
+    # stop words of a meaning the spec's lists name in some language ("only", "except", "few",
+    # "until", "must") or of a state a clearance must not outweigh ("open", "late")
+    assert word in never_neutral_words() and word not in union("never_neutral")
+    doc = assess(nlp, text, domain=domain)
+    assert {t.text: t._.semgap_explained_by for t in doc}[word] is None
+    unexplained = [w for r in doc._.semgap_decision["reasons"] if r["code"] == "unexplained_content"
+                   for w in r["words"]]
+    assert doc._.semgap_decision["decision"] == "escalate" and word in unexplained
+
+
+def test_rule_3_an_added_never_neutral_word_inside_a_quantity_is_the_quantity(nlp):
+    # "bis" joins a range (rule 1 explains it there); alone it says "until"
+    doc = assess(nlp, "Lagertemperatur 2 bis 8 °C", domain="pharma_qa")
+    assert {t.text: t._.semgap_explained_by for t in doc}["bis"] == "term"
 
 
 @pytest.mark.parametrize("text, domain, word", [
@@ -356,7 +395,8 @@ def _with_neutral(word, which="domain"):
     ("aviation_maintenance", "grounded", "critical phrase"),  # a one-word critical phrase
     ("aviation_maintenance", "aog", "critical phrase"),       # a critical abbreviation, any case
     ("medical_logistics", "not", "never-neutral"), ("mortgage", "only", "never-neutral"),
-    ("pharma_qa", "Kein", "never-neutral"),
+    ("pharma_qa", "Kein", "never-neutral"), ("pharma_qa", "seulement", "never-neutral"),
+    ("mortgage", "offen", "never-neutral"),
     ("mortgage", "however", "clause-break cue"), ("pharma_qa", "salvo", "clause-break cue")])
 def test_bad_neutral_word_is_refused(domain, word, rule):
     data = load_glossaries().to_dict()
