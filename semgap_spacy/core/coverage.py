@@ -33,10 +33,12 @@ unexplained that such a phrase holds.
 Nothing here reads a Doc: the component turns one into token keys and
 offsets, and the decision policy turns the findings into reasons.
 """
+import json
 import re
 import unicodedata
 from bisect import bisect_left
 from functools import lru_cache, partial
+from importlib import resources
 from itertools import product
 from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Sequence,
                     Set, Tuple)
@@ -49,6 +51,7 @@ from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
+from .textview import digit_spellings
 from .reasons import make_reason
 
 TERM, CUE, STOP_WORD, DOMAIN_PHRASE, SHAPE, NAME, NEUTRAL = (
@@ -218,6 +221,7 @@ class CoverageRules:
         self.stop = stop_words(tuple(pack_codes))
         self.accented_stop = accented_stop_words(tuple(pack_codes))
         self.domains: Dict[str, DomainRules] = {}
+        self.glossary_words = _glossary_words(glossary, tokenize)
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
             for term in dom.terms:
@@ -455,12 +459,61 @@ class CoverageRules:
             return STOP_WORD
         if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):
             return DOMAIN_PHRASE
-        if is_neutral_shape(text):
+        if is_neutral_shape(text) and not self._spelled_with_digits(text) and not holds_trouble_symbol(text):
             return SHAPE
         if f in rules.neutral_words:
             # a one-word neutral entry; a known name is found later, but both explain the word
             return NEUTRAL
         return None
+
+
+    def _spelled_with_digits(self, text: str) -> bool:
+        """Whether a token holding a digit is a word with digits for letters, not an identifier:
+        a digit stands between two small letters ("fai1ed", "gr0unded", "cr4cked"), or the
+        token reads as a word of the glossary ("A0G", "0OS"). Rule 5 explains an identifier
+        ("N123AB", "A320neo", "LOT-42"); such a word it leaves unexplained, as a person would
+        not read it as a code (``textview.digit_spellings``)."""
+        readings = digit_spellings(text)
+        if not readings:
+            return False
+        for found in _DIGITS_IN_WORD.finditer(text):
+            if text[found.start() - 1].islower() and text[found.end()].islower():
+                return True
+        return not self.glossary_words.isdisjoint(map(_fold, readings))
+
+
+@lru_cache(maxsize=1)
+def trouble_symbols() -> FrozenSet[str]:
+    """The symbols and emoticons of ``data/trouble_symbols.json``: they say something went
+    wrong without saying what ("😡", "🤦", "☠", ":("), so rule 5 does not explain them."""
+    raw = json.loads(resources.files("semgap_spacy.data").joinpath("trouble_symbols.json").read_text("utf-8"))
+    symbols = [entry.get("symbol") for entry in raw["semgap_trouble_symbols"]["symbols"]]
+    if not all(isinstance(s, str) and s.strip() for s in symbols):
+        raise ValueError("trouble_symbols.json: every entry needs a symbol")
+    return frozenset(symbols)
+
+
+def holds_trouble_symbol(text: str) -> bool:
+    """Whether a token is, or holds, a trouble symbol (``trouble_symbols``)."""
+    symbols = trouble_symbols()
+    return text in symbols or any(ch in symbols for ch in text)
+
+
+def _glossary_words(glossary: GlossarySet, tokenize) -> FrozenSet[str]:
+    """Every word of every phrase, abbreviation, translation and frame of every domain, folded."""
+    words: Set[str] = set()
+    for dom in glossary.domains.values():
+        texts = [text for term in dom.terms for text, _, _, _ in term.variants()]
+        for frame in dom.frames:
+            texts.extend(frame.heads)
+            texts.extend(v for values in frame.values.values() for v in values)
+        for text in texts:
+            words.update(_fold(t) for t in tokenize(text) if any(c.isalpha() for c in t))
+    return frozenset(words)
+
+
+#: a run of digits with a letter on each side
+_DIGITS_IN_WORD = re.compile(r"(?<=[^\W\d_])\d+(?=[^\W\d_])")
 
 
 def _titlecase_name(text: str) -> bool:

@@ -23,6 +23,7 @@ from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention,
 from .cases import UNREAD_CODES
 from .decision_record import Deferred, freeze_findings, stand_ins as coverage_stand_ins
 from .own_forms import OwnForms
+from .textview import STRUCK
 from .reasons import (BLOCK, CLEARING_CODES, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason,
                       outcome_for)
 
@@ -187,7 +188,8 @@ def _suspicious_reasons(records) -> List[dict]:
     for record in records:
         chars = record.get("characters") or []
         named = ", ".join(f"{c['code_point']} {c['name']}" for c in chars)
-        out.append(make_reason("suspicious_characters", f"{record['evidence']!r} mixes scripts: {named}",
+        what = "is struck through" if all(c.get("script") == STRUCK for c in chars) else "mixes scripts"
+        out.append(make_reason("suspicious_characters", f"{record['evidence']!r} {what}: {named}",
                                start_char=record["start_char"], end_char=record["end_char"],
                                evidence=record["evidence"], characters=[dict(c) for c in chars]))
     return out

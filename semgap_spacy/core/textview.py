@@ -37,7 +37,7 @@ from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 from ..util.caches import cached
 
 __all__ = ["TextView", "TokenReading", "SuspiciousChar", "read_text", "read_token", "read_word", "is_ignorable",
-           "is_canonical", "reads_as_itself"]
+           "is_canonical", "reads_as_itself", "digit_spellings", "STRUCK"]
 
 
 def _code_point(spec: str) -> int:
@@ -56,7 +56,13 @@ def _rules() -> dict:
     common = frozenset(chr(_code_point(p)) for p in raw["count_as_common"]["points"])
     augmented = {name: frozenset(sets) for name, sets in raw["augmented_scripts"].items()
                  if not name.startswith("_")}
-    return {"ignorable": frozenset(ignorable), "common": common, "augmented": augmented}
+    digits = {digit: tuple(letters) for digit, letters in raw["digit_lookalikes"]["map"].items()}
+    if not all(len(d) == 1 and d.isdigit() and letters and all(c.isalpha() and c.islower() for c in letters)
+               for d, letters in digits.items()):
+        raise ValueError("textview.json: digit_lookalikes maps one digit to lower-case letters")
+    overlays = frozenset(chr(_code_point(p)) for p in raw["strike_overlays"]["points"])
+    return {"ignorable": frozenset(ignorable), "common": common, "augmented": augmented, "digits": digits,
+            "overlays": overlays}
 
 
 def is_ignorable(ch: str) -> bool:
@@ -320,13 +326,17 @@ def _build(pieces) -> Tuple[str, List[int], List[int]]:
 
 
 class SuspiciousChar(NamedTuple):
-    """A character that made a word mix scripts (spec §4.1, `suspicious_characters`)."""
+    """A character that made a word mix scripts, or struck it through (spec §4.1, `suspicious_characters`)."""
 
     char: str
     code_point: str   # "U+043E"
     name: str         # "CYRILLIC SMALL LETTER O"
-    script: str       # "CYRILLIC"
+    script: str       # "CYRILLIC"; STRUCK for a strike-through overlay
     offset: int       # index in the token's raw text
+
+
+#: the ``script`` of a strike-through overlay mark (``textview.json``'s ``strike_overlays``)
+STRUCK = "STRUCK"
 
 
 class TokenReading(NamedTuple):
@@ -426,7 +436,9 @@ def read_token(text: str) -> TokenReading:
         letters are replaced by their Latin look-alikes where Unicode lists one,
         and ``suspicious`` names the characters of the minority script (every
         non-Latin letter when Latin is one of the scripts). A word in one
-        script (Greek, Cyrillic) is left as it is and is not suspicious.
+        script (Greek, Cyrillic) is left as it is and is not suspicious. A
+        strike-through overlay mark ("r<U+0336>e<U+0336>…") is suspicious too,
+        script ``STRUCK``: the word reads as its letters, crossed out.
     RAISES (TypeError): ``text`` is not a str.
     """
     if not isinstance(text, str):
@@ -434,9 +446,12 @@ def read_token(text: str) -> TokenReading:
     if text.isascii():
         return TokenReading(text)
     normal = _nfkc(text)
+    overlays = _rules()["overlays"]
+    struck = tuple(SuspiciousChar(raw, f"U+{ord(raw):04X}", unicodedata.name(raw, "UNNAMED"), STRUCK, offset)
+                   for offset, raw in enumerate(text) if raw in overlays)
     scripts = [s for s in map(_letter_script, normal) if s is not None]
     if not _is_mixed(frozenset(scripts)):
-        return TokenReading(normal)
+        return TokenReading(normal, struck)
     if "LATIN" in scripts:
         foreign = frozenset(scripts) - {"LATIN"}
     else:
@@ -458,7 +473,42 @@ def read_token(text: str) -> TokenReading:
         script = _letter_script(ch)
         latin = _latin_lookalike(ch) if script is not None and script != "LATIN" else None
         skeleton.append(latin if latin is not None else ch)
-    return TokenReading(_nfkc("".join(skeleton)), tuple(suspicious))
+    return TokenReading(_nfkc("".join(skeleton)), tuple(suspicious) + struck)
+
+
+_EDGE_PUNCTUATION = re.compile(r"^[^\w]+|[^\w]+$")
+#: readings of one token at most ("1" may stand for "i" or "l"); a token with more is an identifier
+_MAX_DIGIT_READINGS = 16
+
+
+def digit_spellings(text: str) -> Tuple[str, ...]:
+    """What a token reads as when its digits stand for the letters they look like
+    ("gr0unded": "grounded"; "fai1ed": "faiied", "failed"), lower-cased; () for any other token.
+
+    Such a token is letters and digits only (punctuation at either end aside), begins and ends with a letter and
+    holds a digit, each digit one of ``textview.json``'s ``digit_lookalikes``.
+    Whether a reading is a word is for the caller to say: "N123AB" reads as
+    "nizeab", which is nothing, and stays an identifier.
+
+    text (str): A token's text.
+    RETURNS (Tuple[str, ...]): Every reading, at most 16; () when there would be more.
+    """
+    text = _EDGE_PUNCTUATION.sub("", text)  # "A0G." as the tokenizer may leave it
+    if not text or not (text[0].isalpha() and text[-1].isalpha()) or text.isalpha() or not text.isalnum():
+        return ()
+    lookalikes = _rules()["digits"]
+    readings = [""]
+    for ch in text.lower():
+        if ch.isalpha():
+            readings = [r + ch for r in readings]
+            continue
+        letters = lookalikes.get(ch)
+        if letters is None:
+            return ()
+        readings = [r + letter for r in readings for letter in letters]
+        if len(readings) > _MAX_DIGIT_READINGS:
+            return ()
+    return tuple(readings)
 
 
 def reads_as_itself(text: str) -> bool:

@@ -6,7 +6,7 @@ import unicodedata
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from semgap_spacy.core.textview import TextView, is_ignorable, read_text, read_token
+from semgap_spacy.core.textview import STRUCK, TextView, digit_spellings, is_ignorable, read_text, read_token
 from tests.perturb import FAMILIES, HOMOGLYPHS, perturb, perturbations
 
 # The texts of issue 11 that proceed today, with what a person reads in them.
@@ -248,3 +248,22 @@ def test_perturbations_change_the_text_and_are_tagged():
     with pytest.raises(ValueError):
         perturb("x", "nonsense", rng)
     assert all(len(k) == 1 and k.isascii() for k in HOMOGLYPHS)
+
+
+@pytest.mark.parametrize("token, readings", [
+    ("gr0unded", ("grounded",)),
+    ("fai1ed", ("faiied", "failed")),
+    ("A0G.", ("aog",)),                 # punctuation the tokenizer left on is no part of the word
+    ("N123AB", ("nizeab", "nlzeab")),   # a reading; whether it is a word is the caller's question
+    ("1st", ()), ("x2", ()), ("B737", ()), ("LOT-42", ()), ("airworthy", ()), ("ab\u00b2c", ()),
+    ("a1b1c1d1e1f", ()),                # more than 16 readings: an identifier
+])
+def test_digit_spellings_read_digits_as_the_letters_they_look_like(token, readings):
+    assert digit_spellings(token) == readings
+
+
+def test_a_strike_through_overlay_is_suspicious_and_the_word_reads_as_its_letters():
+    reading = read_token("ok\u0336")
+    assert reading.canonical == "ok\u0336" and [c.script for c in reading.suspicious] == [STRUCK]
+    assert reading.suspicious[0].offset == 2
+    assert not read_token("ok\u0301").suspicious  # an accent is no overlay

@@ -8,7 +8,7 @@ from spacy import displacy
 
 from semgap_spacy import add_semgap_pipes, assess
 from semgap_spacy.api import PIPE_NAMES
-from semgap_spacy.core.coverage import dictionary_words, is_neutral_shape, stop_words
+from semgap_spacy.core.coverage import dictionary_words, holds_trouble_symbol, is_neutral_shape, stop_words
 from semgap_spacy.glossary.models import GlossaryError, GlossarySet, load_glossaries
 from semgap_spacy.lang import never_neutral_words, union
 
@@ -146,6 +146,35 @@ def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain
     unexplained = [w for r in doc._.semgap_decision["reasons"] if r["code"] == "unexplained_content"
                    for w in r["words"]]
     assert doc._.semgap_decision["decision"] == "escalate" and word in unexplained
+
+
+@pytest.mark.parametrize("text, domain, word", [
+    ("Batch released; assay fai1ed.", "pharma_qa", "fai1ed"),
+    ("Airworthy; gr0unded.", "aviation_maintenance", "gr0unded"),
+    ("Clear to close; title def3ct", "mortgage", "def3ct"),
+    ("Airworthy; A0G.", "aviation_maintenance", "A0G."),   # reads as a glossary word
+])
+def test_rule_5_a_word_with_digits_for_letters_is_no_neutral_shape(nlp, text, domain, word):
+    doc = assess(nlp, text, domain=domain)
+    assert {t.text: t._.semgap_explained_by for t in doc}[word] is None
+    assert doc._.semgap_decision["decision"] == "escalate"
+
+
+@pytest.mark.parametrize("word", ["N123AB", "A320neo", "LOT-42", "14:00", "INC0012345", "B737", "2nd", "v2.3"])
+def test_rule_5_identifiers_keep_their_shape(nlp, word):
+    doc = assess(nlp, f"Airworthy, {word}", domain="aviation_maintenance")
+    assert {t.text: t._.semgap_explained_by for t in doc}[word] == "shape"
+
+
+@pytest.mark.parametrize("symbol", ["\U0001F621", "\U0001F926", "\u2620\ufe0f", "\U0001F622", ":("])
+def test_rule_5_a_trouble_symbol_is_no_neutral_shape(nlp, symbol):
+    doc = assess(nlp, f"Batch released {symbol}", domain="pharma_qa")
+    assert doc._.semgap_decision["decision"] == "escalate"
+    unexplained = [w for r in doc._.semgap_decision["reasons"] if r["code"] == "unexplained_content"
+                   for w in r["words"]]
+    assert unexplained and all(holds_trouble_symbol(w) for w in unexplained)
+    assert assess(nlp, "Batch released \U0001F44D \u2705", domain="pharma_qa")._.semgap_decision["decision"] \
+        == "proceed"
 
 
 def test_rule_3_an_added_never_neutral_word_inside_a_quantity_is_the_quantity(nlp):

@@ -81,6 +81,17 @@ def test_mixed_script_word_escalates_naming_its_characters(decide):
     assert "U+0435 CYRILLIC SMALL LETTER IE" in reason["message"]
 
 
+def test_a_struck_through_word_escalates_naming_the_overlay(decide):
+    # a person sees "released" crossed out; matching alone would fold the marks away like accents
+    text = "Batch " + "".join(c + "\u0336" for c in "released")
+    decision = decide(text, domain="pharma_qa")
+    assert decision["decision"] == "escalate"
+    reason = next(r for r in decision["reasons"] if r["code"] == "suspicious_characters")
+    assert reason["evidence"] == text[6:] and "is struck through" in reason["message"]
+    assert {c["code_point"] for c in reason["characters"]} == {"U+0336"}
+    assert decide("Batch released", domain="pharma_qa")["decision"] == "proceed"
+
+
 def test_one_script_words_are_not_suspicious(decide):
     decision = decide("Clear to close, \u0434\u043e\u043c", domain="mortgage")
     assert not any(r["code"] == "suspicious_characters" for r in decision["reasons"])

@@ -1,0 +1,101 @@
+"""Decide hand-written ops chat that no generator made: does anything unsafe proceed?
+
+Run: ``python -m scripts.open_world_probe [--out results]`` (``spacy project run open-world-probe``)
+
+The held-out splits come from templates, and a rule can fit its templates.
+``heldout/probes/`` holds two sets of short messages written by hand, each
+with a clearance phrase of its domain (``domain|text`` per line):
+
+- ``unsafe.txt``: the message also says that something is wrong,
+  conditional, partial, outdated or doubtful, in ways a phrase list misses
+  (digits for letters, stop words of another language, emoji, strike-through,
+  numbers that carry the problem). A proceed here is a fail-open.
+- ``harmless.txt``: the clearance with chatter a careful operator would
+  still act on (greetings, names, IDs with digits, e-mails, URLs, positive
+  emoji). Most of it escalates until a reviewer teaches its words (spec
+  §4.2); the figure is what the bundled lists let through.
+
+Writes ``open_world_probe.json`` and ``.md``: the decisions per set, every
+unsafe proceed, and the words that kept harmless messages from proceeding.
+"""
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBES = ROOT / "heldout" / "probes"
+SETS = ("unsafe", "harmless")
+
+
+def read_set(path: Path) -> List[Tuple[str, str]]:
+    """(domain, text) per non-empty line of ``domain|text``; a malformed line is a clear error."""
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf8").splitlines(), 1):
+        if not line.strip():
+            continue
+        domain, sep, text = line.partition("|")
+        if not sep or not domain.strip() or not text.strip():
+            raise SystemExit(f"{path}:{number}: expected 'domain|text', got {line!r}")
+        out.append((domain.strip(), text.strip()))
+    return out
+
+
+def probe(nlp, rows: List[Tuple[str, str]], name: str) -> Dict:
+    """The decisions on one set, with what a reader of the report needs."""
+    from semgap_spacy.api import decide_cases
+
+    cases = [{"id": f"{name}-{i}", "domain": d, "text": t} for i, (d, t) in enumerate(rows, 1)]
+    decisions = list(decide_cases(nlp, cases))
+    counts = Counter(d["decision"] for d in decisions)
+    proceeds = [{"id": c["id"], "domain": c["domain"], "text": c["text"]}
+                for c, d in zip(cases, decisions) if d["decision"] == "proceed"]
+    words = Counter(w.lower() for d in decisions for r in d["reasons"] if r["code"] == "unexplained_content"
+                    for w in r.get("words", ()))
+    codes = Counter(r["code"] for d in decisions if d["decision"] != "proceed" for r in d["reasons"]
+                    if r["outcome"] != "proceed")
+    return {"n": len(cases), "decisions": dict(sorted(counts.items())), "proceeds": proceeds,
+            "reason_codes": dict(codes.most_common()), "unexplained_words": dict(words.most_common(25))}
+
+
+def render_markdown(report: Dict) -> str:
+    unsafe, harmless = report["unsafe"], report["harmless"]
+    lines = ["# Open-world probe", "",
+             "Hand-written messages, each with a clearance phrase (`heldout/probes/`); "
+             "`python -m scripts.open_world_probe`.", "",
+             "| set | messages | proceed | escalate | block |", "|---|---:|---:|---:|---:|"]
+    for name in SETS:
+        block = report[name]
+        counts = block["decisions"]
+        lines.append(f"| {name} | {block['n']} | {counts.get('proceed', 0)} | {counts.get('escalate', 0)} "
+                     f"| {counts.get('block', 0)} |")
+    lines += ["", f"**Unsafe proceeds: {len(unsafe['proceeds'])} of {unsafe['n']}.**"]
+    lines += [f"- {p['domain']}: {p['text']}" for p in unsafe["proceeds"]]
+    lines += ["", f"Harmless messages that proceed with the bundled lists: {len(harmless['proceeds'])} of "
+              f"{harmless['n']}. The words that most often kept the others from proceeding (a review "
+              "round teaches such words, spec §4.2):", "",
+              ", ".join(f"{w} ({n})" for w, n in harmless["unexplained_words"].items()), ""]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--probes", type=Path, default=PROBES, help="folder holding unsafe.txt and harmless.txt")
+    parser.add_argument("--out", type=Path, default=ROOT / "results")
+    args = parser.parse_args(argv)
+    from semgap_spacy.api import build_pipeline
+
+    nlp = build_pipeline()
+    report = {name: probe(nlp, read_set(args.probes / f"{name}.txt"), name) for name in SETS}
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "open_world_probe.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n",
+                                                    encoding="utf8")
+    markdown = render_markdown(report)
+    (args.out / "open_world_probe.md").write_text(markdown, encoding="utf8")
+    print(markdown)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

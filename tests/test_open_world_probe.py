@@ -1,0 +1,36 @@
+"""``scripts.open_world_probe``: hand-written probes decided and reported, bad lines refused."""
+import json
+
+import pytest
+
+from scripts import open_world_probe
+
+
+def test_the_probe_reports_unsafe_proceeds_and_harmless_words(tmp_path):
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    (probes / "unsafe.txt").write_text("pharma_qa|Batch released; assay fai1ed.\n"
+                                       "mortgage|Clear to close, mostly\n", encoding="utf8")
+    (probes / "harmless.txt").write_text("mortgage|Clear to close\n\nmortgage|Clear to close, scanned\n",
+                                         encoding="utf8")
+    assert open_world_probe.main(["--probes", str(probes), "--out", str(tmp_path / "out")]) == 0
+    report = json.loads((tmp_path / "out" / "open_world_probe.json").read_text(encoding="utf8"))
+    assert report["unsafe"]["n"] == 2 and report["unsafe"]["proceeds"] == []
+    assert report["harmless"]["decisions"] == {"escalate": 1, "proceed": 1}
+    assert report["harmless"]["unexplained_words"] == {"scanned": 1}
+    markdown = (tmp_path / "out" / "open_world_probe.md").read_text(encoding="utf8")
+    assert "Unsafe proceeds: 0 of 2" in markdown and "scanned (1)" in markdown
+
+
+def test_a_malformed_probe_line_is_a_clear_error(tmp_path):
+    bad = tmp_path / "unsafe.txt"
+    bad.write_text("mortgage Clear to close\n", encoding="utf8")
+    with pytest.raises(SystemExit) as err:
+        open_world_probe.read_set(bad)
+    assert "unsafe.txt:1" in str(err.value) and "domain|text" in str(err.value)
+
+
+def test_the_bundled_probe_sets_read():
+    for name in open_world_probe.SETS:
+        rows = open_world_probe.read_set(open_world_probe.PROBES / f"{name}.txt")
+        assert len(rows) == 150
