@@ -3,19 +3,20 @@
 Run: ``python -m scripts.open_world_probe [--out results]`` (``spacy project run open-world-probe``)
 
 The held-out splits come from templates, and a rule can fit its templates.
-``heldout/probes/`` holds two sets of short messages written by hand, each
-with a clearance phrase of its domain (``domain|text`` per line):
+``heldout/probes/`` holds sets of short messages written by hand, each
+with a clearance phrase of its domain (``domain|text`` per line), of two
+kinds (``unsafe*.txt``, ``harmless*.txt``):
 
-- ``unsafe.txt``: the message also says that something is wrong,
+- ``unsafe``: the message also says that something is wrong,
   conditional, partial, outdated or doubtful, in ways a phrase list misses
   (digits for letters, stop words of another language, emoji, strike-through,
   numbers that carry the problem). A proceed here is a fail-open.
-- ``harmless.txt``: the clearance with chatter a careful operator would
+- ``harmless``: the clearance with chatter a careful operator would
   still act on (greetings, names, IDs with digits, e-mails, URLs, positive
   emoji). Most of it escalates until a reviewer teaches its words (spec
   §4.2); the figure is what the bundled lists let through.
 
-Writes ``open_world_probe.json`` and ``.md``: the decisions per set, every
+Writes ``open_world_probe.json`` and ``.md``: the decisions per file, every
 unsafe proceed, and the words that kept harmless messages from proceeding.
 """
 import argparse
@@ -26,7 +27,16 @@ from typing import Dict, List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBES = ROOT / "heldout" / "probes"
-SETS = ("unsafe", "harmless")
+KINDS = ("unsafe", "harmless")
+
+
+def probe_files(folder: Path) -> List[Path]:
+    """The probe files of a folder, unsafe ones first, each kind in name order."""
+    return [path for kind in KINDS for path in sorted(folder.glob(f"{kind}*.txt"))]
+
+
+def kind_of(name: str) -> str:
+    return next(kind for kind in KINDS if name.startswith(kind))
 
 
 def read_set(path: Path) -> List[Tuple[str, str]]:
@@ -60,22 +70,25 @@ def probe(nlp, rows: List[Tuple[str, str]], name: str) -> Dict:
 
 
 def render_markdown(report: Dict) -> str:
-    unsafe, harmless = report["unsafe"], report["harmless"]
     lines = ["# Open-world probe", "",
              "Hand-written messages, each with a clearance phrase (`heldout/probes/`); "
              "`python -m scripts.open_world_probe`.", "",
-             "| set | messages | proceed | escalate | block |", "|---|---:|---:|---:|---:|"]
-    for name in SETS:
-        block = report[name]
+             "| file | messages | proceed | escalate | block |", "|---|---:|---:|---:|---:|"]
+    for name, block in report.items():
         counts = block["decisions"]
-        lines.append(f"| {name} | {block['n']} | {counts.get('proceed', 0)} | {counts.get('escalate', 0)} "
+        lines.append(f"| {name}.txt | {block['n']} | {counts.get('proceed', 0)} | {counts.get('escalate', 0)} "
                      f"| {counts.get('block', 0)} |")
-    lines += ["", f"**Unsafe proceeds: {len(unsafe['proceeds'])} of {unsafe['n']}.**"]
-    lines += [f"- {p['domain']}: {p['text']}" for p in unsafe["proceeds"]]
-    lines += ["", f"Harmless messages that proceed with the bundled lists: {len(harmless['proceeds'])} of "
-              f"{harmless['n']}. The words that most often kept the others from proceeding (a review "
-              "round teaches such words, spec §4.2):", "",
-              ", ".join(f"{w} ({n})" for w, n in harmless["unexplained_words"].items()), ""]
+    by_kind = {kind: [block for name, block in report.items() if kind_of(name) == kind] for kind in KINDS}
+    unsafe = [p for block in by_kind["unsafe"] for p in block["proceeds"]]
+    lines += ["", f"**Unsafe proceeds: {len(unsafe)} of {sum(b['n'] for b in by_kind['unsafe'])}.**"]
+    lines += [f"- {p['domain']}: {p['text']}" for p in unsafe]
+    words: Counter = Counter()
+    for block in by_kind["harmless"]:
+        words.update(block["unexplained_words"])
+    lines += ["", f"Harmless messages that proceed with the bundled lists: "
+              f"{sum(len(b['proceeds']) for b in by_kind['harmless'])} of {sum(b['n'] for b in by_kind['harmless'])}. "
+              "The words that most often kept the others from proceeding (a review round teaches such words, "
+              "spec §4.2):", "", ", ".join(f"{w} ({n})" for w, n in words.most_common(25)), ""]
     return "\n".join(lines)
 
 
@@ -87,7 +100,10 @@ def main(argv=None) -> int:
     from semgap_spacy.api import build_pipeline
 
     nlp = build_pipeline()
-    report = {name: probe(nlp, read_set(args.probes / f"{name}.txt"), name) for name in SETS}
+    files = probe_files(args.probes)
+    if not files:
+        raise SystemExit(f"{args.probes}: no unsafe*.txt or harmless*.txt")
+    report = {path.stem: probe(nlp, read_set(path), path.stem) for path in files}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "open_world_probe.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n",
                                                     encoding="utf8")

@@ -31,6 +31,12 @@ def test_a_malformed_probe_line_is_a_clear_error(tmp_path):
 
 
 def test_the_bundled_probe_sets_read():
-    for name in open_world_probe.SETS:
-        rows = open_world_probe.read_set(open_world_probe.PROBES / f"{name}.txt")
-        assert len(rows) == 150
+    files = open_world_probe.probe_files(open_world_probe.PROBES)
+    assert [f.name for f in files] == ["unsafe.txt", "unsafe_2.txt", "harmless.txt", "harmless_2.txt"]
+    assert [len(open_world_probe.read_set(f)) for f in files] == [150, 120, 150, 120]
+
+
+def test_a_folder_without_probes_is_a_clear_error(tmp_path):
+    with pytest.raises(SystemExit) as err:
+        open_world_probe.main(["--probes", str(tmp_path), "--out", str(tmp_path / "out")])
+    assert "no unsafe*.txt or harmless*.txt" in str(err.value)

@@ -222,6 +222,7 @@ class CoverageRules:
         self.accented_stop = accented_stop_words(tuple(pack_codes))
         self.domains: Dict[str, DomainRules] = {}
         self.glossary_words = _glossary_words(glossary, tokenize)
+        self.problem_words = _problem_words(glossary)
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
             for term in dom.terms:
@@ -459,7 +460,8 @@ class CoverageRules:
             return STOP_WORD
         if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):
             return DOMAIN_PHRASE
-        if is_neutral_shape(text) and not self._spelled_with_digits(text) and not holds_trouble_symbol(text):
+        if (is_neutral_shape(text) and not self._spelled_with_digits(text) and not holds_trouble_symbol(text)
+                and not self._names_a_problem(text)):
             return SHAPE
         if f in rules.neutral_words:
             # a one-word neutral entry; a known name is found later, but both explain the word
@@ -481,6 +483,12 @@ class CoverageRules:
                 return True
         return not self.glossary_words.isdisjoint(map(_fold, readings))
 
+    def _names_a_problem(self, text: str) -> bool:
+        """Whether an identifier holds a word that by itself states a problem or escalates
+        ("AOG-7", "OOS-42": ``_problem_words``): it names the problem, so rule 5 does not
+        explain it ("LOT-42" does not: "lot" is a clearance's word)."""
+        return any(_fold(part) in self.problem_words for part in _LETTER_RUNS.findall(text))
+
 
 @lru_cache(maxsize=1)
 def trouble_symbols() -> FrozenSet[str]:
@@ -497,6 +505,27 @@ def holds_trouble_symbol(text: str) -> bool:
     """Whether a token is, or holds, a trouble symbol (``trouble_symbols``)."""
     symbols = trouble_symbols()
     return text in symbols or any(ch in symbols for ch in text)
+
+
+def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
+    """Words that by themselves state a problem in some domain, folded: one-word critical
+    phrases, abbreviations and translations ("AOG", "grounded"), outcome words of critical frame
+    values ("positive"), and declared ambiguous abbreviations ("OOS"), which escalate."""
+    words: Set[str] = set()
+    for dom in glossary.domains.values():
+        for term in dom.terms:
+            if term.signal == "critical_block":
+                words.update(_fold(text) for text, _, _, _ in term.variants() if len(text.split()) == 1)
+        for frame in dom.frames:
+            for term_id, values in frame.values.items():
+                if dom.term_signal(term_id) == "critical_block":
+                    words.update(_fold(v) for v in values if len(v.split()) == 1)
+        words.update(_fold(amb.abbreviation) for amb in dom.ambiguous)
+    return frozenset(words)
+
+
+#: the letter runs of a token ("OOS-42": "OOS")
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
 
 
 def _glossary_words(glossary: GlossarySet, tokenize) -> FrozenSet[str]:

@@ -153,6 +153,8 @@ def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain
     ("Airworthy; gr0unded.", "aviation_maintenance", "gr0unded"),
     ("Clear to close; title def3ct", "mortgage", "def3ct"),
     ("Airworthy; A0G.", "aviation_maintenance", "A0G."),   # reads as a glossary word
+    ("Airworthy, ref AOG-7", "aviation_maintenance", "AOG-7"),  # an identifier named for a problem
+    ("Batch released (OOS-42)", "pharma_qa", "OOS-42"),         # ... or for an ambiguous abbreviation
 ])
 def test_rule_5_a_word_with_digits_for_letters_is_no_neutral_shape(nlp, text, domain, word):
     doc = assess(nlp, text, domain=domain)
@@ -160,7 +162,8 @@ def test_rule_5_a_word_with_digits_for_letters_is_no_neutral_shape(nlp, text, do
     assert doc._.semgap_decision["decision"] == "escalate"
 
 
-@pytest.mark.parametrize("word", ["N123AB", "A320neo", "LOT-42", "14:00", "INC0012345", "B737", "2nd", "v2.3"])
+@pytest.mark.parametrize("word", ["N123AB", "A320neo", "LOT-42", "CTC-2231", "14:00", "INC0012345", "B737", "2nd",
+                                  "v2.3"])
 def test_rule_5_identifiers_keep_their_shape(nlp, word):
     doc = assess(nlp, f"Airworthy, {word}", domain="aviation_maintenance")
     assert {t.text: t._.semgap_explained_by for t in doc}[word] == "shape"
