@@ -51,8 +51,8 @@ from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
-from .textview import digit_spellings
 from .reasons import make_reason
+from .textview import digit_spellings
 
 TERM, CUE, STOP_WORD, DOMAIN_PHRASE, SHAPE, NAME, NEUTRAL = (
     "term", "cue", "stop_word", "domain_phrase", "shape", "name", "neutral")
@@ -467,7 +467,6 @@ class CoverageRules:
             # a one-word neutral entry; a known name is found later, but both explain the word
             return NEUTRAL
         return None
-
 
     def _spelled_with_digits(self, text: str) -> bool:
         """Whether a token holding a digit is a word with digits for letters, not an identifier:

@@ -451,6 +451,10 @@ _TIME_OR_DATE = re.compile(r"(?<![\w.:/-])(?:[0-9]{1,2}[:h][0-9]{2}(?::[0-9]{2})
                            r"|[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{2,4})(?![\w:/-]|\.[0-9])")
 
 
+#: a time or date in brackets that opens the text: the message's own stamp ("[09:52] Ben: ...")
+_OPENING_STAMP = re.compile(r"^\s*[\[(][0-9:/.\-+ TZ]+[\])]")
+
+
 def timestamp_findings(fields: List[FieldMention], terms: List[TermRow], quantities: List[QuantityRow],
                        text: str) -> List[dict]:
     """``text_timestamp`` for each clock time or date in a text that mentions a field whose
@@ -458,7 +462,8 @@ def timestamp_findings(fields: List[FieldMention], terms: List[TermRow], quantit
     since 2026-01-02". Such a time may mark where the duration starts or ends; the reader
     computes elapsed time only from a ``start`` reading and ``now``, never from the text,
     so the duration the text implies is unchecked. A text that names no duration field is
-    left alone ("[15:59] Priya: xm neg" is a chat time stamp).
+    left alone ("[15:59] Priya: xm neg" is a chat time stamp), and so is a time in brackets
+    that opens the text, the message's own stamp ("[09:52] Ben: 19.92 h cold ischaemia").
 
     fields (List[FieldMention]): The fields the text names (``FieldWords.read``).
     terms (List[TermRow]): Every term span, whose own words hold no time.
@@ -471,7 +476,8 @@ def timestamp_findings(fields: List[FieldMention], terms: List[TermRow], quantit
         return []
     out = []
     read = None
-    for m in _TIME_OR_DATE.finditer(text):
+    stamp = _OPENING_STAMP.match(text)
+    for m in _TIME_OR_DATE.finditer(text, stamp.end() if stamp else 0):
         start, end = m.span()
         if read is None:
             read = _read_spans(terms, quantities, ())

@@ -23,9 +23,9 @@ from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention,
 from .cases import UNREAD_CODES
 from .decision_record import Deferred, freeze_findings, stand_ins as coverage_stand_ins
 from .own_forms import OwnForms
-from .textview import STRUCK
 from .reasons import (BLOCK, CLEARING_CODES, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason,
                       outcome_for)
+from .textview import STRUCK
 
 
 class Mark(NamedTuple):

@@ -476,6 +476,7 @@ def read_token(text: str) -> TokenReading:
     return TokenReading(_nfkc("".join(skeleton)), tuple(suspicious) + struck)
 
 
+#: punctuation at either end of a token ("A0G.")
 _EDGE_PUNCTUATION = re.compile(r"^[^\w]+|[^\w]+$")
 #: readings of one token at most ("1" may stand for "i" or "l"); a token with more is an identifier
 _MAX_DIGIT_READINGS = 16
@@ -485,8 +486,9 @@ def digit_spellings(text: str) -> Tuple[str, ...]:
     """What a token reads as when its digits stand for the letters they look like
     ("gr0unded": "grounded"; "fai1ed": "faiied", "failed"), lower-cased; () for any other token.
 
-    Such a token is letters and digits only (punctuation at either end aside), begins and ends with a letter and
-    holds a digit, each digit one of ``textview.json``'s ``digit_lookalikes``.
+    Such a token is letters and digits only (punctuation at either end aside),
+    begins and ends with a letter and holds a digit, each digit one of
+    ``textview.json``'s ``digit_lookalikes``.
     Whether a reading is a word is for the caller to say: "N123AB" reads as
     "nizeab", which is nothing, and stays an identifier.
 

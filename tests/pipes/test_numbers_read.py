@@ -153,6 +153,8 @@ def test_two_quantities_in_one_token_escalate(decide, text):
     ("Clear to close; rate lock since 2026-01-02", MTG, {"rate_lock_age": {"value": 20, "unit": "day"}},
      ["2026-01-02"]),
     ("xm neg, organ cold since 02:00 yesterday, now 08:00", MED, COLD, ["02:00", "08:00"]),  # "cold": part
+    ("[2026-12-01 09:52] xm neg, cold ischemia since 02:00", MED, COLD, ["02:00"]),  # the stamp is no value
+    ("09:52 cold ischemia 6 h, xm neg", MED, COLD, ["09:52"]),  # a bare time that opens the text may be one
 ])
 def test_a_time_or_date_in_a_text_that_names_a_duration_field_escalates(decide, text, domain, readings, found):
     decision = decide(text, domain=domain, readings=readings)
@@ -163,10 +165,11 @@ def test_a_time_or_date_in_a_text_that_names_a_duration_field_escalates(decide, 
 
 @pytest.mark.parametrize("text, domain", [
     ("[15:59] Priya: xm neg", MED),                      # a chat time stamp, no duration field named
+    ("[09:52] Priya: xm neg, cold ischemia 6 h", MED),   # the message's own stamp, in brackets, opens it
     ("Clear to close, DTI 38 %, signing 14:00", MTG),    # DTI is a ratio: a time says nothing of it
 ])
-def test_a_time_in_a_text_without_a_duration_field_is_chatter(decide, text, domain):
-    readings = DTI if domain == MTG else None
+def test_a_chat_time_stamp_or_a_time_without_a_duration_field_is_chatter(decide, text, domain):
+    readings = DTI if domain == MTG else COLD if "cold" in text else None
     assert "text_timestamp" not in codes(decide(text, domain=domain, readings=readings))
 
 
