@@ -461,7 +461,7 @@ class CoverageRules:
         if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):
             return DOMAIN_PHRASE
         if (is_neutral_shape(text) and not self._spelled_with_digits(text) and not holds_trouble_symbol(text)
-                and not self._names_a_problem(text)):
+                and not self._names_a_problem(text) and not self._spells_an_unexplained_word(text, rules)):
             return SHAPE
         if f in rules.neutral_words:
             # a one-word neutral entry; a known name is found later, but both explain the word
@@ -487,6 +487,16 @@ class CoverageRules:
         ("AOG-7", "OOS-42": ``_problem_words``): it names the problem, so rule 5 does not
         explain it ("LOT-42" does not: "lot" is a clearance's word)."""
         return any(_fold(part) in self.problem_words for part in _LETTER_RUNS.findall(text))
+
+    def _spells_an_unexplained_word(self, text: str, rules: DomainRules) -> bool:
+        """Whether an identifier spells out a word of five letters or more that no rule explains
+        by itself ("LOT-FAILED-42", "INC-2231-WRONG-PATIENT"): the word says something the
+        identifier's shape does not. "N123AB", "INC0012345" and "LOT-42" hold no such word;
+        an e-mail address, URL, @mention or #tag is explained whole (rule 5). A reviewer who
+        teaches the word as neutral ("COVID-19": "covid") explains the identifier too."""
+        if _EMAIL.match(text) or _URL.match(text) or _HANDLE.match(text):
+            return False
+        return any(self._word_rule(part, rules) is None for part in _WORD_RUNS.findall(text))
 
 
 @lru_cache(maxsize=1)
@@ -523,8 +533,9 @@ def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
     return frozenset(words)
 
 
-#: the letter runs of a token ("OOS-42": "OOS")
+#: the letter runs of a token ("OOS-42": "OOS"), and those of five letters or more
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
+_WORD_RUNS = re.compile(r"[^\W\d_]{5,}")
 
 
 def _glossary_words(glossary: GlossarySet, tokenize) -> FrozenSet[str]:

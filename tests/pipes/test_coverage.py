@@ -155,6 +155,7 @@ def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain
     ("Airworthy; A0G.", "aviation_maintenance", "A0G."),   # reads as a glossary word
     ("Airworthy, ref AOG-7", "aviation_maintenance", "AOG-7"),  # an identifier named for a problem
     ("Batch released (OOS-42)", "pharma_qa", "OOS-42"),         # ... or for an ambiguous abbreviation
+    ("Batch released, LOT-FAILED-42", "pharma_qa", "FAILED-42"),  # it spells out a word no rule explains
 ])
 def test_rule_5_a_word_with_digits_for_letters_is_no_neutral_shape(nlp, text, domain, word):
     doc = assess(nlp, text, domain=domain)
@@ -167,6 +168,26 @@ def test_rule_5_a_word_with_digits_for_letters_is_no_neutral_shape(nlp, text, do
 def test_rule_5_identifiers_keep_their_shape(nlp, word):
     doc = assess(nlp, f"Airworthy, {word}", domain="aviation_maintenance")
     assert {t.text: t._.semgap_explained_by for t in doc}[word] == "shape"
+
+
+@pytest.mark.parametrize("word", ["https://mx.example.com/deviation/42", "closer@titleco.example.com", "@qa_lead_sam"])
+def test_rule_5_addresses_are_explained_whole(nlp, word):
+    doc = assess(nlp, f"Airworthy, {word}", domain="aviation_maintenance")
+    assert {t.text: t._.semgap_explained_by for t in doc}[word] == "shape"
+
+
+def test_rule_5_a_word_an_identifier_spells_out_is_taught_like_any_other(tmp_path):
+    # "COVID-19" escalates on "covid" until a reviewer makes "covid" neutral
+    from semgap_spacy import add_semgap_pipes
+
+    data = load_glossaries().to_dict()
+    before = add_semgap_pipes(spacy.blank("en"), glossary=GlossarySet.from_dict(data))
+    text = "xm neg, COVID-19 done"
+    assert {t.text: t._.semgap_explained_by for t in assess(before, text, domain="medical_logistics")}[
+        "COVID-19"] is None
+    data["medical_logistics"]["vocabulary"]["neutral"]["domain"].setdefault("en", []).append("covid")
+    after = add_semgap_pipes(spacy.blank("en"), glossary=GlossarySet.from_dict(data))
+    assert assess(after, text, domain="medical_logistics")._.semgap_decision["decision"] == "proceed"
 
 
 @pytest.mark.parametrize("symbol", ["\U0001F621", "\U0001F926", "\u2620\ufe0f", "\U0001F622", ":("])
