@@ -522,13 +522,7 @@ def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
     values ("positive"), and declared ambiguous abbreviations ("OOS"), which escalate."""
     words: Set[str] = set()
     for dom in glossary.domains.values():
-        for term in dom.terms:
-            if term.signal == "critical_block":
-                words.update(_fold(text) for text, _, _, _ in term.variants() if len(text.split()) == 1)
-        for frame in dom.frames:
-            for term_id, values in frame.values.items():
-                if dom.term_signal(term_id) == "critical_block":
-                    words.update(_fold(v) for v in values if len(v.split()) == 1)
+        words.update(dom.critical_words())  # folded as ``_fold`` folds
         words.update(_fold(amb.abbreviation) for amb in dom.ambiguous)
     return frozenset(words)
 

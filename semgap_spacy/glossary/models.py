@@ -356,18 +356,7 @@ class DomainGlossary(_Strict):
         spec_never = {fold(w) for w in union("never_neutral")}
         never = {fold(w) for w in never_neutral_words()}
         breaks = {fold(w) for w in break_cue_words()}
-        critical: Dict[str, str] = {}
-        for term in self.terms:
-            if term.signal != "critical_block":
-                continue
-            for text, _, _, _ in term.variants():
-                if len(text.split()) == 1:
-                    critical.setdefault(fold(text), f"{text!r} ({term.id})")
-        for frame in self.frames:
-            for term_id, values in frame.values.items():
-                if self.term_signal(term_id) == "critical_block":
-                    for value in values:
-                        critical.setdefault(fold(value), f"{value!r} (frame {frame.id}, {term_id})")
+        critical = self.critical_words()
         for word, lang, which in self.vocabulary.neutral.words():
             key = fold(word.strip())
             where = f"neutral word {word!r} ({which} {lang})"
@@ -382,6 +371,24 @@ class DomainGlossary(_Strict):
             if key in critical:
                 raise ValueError(f"{where} is a critical phrase: {critical[key]} "
                                  "(rule: a critical phrase word is never neutral)")
+
+    def critical_words(self) -> Dict[str, str]:
+        """Words that by themselves state a problem here, folded, each with where it comes from:
+        one-word critical phrases, abbreviations and translations ("declined", "AOG") and the
+        outcome words of critical frame values ("positive")."""
+        critical: Dict[str, str] = {}
+        for term in self.terms:
+            if term.signal != "critical_block":
+                continue
+            for text, _, _, _ in term.variants():
+                if len(text.split()) == 1:
+                    critical.setdefault(fold(text), f"{text!r} ({term.id})")
+        for frame in self.frames:
+            for term_id, values in frame.values.items():
+                if self.term_signal(term_id) == "critical_block":
+                    for value in values:
+                        critical.setdefault(fold(value), f"{value!r} (frame {frame.id}, {term_id})")
+        return critical
 
     def term_signal(self, term_id: str) -> Optional[str]:
         for term in self.terms:

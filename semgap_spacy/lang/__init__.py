@@ -239,7 +239,8 @@ def never_neutral_words() -> Tuple[str, ...]:
     ("ouvert", "offen", "reste": still open; "tarde": late). Adding one only
     narrows what may proceed.
     """
-    return union("never_neutral") + tuple(w for w in union("never_neutral_added") if w not in union("never_neutral"))
+    spec = union("never_neutral")
+    return spec + tuple(w for w in union("never_neutral_added") if w not in spec)
 
 
 def agreement_endings() -> Dict[str, Tuple[str, ...]]:
