@@ -26,3 +26,47 @@ def test_the_lists_are_spacys_own_and_no_language_is_imported_for_them():
 def test_a_language_without_a_list_has_none():
     assert spacy_stop_words("xx") == frozenset()
     assert spacy_stop_words("../en") == frozenset()
+
+
+_NUMBERS = """
+import sys
+from semgap_spacy.util.spacy_lists import spacy_like_num
+readers = {lang: spacy_like_num(lang) for lang in ("en", "es", "fr", "de")}
+built = sorted(name for name in sys.modules if name.split(".")[:3] in (["spacy", "lang", x] for x in ("es", "fr", "de")))
+assert not built, built
+from spacy.attrs import LIKE_NUM
+from spacy.util import get_lang_class
+for lang, read in readers.items():
+    theirs = get_lang_class(lang).Defaults.lex_attr_getters.get(LIKE_NUM)
+    words = ("forty", "vingt", "veintiocho", "zwanzig", "dix-huit", "hello", "12", "1,5")
+    assert (read is None) == (theirs is None), lang
+    assert read is None or [read(w) for w in words] == [theirs(w) for w in words], lang
+print("ok")
+"""
+
+# A whole decision in a fresh process, numbers in words of several languages among its cases:
+# French, whose tokenizer exceptions cost 1.7 s to build, is not built for a pipeline that does
+# not use it.
+_DECIDE = """
+import sys
+from semgap_spacy.api import build_pipeline, decide_cases
+cases = [{"id": "1", "domain": "medical_logistics", "text": "xm neg, ischémie froide de vingt heures"},
+         {"id": "2", "domain": "mortgage", "text": "CTC, DTI fifty"},
+         {"id": "3", "domain": "pharma_qa", "text": "Lote liberado, veintiocho horas"}]
+decisions = list(decide_cases(build_pipeline(), cases))
+assert len(decisions) == 3
+assert "value_in_words" in {r["code"] for r in decisions[1]["reasons"]}, decisions[1]
+built = sorted(name for name in sys.modules if name.split(".")[:3] == ["spacy", "lang", "fr"])
+assert not built, built
+print("ok")
+"""
+
+
+def test_like_num_is_spacys_own_and_no_language_is_imported_for_it():
+    out = subprocess.run([sys.executable, "-c", _NUMBERS], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_deciding_does_not_build_french_for_an_english_pipeline():
+    out = subprocess.run([sys.executable, "-c", _DECIDE], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

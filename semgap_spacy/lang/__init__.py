@@ -27,6 +27,7 @@ from spacy.attrs import LIKE_NUM
 from spacy.util import get_lang_class
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ..util.spacy_lists import has_language_module, spacy_like_num
 from ..util.textnorm import fold
 from .cues import CLINICAL_PROFILE, PROFILE_FILES, SPEC_PROFILE, CueError, CueSet, with_symbol_cues
 
@@ -255,7 +256,10 @@ def _number_readers(pack_set: int) -> Tuple[Tuple[Callable[[str], bool], ...], F
     readers: Dict[str, Callable[[str], bool]] = {}
     words = set()
     for pack in packs().values():
-        getter = get_lang_class(pack.spacy_lang).Defaults.lex_attr_getters.get(LIKE_NUM)
+        getter = spacy_like_num(pack.spacy_lang)
+        if getter is None and not has_language_module(pack.spacy_lang, "lex_attrs"):
+            # a language spaCy does not ship (an entry point): its class says
+            getter = get_lang_class(pack.spacy_lang).Defaults.lex_attr_getters.get(LIKE_NUM)
         if getter is not None:
             readers.setdefault(pack.spacy_lang, getter)
         words.update(fold(w) for w in pack.number_words)

@@ -1,31 +1,56 @@
-"""spaCy's own stop-word lists, read without importing their language.
+"""spaCy's own stop-word lists and ``like_num`` readers, read without importing their language.
 
-``from spacy.lang.fr.stop_words import STOP_WORDS`` first runs
-``spacy/lang/fr/__init__.py``, which builds the French tokenizer exceptions:
-1.7 s of every process start (``python -X importtime``), paid by the CLI and
-by each worker, for a list of words. The list is a module of its own with no
-imports, so it is run from its file alone; when the language is already
-imported, its module is used as it is.
+``from spacy.lang.fr.stop_words import STOP_WORDS`` (or ``get_lang_class("fr")``)
+first runs ``spacy/lang/fr/__init__.py``, which builds the French tokenizer
+exceptions: 1.7 s of every process start (``python -X importtime``), paid by
+the CLI and by each worker, for a list of words and a function. Each is a
+module of its own (``stop_words.py``, ``lex_attrs.py``) that imports nothing
+of its language, so it is run from its file alone; when the language is
+already imported, its modules are used as they are.
 """
 import importlib.util
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import FrozenSet
+from types import ModuleType
+from typing import Callable, FrozenSet, Optional
 
 import spacy
+from spacy.attrs import LIKE_NUM
 
 
 @lru_cache(maxsize=None)
 def spacy_stop_words(lang: str) -> FrozenSet[str]:
     """``spacy.lang.<lang>.stop_words.STOP_WORDS``; empty when spaCy has no such list."""
-    loaded = sys.modules.get(f"spacy.lang.{lang}.stop_words")
+    module = _language_module(lang, "stop_words")
+    return frozenset(getattr(module, "STOP_WORDS", ())) if module is not None else frozenset()
+
+
+@lru_cache(maxsize=None)
+def spacy_like_num(lang: str) -> Optional[Callable[[str], bool]]:
+    """The ``like_num`` reader of spaCy's language ``lang`` (its ``LEX_ATTRS``, which the
+    language's ``Defaults.lex_attr_getters`` are); None when spaCy has none for it."""
+    module = _language_module(lang, "lex_attrs")
+    return getattr(module, "LEX_ATTRS", {}).get(LIKE_NUM) if module is not None else None
+
+
+def has_language_module(lang: str, name: str) -> bool:
+    """Whether spaCy ships ``spacy/lang/<lang>/<name>.py``."""
+    return lang.isidentifier() and (Path(spacy.__file__).parent / "lang" / lang / f"{name}.py").is_file()
+
+
+def _language_module(lang: str, name: str) -> Optional[ModuleType]:
+    """``spacy.lang.<lang>.<name>``: the imported module when its language is imported,
+    else the module run from its file alone (its imports reach spaCy's own top-level
+    modules only: ``from ...attrs import LIKE_NUM``); None when spaCy has no such file."""
+    loaded = sys.modules.get(f"spacy.lang.{lang}.{name}")
     if loaded is not None:
-        return frozenset(getattr(loaded, "STOP_WORDS", ()))
-    path = Path(spacy.__file__).parent / "lang" / lang / "stop_words.py"
-    if not lang.isidentifier() or not path.is_file():
-        return frozenset()
-    spec = importlib.util.spec_from_file_location(f"semgap_spacy._spacy_stop_words_{lang}", path)
+        return loaded
+    if not has_language_module(lang, name):
+        return None
+    path = Path(spacy.__file__).parent / "lang" / lang / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"semgap_spacy._spacy_{name}_{lang}", path)
     module = importlib.util.module_from_spec(spec)
+    module.__package__ = f"spacy.lang.{lang}"  # its relative imports resolve inside spaCy
     spec.loader.exec_module(module)
-    return frozenset(getattr(module, "STOP_WORDS", ()))
+    return module
