@@ -54,7 +54,7 @@ from itertools import accumulate, compress, count
 from operator import attrgetter
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, CueSet, ScopeSettings
+from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, QUESTION, CueSet, ScopeSettings
 from ..util.caches import IndexedCache
 from ..util.textnorm import exact, fold
 from .clauses import ClauseRule, clause_rule, list_end, same_breaks, segment
@@ -477,6 +477,16 @@ class CueTable:
                              and ends[end] == starts[end + 1]))
                 cues.append((i, end, eff, glued))
         return Scan(found, cues) if found else EMPTY_SCAN
+
+    @staticmethod
+    def question_marks(rows: TokenRows) -> List[Tuple[int, int, str]]:
+        """(token_start, token_end, "question") of every token that closes a question: a "?",
+        or a word whose reading ends in one ("released︖"); of a run of them ("??"), the first,
+        which is the mark ``read`` names when it hedges a term of the sentence. Among the cue
+        matches, a mark that hedges none is left for ``semgap_coverage`` to report, as a hedge
+        that reaches no term ("CRS signed... by whom??")."""
+        marks = [i for i, f in enumerate(rows.facts) if f.mark == _QUESTION]
+        return [(i, i + 1, QUESTION) for k, i in enumerate(marks) if k == 0 or marks[k - 1] != i - 1]
 
     def read(self, rows: TokenRows, scan: Scan, targets: Sequence[Target], *, negation: bool = True,
              hedges: bool = True, questions: bool = True, asked: Optional[bool] = None) -> List[Reading]:

@@ -645,13 +645,16 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
     return rows, marks
 
 
-_UNATTACHED = {"negation": "unattached_negation", "hedge": "unattached_hedge"}
+#: a cue match's category -> the finding when it reached no term (a question is a hedge)
+_UNATTACHED = {"negation": "unattached_negation", "hedge": "unattached_hedge", "question": "unattached_hedge"}
 
 
 _MESSAGES = {
     "unexplained_content": "words that no rule explains: {}; a clearance vouches only for its own words",
     "unattached_negation": "negation {} reaches no term: something is said not to be so, and nothing tells what",
     "unattached_hedge": "hedge {} reaches no term: the text is conditional",
+    # a question whose sentence holds no term
+    ("unattached_hedge", "question"): "question {} asks about no term: the text leaves something open",
 }
 
 
@@ -698,7 +701,8 @@ class CoverageReasons:
         for row in rows:
             code = row["code"]
             start, end, words = row["start_char"], row["end_char"], row.get("words") or []
-            reason = make_reason(code, _MESSAGES[code].format(", ".join(map(repr, words))),
+            message = _MESSAGES[(code, "question") if code == "unattached_hedge" and _asks(words) else code]
+            reason = make_reason(code, message.format(", ".join(map(repr, words))),
                                  start_char=start, end_char=end, evidence=text[start:end])
             if code == "unexplained_content":
                 if options is None:  # one set per doc, shared by its clauses as before
@@ -710,6 +714,11 @@ class CoverageReasons:
                 reason["options"] = [dict(o) for o in options]
             out.append(reason)
         return out
+
+
+def _asks(words: Sequence[str]) -> bool:
+    """Whether the quoted cue is a question mark (as ``core.context`` reads one: NFKC, "?" last)."""
+    return bool(words) and all(unicodedata.normalize("NFKC", w).rstrip("!.").endswith("?") for w in words)
 
 
 def teaching_options(term_ids: Sequence[str]) -> List[dict]:

@@ -49,6 +49,9 @@ NEGATION = "negation"
 HEDGE = "hedge"
 BREAK = "break"
 PSEUDO = "pseudo"
+#: the category of a question mark among a doc's cue matches (no cue file lists it: the
+#: ``questions`` switch of ``semgap_context`` makes a question hedge its sentence's terms)
+QUESTION = "question"
 CATEGORIES = (NEGATION, HEDGE, BREAK, PSEUDO)
 SCOPED = frozenset({NEGATION, HEDGE})
 FORWARD, BACKWARD, BOTH = "forward", "backward", "both"

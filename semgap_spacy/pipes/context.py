@@ -243,8 +243,9 @@ class Context(SemgapPipe):
         spans = self.target_spans(doc)
         rows = self._rows(doc, facts, table.spaced(keys))
         scan = table.scan(rows) if may_cue else EMPTY_SCAN
-        if scan.found:
-            doc.user_data[_MATCHES_KEY] = [list(m) for m in scan.found]
+        found = sorted(scan.found + table.question_marks(rows)) if asked else scan.found
+        if found:
+            doc.user_data[_MATCHES_KEY] = [list(m) for m in found]
         elif doc.user_data.get(_MATCHES_KEY) is not None:
             doc.user_data[_MATCHES_KEY] = None
         if not len(spans):

@@ -34,14 +34,14 @@ from spacy.tokens import Doc, Span, SpanGroup
 from ..core.coverage import NAME_SOURCES, NER_LABELS, CoverageRules, findings
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import generation, languages as languages_available, union
-from ..lang.cues import HEDGE, NEGATION
+from ..lang.cues import HEDGE, NEGATION, QUESTION
 from ..util.textnorm import fold
 from .base import SemgapPipe
 from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, doc_key, doc_text, span_group,
                          span_value, term_facts)
 
 
-_SCOPED = frozenset({NEGATION, HEDGE})
+_SCOPED = frozenset({NEGATION, HEDGE, QUESTION})
 _LABEL_IDS: Dict[str, int] = {}  # a finding's code -> its hash (``spacy.strings.get_string_id``)
 _NONE_APPLIED: FrozenSet[Tuple[int, int]] = frozenset()
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.

@@ -286,7 +286,7 @@ EXTENSIONS: Tuple[Extension, ...] = (
               "(char, code_point, name, script)"),
     Extension("doc", "semgap_cue_matches", "semgap_context",
               "every cue match as `[token_start, token_end, category]` (negation, hedge, pseudo, "
-              "break), whether or not it reached a term"),
+              "break, and question: the mark that closes a question), whether or not it reached a term"),
     Extension("doc", "semgap_readings_checked", "semgap_quantities",
               "one entry per reading: field, status, canonical value, code, message; a list, made "
               "when first read and then kept", **_kept_list("semgap_readings_checked")),

@@ -33,7 +33,11 @@ def test_not_asserted_clearances_escalate(decide, domain, text):
     ("mortgage", "Clear to close. Fund today?"),
 ])
 def test_question_in_another_sentence_does_not_hedge(decide, domain, text):
-    assert decide(text, domain=domain)["decision"] == "proceed"
+    # the clearance stays one; the question, about no term, leaves something open (coverage)
+    decision = decide(text, domain=domain)
+    codes = {r["code"] for r in decision["reasons"]}
+    assert "clearance" in codes and "clearance_hedged" not in codes
+    assert decision["decision"] == "escalate" and "unattached_hedge" in codes
 
 
 def test_a_question_mark_inside_a_token_asks_nothing(decide):

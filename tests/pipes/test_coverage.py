@@ -76,6 +76,35 @@ def test_unattached_cues(decide, text, code):
     assert reason["outcome"] == "escalate" and text[reason["start_char"]:reason["end_char"]] == reason["evidence"]
 
 
+@pytest.mark.parametrize("text, domain", [
+    ("CRS signed... by whom??", "aviation_maintenance"),
+    ("xm neg. Any news on the cooler?", "medical_logistics"),
+    ("Airworthy?? Really?", "aviation_maintenance"),
+])
+def test_a_question_about_no_term_is_an_unattached_hedge(decide, text, domain):
+    # a question mark hedges the terms of its sentence; one whose sentence holds none leaves
+    # something open that no word of the text names
+    decision = decide(text, domain=domain)
+    reason = next(r for r in decision["reasons"] if r["code"] == "unattached_hedge")
+    assert decision["decision"] == "escalate" and reason["evidence"] == "?"
+    assert reason["message"].startswith("question '?'")
+    assert [r["code"] for r in decision["reasons"]].count("unattached_hedge") == 1  # "??" is one question
+
+
+@pytest.mark.parametrize("text, domain, code", [
+    ("Clear to close?", "mortgage", "clearance_hedged"),
+    ("Clear to close??", "mortgage", "clearance_hedged"),
+    ("¿Listo para el cierre?", "mortgage", "clearance_hedged"),
+])
+def test_a_question_about_a_term_hedges_it_and_is_attached(decide, text, domain, code):
+    codes = _codes(decide(text, domain=domain))
+    assert code in codes and "unattached_hedge" not in codes
+
+
+def test_a_question_mark_inside_an_address_asks_nothing(decide):
+    assert decide("Clear to close. See https://x.org/a?b=1", domain="mortgage")["decision"] == "proceed"
+
+
 def test_a_cue_that_reaches_a_term_is_attached(decide):
     codes = _codes(decide("File is not clear to close", domain="mortgage"))
     assert "clearance_negated" in codes
@@ -136,6 +165,23 @@ def test_rule_3_stop_words_but_never_neutral(nlp):
     ("Charge freigegeben, offen.", "pharma_qa", "offen"),
     ("Charge freigegeben, leider.", "pharma_qa", "leider"),
     ("Charge freigegeben bis heute.", "pharma_qa", "bis"),
+    # still, again, being, else, other: the state goes on or came again, is under way, or the
+    # clearance is of something else ("back" is not among them: the spec's own example "Larkspur
+    # lab called back: negative crossmatch" proceeds once the name is taught)
+    ("CTC, title still being checked", "mortgage", "still"),
+    ("CRS signed, brakes checked again", "aviation_maintenance", "again"),
+    ("Lot released, label being checked", "pharma_qa", "being"),
+    ("Airworthy per logbook, techlog says something else", "aviation_maintenance", "else"),
+    ("xm neg for the other recipient", "medical_logistics", "other"),
+    ("xm neg for another recipient", "medical_logistics", "another"),
+    ("Lote liberado para otro cliente", "pharma_qa", "otro"),
+    ("Lote liberado otra vez", "pharma_qa", "vez"),
+    ("Lote liberado, siendo revisado", "pharma_qa", "siendo"),
+    ("Lot libéré, toujours", "pharma_qa", "toujours"),
+    ("Lot libéré pour une autre", "pharma_qa", "autre"),
+    ("Charge freigegeben, wieder", "pharma_qa", "wieder"),
+    ("Charge freigegeben für andere", "pharma_qa", "andere"),
+    ("Charge freigegeben, gerade", "pharma_qa", "gerade"),
 ])
 def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain, word):
     # stop words of a meaning the spec's lists name in some language ("only", "except", "few",
@@ -190,7 +236,8 @@ def test_rule_5_a_word_an_identifier_spells_out_is_taught_like_any_other(tmp_pat
     assert assess(after, text, domain="medical_logistics")._.semgap_decision["decision"] == "proceed"
 
 
-@pytest.mark.parametrize("symbol", ["\U0001F621", "\U0001F926", "\u2620\ufe0f", "\U0001F622", ":("])
+@pytest.mark.parametrize("symbol", ["\U0001F621", "\U0001F926", "\u2620\ufe0f", "\U0001F622", ":(",
+                                    "\U0001F602\U0001F602", "\U0001F643"])
 def test_rule_5_a_trouble_symbol_is_no_neutral_shape(nlp, symbol):
     doc = assess(nlp, f"Batch released {symbol}", domain="pharma_qa")
     assert doc._.semgap_decision["decision"] == "escalate"
@@ -199,6 +246,14 @@ def test_rule_5_a_trouble_symbol_is_no_neutral_shape(nlp, symbol):
     assert unexplained and all(holds_trouble_symbol(w) for w in unexplained)
     assert assess(nlp, "Batch released \U0001F44D \u2705", domain="pharma_qa")._.semgap_decision["decision"] \
         == "proceed"
+
+
+@pytest.mark.parametrize("text", ["Clear to close for {{borrower}}", "Clear to close for ${name}"])
+def test_rule_5_the_brace_of_an_unfilled_placeholder_is_no_neutral_shape(nlp, text):
+    doc = assess(nlp, text, domain="mortgage")
+    unexplained = [w for r in doc._.semgap_decision["reasons"] if r["code"] == "unexplained_content"
+                   for w in r["words"]]
+    assert doc._.semgap_decision["decision"] == "escalate" and set(unexplained) >= {"{", "}"}
 
 
 def test_rule_3_an_added_never_neutral_word_inside_a_quantity_is_the_quantity(nlp):
