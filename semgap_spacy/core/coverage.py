@@ -223,6 +223,8 @@ class CoverageRules:
         self.domains: Dict[str, DomainRules] = {}
         self.glossary_words = _glossary_words(glossary, tokenize)
         self.problem_words = _problem_words(glossary)
+        # what a word written with digits for letters may read as ("A0G", "0OS")
+        self._spellable = self.glossary_words | self.problem_words
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
             for term in dom.terms:
@@ -373,6 +375,45 @@ class CoverageRules:
             explained[i:k] = [CUE if opens_a_term else None] * (k - i)
         return explained
 
+    def unglue_shapes(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
+                      ends: Sequence[int], domain: Optional[str]) -> List[Optional[str]]:
+        """Rule 5 over what a person reads as one word, in place: tokens of neutral shape that
+        stand together with no space between them are read whole, less their outer
+        punctuation, and left unexplained when the whole is no neutral shape.
+
+        The tokenizer may cut a word apart where its letters and digits meet: "A0G" (AOG, a
+        problem, written with a zero) is "A0" and "G", each of a neutral shape (an
+        identifier, an initial) that rule 5 explains; read whole, it is a word written with
+        digits for letters, which rule 5 does not explain. "10:05-10:50" or "N123AB." read
+        whole are shapes still.
+
+        explained (List[Optional[str]]): The rule per token (``explain_words``), completed here.
+        text (str): The text; starts, ends: the tokens' character offsets.
+        domain (Optional[str]): The case's domain.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        if explained.count(SHAPE) < 2:
+            return explained
+        rules = self.domains.get(domain) if domain else None
+        rules = rules or self.empty
+        n, i = len(explained), 0
+        while i < n:
+            if explained[i] is not SHAPE:
+                i += 1
+                continue
+            j = i + 1  # the run of shape tokens i..j-1 with nothing between them
+            while j < n and explained[j] is SHAPE and ends[j - 1] == starts[j]:
+                j += 1
+            first, last = i, j - 1
+            while first < last and not any(ch.isalnum() for ch in text[starts[first]:ends[first]]):
+                first += 1
+            while last > first and not any(ch.isalnum() for ch in text[starts[last]:ends[last]]):
+                last -= 1
+            if last > first and self._word_rule(text[starts[first]:ends[last]], rules) is None:
+                explained[first:last + 1] = [None] * (last + 1 - first)
+            i = j
+        return explained
+
     @staticmethod
     def explain_words(rules: List[Optional[str]], covered: Iterable[Tuple[int, int]],
                       cues: Iterable[Tuple[int, int, str]]) -> List[Optional[str]]:
@@ -471,7 +512,8 @@ class CoverageRules:
     def _spelled_with_digits(self, text: str) -> bool:
         """Whether a token holding a digit is a word with digits for letters, not an identifier:
         a digit stands between two small letters ("fai1ed", "gr0unded", "cr4cked"), or the
-        token reads as a word of the glossary ("A0G", "0OS"). Rule 5 explains an identifier
+        token reads as a word of the glossary or a declared ambiguous abbreviation ("A0G",
+        "0OS"). Rule 5 explains an identifier
         ("N123AB", "A320neo", "LOT-42"); such a word it leaves unexplained, as a person would
         not read it as a code (``textview.digit_spellings``)."""
         readings = digit_spellings(text)
@@ -480,7 +522,7 @@ class CoverageRules:
         for found in _DIGITS_IN_WORD.finditer(text):
             if text[found.start() - 1].islower() and text[found.end()].islower():
                 return True
-        return not self.glossary_words.isdisjoint(map(_fold, readings))
+        return not self._spellable.isdisjoint(map(_fold, readings))
 
     def _names_a_problem(self, text: str) -> bool:
         """Whether an identifier holds a word that by itself states a problem or escalates

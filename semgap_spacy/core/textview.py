@@ -487,8 +487,9 @@ def digit_spellings(text: str) -> Tuple[str, ...]:
     ("gr0unded": "grounded"; "fai1ed": "faiied", "failed"), lower-cased; () for any other token.
 
     Such a token is letters and digits only (punctuation at either end aside),
-    begins and ends with a letter and holds a digit, each digit one of
-    ``textview.json``'s ``digit_lookalikes``.
+    holds two letters or more and a digit, each digit one of
+    ``textview.json``'s ``digit_lookalikes``; a digit may stand first or last
+    ("0OS": "oos").
     Whether a reading is a word is for the caller to say: "N123AB" reads as
     "nizeab", which is nothing, and stays an identifier.
 
@@ -496,7 +497,7 @@ def digit_spellings(text: str) -> Tuple[str, ...]:
     RETURNS (Tuple[str, ...]): Every reading, at most 16; () when there would be more.
     """
     text = _EDGE_PUNCTUATION.sub("", text)  # "A0G." as the tokenizer may leave it
-    if not text or not (text[0].isalpha() and text[-1].isalpha()) or text.isalpha() or not text.isalnum():
+    if not text or text.isalpha() or not text.isalnum() or sum(map(str.isalpha, text)) < 2:
         return ()
     lookalikes = _rules()["digits"]
     readings = [""]

@@ -101,7 +101,8 @@ class Coverage(SemgapPipe):
         reading = rules.read(domain, keys, doc.vocab.strings.__getitem__)
         covered = _covered(doc, span_group(doc, self.spans_key), span_group(doc, self.quantities_key), starts)
         matches = data.get(_CUE_MATCHES) or ()
-        explained = rules.explain_words(reading[0], covered, matches)
+        explained = rules.unglue_shapes(rules.explain_words(reading[0], covered, matches), text, starts, ends,
+                                        domain)
         breaks = None
         opens = rules.may_open_break(reading, keys)  # "mientras que": its words may yet be unexplained
         if None in explained or opens:

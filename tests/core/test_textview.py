@@ -255,7 +255,9 @@ def test_perturbations_change_the_text_and_are_tagged():
     ("fai1ed", ("faiied", "failed")),
     ("A0G.", ("aog",)),                 # punctuation the tokenizer left on is no part of the word
     ("N123AB", ("nizeab", "nlzeab")),   # a reading; whether it is a word is the caller's question
-    ("1st", ()), ("x2", ()), ("B737", ()), ("LOT-42", ()), ("airworthy", ()), ("ab\u00b2c", ()),
+    ("0OS", ("oos",)),                  # a digit may stand first
+    ("1st", ("ist", "lst")),            # readings only: "1st" is no word, so it stays an ordinal
+    ("x2", ()), ("B737", ()), ("LOT-42", ()), ("airworthy", ()), ("ab\u00b2c", ()),  # one letter, or no digit
     ("a1b1c1d1e1f", ()),                # more than 16 readings: an identifier
 ])
 def test_digit_spellings_read_digits_as_the_letters_they_look_like(token, readings):

@@ -199,6 +199,7 @@ def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain
     ("Airworthy; gr0unded.", "aviation_maintenance", "gr0unded"),
     ("Clear to close; title def3ct", "mortgage", "def3ct"),
     ("Airworthy; A0G.", "aviation_maintenance", "A0G."),   # reads as a glossary word
+    ("Batch released, 0OS", "pharma_qa", "0OS"),           # ... or as an ambiguous abbreviation
     ("Airworthy, ref AOG-7", "aviation_maintenance", "AOG-7"),  # an identifier named for a problem
     ("Batch released (OOS-42)", "pharma_qa", "OOS-42"),         # ... or for an ambiguous abbreviation
     ("Batch released, LOT-FAILED-42", "pharma_qa", "FAILED-42"),  # it spells out a word no rule explains
@@ -207,6 +208,23 @@ def test_rule_5_a_word_with_digits_for_letters_is_no_neutral_shape(nlp, text, do
     doc = assess(nlp, text, domain=domain)
     assert {t.text: t._.semgap_explained_by for t in doc}[word] is None
     assert doc._.semgap_decision["decision"] == "escalate"
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Airworthy, A0G", "aviation_maintenance"),       # the tokenizer cuts it into "A0" and "G"
+    ("Airworthy A0G at gate 4", "aviation_maintenance"),
+])
+def test_rule_5_reads_a_word_the_tokenizer_cut_apart_whole(nlp, text, domain):
+    doc = assess(nlp, text, domain=domain)
+    cut = [t for t in doc if t.text in ("A0", "G")]
+    assert len(cut) == 2 and all(t._.semgap_explained_by is None for t in cut)
+    assert doc._.semgap_decision["decision"] == "escalate"
+
+
+@pytest.mark.parametrize("text", ["Airworthy 10:05-10:50, N123AB.", "Airworthy, ref 2231-B", "Airworthy, 1st sector"])
+def test_rule_5_shapes_read_whole_are_shapes_still(nlp, text):
+    doc = assess(nlp, text, domain="aviation_maintenance")
+    assert all(t._.semgap_explained_by == "shape" for t in doc if any(ch.isdigit() for ch in t.text))
 
 
 @pytest.mark.parametrize("word", ["N123AB", "A320neo", "LOT-42", "CTC-2231", "14:00", "INC0012345", "B737", "2nd",
