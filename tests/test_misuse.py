@@ -222,8 +222,53 @@ def test_each_run_record_is_judged_after_full_reads():
     for edit in (switch_off, fail, not_a_dict):
         assert read(lambda record: None)["decision"] == "proceed"
         assert "pipeline_incomplete" in _codes(read(edit)), edit.__name__
-    decide.ablation = True  # the same full record, now read by an ablation run
+    # the same full record, now read by an ablation run (past the guard on built switches, to
+    # reach the decision's memo of clean records, which is keyed by the switch)
+    object.__setattr__(decide, "ablation", True)
     assert read(lambda record: None)["ablation"] == {"missing": [], "disabled": [], "switched_off": {}}
+
+
+@pytest.mark.parametrize("pipe, switch, value", [
+    ("semgap_context", "questions", False), ("semgap_context", "hedges", False),
+    ("semgap_quantities", "readings", False), ("semgap_decision", "ablation", True),
+    ("semgap_coverage", "titlecase", True),
+])
+def test_a_switch_of_a_built_pipe_is_refused_with_a_message(pipe, switch, value):
+    # the run record holds the switches as the config gave them: a changed attribute would not be seen
+    nlp = build_pipeline()
+    with pytest.raises(AttributeError, match=f"{pipe}: '{switch}' is a config value"):
+        setattr(nlp.get_pipe(pipe), switch, value)
+    assert decision_of(assess(nlp, "Negative crossmatch?", domain="medical_logistics"))["decision"] == "escalate"
+
+
+def test_enabled_is_read_at_every_run():
+    nlp = build_pipeline()
+    nlp.get_pipe("semgap_context").enabled = False
+    decision = decision_of(assess(nlp, "Clear to close", domain="mortgage"))
+    assert decision["decision"] == "escalate" and _incomplete(decision)["pipes"] == ["semgap_context"]
+
+
+def test_tokens_merged_or_split_between_the_semgap_pipes_escalate():
+    @spacy.Language.component("split_slash_between")
+    def split_slash(doc):
+        with doc.retokenize() as retokenizer:
+            for token in doc:
+                if token.text.count("/") == 1 and len(token.text) > 2:
+                    a, b = token.text.split("/")
+                    retokenizer.split(token, [a, "/", b], heads=[(token, 0), (token, 0), token.head])
+        return doc
+    split = build_pipeline()
+    split.add_pipe("split_slash_between", before="semgap_context")
+    merged = build_pipeline(config={"semgap_terms": {"annotate_ents": True}})
+    merged.add_pipe("merge_entities", before="semgap_context")
+    for nlp, text in ((split, "4821/22 not clear to close"), (merged, "Clear to close; pending"),
+                      (merged, "Clear to close")):
+        decision = decision_of(assess(nlp, text, domain="mortgage"))
+        assert decision["decision"] == "escalate"
+        assert "tokens changed after an earlier semgap pipe ran" in decision["reasons"][0]["message"]
+    before = build_pipeline()
+    before.add_pipe("split_slash_between", first=True)  # before the first semgap pipe: nothing changes under it
+    assert decision_of(assess(before, "4821/22 clear to close", domain="mortgage"))["decision"] == "proceed"
 
 
 def test_editing_one_docs_run_record_changes_no_other_record_nor_the_pipe():
@@ -352,6 +397,55 @@ def test_context_on_another_span_group_escalates():
     nlp = build_pipeline(config={"semgap_context": {"spans_key": "elsewhere"}})
     decision = decision_of(assess(nlp, *NEGATED))
     assert decision["decision"] == "escalate" and _incomplete(decision)["pipes"] == ["semgap_context"]
+
+
+_PIPES_WITH_A_TERM_GROUP = ("semgap_terms", "semgap_context", "semgap_quantities", "semgap_coverage",
+                            "semgap_decision")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Negative crossmatch, cold ischemia 30 h", "block"),
+    ("Negative crossmatch, CIT >24 h", "escalate"),
+    ("Negative crossmatch, 30 h", "escalate"),
+])
+def test_span_groups_renamed_in_every_pipe_read_the_same(text, expected):
+    # the decision reads the groups it is configured for, quantity findings included
+    nlp = build_pipeline(config={**{p: {"spans_key": "my_terms"} for p in _PIPES_WITH_A_TERM_GROUP},
+                                 "semgap_quantities": {"spans_key": "my_terms", "quantities_key": "my_q"},
+                                 "semgap_coverage": {"spans_key": "my_terms", "quantities_key": "my_q"},
+                                 "semgap_decision": {"spans_key": "my_terms", "quantities_key": "my_q"}})
+    renamed = decision_of(assess(nlp, text, domain="medical_logistics"))
+    default = decision_of(assess(build_pipeline(), text, domain="medical_logistics"))
+    assert renamed["decision"] == default["decision"] == expected
+    assert _codes(renamed) == _codes(default)
+
+
+def test_a_quantity_group_the_decision_does_not_read_escalates():
+    nlp = build_pipeline(config={"semgap_quantities": {"quantities_key": "my_q"},
+                                 "semgap_coverage": {"quantities_key": "my_q"}})
+    decision = decision_of(assess(nlp, "Negative crossmatch, 30 h", domain="medical_logistics"))
+    assert decision["decision"] == "escalate"
+    assert set(_incomplete(decision)["pipes"]) == {"semgap_quantities", "semgap_coverage"}
+
+
+def test_a_second_context_that_reads_less_escalates_wherever_it_sits():
+    # a clinical semgap_context on doc.ents after the spec one writes over the term's marks
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("entity_ruler", config={"phrase_matcher_attr": "LOWER"})
+    ruler.add_patterns([{"label": "STATUS", "pattern": "clear to close"}])
+    add_semgap_pipes(nlp)
+    nlp.add_pipe("semgap_context", name="clinical_context", after="semgap_context",
+                 config={"targets": "ents", "languages": ["en"], "cues_key": "clinical_cues",
+                         "cues": {"@misc": "semgap.context_cues.clinical.v1"}})
+    for text in ["Used to be clear to close", "Clear to close if", "Clear to close not"]:
+        decision = decision_of(assess(nlp, text, domain="mortgage"))
+        assert decision["decision"] == "escalate" and "clinical_context" in _incomplete(decision)["pipes"]
+
+
+def test_a_second_copy_that_reads_in_full_is_no_problem():
+    nlp = build_pipeline()
+    nlp.add_pipe("semgap_context", name="context_again", after="semgap_context")
+    assert decision_of(assess(nlp, "Clear to close", domain="mortgage"))["decision"] == "proceed"
 
 
 def test_a_doc_redone_after_a_user_pipe_failed_starts_a_new_record():

@@ -104,7 +104,7 @@ class RunCheck(NamedTuple):
 
 
 def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = None,
-               spec: Optional[Contract] = None) -> RunCheck:
+               quantities_key: Optional[str] = None, spec: Optional[Contract] = None) -> RunCheck:
     """Check a run record against the contract.
 
     record (list | tuple | None): The run record, one dict per semgap pipe that saw the doc
@@ -113,38 +113,44 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
         a wrong order and pipes that read another span group are never excused.
     spans_key (Optional[str]): The term span group the decision reads; a pipe configured for
         another group (context marking spans the decision never sees) is not a full read.
+    quantities_key (Optional[str]): The quantity span group the decision reads; likewise.
     RETURNS (RunCheck): The reasons and, with ablation, what was off.
+
+    Every entry of a required pipe is checked, not only the first: a second copy that
+    reads less (a clinical ``semgap_context`` on ``doc.ents`` placed after the spec one)
+    writes over what the first left on the same spans.
     """
     spec = spec or contract()
     rank = _ranks(spec)
     decision = spec.decision
-    entries, first = [], {}
+    entries, of_factory = [], {}
     for e in record or ():
         if type(e) is dict:
             factory = e.get("factory")
             if factory in rank and factory != decision:
                 entries.append(e)
-                if factory not in first:
-                    first[factory] = e
+                of_factory.setdefault(factory, []).append(e)
+    keys = [(k, v) for k, v in (("spans_key", spans_key), ("quantities_key", quantities_key)) if v is not None]
     missing, disabled, failed, off, elsewhere = [], [], [], {}, []
     for req in spec.required:
-        entry = first.get(req.factory)
-        if entry is None:
+        found = of_factory.get(req.factory)
+        if not found:
             missing.append(req.factory)
             continue
-        name = entry.get("name") or req.factory
-        status = entry.get("status")
-        if status == RAN:
-            config = entry.get("config") or {}
-            switches = [k for k, v in req.full_read if k != "enabled" and config.get(k) != v]
-            if switches:
-                off[name] = switches
-            if spans_key is not None and config.get("spans_key", spans_key) != spans_key:
-                elsewhere.append(name)
-        elif status == DISABLED:
-            disabled.append(name)
-        elif status != SKIPPED:  # failed, or a status no pipe writes: not a full read
-            failed.append(name)
+        for entry in found:
+            name = entry.get("name") or req.factory
+            status = entry.get("status")
+            if status == RAN:
+                config = entry.get("config") or {}
+                switches = [k for k, v in req.full_read if k != "enabled" and config.get(k) != v]
+                if switches:
+                    off[name] = switches
+                if any(config.get(k, v) != v for k, v in keys):
+                    elsewhere.append(name)
+            elif status == DISABLED:
+                disabled.append(name)
+            elif status != SKIPPED:  # failed, or a status no pipe writes: not a full read
+                failed.append(name)
     misordered = False
     last = -1
     for e in entries:
@@ -156,7 +162,8 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
     if not (missing or disabled or failed or off or misordered or elsewhere):
         return RunCheck([], {"missing": [], "disabled": [], "switched_off": {}} if ablation else None)
     problems = [f"{name} failed" for name in failed]
-    problems += [f"{name} reads another span group than the decision ({spans_key!r})" for name in elsewhere]
+    groups = " and ".join(repr(v) for _, v in keys)
+    problems += [f"{name} reads another span group than the decision ({groups})" for name in elsewhere]
     if misordered:
         problems.append(f"the pipes ran in the order {_arrow([e.get('name') or e['factory'] for e in entries])}")
     if not ablation:

@@ -53,8 +53,6 @@ class CaseFindings(NamedTuple):
     component_errors: Optional[list] = None
     repairs: Optional[list] = None
     readings_checked: Optional[list] = None
-    #: the term rows the quantity findings read when they differ from ``terms`` (None: the same)
-    finding_terms: Optional[List[TermRow]] = None
     #: tokens whose letters mix scripts (start_char, end_char, evidence, characters)
     suspicious: Optional[list] = None
     #: spec §4.1 findings of ``semgap_coverage`` (None: coverage did not run)
@@ -285,28 +283,25 @@ class Policy:
             checked = case.readings_checked
             readings = checked or []
             fields = field_mentions(rows, self.glossary, domain)
-            finding_fields = fields if case.finding_terms is None else field_mentions(
-                case.finding_terms, self.glossary, domain)
             quantities = case.quantities
             places = _field_places(fields, quantities) if readings else {}
             for reading in readings:
                 reasons.append(_reading_reason(reading, places.get(reading.get("field")), text))
                 recognised = recognised or reading.get("code") in _VALUE_CODES
-            found = quantity_findings(finding_fields, quantities, checked, text) if finding_fields else []
+            found = quantity_findings(fields, quantities, checked, text) if fields else []
             for finding in found:
                 reasons.append(finding)
                 recognised = recognised or finding.get("code") in _VALUE_CODES
             # the fields the text names: by a mention, or by a word of one of their phrases
-            named, number_words = self._field_words.read(domain, text, finding_fields)
+            named, number_words = self._field_words.read(domain, text, fields)
             if quantities:
                 kinds = self._contract_kinds.get(domain, {})
                 if self.untied_quantities == UNTIED_NAMED:
                     said = {m.field for m in named}
                     kinds = {kind: tuple(f for f in of_kind if f in said) for kind, of_kind in kinds.items()}
                 reasons.extend(untied_quantity_findings(quantities, kinds, text))
-            terms = case.finding_terms or rows
-            reasons.extend(bare_number_findings(named, terms, quantities, text, found, number_words))
-            reasons.extend(timestamp_findings(named, terms, quantities, text))
+            reasons.extend(bare_number_findings(named, rows, quantities, text, found, number_words))
+            reasons.extend(timestamp_findings(named, rows, quantities, text))
             if case.coverage:
                 frozen = freeze_findings(case.coverage) if defer else None
                 if frozen is None:

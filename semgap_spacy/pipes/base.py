@@ -24,7 +24,7 @@ full read from a pipeline with a pipe missing, off, failed or out of order.
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, List, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Union
 
 import spacy
 import srsly
@@ -33,7 +33,7 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.util import ensure_path, registry
 
-from .extensions import begin_run, doc_key, record_component_error, record_run
+from .extensions import begin_run, doc_key, record_component_error, record_run, tokens_changed
 from ..core.cases import UNREAD_CODES, check_case, merge_problems, nothing_to_check
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..core.run_entries import config_text
@@ -46,6 +46,10 @@ LOOK_UP = object()
 
 _CASE_PROBLEMS, _DOMAIN, _CASE_ID, _NOW, _DEFAULT_DOMAIN = (doc_key(name) for name in (
     "semgap_case_problems", "semgap_domain", "semgap_case_id", "semgap_now", "semgap_default_domain"))
+
+
+class RetokenizedError(RuntimeError):
+    """The doc's tokens changed between two semgap pipes (``extensions.tokens_changed``)."""
 
 
 def _text_length(doc: Doc) -> int:
@@ -174,8 +178,26 @@ class SemgapPipe(Pipe):
         """Recompute what the component derives from its glossary (``_rebuild``), unless it
         waits inside ``deferred_builds`` for the glossary a load gives: the components
         call this, not ``_rebuild``, from their constructors and setters."""
+        self._switches_made = True  # the constructor is done with them (``__setattr__``)
         if not self._build_waits:
             self._rebuild()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Refuse to change a switch of a built component (a key of ``cfg`` other than ``enabled``).
+
+        Every decision's run record holds the switches each pipe ran with, as the
+        config gave them, and the decision escalates on one that reads less
+        ("questions" off, another span group). A switch changed on the object
+        afterwards would leave the record saying what no longer holds, and some
+        switches are read once, when the pipe is built. So a switch is set in the
+        config, where the record sees it; ``enabled`` alone is read at every run.
+        """
+        if (name != "enabled" and self.__dict__.get("_switches_made") and name in self.__dict__.get("cfg", ())):
+            raise AttributeError(
+                f"{getattr(self, 'name', type(self).__name__)}: {name!r} is a config value, set when the pipe "
+                f"is built, and recorded in every decision: give it in the config (nlp.add_pipe(..., "
+                f"config={{{name!r}: ...}}), or nlp.replace_pipe), not on the built component")
+        object.__setattr__(self, name, value)
 
     def _build_now(self) -> None:
         """Build what waited in ``deferred_builds``, from the bundled glossary when none was given."""
@@ -255,6 +277,9 @@ class SemgapPipe(Pipe):
         data = doc.user_data
         # a doc with no user data has no run record: this pipe is the first of its run
         if data and not begin_run(doc, contract().decision, self.name):
+            changed = tokens_changed(doc)
+            if changed is not None:
+                record_component_error(doc, self.name, RetokenizedError(changed))
             return
         caches.new_document()
         if not data:  # a fresh doc: no case values to check, unless a default or the length says so

@@ -24,8 +24,8 @@ from ..core.decision_record import Deferred, make_record
 from ..core.run_entries import is_entry
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
 from .base import LOOK_UP, SemgapPipe
-from .extensions import (TERMS_KEY, doc_key, doc_text, kept_entries, quantity_rows, record_run, run_record,
-                         set_decision, span_values, store_decision_record, term_rows)
+from .extensions import (QUANTITIES_KEY, TERMS_KEY, doc_key, doc_text, kept_entries, quantity_rows, record_run,
+                         run_record, set_decision, span_values, store_decision_record, term_rows)
 
 # user_data keys of the doc values read and written here (all default to None,
 # so ``user_data.get(key)`` is ``doc._.<name>``).
@@ -60,22 +60,22 @@ class Decision(SemgapPipe):
     FACTORY = "semgap_decision"
 
     def __init__(self, nlp: Language, name: str = "semgap_decision", *, enabled: bool = True,
-                 spans_key: str = TERMS_KEY, ablation: bool = False, default_domain: Optional[str] = None,
-                 untied_quantities: str = UNTIED_ANY):
+                 spans_key: str = TERMS_KEY, quantities_key: str = QUANTITIES_KEY, ablation: bool = False,
+                 default_domain: Optional[str] = None, untied_quantities: str = UNTIED_ANY):
         if default_domain is not None and not isinstance(default_domain, str):
             raise ValueError(f"default_domain must be a domain name or null, not {type(default_domain).__name__}")
         if untied_quantities not in UNTIED_SETTINGS:
             raise ValueError(f"untied_quantities must be one of {', '.join(map(repr, UNTIED_SETTINGS))}, "
                              f"not {untied_quantities!r}")
-        self.spans_key = spans_key
+        self.spans_key, self.quantities_key = spans_key, quantities_key
         self.ablation = bool(ablation)
         self.default_domain = default_domain
         self.untied_quantities = untied_quantities
         # a looser reading than the default, recorded in every decision it could have widened
         self._widened = None if untied_quantities == UNTIED_ANY else {"untied_quantities": untied_quantities}
         super().__init__(nlp, name, enabled=enabled)
-        self.cfg.update(spans_key=spans_key, ablation=self.ablation, default_domain=default_domain,
-                        untied_quantities=untied_quantities)
+        self.cfg.update(spans_key=spans_key, quantities_key=quantities_key, ablation=self.ablation,
+                        default_domain=default_domain, untied_quantities=untied_quantities)
         self.build()
 
     def run(self, doc: Doc, default_domain=LOOK_UP) -> Doc:
@@ -106,17 +106,21 @@ class Decision(SemgapPipe):
         last clean ones have the same answer; any other record is checked in full."""
         entries = kept_entries(doc)
         memo = self._clean_entries
-        if (memo is not None and entries is not None and memo[0] == (self.ablation, self.spans_key)
-                and entries == memo[1]):
+        keys = (self.ablation, self.spans_key, self.quantities_key)
+        if memo is not None and entries is not None and memo[0] == keys and entries == memo[1]:
             return RunCheck([], None)
-        check = check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key)
+        check = self._check_runs(doc)
         if (not check.reasons and check.ablation is None and type(entries) is tuple
                 and all(type(e) is tuple and is_entry(e) for e in entries)):
-            self._clean_entries = ((self.ablation, self.spans_key), entries)
+            self._clean_entries = (keys, entries)
         return check
 
+    def _check_runs(self, doc: Doc) -> RunCheck:
+        return check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key,
+                          quantities_key=self.quantities_key)
+
     def _write_disabled(self, doc: Doc) -> None:
-        check = check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key)
+        check = self._check_runs(doc)
         if self.ablation:
             check.ablation["disabled"].append(self.name)
             reasons = [make_reason("no_recognised_term", "the decision component is disabled; nothing was read")]
@@ -128,7 +132,10 @@ class Decision(SemgapPipe):
     def _write_failure(self, doc: Doc, exc: BaseException) -> None:
         reason = make_reason("component_error", f"{self.name}: {type(exc).__name__}: {exc}"[:500])
         try:
-            self._write(doc, [reason], None)
+            # what earlier pipes recorded may say why (a retokenized doc): it comes first
+            earlier = [make_reason("component_error", f"{e['component']} failed: {e['error']}")
+                       for e in doc.user_data.get(_COMPONENT_ERRORS) or () if isinstance(e, dict)]
+            self._write(doc, earlier + [reason], None)
         except Exception:  # even the write failed (a value no one expected): the bare decision
             set_decision(doc, {"schema": SCHEMA, "id": None, "decision": ESCALATE, "reasons": [reason],
                                "glossary_version": self.glossary.version,
@@ -147,13 +154,12 @@ class Decision(SemgapPipe):
         get = doc.user_data.get
         rows = term_rows(doc, self.spans_key)
         coverage = get(_COVERAGE)
-        # the quantity findings read the default term group, whatever this pipe's spans_key
-        finding_terms = None if self.spans_key == TERMS_KEY else term_rows(doc, TERMS_KEY)
+        # the groups are the decision's own, which ``check_runs`` holds every pipe to
         return CaseFindings(
             domain=get(_DOMAIN), text=doc_text(doc), terms=rows, marks=_SpanMarks(doc),
-            quantities=quantity_rows(doc),
+            quantities=quantity_rows(doc, self.quantities_key),
             case_problems=get(_CASE_PROBLEMS), component_errors=get(_COMPONENT_ERRORS), repairs=get(_REPAIRS),
-            readings_checked=get(_READINGS_CHECKED), finding_terms=finding_terms, suspicious=get(_SUSPICIOUS),
+            readings_checked=get(_READINGS_CHECKED), suspicious=get(_SUSPICIOUS),
             coverage=coverage.get("findings") if coverage else None, pipeline_problems=pipeline_problems)
 
     # -- output ----------------------------------------------------------------
@@ -177,19 +183,23 @@ class Decision(SemgapPipe):
 
 @Language.factory(
     "semgap_decision",
-    default_config={"enabled": True, "spans_key": TERMS_KEY, "ablation": False, "default_domain": None,
-                    "untied_quantities": UNTIED_ANY},
+    default_config={"enabled": True, "spans_key": TERMS_KEY, "quantities_key": QUANTITIES_KEY, "ablation": False,
+                    "default_domain": None, "untied_quantities": UNTIED_ANY},
     # one attribute per pipe the decision needs (data/pipeline.json), so that
     # ``nlp.analyze_pipes()`` names a missing one
     requires=[r.signature for r in contract().required],
     assigns=["doc._.semgap_decision", "doc._.semgap_pipeline"],
 )
 def make_decision(nlp: Language, name: str, enabled: bool, spans_key: str, ablation: bool,
-                  default_domain: Optional[str], untied_quantities: str = UNTIED_ANY) -> Decision:
+                  default_domain: Optional[str], untied_quantities: str = UNTIED_ANY,
+                  quantities_key: str = QUANTITIES_KEY) -> Decision:
     """Build the decision component.
 
     enabled (bool): Off still writes a decision (escalate: nothing read). Defaults to True.
     spans_key (str): Span group holding the term spans. Defaults to "semgap_terms".
+    quantities_key (str): Span group holding the quantity spans. Defaults to "semgap_quantities".
+        Every semgap pipe that reads or writes a group must name the decision's (else
+        ``pipeline_incomplete``).
     ablation (bool): Excuse missing, disabled and switched-off pipes (an evaluation that switches
         features off on purpose); every decision then says what was off. Defaults to False: a pipe
         that did not fully read the text escalates ``pipeline_incomplete``.
@@ -203,5 +213,5 @@ def make_decision(nlp: Language, name: str, enabled: bool, spans_key: str, ablat
         (``"widened"``).
     RETURNS (Decision): The component.
     """
-    return Decision(nlp, name, enabled=enabled, spans_key=spans_key, ablation=ablation,
-                    default_domain=default_domain, untied_quantities=untied_quantities)
+    return Decision(nlp, name, enabled=enabled, spans_key=spans_key, quantities_key=quantities_key,
+                    ablation=ablation, default_domain=default_domain, untied_quantities=untied_quantities)

@@ -213,6 +213,8 @@ def store_decision_record(doc: Doc, record: tuple) -> None:
 # a key of their own; the list of dicts is made when first read and then kept.
 _PIPELINE_KEY = ("._.", "semgap_pipeline", None, None)
 _RUN_KEY = ("semgap", "run_record")
+#: how many tokens the doc had when the first semgap pipe of the run finished (``tokens_changed``)
+_TOKENS_KEY = ("semgap", "tokens")
 
 
 def _entries(kept: Any) -> tuple:
@@ -554,7 +556,31 @@ def record_run(doc: Doc, entry: Any) -> None:
     if record is not None:
         data[_PIPELINE_KEY] = list(record) + [entry_dict(entry)]
     else:
-        data[_RUN_KEY] = _entries(data.get(_RUN_KEY)) + (entry,)
+        kept = data.get(_RUN_KEY)
+        if not kept:  # the run's first pipe: what later ones check the doc's tokens against
+            data[_TOKENS_KEY] = len(doc)
+        data[_RUN_KEY] = _entries(kept) + (entry,)
+
+
+def tokens_changed(doc: Doc) -> Optional[str]:
+    """Why the doc's tokens are not those the run's earlier semgap pipes read, or None.
+
+    spaCy's retokenizer merges and splits tokens (``merge_entities``, a user
+    component) but leaves ``doc.spans`` groups and our values on them as they
+    were, so a term span found before would now cover other tokens, a cue
+    among them, and read as asserted. A pipe that finds the token count changed
+    since the run's first pipe says so once (the count is then taken again);
+    the decision escalates on it (``component_error``). A merge and a split
+    that leave the count as it was go unseen.
+    """
+    data = doc.user_data
+    before = data.get(_TOKENS_KEY)
+    if before is None or before == len(doc):
+        return None
+    data[_TOKENS_KEY] = len(doc)
+    return (f"the doc's tokens changed after an earlier semgap pipe ran ({before} tokens, now {len(doc)}): "
+            f"a component between the semgap pipes merged or split tokens, so the spans found before "
+            f"point at other tokens; run such a component before the first semgap pipe")
 
 
 register_extensions()
