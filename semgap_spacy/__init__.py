@@ -1,7 +1,7 @@
 """semgap_spacy: read domain text against a governed glossary and decide
 proceed, escalate or block.
 
-Importing the package registers the five factories (the ``spacy_factories``
+Importing the package registers the six factories (the ``spacy_factories``
 entry points do the same without an import) and every ``._`` extension.
 """
 from .about import __version__

@@ -41,7 +41,7 @@ _SURROGATES = re.compile(r"[\ud800-\udfff]")
 def add_semgap_pipes(nlp: Language, *, config: Optional[Dict[str, dict]] = None,
                      glossary: Union[None, str, GlossarySet] = None,
                      exclude: Sequence[str] = ()) -> Language:
-    """Append the five semgap pipes, in order, to an existing pipeline.
+    """Append the six semgap pipes, in order, to an existing pipeline.
 
     Nothing the pipeline already has is replaced: a pipe whose name is taken
     raises rather than being overwritten.
@@ -75,7 +75,7 @@ def add_semgap_pipes(nlp: Language, *, config: Optional[Dict[str, dict]] = None,
 
 def build_pipeline(glossary_dir: Union[None, str, GlossarySet] = None, lang: str = "en",
                    config: Optional[Dict[str, dict]] = None, exclude: Sequence[str] = ()) -> Language:
-    """A blank pipeline with the five semgap pipes.
+    """A blank pipeline with the six semgap pipes.
 
     glossary_dir (str | GlossarySet | None): Glossaries to read; bundled by default.
     lang (str): Language of the blank tokenizer. Defaults to "en".

@@ -241,6 +241,18 @@ def test_a_switch_of_a_built_pipe_is_refused_with_a_message(pipe, switch, value)
     assert decision_of(assess(nlp, "Negative crossmatch?", domain="medical_logistics"))["decision"] == "escalate"
 
 
+@pytest.mark.parametrize("switches, said", [
+    ({"min_length": 3}, "min_length = 3 (a full read needs 5)"),
+    ({"short_max": 5}, "short_max = 5 (a full read needs 7)"),
+    ({"protect_dictionary_words": False}, "protect_dictionary_words off"),
+])
+def test_typo_repair_other_than_the_specs_escalates(switches, said):
+    # repairing shorter or dictionary words reads more than the spec allows; fewer, less
+    nlp = build_pipeline(config={"semgap_typo_repair": switches})
+    decision = decision_of(assess(nlp, "Clear to close", domain="mortgage"))
+    assert decision["decision"] == "escalate" and said in _incomplete(decision)["message"]
+
+
 def test_enabled_is_read_at_every_run():
     nlp = build_pipeline()
     nlp.get_pipe("semgap_context").enabled = False

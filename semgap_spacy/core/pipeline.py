@@ -18,7 +18,7 @@ process, under ``n_process`` and after a DocBin round trip.
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .reasons import make_reason
 
@@ -103,6 +103,14 @@ class RunCheck(NamedTuple):
     ablation: Optional[dict]
 
 
+def _setting(switch: str, value: Any, full: Any) -> str:
+    """A switch that reads less than in full, as a message says it: "negation off", or
+    "min_length = 3 (a full read needs 5)"."""
+    if full is True and not value:
+        return f"{switch} off"
+    return f"{switch} = {json.dumps(value)} (a full read needs {json.dumps(full)})"
+
+
 def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = None,
                quantities_key: Optional[str] = None, spec: Optional[Contract] = None) -> RunCheck:
     """Check a run record against the contract.
@@ -132,6 +140,7 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
                 of_factory.setdefault(factory, []).append(e)
     keys = [(k, v) for k, v in (("spans_key", spans_key), ("quantities_key", quantities_key)) if v is not None]
     missing, disabled, failed, off, elsewhere = [], [], [], {}, []
+    settings: Dict[str, List[str]] = {}  # how each switched-off switch was set, for the message
     for req in spec.required:
         found = of_factory.get(req.factory)
         if not found:
@@ -145,6 +154,7 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
                 switches = [k for k, v in req.full_read if k != "enabled" and config.get(k) != v]
                 if switches:
                     off[name] = switches
+                    settings[name] = [_setting(k, config.get(k), v) for k, v in req.full_read if k in switches]
                 if any(config.get(k, v) != v for k, v in keys):
                     elsewhere.append(name)
             elif status == DISABLED:
@@ -168,7 +178,7 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
         problems.append(f"the pipes ran in the order {_arrow([e.get('name') or e['factory'] for e in entries])}")
     if not ablation:
         problems = ([f"{f} did not run" for f in missing] + [f"{n} is disabled" for n in disabled]
-                    + [f"{n} ran with {', '.join(f'{k} off' for k in ks)}" for n, ks in off.items()]
+                    + [f"{n} ran with {', '.join(settings[n])}" for n in off]
                     + problems)
     reasons = []
     if problems:

@@ -9,7 +9,7 @@ What can be recomputed from the decision and the text alone, and is checked:
 
 * the text: ``text_sha256`` must be present and match the text exactly, so a
   text that was extended or edited after the decision fails;
-* the outcome: the strictest outcome of the reason codes (from ``codes.py``,
+* the outcome: the strictest outcome of the reason codes (from ``core.reasons.REASON_CODES``,
   never from the reasons' own ``outcome``; an unknown code blocks), and
   ``proceed`` only with a clearing code; the stated decision and every
   reason's stated outcome must agree with it;

@@ -121,7 +121,7 @@ def build_parser(tools: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--blocksize", default=None,
                    help="bytes of input per Dask partition, e.g. 1MiB (default: about 8 per worker, 64KiB to 4MiB)")
     p.set_defaults(func=_cmd_assess)
-    p = sub.add_parser("demo", help="decide a dozen examples from the spec and print a table")
+    p = sub.add_parser("demo", help="decide fourteen examples from the spec and print a table")
     p.add_argument("--glossaries", default=None)
     p.set_defaults(func=_cmd_demo)
     if tools:

@@ -1,6 +1,6 @@
 """An MCP server (stdio) that lets an agent ask semgap_spacy before it acts.
 
-Start it with ``python -m semgap_spacy.mcp_server`` (needs the ``mcp`` extra,
+Start it with ``python -m semgap_spacy.ops.mcp_server`` (needs the ``mcp`` extra,
 the official Model Context Protocol SDK, 2.x). Tools:
 
 - ``assess``: decide one case (spec §5): proceed, escalate or block, with reasons;
@@ -480,7 +480,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     RETURNS (int): The exit code.
     """
     parser = argparse.ArgumentParser(
-        prog="python -m semgap_spacy.mcp_server",
+        prog="python -m semgap_spacy.ops.mcp_server",
         description="semgap_spacy MCP server (stdio): assess, explain_term, list_domains, queue_enqueue, "
                 "queue_teach.")
     parser.add_argument("--glossary-dir", default=None,

@@ -23,7 +23,7 @@ MAX_DEPTH = 32
 # the 4,300 digits at which ``int()`` refuses.
 MAX_NUMBER_DIGITS = 100
 
-# Reason codes, as in the closed table of ``codes.py``.
+# Reason codes, as in the closed table of ``core.reasons.REASON_CODES``.
 INVALID_JSON = "invalid_case"
 DUPLICATE_KEY = "duplicate_key"
 TOO_DEEP = "input_too_deep"
