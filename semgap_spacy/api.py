@@ -18,7 +18,7 @@ from spacy.tokens import Doc
 
 from .pipes.extensions import (_TEXT_KEY, decision_record, decision_value, doc_get, doc_key, doc_text,
                                release_doc, set_decision)
-from .core.cases import MAX_TEXT_CHARS, check_case
+from .core.cases import MAX_TEXT_CHARS, check_case, key_problems
 from .core.decision_record import as_lists, decision_json
 from .core.pipeline import expected_order
 from .core.reasons import ESCALATE, outcome_for
@@ -110,7 +110,10 @@ def case_doc(nlp: Language, case: Any, *, problems: Optional[List[dict]] = None)
         if not problems:
             problems.append(make_reason("invalid_case", f"a case must be a JSON object, not {type(case).__name__}"))
         case = {}
+    problems.extend(key_problems(case))
     text = case.get("text")
+    if type(text) is not str and isinstance(text, str):  # numpy.str_ and other str subclasses
+        text = str(text)
     if "text" not in case and not problems:
         problems.append(make_reason("invalid_text", "the case has no text"))
         text = ""
@@ -125,8 +128,12 @@ def case_doc(nlp: Language, case: Any, *, problems: Optional[List[dict]] = None)
     problems.extend(check.problems)
     if len(text) > MAX_TEXT_CHARS:
         text = text[:MAX_TEXT_CHARS]
-    if not text.isascii():
-        # A lone surrogate cannot be stored by spaCy; U+FFFD keeps every offset.
+    if not text.isascii() and _SURROGATES.search(text):
+        # Not Unicode text (a lone surrogate: bytes decoded with surrogateescape, a broken
+        # escape): it escalates, as the same text on a JSONL line does. spaCy cannot store
+        # one; U+FFFD keeps every offset.
+        problems.append(make_reason("lone_surrogate", "the text holds a lone surrogate (U+D800-U+DFFF), "
+                                    "so it is not Unicode text; it was not read as written"))
         text = _SURROGATES.sub("\ufffd", text)
     doc = nlp.make_doc(text)
     # The storage doc_set writes, written directly: a dict write each
@@ -154,7 +161,11 @@ def assess(nlp: Language, text: Any, domain: Optional[str] = None, readings: Any
     case_id (str): Echoed in the decision.
     RETURNS (Doc): The doc; ``doc._.semgap_decision`` holds the decision.
     """
-    case = {"id": case_id, "domain": domain, "text": text, "readings": readings, "now": now}
+    case = {"id": case_id, "domain": domain, "text": text}
+    if readings is not None:
+        case["readings"] = readings
+    if now is not None:
+        case["now"] = now
     doc = _run_one(nlp, case_doc(nlp, case))
     return doc
 
@@ -279,12 +290,19 @@ def decide_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256, *, 
     progress (bool): Show a progress bar on stderr (only when it is a terminal).
     YIELDS (dict): One decision per case, in input order.
     """
+    _check_batch_size(batch_size)
     if n_process != 1:
         from .workers import decide_in_workers
         decisions = decide_in_workers(nlp, cases, "cases", n_process=n_process, batch_size=batch_size)
     else:
         decisions = _decide_items(nlp, ((case, None, None) for case in cases), batch_size)
     yield from with_progress(decisions, progress)
+
+
+def _check_batch_size(batch_size: Any) -> None:
+    """A batch size below 1 would decide nothing (and lose every case): refused."""
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be a whole number of 1 or more, not {batch_size!r}")
 
 
 def line_case(number: int, raw: Union[bytes, str]) -> Tuple[Any, Optional[dict]]:
@@ -324,6 +342,7 @@ def decide_lines(nlp: Language, lines: Iterable[Union[bytes, str]], batch_size: 
         for a pipeline of yours. Worker processes always do it to their own copy.
     YIELDS (dict | str): One decision per line.
     """
+    _check_batch_size(batch_size)
     if n_process != 1:
         from .workers import decide_in_workers
         decisions = decide_in_workers(nlp, lines, "json_lines" if as_json else "lines", n_process=n_process,

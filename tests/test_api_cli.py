@@ -42,12 +42,63 @@ def test_batch_streams_in_order(nlp):
     ({"id": "x", "domain": "mortgage", "text": "clear to close",
       "readings": {"tire_pressure": {"value": 200, "unit": "psi"}}}, "unknown_field"),
     ("not a case", "invalid_case"),
+    # a misspelt case key holds what is not read; readings, when given, is an object (spec §5)
+    ({"id": "x", "domain": "mortgage", "text": "Clear to close",
+      "readngs": {"dti_ratio": {"value": 99, "unit": "%"}}}, "invalid_case"),
+    ({"id": "x", "domain": "mortgage", "text": "Clear to close", "Readings": {}}, "invalid_case"),
+    ({"id": "x", "domain": "mortgage", "text": "Clear to close", "Now": "2026-12-01T00:00:00Z"}, "invalid_case"),
+    ({"id": "x", "domain": "mortgage", "text": "Clear to close", "readings": None}, "invalid_case"),
+    # not Unicode text: escalates through the API as on a JSONL line
+    ({"id": "x", "domain": "mortgage", "text": "Clear to close \ud800"}, "lone_surrogate"),
+    ({"id": "x", "domain": "mortgage", "text": "Clear to close \udcff\udcfe"}, "lone_surrogate"),
 ])
 def test_bad_cases_escalate_with_a_reason(nlp, case, code):
     decision = list(decide_cases(nlp, [case]))[0]
     assert decision["decision"] in ("escalate", "block")
     assert decision["decision"] != "proceed"
     assert code in [r["code"] for r in decision["reasons"]]
+
+
+def test_a_key_of_a_teams_own_is_carried_along(nlp):
+    case = {"id": "x", "domain": "mortgage", "text": "Clear to close", "ticket": "INC-1", "source": "chat"}
+    assert list(decide_cases(nlp, [case]))[0]["decision"] == "proceed"
+
+
+def test_a_str_subclass_is_text(nlp):
+    numpy = pytest.importorskip("numpy")
+    case = {"id": "x", "domain": "mortgage", "text": numpy.str_("Clear to close")}
+    assert list(decide_cases(nlp, [case]))[0]["decision"] == "proceed"
+    assert assess(nlp, numpy.str_("Clear to close"), domain="mortgage")._.semgap_decision["decision"] == "proceed"
+
+
+def test_the_mark_of_a_failed_decode_is_no_neutral_symbol(nlp):
+    assert assess(nlp, "Clear to close \ufffd", domain="mortgage")._.semgap_decision["decision"] == "escalate"
+
+
+@pytest.mark.parametrize("batch_size", [0, -1, 1.5, True])
+def test_a_batch_size_below_one_is_refused_not_an_empty_result(nlp, batch_size):
+    from semgap_spacy.api import decide_lines
+
+    cases = [{"id": "x", "domain": "mortgage", "text": "Clear to close"}]
+    with pytest.raises(ValueError, match="batch_size"):
+        list(decide_cases(nlp, cases, batch_size=batch_size))
+    with pytest.raises(ValueError, match="batch_size"):
+        list(decide_lines(nlp, [json.dumps(cases[0])], batch_size=batch_size))
+
+
+@pytest.mark.parametrize("flags, said", [
+    (["--batch-size", "-1"], "--batch-size: must be a whole number of 1 or more"),
+    (["--batch-size", "0"], "--batch-size: must be a whole number of 1 or more"),
+    (["--engine", "dask", "--workers", "-1"], "--workers must be 0"),
+])
+def test_cli_refuses_bad_numbers_with_a_message(tmp_path, capsys, flags, said):
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text('{"id": "c1", "domain": "mortgage", "text": "Clear to close"}\n', encoding="utf8")
+    try:
+        code = main(["assess", "--cases", str(src), "--out", str(out), *flags])
+    except SystemExit as exit_:
+        code = exit_.code
+    assert code == 2 and said in capsys.readouterr().err and not out.exists()
 
 
 def test_over_long_text_hash_is_of_the_full_text(nlp):

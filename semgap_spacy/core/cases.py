@@ -10,9 +10,13 @@ where the domain should be must not crash the decision (nor hang a worker).
 """
 from typing import Any, List, NamedTuple, Optional
 
+from rapidfuzz.distance import Levenshtein
+
 from .reasons import make_reason
 
 MAX_TEXT_CHARS = 4000
+#: the keys of a case (spec §5)
+CASE_KEYS = ("id", "domain", "text", "readings", "now")
 #: codes that mean the text was not read at all (the pipes skip it)
 UNREAD_CODES = frozenset({"text_too_long"})
 
@@ -34,6 +38,33 @@ def text_too_long(chars: int) -> Optional[dict]:
         return None
     return make_reason("text_too_long", f"text has {chars} characters; the limit is {MAX_TEXT_CHARS}, "
                        "so none of it was read")
+
+
+def key_problems(case: dict) -> List[dict]:
+    """Reasons for case keys that were probably meant as one of ``CASE_KEYS`` but are not
+    spelt as it ("readngs", "Readings", "reading"), and for ``readings`` given as null.
+
+    A misspelt ``readings`` would otherwise be carried along unread and the case
+    decided on its text alone ("Clear to close" with a reading over its limit in
+    "readngs" would proceed). A key that resembles none (a team's own metadata,
+    "ticket", "source") is carried along as before. Spec §5: readings, when
+    present, is an object.
+    """
+    problems = []
+    for key in case:
+        if key in CASE_KEYS or not isinstance(key, str):
+            continue
+        folded = key.strip().lower()
+        meant = next((k for k in CASE_KEYS if folded == k or (len(folded) >= 3 and len(k) >= 4
+                                                                and Levenshtein.distance(folded, k) <= 2)), None)
+        if meant is not None:
+            problems.append(make_reason("invalid_case", f"the case has a key {key!r}, not {meant!r}: a case's "
+                                        f"keys are {', '.join(CASE_KEYS)}, and what a misspelt key holds is "
+                                        f"not read"))
+    if "readings" in case and case["readings"] is None:
+        problems.append(make_reason("invalid_case", "readings is null: when given, readings is an object "
+                                    "(spec §5)"))
+    return problems
 
 
 def check_case(text_chars: int, case_id: Any, domain: Any, now: Any,

@@ -58,12 +58,12 @@ def count_lines(path: str) -> Optional[int]:
 
 
 def _cmd_assess(args) -> int:
-    if args.engine == "dask":
-        from .dask_engine import cmd_assess_dask  # the ``dask`` extra, imported only when asked for
-        return cmd_assess_dask(args)
     if args.workers < 0:
         print("semgap: --workers must be 0 (one per CPU) or more", file=sys.stderr)
         return 2
+    if args.engine == "dask":
+        from .dask_engine import cmd_assess_dask  # the ``dask`` extra, imported only when asked for
+        return cmd_assess_dask(args)
     try:
         source = open(args.cases, "rb") if args.cases != "-" else nullcontext(sys.stdin.buffer)
     except OSError as exc:
@@ -98,6 +98,17 @@ def _cmd_demo(args) -> int:
     return 0
 
 
+def _positive_int(text: str) -> int:
+    """An argparse type: a whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text!r}")
+    return value
+
+
 def build_parser(tools: bool = True) -> argparse.ArgumentParser:
     """The command-line parser; ``tools=False`` leaves out the tool modules' commands."""
     parser = argparse.ArgumentParser(prog="python -m semgap_spacy", description=__doc__.split("\n\n")[0])
@@ -106,7 +117,7 @@ def build_parser(tools: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--cases", required=True, help="input JSONL, one case per line ('-' for stdin)")
     p.add_argument("--out", required=True, help="output JSONL, one decision per line ('-' for stdout)")
     p.add_argument("--glossaries", default=None, help="directory of domain glossaries (default: bundled)")
-    p.add_argument("--batch-size", type=int, default=256)
+    p.add_argument("--batch-size", type=_positive_int, default=256, help="docs per nlp.pipe batch (default 256)")
     p.add_argument("--workers", type=int, default=1,
                    help="worker processes, each with its own pipeline (0: one per CPU; default 1)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

@@ -345,6 +345,16 @@ def cmd_assess_dask(args) -> int:
     except (OSError, ValueError) as exc:
         print(f"semgap: cannot open {args.cases}: {exc}", file=sys.stderr)
         return 2
+    if args.blocksize is not None:
+        from dask.utils import parse_bytes
+        try:
+            blocksize = parse_bytes(args.blocksize)
+        except (ValueError, TypeError) as exc:
+            blocksize = exc
+        if not isinstance(blocksize, int) or blocksize <= 0:
+            print(f"semgap: --blocksize must be a positive size such as 1MiB, not {args.blocksize!r}", file=sys.stderr)
+            return 2
+        args.blocksize = blocksize
     n_workers = args.workers or os.cpu_count() or 1
     progress = args.progress is not False and sys.stderr.isatty()
     with output_file(args.out) as out:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from .cli_support import err, field, guard, json_line, printable, standalone_main
 from ..util.jsonl import read_jsonl
 from ..util.safe_output import output_file
-from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue
+from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue, text_sha256
 from ..glossary.roster import ROSTER_CONFIG, RosterError, load_roster
 from ..util.signing import KEY_ENV_CONFIG, KEY_FILE_CONFIG, SigningKeyError, load_key
 
@@ -106,7 +106,8 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
                    help="name: also draft the name in capitals, with capital initials and (several words) in "
                         "lower case, each a draft of its own (names match case-sensitively)")
     p.add_argument("--note", default="", help="what the reviewer saw; required for problem")
-    p.add_argument("--domain", default=None, help="only for decisions that do not name their domain")
+    p.add_argument("--domain", default=None,
+                   help="only for decisions that do not name their domain (refused when it names another)")
     p.set_defaults(func=_guard(_cmd_teach))
 
     p = sub.add_parser("verify", parents=[common], help="check the hash chain")
@@ -292,13 +293,25 @@ def _read_jsonl(path: str, what: str) -> List[Any]:
     return read_jsonl(path, what, QueueError)
 
 
-def _case_texts(path: str) -> Dict[Any, Optional[str]]:
-    texts: Dict[Any, Optional[str]] = {}
+def _case_texts(path: str) -> Dict[Any, List[Optional[str]]]:
+    """Each case id's texts, in file order: ids may repeat, and the decision's text hash
+    then says which case it was (``_text_for``)."""
+    texts: Dict[Any, List[Optional[str]]] = {}
     for case in _read_jsonl(path, "case"):
         if isinstance(case, dict) and "id" in case:
             text = case.get("text")
-            texts[_id_key(case["id"])] = text if isinstance(text, str) else None
+            texts.setdefault(_id_key(case["id"]), []).append(text if isinstance(text, str) else None)
     return texts
+
+
+def _text_for(decision: Any, candidates: List[Optional[str]]) -> Optional[str]:
+    """The text of the case a decision was made on, among the cases with its id: the one
+    whose hash the decision carries, else the first."""
+    wanted = decision.get("text_sha256") if isinstance(decision, dict) else None
+    for text in candidates:
+        if wanted and text_sha256(text if text is not None else "") == wanted:
+            return text
+    return candidates[0]
 
 
 def _id_key(case_id: Any) -> Any:
@@ -321,7 +334,7 @@ def _cmd_enqueue(args: argparse.Namespace) -> int:
                 err(f"decision {lineno} (id {case_id!r}): no case with that id in {args.cases}")
                 failed += 1
                 continue
-            text = texts.get(key)
+            text = _text_for(decision, texts[key]) if key in texts else None
             if text is None and key in texts and not has_hash:
                 # A case whose text is not a string escalates with invalid_text
                 # and is decided on the empty text; hash what was decided on.

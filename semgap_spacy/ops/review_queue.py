@@ -625,7 +625,8 @@ class ReviewQueue:
         term_id (Optional[str]): The term X of *means_term*.
         lang (Optional[str]): The language list of a neutral word or phrase. Defaults to "en".
         note (str): What the reviewer saw; required for *problem*.
-        domain (Optional[str]): Defaults to the domain the reason names.
+        domain (Optional[str]): Only for a decision that names no domain (refused when it
+            names another one); defaults to the domain the reason names.
         scope (Optional[str]): For *neutral* and *name*: "domain" (the case's
             domain; the default, as spec §4.2 says) or "all" (every domain:
             "thanks", a staff member's name).
@@ -656,10 +657,15 @@ class ReviewQueue:
                                  f"{'s' if len(reasons) != 1 else ''} with unexplained words "
                                  f"(1..{len(reasons)}), not {clause!r}")
             reason = reasons[clause - 1]
-            domain = domain or reason.get("domain")
+            named = reason.get("domain")
+            domain = domain or named
             try:
                 if not isinstance(domain, str) or not domain:
                     raise TeachingError("the decision does not name its domain; give the domain")
+                if isinstance(named, str) and named and domain != named:
+                    # the evidence is a case of its own domain: drafts for another would be unseen there
+                    raise TeachingError(f"the decision names its domain {named!r}; a domain is given only for a "
+                                        f"decision that names none, not {domain!r}")
                 entries, covered = clause_entries(reason, choice, words=words, phrase=phrase,
                                                   term_id=term_id, lang=lang, scope=scope_given,
                                                   spellings=spellings)

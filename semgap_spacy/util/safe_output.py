@@ -7,8 +7,13 @@ leaves half of today's. Every CLI verb that writes a file uses
 (same file system, so the rename is atomic) and renames it over OUT only
 when the block finished without an exception. Readers of OUT see the old
 file or the new one, never a mix.
+
+A symbolic link is followed (its target is replaced, the link stays), and an
+OUT that is no regular file (a FIFO, a terminal, ``/dev/null``) is written
+to as it goes: a rename would put a plain file in place of the device or pipe.
 """
 import os
+import stat
 import sys
 import tempfile
 from contextlib import contextmanager
@@ -37,12 +42,19 @@ def output_file(path: Union[str, Path], encoding: str = "utf-8") -> Iterator[Tex
     if str(path) == STDOUT:
         yield sys.stdout
         return
-    target = Path(path)
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     try:
         # An existing OUT keeps its permissions; a new one gets the usual ones.
-        mode = target.stat().st_mode & 0o7777
+        found = target.stat().st_mode
     except OSError:
-        mode = _new_file_mode()
+        found = None
+    if found is not None and not stat.S_ISREG(found) and not stat.S_ISDIR(found):
+        with open(target, "w", encoding=encoding, newline="\n") as fh:
+            yield fh
+        return
+    mode = found & 0o7777 if found is not None else _new_file_mode()
+    if not target.parent.is_dir():
+        raise FileNotFoundError(f"no folder {str(target.parent)!r} for {str(path)!r}")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=str(target.parent or "."))
     try:
         with os.fdopen(fd, "w", encoding=encoding, newline="\n") as fh:

@@ -397,6 +397,19 @@ def test_queue_cli_enqueue_list_resolve_verify(db, jsonl_inputs, capsys):
     assert capsys.readouterr().out.startswith("ok: chain intact: 3 entries")
 
 
+def test_queue_cli_enqueue_finds_each_case_of_a_repeated_id_by_its_text(db, tmp_path, capsys):
+    from semgap_spacy import build_pipeline, decide_cases
+
+    cases = [{"id": "c-001", "domain": "mortgage", "text": "Clear to close, scans uploaded"},
+             {"id": "c-001", "domain": "mortgage", "text": "Title defect found"}]
+    cpath, dpath = tmp_path / "cases.jsonl", tmp_path / "decisions.jsonl"
+    cpath.write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
+    decisions = list(decide_cases(build_pipeline(), cases))
+    dpath.write_text("".join(json.dumps(d) + "\n" for d in decisions), encoding="utf-8")
+    assert queue_main(["queue", "enqueue", "--db", str(db), "--decisions", str(dpath), "--cases", str(cpath)]) == 0
+    assert "queued 2 new, 0 already queued, 0 proceed skipped, 0 refused" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("reviewer_args", [[], ["--reviewer", ""], ["--reviewer", "  "]])
 def test_queue_cli_refuses_anonymous_resolve(db, jsonl_inputs, capsys, reviewer_args):
     cpath, dpath = jsonl_inputs

@@ -205,6 +205,37 @@ def test_successful_out_replaces_and_keeps_permissions(tmp_path):
     _only_out_left(tmp_path, out)
 
 
+def test_out_through_a_link_replaces_its_target_and_keeps_the_link(tmp_path):
+    src, target = _cases(tmp_path), tmp_path / "target.jsonl"
+    target.write_text("old\n", encoding="utf8")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    assert main(["assess", "--cases", str(src), "--out", str(link)]) == 0
+    assert link.is_symlink() and len(target.read_text().splitlines()) == 2
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_out_that_is_a_pipe_is_written_to_not_replaced(tmp_path):
+    import stat
+    import threading
+
+    src, fifo = _cases(tmp_path), tmp_path / "decisions.fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf8")))
+    reader.start()
+    assert main(["assess", "--cases", str(src), "--out", str(fifo)]) == 0
+    reader.join(timeout=60)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and len(got[0].splitlines()) == 2
+
+
+def test_out_in_a_missing_folder_names_the_folder(tmp_path, capsys):
+    out = tmp_path / "nodir" / "out.jsonl"
+    assert main(["assess", "--cases", str(_cases(tmp_path)), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"no folder {str(out.parent)!r}" in err and ".tmp" not in err
+
+
 def test_failed_queue_export_leaves_out(tmp_path, monkeypatch):
     from semgap_spacy.ops import review_queue
     from semgap_spacy.ops.queue_cli import main as queue_main

@@ -234,3 +234,22 @@ def test_a_name_taught_without_spellings_stays_case_sensitive(workdir):
                           "--glossaries", str(glossaries)]) == 0
     taught = build_pipeline(str(glossaries))
     assert [d["decision"] for d in decide_cases(taught, [dict(c) for c in cases])] == ["proceed", "escalate"]
+
+
+def test_a_domain_other_than_the_decisions_is_refused(workdir, capsys):
+    """``--domain`` is for a decision that names none: teaching a mortgage case's word as a
+    pharma term would draft evidence that no pharma case gave."""
+    glossaries, db = workdir / "glossaries", workdir / "queue.sqlite3"
+    with ReviewQueue(db) as queue:
+        entry = queue.enqueue(_decide(glossaries)[0], CASES[0]["text"]).seq
+        head = queue.head()
+    files = _snapshot(glossaries)
+    where = ["--reviewer", "Ruth Lindqvist", "--db", str(db), "--glossaries", str(glossaries)]
+    assert queue_main(["queue", "teach", str(entry), "--choice", "means_term", "--term", "PHA.RELEASED",
+                       "--domain", "pharma_qa", *where]) == 1
+    err = capsys.readouterr().err
+    assert "the decision names its domain 'mortgage'" in err and "not 'pharma_qa'" in err, err
+    with ReviewQueue(db) as queue:
+        assert queue.head() == head
+    assert _snapshot(glossaries) == files
+    assert queue_main(["queue", "teach", str(entry), "--choice", "neutral", "--domain", "mortgage", *where]) == 0

@@ -165,21 +165,18 @@ def test_rule_3_stop_words_but_never_neutral(nlp):
     ("Charge freigegeben, offen.", "pharma_qa", "offen"),
     ("Charge freigegeben, leider.", "pharma_qa", "leider"),
     ("Charge freigegeben bis heute.", "pharma_qa", "bis"),
-    # still, again, being, else, other: the state goes on or came again, is under way, or the
-    # clearance is of something else ("back" is not among them: the spec's own example "Larkspur
+    # still, being, else, other: the state goes on or is under way, or the clearance is of
+    # something else ("back" is not among them: the spec's own example "Larkspur
     # lab called back: negative crossmatch" proceeds once the name is taught)
     ("CTC, title still being checked", "mortgage", "still"),
-    ("CRS signed, brakes checked again", "aviation_maintenance", "again"),
     ("Lot released, label being checked", "pharma_qa", "being"),
     ("Airworthy per logbook, techlog says something else", "aviation_maintenance", "else"),
     ("xm neg for the other recipient", "medical_logistics", "other"),
     ("xm neg for another recipient", "medical_logistics", "another"),
     ("Lote liberado para otro cliente", "pharma_qa", "otro"),
-    ("Lote liberado otra vez", "pharma_qa", "vez"),
     ("Lote liberado, siendo revisado", "pharma_qa", "siendo"),
     ("Lot libéré, toujours", "pharma_qa", "toujours"),
     ("Lot libéré pour une autre", "pharma_qa", "autre"),
-    ("Charge freigegeben, wieder", "pharma_qa", "wieder"),
     ("Charge freigegeben für andere", "pharma_qa", "andere"),
     ("Charge freigegeben, gerade", "pharma_qa", "gerade"),
 ])
