@@ -48,6 +48,7 @@ def test_batch_streams_in_order(nlp):
     ({"id": "x", "domain": "mortgage", "text": "Clear to close", "Readings": {}}, "invalid_case"),
     ({"id": "x", "domain": "mortgage", "text": "Clear to close", "Now": "2026-12-01T00:00:00Z"}, "invalid_case"),
     ({"id": "x", "domain": "mortgage", "text": "Clear to close", "readings": None}, "invalid_case"),
+    ({"id": "x", "domain": "mortgage", "text": "Clear to close", "now": "yesterday"}, "invalid_case"),
     # not Unicode text: escalates through the API as on a JSONL line
     ({"id": "x", "domain": "mortgage", "text": "Clear to close \ud800"}, "lone_surrogate"),
     ({"id": "x", "domain": "mortgage", "text": "Clear to close \udcff\udcfe"}, "lone_surrogate"),

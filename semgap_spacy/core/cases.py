@@ -8,6 +8,7 @@ doc runs them (``assess`` runs the same function before it cuts the text).
 Bad values become reasons and safe replacements, never an exception: a list
 where the domain should be must not crash the decision (nor hang a worker).
 """
+from functools import lru_cache
 from typing import Any, List, NamedTuple, Optional
 
 from rapidfuzz.distance import Levenshtein
@@ -94,7 +95,21 @@ def check_case(text_chars: int, case_id: Any, domain: Any, now: Any,
     if not (now is None or isinstance(now, str)):
         problems.append(make_reason("invalid_case", f"now must be an ISO-8601 string, not {type(now).__name__}"))
         now = None
+    elif now is not None and not _is_datetime(now):
+        # checked even when no reading needs it: a case given a "now" that is no time was not
+        # written as its sender meant, and that is for a person to see
+        problems.append(make_reason("invalid_case", f"now must be an ISO-8601 datetime, not {now[:60]!r}"))
+        now = None
     return CaseCheck(case_id, domain, now, problems, used_default)
+
+
+@lru_cache(maxsize=1024)
+def _is_datetime(text: str) -> bool:
+    """Whether ``now`` parses as the readings parse it (``readings.parse_datetime``); a stream
+    repeats its times, so each is parsed once."""
+    from .readings import parse_datetime
+
+    return parse_datetime(text) is not None
 
 
 def nothing_to_check(text_chars: int, default_domain: Optional[str] = None) -> bool:

@@ -45,7 +45,7 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
-from ..lang import break_cue_phrases, break_cue_words
+from ..lang import break_cue_phrases, break_cue_words, get_pack, neutral_after
 from ..lang.cues import BREAK as BREAK_CUE
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
@@ -225,6 +225,12 @@ class CoverageRules:
         self.problem_words = _problem_words(glossary)
         # what a word written with digits for letters may read as ("A0G", "0OS")
         self._spellable = self.glossary_words | self.problem_words
+        # never-neutral stop words rule 3 explains after certain words ("called back")
+        # (only words a pack's stop words hold: rule 3 is what explains them there)
+        spacy_stops = {_fold(w) for code in pack_codes for w in spacy_stop_words(get_pack(code).spacy_lang)}
+        self.neutral_after = {w: before for w, before in neutral_after().items() if w in spacy_stops}
+        self._after_words = (re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(self.neutral_after))) + r")\b",
+                                        re.IGNORECASE) if self.neutral_after else None)
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
             for term in dom.terms:
@@ -412,6 +418,25 @@ class CoverageRules:
             if last > first and self._word_rule(text[starts[first]:ends[last]], rules) is None:
                 explained[first:last + 1] = [None] * (last + 1 - first)
             i = j
+        return explained
+
+    def explain_after(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
+                      ends: Sequence[int]) -> List[Optional[str]]:
+        """Rule 3 for a never-neutral stop word right after a word its pack names
+        (``neutral_after``), in place: "back" stays unexplained in "sent back" and "back with
+        underwriting", where it reports a reversal, and is a stop word in "called back".
+
+        explained (List[Optional[str]]): The rule per token, completed here.
+        text (str): The text; starts, ends: the tokens' character offsets.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        if self._after_words is None or self._after_words.search(text) is None:
+            return explained
+        for i in range(1, len(explained)):
+            if explained[i] is None:
+                before = self.neutral_after.get(_fold(text[starts[i]:ends[i]]))
+                if before and _fold(text[starts[i - 1]:ends[i - 1]]) in before:
+                    explained[i] = STOP_WORD
         return explained
 
     @staticmethod

@@ -20,7 +20,7 @@ from functools import lru_cache
 from importlib import resources
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Callable, Dict, FrozenSet, List, Tuple, Union
+from typing import Callable, Dict, FrozenSet, List, Set, Tuple, Union
 
 import srsly
 from spacy.attrs import LIKE_NUM
@@ -71,6 +71,10 @@ class LanguagePack(BaseModel):
     #: stop words of this language the spec's lists do not name but which state what those
     #: words state (``never_neutral_words``): never neutral either
     never_neutral_added: List[str] = []
+    #: a never-neutral stop word that rule 3 still explains right after one of these words:
+    #: en "back" reports a reversal ("sent back", "back with underwriting") but not in
+    #: "called back", the spec's own example of a text that proceeds once its name is taught
+    neutral_after: Dict[str, List[str]] = {}
     #: abbreviations whose full stop ends no clause ("approx.")
     non_final_abbreviations: List[str]
     #: conjunctions joining the parts of one quantity ("2 h and 30 min")
@@ -104,6 +108,16 @@ class LanguagePack(BaseModel):
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words")(_words)
+
+    @field_validator("neutral_after")
+    @classmethod
+    def _check_neutral_after(cls, value: Dict[str, List[str]]) -> Dict[str, List[str]]:
+        for word, before in value.items():
+            _words([word])
+            if not before:
+                raise ValueError(f"{word!r} has no words it may follow")
+            _words(before)
+        return value
 
     @field_validator("unit_words", "unit_ambiguous")
     @classmethod
@@ -244,6 +258,16 @@ def never_neutral_words() -> Tuple[str, ...]:
     return spec + tuple(w for w in union("never_neutral_added") if w not in spec)
 
 
+def neutral_after() -> Dict[str, FrozenSet[str]]:
+    """Every pack's ``neutral_after``, folded: a never-neutral word -> the words after which
+    rule 3 still explains it."""
+    out: Dict[str, Set[str]] = {}
+    for pack in packs().values():
+        for word, before in pack.neutral_after.items():
+            out.setdefault(fold(word), set()).update(fold(w) for w in before)
+    return {word: frozenset(before) for word, before in out.items()}
+
+
 def agreement_endings() -> Dict[str, Tuple[str, ...]]:
     """Each pack's ``agreement_endings``, folded, by language code."""
     return {code: tuple(fold(e) for e in pack.agreement_endings) for code, pack in packs().items()}
@@ -311,4 +335,4 @@ def break_cue_words() -> Tuple[str, ...]:
 
 __all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "generation", "packs",
            "languages", "get_pack", "union", "break_cue_words", "break_cue_phrases", "agreement_endings",
-           "number_word", "never_neutral_words", "CueSet", "CueError"]
+           "number_word", "never_neutral_words", "neutral_after", "CueSet", "CueError"]

@@ -103,6 +103,8 @@ class Coverage(SemgapPipe):
         matches = data.get(_CUE_MATCHES) or ()
         explained = rules.unglue_shapes(rules.explain_words(reading[0], covered, matches), text, starts, ends,
                                         domain)
+        if None in explained:
+            rules.explain_after(explained, text, starts, ends)
         breaks = None
         opens = rules.may_open_break(reading, keys)  # "mientras que": its words may yet be unexplained
         if None in explained or opens:

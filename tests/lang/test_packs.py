@@ -125,6 +125,8 @@ def test_without_the_toy_pack_its_words_mean_nothing():
     ({"colour": "blue"}, "colour"),
     ({"unit_words": {"hour": []}}, "unit_words"),
     ({"range_words": [""]}, "range_words"),
+    ({"neutral_after": {"back": []}}, "neutral_after"),
+    ({"neutral_after": {"back": [""]}}, "neutral_after"),
 ])
 def test_a_bad_pack_fails_at_load_naming_the_field(tmp_path, change, message):
     folder = _toy_pack(tmp_path / "bad", **change)

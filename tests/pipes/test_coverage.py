@@ -165,11 +165,12 @@ def test_rule_3_stop_words_but_never_neutral(nlp):
     ("Charge freigegeben, offen.", "pharma_qa", "offen"),
     ("Charge freigegeben, leider.", "pharma_qa", "leider"),
     ("Charge freigegeben bis heute.", "pharma_qa", "bis"),
-    # still, being, else, other: the state goes on or is under way, or the clearance is of
-    # something else ("back" is not among them: the spec's own example "Larkspur
-    # lab called back: negative crossmatch" proceeds once the name is taught)
+    # still, being, else, other, back: the state goes on, is under way or went back, or the
+    # clearance is of something else
     ("CTC, title still being checked", "mortgage", "still"),
     ("Lot released, label being checked", "pharma_qa", "being"),
+    ("CTC, file back with underwriting", "mortgage", "back"),
+    ("Lot released, shipment sent back by customer", "pharma_qa", "back"),
     ("Airworthy per logbook, techlog says something else", "aviation_maintenance", "else"),
     ("xm neg for the other recipient", "medical_logistics", "other"),
     ("xm neg for another recipient", "medical_logistics", "another"),
@@ -269,6 +270,18 @@ def test_rule_5_the_brace_of_an_unfilled_placeholder_is_no_neutral_shape(nlp, te
     unexplained = [w for r in doc._.semgap_decision["reasons"] if r["code"] == "unexplained_content"
                    for w in r["words"]]
     assert doc._.semgap_decision["decision"] == "escalate" and set(unexplained) >= {"{", "}"}
+
+
+@pytest.mark.parametrize("text, explained", [
+    ("Clear to close, they called back", True),      # the spec's "Larkspur lab called back"
+    ("Clear to close. Call back in 2 h.", True),
+    ("Crossmatch came back negative", True),                # a result that came back
+    ("Clear to close, back office notified", False),
+    ("Clear to close, sent back", False),
+])
+def test_rule_3_back_is_a_stop_word_only_where_it_reports_an_answer(nlp, text, explained):
+    rules = _rules(nlp, text, "mortgage")
+    assert (rules["back"] == "stop_word") is explained and (rules["back"] is None) is not explained
 
 
 def test_rule_3_an_added_never_neutral_word_inside_a_quantity_is_the_quantity(nlp):
