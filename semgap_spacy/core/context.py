@@ -419,7 +419,7 @@ class CueTable:
             if len(word) > len(head):
                 single = self.elisions.get(head)
         sure = single is not None and (single.negation or single.hedge)
-        mark = _QUESTION if word == "?" or _carries_question(word) else _QUESTION_OPEN if word == "\u00bf" else \
+        mark = _QUESTION if closes_question(word) else _QUESTION_OPEN if word == "\u00bf" else \
             _END if word in _SENTENCE_ENDS else None
         conjunction = word in self._conjunctions or (
             "/" in word and all(part in self._conjunctions for part in word.split("/")))  # "and/or"
@@ -532,15 +532,16 @@ def _hit(hits: List[Tuple[int, int, int]]) -> Hit:
     return Hit(dist, (cs, ce), tuple((h[1], h[2]) for h in hits))
 
 
-def _carries_question(word: str) -> bool:
-    """Whether a token's reading ends in a question mark the tokenizer left on it.
+def closes_question(word: str) -> bool:
+    """Whether a token's reading (``textview.read_word``) closes a question: it is "?", or
+    ends in a question mark the tokenizer left on it.
 
     The tokenizer splits "?" off a word, but not a question mark written as
     a compatibility character ("Airworthy⁇", "released︖", "CTC⁈"), which the
     reading (NFKC, spec §4.1) turns into "?": the token is then a word and a
     question mark at once. A "?" inside a token ("https://x.org/a?b=1") asks nothing.
     """
-    return len(word) > 1 and word.rstrip("!.").endswith("?")
+    return word == "?" or (len(word) > 1 and word.rstrip("!.").endswith("?"))
 
 
 def _asked(rows: TokenRows, start: int, end: int) -> Optional[Hit]:

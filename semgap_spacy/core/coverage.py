@@ -52,7 +52,8 @@ from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .reasons import make_reason
-from .textview import digit_spellings
+from .context import closes_question
+from .textview import digit_spellings, read_word
 
 TERM, CUE, STOP_WORD, DOMAIN_PHRASE, SHAPE, NAME, NEUTRAL = (
     "term", "cue", "stop_word", "domain_phrase", "shape", "name", "neutral")
@@ -784,8 +785,8 @@ class CoverageReasons:
 
 
 def _asks(words: Sequence[str]) -> bool:
-    """Whether the quoted cue is a question mark (as ``core.context`` reads one: NFKC, "?" last)."""
-    return bool(words) and all(unicodedata.normalize("NFKC", w).rstrip("!.").endswith("?") for w in words)
+    """Whether the quoted cue is a question mark, as ``semgap_context`` reads one."""
+    return bool(words) and all(closes_question(read_word(w)) for w in words)
 
 
 def teaching_options(term_ids: Sequence[str]) -> List[dict]:

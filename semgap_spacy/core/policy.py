@@ -212,6 +212,14 @@ UNTIED_ANY, UNTIED_NAMED = "any", "named_fields"
 UNTIED_SETTINGS = (UNTIED_ANY, UNTIED_NAMED)
 
 
+def component_error_reasons(errors: Optional[list]) -> List[dict]:
+    """A ``component_error`` reason for each failure a pipe recorded (``doc._.semgap_component_errors``);
+    an entry that is no such record still gives one."""
+    return [make_reason("component_error", f"{err.get('component')} failed: {err.get('error')}"
+                        if isinstance(err, dict) else f"a pipe failed: {err!r}"[:500])
+            for err in errors or ()]
+
+
 class Policy:
     """The decision policy for one glossary set.
 
@@ -262,8 +270,7 @@ class Policy:
         reasons.extend(case.pipeline_problems or ())
         # a text refused unread (too long) has no evidence to judge, not "no recognised term"
         read = not reasons or not any(r.get("code") in UNREAD_CODES for r in reasons)
-        for err in case.component_errors or []:
-            reasons.append(make_reason("component_error", f"{err['component']} failed: {err['error']}"))
+        reasons.extend(component_error_reasons(case.component_errors))
         if case.suspicious:
             reasons.extend(_suspicious_reasons(case.suspicious))
         known_domain = domain in self.glossary.domains

@@ -352,7 +352,8 @@ def cmd_assess_dask(args) -> int:
         except (ValueError, TypeError) as exc:
             blocksize = exc
         if not isinstance(blocksize, int) or blocksize <= 0:
-            print(f"semgap: --blocksize must be a positive size such as 1MiB, not {args.blocksize!r}", file=sys.stderr)
+            print(f"semgap: --blocksize must be a positive size such as 1MiB, not {args.blocksize!r}",
+                  file=sys.stderr)
             return 2
         args.blocksize = blocksize
     n_workers = args.workers or os.cpu_count() or 1

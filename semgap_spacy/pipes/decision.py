@@ -18,7 +18,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..core.pipeline import DISABLED, FAILED, PIPELINE_INCOMPLETE, RAN, RunCheck, check_runs, contract
-from ..core.policy import NO_MARK, UNTIED_ANY, UNTIED_SETTINGS, CaseFindings, Mark, Policy
+from ..core.policy import NO_MARK, UNTIED_ANY, UNTIED_SETTINGS, CaseFindings, Mark, Policy, component_error_reasons
 from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the check lives in core)
 from ..core.decision_record import Deferred, make_record
 from ..core.run_entries import is_entry
@@ -133,9 +133,7 @@ class Decision(SemgapPipe):
         reason = make_reason("component_error", f"{self.name}: {type(exc).__name__}: {exc}"[:500])
         try:
             # what earlier pipes recorded may say why (a retokenized doc): it comes first
-            earlier = [make_reason("component_error", f"{e['component']} failed: {e['error']}")
-                       for e in doc.user_data.get(_COMPONENT_ERRORS) or () if isinstance(e, dict)]
-            self._write(doc, earlier + [reason], None)
+            self._write(doc, component_error_reasons(doc.user_data.get(_COMPONENT_ERRORS)) + [reason], None)
         except Exception:  # even the write failed (a value no one expected): the bare decision
             set_decision(doc, {"schema": SCHEMA, "id": None, "decision": ESCALATE, "reasons": [reason],
                                "glossary_version": self.glossary.version,
