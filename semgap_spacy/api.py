@@ -10,7 +10,7 @@ import marshal
 import re
 import sys
 from contextlib import contextmanager, nullcontext
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import spacy
 from spacy.language import Language
@@ -206,12 +206,17 @@ def assess_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256) -> 
         yield from _run_batch(nlp, batch, batch_size)
 
 
-def chunked(items: Iterable[Any], size: int) -> Iterator[List[Any]]:
-    """Lists of ``size`` items (the last may be shorter), read lazily."""
+def chunked(items: Iterable[Any], size: int, ready: Optional[Callable[[], bool]] = None
+            ) -> Iterator[List[Any]]:
+    """Lists of ``size`` items (the last may be shorter), read lazily.
+
+    ready (Optional[Callable[[], bool]]): Whether the next item can be read without waiting;
+        when it says no, the list ends there, so what has come is handed on before the wait.
+    """
     chunk: List[Any] = []
     for item in items:
         chunk.append(item)
-        if len(chunk) >= size:
+        if len(chunk) >= size or (ready is not None and not ready()):
             yield chunk
             chunk = []
     if chunk:
@@ -273,7 +278,7 @@ _Item = Tuple[Any, Optional[List[dict]], Optional[int]]
 
 
 def decide_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256, *, n_process: int = 1,
-                 progress: bool = False) -> Iterator[dict]:
+                 progress: bool = False, ready: Optional[Callable[[], bool]] = None) -> Iterator[dict]:
     """Decision dicts (spec §5) for many cases, streamed, in order.
 
     Cases are decided inside ``nlp.memory_zone()`` (``ZONE_CASES`` at a time),
@@ -288,14 +293,21 @@ def decide_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256, *, 
         pipeline once from ``nlp.to_disk`` and sends back decisions, never Docs.
         1 decides in this process.
     progress (bool): Show a progress bar on stderr (only when it is a terminal).
+    ready (Optional[Callable[[], bool]]): For a live stream, whether the next case can be read
+        without waiting (``util.live_lines.LiveLines.ready``, or ``lambda: not q.empty()`` for a
+        queue). When it says no, the cases read so far are decided and their decisions yielded
+        before the next case is waited for: a producer that waits for each decision before it
+        sends the next case gets it. None: cases are read a zone's worth at a time, which
+        suits a list or a file (a live stream then waits until that many cases have come).
     YIELDS (dict): One decision per case, in input order.
     """
     _check_batch_size(batch_size)
     if n_process != 1:
         from .workers import decide_in_workers
-        decisions = decide_in_workers(nlp, cases, "cases", n_process=n_process, batch_size=batch_size)
+        decisions = decide_in_workers(nlp, cases, "cases", n_process=n_process, batch_size=batch_size,
+                                      ready=ready)
     else:
-        decisions = _decide_items(nlp, ((case, None, None) for case in cases), batch_size)
+        decisions = _decide_items(nlp, ((case, None, None) for case in cases), batch_size, ready=ready)
     yield from with_progress(decisions, progress)
 
 
@@ -323,7 +335,7 @@ def line_case(number: int, raw: Union[bytes, str]) -> Tuple[Any, Optional[dict]]
 
 def decide_lines(nlp: Language, lines: Iterable[Union[bytes, str]], batch_size: int = 256, *, start: int = 1,
                  n_process: int = 1, progress: bool = False, as_json: bool = False,
-                 own_pipeline: bool = False) -> Iterator[Any]:
+                 own_pipeline: bool = False, ready: Optional[Callable[[], bool]] = None) -> Iterator[Any]:
     """One decision per JSONL line, in order, whatever the line holds.
 
     A line that is not strict JSON (``util.jsonl``) or not an object gets
@@ -333,7 +345,8 @@ def decide_lines(nlp: Language, lines: Iterable[Union[bytes, str]], batch_size: 
 
     lines (Iterable[bytes | str]): The lines, blank ones included.
     start (int): The number of the first line.
-    n_process, progress: As for ``decide_cases``.
+    n_process, progress, ready: As for ``decide_cases`` (``ready``: whether the next line can be
+        read without waiting).
     as_json (bool): Yield each decision as its JSON text (one line, non-ASCII
         kept), made where it is decided: in the workers, not in this process.
     own_pipeline (bool): The caller owns ``nlp`` (``assess`` and its Dask workers):
@@ -346,9 +359,9 @@ def decide_lines(nlp: Language, lines: Iterable[Union[bytes, str]], batch_size: 
     if n_process != 1:
         from .workers import decide_in_workers
         decisions = decide_in_workers(nlp, lines, "json_lines" if as_json else "lines", n_process=n_process,
-                                      batch_size=batch_size, start=start)
+                                      batch_size=batch_size, start=start, ready=ready)
     else:
-        decisions = _decide_items(nlp, _line_items(lines, start), batch_size, own_pipeline)
+        decisions = _decide_items(nlp, _line_items(lines, start), batch_size, own_pipeline, ready)
         if as_json:
             decisions = (json.dumps(d, ensure_ascii=False) for d in decisions)
     yield from with_progress(decisions, progress)
@@ -360,16 +373,22 @@ def _line_items(lines: Iterable[Union[bytes, str]], start: int) -> Iterator[_Ite
         yield ({}, [problem], number) if problem is not None else (case, None, None)
 
 
-def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int, own_pipeline: bool = False
-                  ) -> Iterator[dict]:
+def _decide_items(nlp: Language, items: Iterable[_Item], batch_size: int, own_pipeline: bool = False,
+                  ready: Optional[Callable[[], bool]] = None) -> Iterator[dict]:
     words = zone_words(nlp)
-    for zone in chunked(items, ZONE_CASES):
+    unrebuilt = 0  # cases decided since spaCy's string table was last rebuilt
+    for zone in chunked(items, ZONE_CASES, ready):
         # the zone's recurring words, learnt before it opens, so that the tokenizer's cache,
         # which learns nothing inside a zone, serves them in it (``util.zone_words``)
         words.keep_recurring(nlp, case_texts(case for case, _, _ in zone))
         held = _decide_zone(nlp, zone, batch_size)
-        if own_pipeline:  # the zone is closed: its strings are gone, the table they grew is not
+        unrebuilt += len(zone)
+        # The zone is closed: its strings are gone, the table they grew is not. A live stream
+        # (``ready``) closes a zone every case or few: its table is rebuilt once a zone's worth
+        # of cases has been decided (a rebuild takes about as long as deciding eight cases).
+        if own_pipeline and (ready is None or unrebuilt >= ZONE_CASES):
             rebuild_string_table(nlp)
+            unrebuilt = 0
         for decided, text, line in held:
             # the JSON of a zone's decisions is written one at a time as they are taken, so a
             # zone holds compact records rather than thousands of decisions' lists and dicts

@@ -29,9 +29,9 @@ import threading
 import time
 from collections import deque
 from contextlib import ExitStack
-from itertools import chain, islice
+from itertools import chain
 from multiprocessing.connection import wait
-from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -209,7 +209,7 @@ class _Worker:
 
 def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_process: int,
                       batch_size: int = 256, chunk_size: Optional[int] = None, start: int = 1,
-                      context=None) -> Iterator[dict]:
+                      context=None, ready: Optional[Callable[[], bool]] = None) -> Iterator[dict]:
     """Decisions of cases (``kind="cases"``) or JSONL lines (``kind="lines"``, or
     ``"json_lines"`` for each decision as JSON text) from worker processes.
 
@@ -221,6 +221,9 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
         keep the end of a run short: the last chunk one worker decides is all the others wait for.
     start (int): Number of the first line (``kind="lines"``).
     context: A ``multiprocessing`` context; the platform's default when None.
+    ready (Optional[Callable[[], bool]]): Whether the next item can be read without waiting
+        (``api.decide_cases``): when it says no, the items read so far go to the workers, and
+        their decisions are yielded as they come, before the next item is waited for.
     YIELDS (dict): One decision per item, in input order.
     RAISES (WorkerStartError): A worker could not load the pipeline (before any decision).
     """
@@ -236,14 +239,14 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
             nlp.to_disk(source)
         else:
             warm_up(nlp)  # once here, before the fork, not once in every worker
-            items = _first_zone_words(nlp, items, kind)  # likewise: no worker starts cold
+            items = _first_zone_words(nlp, items, kind, ready)  # likewise: no worker starts cold
         workers: List[_Worker] = []
         try:
             workers = [_Worker(context, source, batch_size) for _ in range(n_process)]
             for worker in workers:
                 worker.wait_ready(_START_TIMEOUT)
             yield from _schedule(nlp, items, kind, start, chunk_size, workers,
-                                 lambda: _Worker(context, source, batch_size), glossary)
+                                 lambda: _Worker(context, source, batch_size), glossary, ready)
         finally:
             for worker in workers:
                 worker.stop()
@@ -252,31 +255,37 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
                 worker.end(max(0.0, deadline - time.monotonic()))
 
 
-def _first_zone_words(nlp: Language, items: Iterable[Any], kind: str) -> Iterator[Any]:
+def _first_zone_words(nlp: Language, items: Iterable[Any], kind: str,
+                      ready: Optional[Callable[[], bool]] = None) -> Iterator[Any]:
     """The items, once the recurring words of the first zone's worth of them are learnt here,
     outside any zone (``util.zone_words``), so that the workers forked next find them in the
     tokenizer's cache: a worker's zone spans many chunks, so it keeps its words only when the
     zone ends, and every worker would decide its first zone cold. A line that is not a case
-    is passed on as it is, to be refused where it is decided."""
+    is passed on as it is, to be refused where it is decided. A live stream (``ready``) gives
+    what it has: the first cases are not held back waiting for a zone's worth."""
     items = iter(items)
-    head = list(islice(items, api.ZONE_CASES))
+    head = next(chunked(items, api.ZONE_CASES, ready), [])
     cases = head if kind == "cases" else [line_case(number, line)[0] for number, line in enumerate(head)]
     zone_words(nlp).keep_recurring(nlp, api.case_texts(cases), counted_again=True)
     return chain(head, items)
 
 
-def _schedule(nlp, items, kind, start, chunk_size, workers, new_worker, glossary) -> Iterator[dict]:
-    """Hand out chunks, collect decisions, replace dead workers, yield in order."""
+def _schedule(nlp, items, kind, start, chunk_size, workers, new_worker, glossary, input_ready=None
+              ) -> Iterator[dict]:
+    """Hand out chunks, collect decisions, replace dead workers, yield in order. With
+    ``input_ready``, no item is read while chunks are out and the next item is not there yet."""
     chunks: Dict[int, _Chunk] = {}  # chunk id -> chunk, until every case of it is decided
     waiting: Deque[int] = deque()  # chunks to (re)send
     done: Dict[int, List[dict]] = {}
-    source = iter(chunked(items, chunk_size))
+    source = iter(chunked(items, chunk_size, input_ready))
     next_id = next_out = 0
     line = start
     exhausted = False
     limit = (PREFETCH + 2) * len(workers)  # chunks sent or decided but not yet handed out
     while True:
         while not exhausted and next_id - next_out < limit:
+            if input_ready is not None and next_id > next_out and not input_ready():
+                break  # decisions are on their way or ready to hand out: not blocked on input now
             items_ = next(source, None)
             if items_ is None:
                 exhausted = True

@@ -81,7 +81,9 @@ def test_assess_rebuilds_in_its_own_process_and_writes_the_same(tmp_path, monkey
     finally:
         gc.unfreeze()  # assess freezes the process it owns; here that is the test run
     assert out.read_text(encoding="utf8").splitlines() == plain
-    assert len(rebuilds) == -(-len(lines) // 100) >= 2
+    # once a zone's worth of cases is decided (the CLI reads a stream that may be live:
+    # its last, shorter zone is no zone's worth)
+    assert len(rebuilds) == len(lines) // 100 >= 2
 
 
 def test_workers_rebuild_their_own_tables_and_decide_the_same(monkeypatch):

@@ -13,6 +13,7 @@ from typing import List, Optional
 from ..api import build_pipeline, decide_cases, decide_lines, pipeline_glossary, with_progress
 from ..pipes.base import load_pipeline
 from ..util.heap import settle_owned_process
+from ..util.live_lines import LiveLines
 from ..util.safe_output import output_file, one_line
 
 #: commands of this module; the others come from the tool modules (glossary, queue, report,
@@ -77,12 +78,17 @@ def _cmd_assess(args) -> int:
         total = count_lines(args.cases) if progress else None
         count = 0
         # OUT is replaced only when every line has its decision (see safe_output).
+        # A live producer (an agent that waits for each decision) gets it: what has come is
+        # decided and written out before the next line is waited for (``util.live_lines``).
+        lines = LiveLines(stream)
         with output_file(args.out) as out:
-            decisions = decide_lines(nlp, stream, batch_size=args.batch_size, n_process=args.workers or -1,
-                                     as_json=True, own_pipeline=True)
+            decisions = decide_lines(nlp, lines, batch_size=args.batch_size, n_process=args.workers or -1,
+                                     as_json=True, own_pipeline=True, ready=lines.ready)
             for decision in with_progress(decisions, progress, total):
                 out.write(decision + "\n")
                 count += 1
+                if not lines.ready():
+                    out.flush()
     print(f"semgap: {count} decisions written to {args.out}", file=sys.stderr)
     return 0
 

@@ -1,0 +1,154 @@
+"""A live producer gets each decision before it sends the next case.
+
+An agent that keeps ``assess --cases - --out -`` running and writes one case,
+then waits for its decision before it acts, must get that decision; a reader
+that waited for a memory zone's worth of cases (4,096) would never answer it.
+Every test that could hang runs with a timeout (a thread joined with one, or
+a subprocess read with ``select``), so a hang fails the test, not the suite.
+"""
+import io
+import json
+import os
+import queue
+import select
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from semgap_spacy import api, decide_cases
+from semgap_spacy.api import chunked, decide_lines
+from semgap_spacy.util.live_lines import LiveLines
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = [{"id": "l-1", "domain": "mortgage", "text": "Clear to close issued"},
+         {"id": "l-2", "domain": "medical_logistics", "text": "No delays, crossmatch positive"},
+         {"id": "l-3", "domain": "mortgage", "text": "File is not clear to close"}]
+ANSWER_SECONDS = 120  # a first answer includes building the pipeline on a slow machine
+
+
+@pytest.mark.parametrize("data", [b"", b"a\n", b"a\nb", b"a\n\nb\n", b"\n\n", b"x" * 200_000 + b"\ny\n",
+                                  b"a\r\nb\r\n", "é\n".encode() + b"\xff\n"])
+def test_live_lines_reads_the_lines_a_file_gives(data):
+    assert list(LiveLines(io.BytesIO(data))) == io.BytesIO(data).readlines()
+
+
+def test_live_lines_says_whether_the_next_line_is_there_without_waiting():
+    read_end, write_end = os.pipe()
+    with os.fdopen(read_end, "rb") as stream:
+        lines = LiveLines(stream)
+        assert lines.ready() is False  # nothing written yet
+        os.write(write_end, b"one\ntw")
+        assert lines.ready() is True
+        it = iter(lines)
+        assert next(it) == b"one\n"
+        assert lines.ready() is True  # the start of "two" is there: its rest is on its way
+        os.write(write_end, b"o\n")
+        assert next(it) == b"two\n"
+        assert lines.ready() is False
+        os.close(write_end)
+        assert lines.ready() is True  # the end of the stream is there to be read
+        assert list(it) == []
+
+
+def test_a_stream_without_a_descriptor_is_always_ready():
+    lines = LiveLines(io.BytesIO(b"a\n"))
+    assert lines.ready() is True
+
+
+def test_chunks_end_where_the_next_item_is_not_there_yet():
+    there = [True, False, True, True, False]
+    calls = iter(there)
+    assert list(chunked(range(6), 3, lambda: next(calls, True))) == [[0, 1], [2, 3, 4], [5]]
+    assert list(chunked(range(6), 3)) == [[0, 1, 2], [3, 4, 5]]
+
+
+def _next_within(iterator, seconds: float):
+    """The next item of ``iterator``, or pytest.fail when none comes in ``seconds``."""
+    got = []
+    reader = threading.Thread(target=lambda: got.append(next(iterator)), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    if reader.is_alive():
+        pytest.fail(f"no decision within {seconds} s: the decider waits for cases that were never sent")
+    return got[0]
+
+
+@pytest.mark.parametrize("n_process", [1, 2])
+def test_decide_cases_answers_each_case_of_a_queue_before_the_next_is_sent(nlp, n_process):
+    pending: "queue.Queue" = queue.Queue()
+    decisions = decide_cases(nlp, iter(pending.get, None), n_process=n_process, ready=lambda: not pending.empty())
+    try:
+        for case in CASES:
+            pending.put(case)
+            decision = _next_within(decisions, ANSWER_SECONDS)
+            assert decision == next(decide_cases(nlp, [case]))
+    finally:
+        pending.put(None)
+    assert list(decisions) == []
+
+
+def test_without_ready_the_stream_is_read_a_zone_at_a_time(nlp, monkeypatch):
+    """The default (a list, a file): a zone's worth is read before any is decided."""
+    monkeypatch.setattr(api, "ZONE_CASES", 3)
+    read = []
+
+    def cases():
+        for case in CASES * 2:
+            read.append(case["id"])
+            yield case
+
+    decisions = decide_cases(nlp, cases())
+    next(decisions)
+    assert len(read) == 3
+    decisions.close()
+
+
+def test_a_live_stream_rebuilds_the_string_table_once_a_zone_of_cases(nlp, monkeypatch):
+    from semgap_spacy.util import recycle
+    rebuilds = []
+    real = recycle.rebuild_string_table
+    monkeypatch.setattr(api, "rebuild_string_table", lambda n: rebuilds.append(real(n)))
+    monkeypatch.setattr(api, "ZONE_CASES", 4)
+    lines = [json.dumps(case).encode() for case in CASES * 4]  # 12 lines, each its own zone
+    live = list(decide_lines(nlp, lines, own_pipeline=True, ready=lambda: False))
+    assert rebuilds == [True, True, True]  # after cases 4, 8 and 12, not after every one-case zone
+    assert live == list(decide_lines(nlp, lines))
+
+
+def _answer(process: subprocess.Popen, seconds: float) -> dict:
+    readable, _, _ = select.select([process.stdout], [], [], seconds)
+    if not readable:
+        process.kill()
+        pytest.fail(f"assess gave no decision within {seconds} s of the case")
+    line = process.stdout.readline()
+    assert line, process.stderr.read()
+    return json.loads(line)
+
+
+@pytest.mark.parametrize("extra", [[], ["--workers", "2"]])
+def test_assess_answers_a_live_producer_case_by_case(tmp_path, extra):
+    saved = tmp_path / "cases.jsonl"
+    saved.write_text("".join(json.dumps(case) + "\n" for case in CASES))
+    batch = subprocess.run([sys.executable, "-m", "semgap_spacy", "assess", "--cases", str(saved), "--out", "-"],
+                           cwd=ROOT, capture_output=True, timeout=300, check=True)
+    expected = [json.loads(line) for line in batch.stdout.splitlines()]
+    process = subprocess.Popen([sys.executable, "-m", "semgap_spacy", "assess", "--cases", "-", "--out", "-",
+                                *extra], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    try:
+        got = []
+        for case in CASES:
+            process.stdin.write((json.dumps(case) + "\n").encode())
+            process.stdin.flush()
+            got.append(_answer(process, ANSWER_SECONDS))
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
+        assert process.stdout.read() == b""
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert got == expected
+    assert b"3 decisions written" in process.stderr.read()
