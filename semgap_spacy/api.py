@@ -196,13 +196,17 @@ def fallback_decision(case_id: Any, code: str, message: str, *, line: Optional[i
     return decision
 
 
-def assess_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256) -> Iterator[Doc]:
+def assess_cases(nlp: Language, cases: Iterable[Any], batch_size: int = 256, *,
+                 ready: Optional[Callable[[], bool]] = None) -> Iterator[Doc]:
     """Stream cases through ``nlp.pipe``; one Doc per case, in order.
 
     A batch whose user pipe raises is redone one doc at a time so that only the
     failing case is marked, not its neighbours.
+
+    ready (Optional[Callable[[], bool]]): For a live stream, whether the next case can be read
+        without waiting (as for ``decide_cases``): a batch ends where it says no.
     """
-    for batch in chunked(cases, batch_size):
+    for batch in chunked(cases, batch_size, ready):
         yield from _run_batch(nlp, batch, batch_size)
 
 

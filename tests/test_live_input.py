@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from semgap_spacy import api, decide_cases
+from semgap_spacy import api, assess_cases, decide_cases
 from semgap_spacy.api import chunked, decide_lines
 from semgap_spacy.util.live_lines import LiveLines
 
@@ -88,6 +88,18 @@ def test_decide_cases_answers_each_case_of_a_queue_before_the_next_is_sent(nlp, 
     finally:
         pending.put(None)
     assert list(decisions) == []
+
+
+def test_assess_cases_hands_on_each_doc_of_a_queue_before_the_next_case_is_sent(nlp):
+    pending: "queue.Queue" = queue.Queue()
+    docs = assess_cases(nlp, iter(pending.get, None), ready=lambda: not pending.empty())
+    try:
+        for case in CASES:
+            pending.put(case)
+            doc = _next_within(docs, ANSWER_SECONDS)
+            assert doc.text == case["text"] and doc._.semgap_decision == next(decide_cases(nlp, [case]))
+    finally:
+        pending.put(None)
 
 
 def test_without_ready_the_stream_is_read_a_zone_at_a_time(nlp, monkeypatch):
