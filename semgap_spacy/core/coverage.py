@@ -45,7 +45,7 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
-from ..lang import break_cue_phrases, break_cue_words, get_pack, neutral_after
+from ..lang import accented_never_neutral, break_cue_phrases, break_cue_words, get_pack, neutral_after
 from ..lang.cues import BREAK as BREAK_CUE
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
@@ -88,17 +88,20 @@ Findings = Tuple[List[dict], List[Tuple[int, int, str]]]
 @lru_cache(maxsize=4)
 def stop_words(pack_codes: Tuple[str, ...]) -> FrozenSet[str]:
     """Rule 3: the folded union of the packs' spaCy stop words, minus every pack's never-neutral
-    words and one-word clause-break cues (``lang.break_cue_words``).
+    words and one-word clause-break cues (``lang.break_cue_words``). A never-neutral word an
+    accent tells apart ("dès") leaves its folded form ("des") a stop word
+    (``lang.accented_never_neutral``: it is compared as written, ``CoverageRules``).
 
     pack_codes (Tuple[str, ...]): The language packs whose stop words count.
     RETURNS (FrozenSet[str]): Folded words.
     """
-    from ..lang import get_pack, never_neutral_words
+    from ..lang import accented_never_neutral, get_pack, never_neutral_words
 
     words: Set[str] = set()
     for code in pack_codes:
         words.update(_fold(w) for w in spacy_stop_words(get_pack(code).spacy_lang))
-    never = {_fold(w) for w in never_neutral_words()}
+    accented = accented_never_neutral()
+    never = {_fold(w) for w in never_neutral_words() if exact(w) not in accented}
     never.update(_fold(w) for w in break_cue_words())  # "but", "salvo": they qualify what came before
     return frozenset(words - never)
 
@@ -221,6 +224,7 @@ class CoverageRules:
         self.form_key = form_key
         self.stop = stop_words(tuple(pack_codes))
         self.accented_stop = accented_stop_words(tuple(pack_codes))
+        self.accented_never = accented_never_neutral()
         self.domains: Dict[str, DomainRules] = {}
         self.glossary_words = _glossary_words(glossary, tokenize)
         self.problem_words = _problem_words(glossary)
@@ -522,6 +526,8 @@ class CoverageRules:
         Kept per domain and word (``read``): a stream repeats its words,
         and every answer depends on the text alone.
         """
+        if self.accented_never and exact(text) in self.accented_never:
+            return None  # "dès", whatever its folded form "des" is
         f = _fold(text)
         if f in self.stop or (self.accented_stop and exact(text) in self.accented_stop):
             return STOP_WORD

@@ -19,7 +19,7 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationEr
 
 from . import rules
 from .rules import phrase_key
-from ..util.textnorm import fold
+from ..util.textnorm import exact, fold
 
 SIGNALS = ("clear", "critical_block", "field")
 LANGUAGES = ("en", "es", "fr", "de")
@@ -351,10 +351,12 @@ class DomainGlossary(_Strict):
         as the spec's own lists have them): the phrase itself is still matched
         as a term, and the word alone states no problem.
         """
-        from ..lang import break_cue_words, never_neutral_words, union  # the language layer sits below the glossary
+        from ..lang import (accented_never_neutral, break_cue_words, never_neutral_words,  # the language
+                            union)  # layer sits below the glossary
 
-        spec_never = {fold(w) for w in union("never_neutral")}
-        never = {fold(w) for w in never_neutral_words()}
+        accented = accented_never_neutral()  # "dès" is never neutral, "des" may be: compared as written
+        spec_never = {fold(w) for w in union("never_neutral") if exact(w) not in accented}
+        never = {fold(w) for w in never_neutral_words() if exact(w) not in accented}
         breaks = {fold(w) for w in break_cue_words()}
         critical = self.critical_words()
         for word, lang, which in self.vocabulary.neutral.words():
@@ -362,7 +364,7 @@ class DomainGlossary(_Strict):
             where = f"neutral word {word!r} ({which} {lang})"
             if key in spec_never:
                 raise ValueError(f"{where} is a never-neutral word (rule: spec §4.1 never neutral)")
-            if key in never:
+            if key in never or exact(word.strip()) in accented:
                 raise ValueError(f"{where} is a never-neutral word (rule: a language pack's "
                                  "never_neutral_added)")
             if key in breaks:

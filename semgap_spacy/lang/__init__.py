@@ -28,7 +28,7 @@ from spacy.util import get_lang_class
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..util.spacy_lists import has_language_module, spacy_like_num
-from ..util.textnorm import fold
+from ..util.textnorm import exact, fold
 from .cues import CLINICAL_PROFILE, PROFILE_FILES, SPEC_PROFILE, CueError, CueSet, with_symbol_cues
 
 PACK_FILE = "pack.yaml"
@@ -258,6 +258,15 @@ def never_neutral_words() -> Tuple[str, ...]:
     return spec + tuple(w for w in union("never_neutral_added") if w not in spec)
 
 
+def accented_never_neutral() -> FrozenSet[str]:
+    """The never-neutral words that a pack also lists as ``accent_sensitive``, as written
+    (``textnorm.exact``): an accent tells them from a stop word (fr "dès", as soon as or from
+    a time on, is not "des"), so they are compared with their accents, and their folded form
+    stays whatever it is by itself."""
+    sensitive = {exact(w) for w in union("accent_sensitive")}
+    return frozenset(exact(w) for w in never_neutral_words() if exact(w) in sensitive)
+
+
 def neutral_after() -> Dict[str, FrozenSet[str]]:
     """Every pack's ``neutral_after``, folded: a never-neutral word -> the words after which
     rule 3 still explains it."""
@@ -335,4 +344,5 @@ def break_cue_words() -> Tuple[str, ...]:
 
 __all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "generation", "packs",
            "languages", "get_pack", "union", "break_cue_words", "break_cue_phrases", "agreement_endings",
-           "number_word", "never_neutral_words", "neutral_after", "CueSet", "CueError"]
+           "number_word", "never_neutral_words", "accented_never_neutral", "neutral_after", "CueSet",
+           "CueError"]

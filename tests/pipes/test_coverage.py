@@ -180,6 +180,17 @@ def test_rule_3_stop_words_but_never_neutral(nlp):
     ("Lot libéré pour une autre", "pharma_qa", "autre"),
     ("Charge freigegeben für andere", "pharma_qa", "andere"),
     ("Charge freigegeben, gerade", "pharma_qa", "gerade"),
+    # a condition or a start in time, as "once" and "until": the clearance holds later, if at all
+    ("Airworthy when the mechanic signs", "aviation_maintenance", "when"),
+    ("CTC whenever title is ready", "mortgage", "whenever"),
+    ("Lote liberado cuando firme la QP", "pharma_qa", "cuando"),
+    ("Listo para el cierre a partir de mañana", "mortgage", "partir"),
+    ("Lote liberado pronto", "pharma_qa", "pronto"),
+    ("Lot libéré quand la QP signe", "pharma_qa", "quand"),
+    ("Lot libéré lorsque la QP signe", "pharma_qa", "lorsque"),
+    ("Apte au vol dès demain matin", "aviation_maintenance", "dès"),
+    ("Lufttüchtig ab 18 Uhr", "aviation_maintenance", "ab"),
+    ("Lufttüchtig, bald", "aviation_maintenance", "bald"),
 ])
 def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain, word):
     # stop words of a meaning the spec's lists name in some language ("only", "except", "few",
@@ -366,6 +377,10 @@ def test_rule_3_an_accent_that_makes_another_word_is_kept(nlp):
     # spec §4: es "sí" (yes) is a stop word; "si" (if) is never neutral
     assert _rules(nlp, "Sí: prueba cruzada negativa", "medical_logistics")["Sí"] == "stop_word"
     assert _rules(nlp, "si prueba cruzada negativa", "medical_logistics")["si"] != "stop_word"
+    # fr "dès" (as soon as, from a time on) is never neutral; "des" (of the) is a stop word
+    assert _rules(nlp, "Lot libéré dès demain", "pharma_qa")["dès"] is None
+    assert _rules(nlp, "Lot libéré DÈS demain", "pharma_qa")["DÈS"] is None
+    assert _rules(nlp, "Lot libéré, des QP", "pharma_qa")["des"] == "stop_word"
 
 
 def test_rule_4_domain_phrase_words_and_inflections(nlp):
@@ -532,7 +547,7 @@ def _with_neutral(word, which="domain"):
     ("aviation_maintenance", "aog", "critical phrase"),       # a critical abbreviation, any case
     ("medical_logistics", "not", "never-neutral"), ("mortgage", "only", "never-neutral"),
     ("pharma_qa", "Kein", "never-neutral"), ("pharma_qa", "seulement", "never-neutral"),
-    ("mortgage", "offen", "never-neutral"),
+    ("mortgage", "offen", "never-neutral"), ("pharma_qa", "dès", "never-neutral"),
     ("mortgage", "however", "clause-break cue"), ("pharma_qa", "salvo", "clause-break cue")])
 def test_bad_neutral_word_is_refused(domain, word, rule):
     data = load_glossaries().to_dict()
@@ -541,6 +556,14 @@ def test_bad_neutral_word_is_refused(domain, word, rule):
         GlossarySet.from_dict(data, source="bad.yaml")
     message = str(err.value)
     assert "bad.yaml" in message and repr(word) in message and rule in message
+
+
+def test_an_accented_never_neutral_word_leaves_its_plain_form_free():
+    # "dès" is never neutral; "des", the word it folds to, is no never-neutral word
+    data = load_glossaries().to_dict()
+    data["pharma_qa"]["vocabulary"]["neutral"]["domain"].setdefault("fr", []).append("des")
+    loaded = GlossarySet.from_dict(data, source="ok.yaml").domains["pharma_qa"]
+    assert "des" in loaded.vocabulary.neutral.domain["fr"]
 
 
 def test_bad_neutral_file_stops_the_load(tmp_path):
