@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from itertools import chain
 from multiprocessing.connection import wait
 from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, Union
@@ -147,6 +147,25 @@ class _Chunk:
         return chunk_id, kind, self.first + n, self.items[n:], self.one_by_one
 
 
+@contextmanager
+def _interrupt_after() -> Iterator[None]:
+    """Ctrl-C while a worker process is forked is raised once the fork is done: one that lands
+    in the handlers ``os.fork`` runs is printed and lost (the run then waits for input as if
+    nothing happened), and one in the child before it ignores Ctrl-C kills it mid-start."""
+    caught: List[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    except ValueError:  # not the main thread: Ctrl-C is not ours to hold
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+    if caught:
+        raise KeyboardInterrupt
+
+
 class _Worker:
     """One worker process, the pipes to and from it, and the chunks it holds (oldest first).
 
@@ -160,7 +179,8 @@ class _Worker:
         self.conn, replies = context.Pipe(duplex=False)
         self.process = context.Process(target=_worker, args=(tasks, replies, source, batch_size), daemon=True,
                                        name="semgap-worker")
-        self.process.start()
+        with _interrupt_after():
+            self.process.start()
         tasks.close()
         replies.close()
         self.held: Deque[int] = deque()
@@ -297,7 +317,12 @@ def _schedule(nlp, items, kind, start, chunk_size, workers, new_worker, glossary
                 waiting.append(next_id)
             line += len(items_)
             next_id += 1
-        for worker in workers:
+        for i, worker in enumerate(workers):
+            if not worker.held and not worker.process.is_alive():
+                # it died idle (the OOM killer): it held no case, so none is failed for it
+                worker.end(0.0)
+                workers[i] = worker = new_worker()
+                worker.wait_ready(_START_TIMEOUT)
             while waiting and len(worker.held) < PREFETCH:
                 chunk_id = waiting.popleft()
                 worker.send(chunks[chunk_id].message(chunk_id, kind))

@@ -11,9 +11,11 @@ import json
 import os
 import queue
 import select
+import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -44,13 +46,32 @@ def test_live_lines_says_whether_the_next_line_is_there_without_waiting():
         assert lines.ready() is True
         it = iter(lines)
         assert next(it) == b"one\n"
-        assert lines.ready() is True  # the start of "two" is there: its rest is on its way
+        # the start of "two" is not a line: a producer writing blocks that end mid-line must
+        # not hold back the lines it has finished
+        assert lines.ready() is False
         os.write(write_end, b"o\n")
         assert next(it) == b"two\n"
         assert lines.ready() is False
         os.close(write_end)
         assert lines.ready() is True  # the end of the stream is there to be read
         assert list(it) == []
+
+
+def test_a_non_blocking_descriptor_waits_for_its_lines_rather_than_ending():
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)  # as a parent or event loop that shares the pipe may leave it
+
+    def write_later():
+        os.write(write_end, b"a")
+        threading.Event().wait(0.2)
+        os.write(write_end, b"b\nc\n")
+        os.close(write_end)
+
+    with os.fdopen(read_end, "rb") as stream:
+        writer = threading.Thread(target=write_later)
+        writer.start()
+        assert list(LiveLines(stream)) == [b"ab\n", b"c\n"]
+        writer.join()
 
 
 def test_a_stream_without_a_descriptor_is_always_ready():
@@ -164,3 +185,98 @@ def test_assess_answers_a_live_producer_case_by_case(tmp_path, extra):
             process.kill()
     assert got == expected
     assert b"3 decisions written" in process.stderr.read()
+
+
+def _live(extra=(), **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "semgap_spacy", "assess", "--cases", "-", *extra], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+
+
+def test_sigterm_ends_a_live_run_like_ctrl_c_and_leaves_out_as_it_was(tmp_path):
+    out = tmp_path / "decisions.jsonl"
+    out.write_text("OLD\n")
+    process = _live(["--out", str(out)])
+    try:
+        deadline = time.monotonic() + ANSWER_SECONDS
+        while not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]:  # OUT's temporary file: running
+            assert process.poll() is None and time.monotonic() < deadline, process.stderr.read()
+            time.sleep(0.05)
+        process.stdin.write((json.dumps(CASES[0]) + "\n").encode())
+        process.stdin.flush()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 128 + signal.SIGTERM
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert [p.name for p in tmp_path.iterdir()] == ["decisions.jsonl"] and out.read_text() == "OLD\n"
+    assert b"Traceback" not in process.stderr.read()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout here")
+def test_out_dev_stdout_is_written_as_it_goes():
+    process = _live(["--out", "/dev/stdout"])
+    try:
+        process.stdin.write((json.dumps(CASES[0]) + "\n").encode())
+        process.stdin.flush()
+        assert _answer(process, ANSWER_SECONDS)["id"] == CASES[0]["id"]
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_decisions_on_stdout_are_utf8_whatever_the_locale(tmp_path):
+    case = {"id": "ü-1", "domain": "mortgage", "text": "Clear to close, grüße"}
+    saved = tmp_path / "cases.jsonl"
+    saved.write_text(json.dumps(case, ensure_ascii=False) + "\n", encoding="utf8")
+    out = tmp_path / "out.jsonl"
+    assert subprocess.run([sys.executable, "-m", "semgap_spacy", "assess", "--cases", str(saved), "--out", str(out)],
+                          cwd=ROOT, capture_output=True, timeout=300).returncode == 0
+    for encoding in ("ascii", "latin-1"):
+        done = subprocess.run([sys.executable, "-m", "semgap_spacy", "assess", "--cases", str(saved), "--out", "-"],
+                              cwd=ROOT, capture_output=True, timeout=300,
+                              env={**os.environ, "PYTHONIOENCODING": encoding})
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == out.read_bytes()
+
+
+@pytest.mark.parametrize("stream", ["stdin", "stdout"])
+def test_a_closed_stdin_or_stdout_is_one_clear_line(tmp_path, monkeypatch, capsys, stream):
+    from semgap_spacy.ops.cli import main
+    saved = tmp_path / "cases.jsonl"
+    saved.write_text(json.dumps(CASES[0]) + "\n")
+    monkeypatch.setattr(sys, stream, None)
+    args = ["assess", "--cases", "-" if stream == "stdin" else str(saved),
+            "--out", "-" if stream == "stdout" else str(tmp_path / "out.jsonl")]
+    assert main(args) == 2
+    assert f"{stream} is closed" in capsys.readouterr().err
+
+
+def test_ctrl_c_while_a_worker_is_forked_is_raised_once_the_fork_is_done():
+    from semgap_spacy.workers import _interrupt_after
+    reached = False
+    with pytest.raises(KeyboardInterrupt):
+        with _interrupt_after():
+            os.kill(os.getpid(), signal.SIGINT)  # lands inside: held, not lost
+            time.sleep(0.05)
+            reached = True
+    assert reached and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_workers_that_died_while_idle_are_replaced_without_failing_a_case(nlp):
+    import multiprocessing
+    pending: "queue.Queue" = queue.Queue()
+    decisions = decide_cases(nlp, iter(pending.get, None), n_process=2, ready=lambda: not pending.empty())
+    try:
+        pending.put(CASES[0])
+        _next_within(decisions, ANSWER_SECONDS)
+        for child in multiprocessing.active_children():  # as the OOM killer would, between cases
+            if child.name == "semgap-worker":
+                os.kill(child.pid, signal.SIGKILL)
+                child.join(10)
+        pending.put(CASES[1])
+        assert _next_within(decisions, ANSWER_SECONDS) == next(decide_cases(nlp, [CASES[1]]))
+    finally:
+        pending.put(None)
+    assert list(decisions) == []

@@ -6,9 +6,10 @@ the run never stops on a bad case. Errors about the command itself (a
 missing file) are one line on stderr and a non-zero exit code, no traceback.
 """
 import argparse
+import signal
 import sys
-from contextlib import nullcontext
-from typing import List, Optional
+from contextlib import contextmanager, nullcontext
+from typing import Iterator, List, Optional
 
 from ..api import build_pipeline, decide_cases, decide_lines, pipeline_glossary, with_progress
 from ..pipes.base import load_pipeline
@@ -65,6 +66,10 @@ def _cmd_assess(args) -> int:
     if args.engine == "dask":
         from .dask_engine import cmd_assess_dask  # the ``dask`` extra, imported only when asked for
         return cmd_assess_dask(args)
+    for name, given in (("stdin", args.cases), ("stdout", args.out)):
+        if given == "-" and getattr(getattr(sys, name), "buffer", None) is None:
+            print(f"semgap: {name} is closed: give a file rather than '-'", file=sys.stderr)
+            return 2
     try:
         source = open(args.cases, "rb") if args.cases != "-" else nullcontext(sys.stdin.buffer)
     except OSError as exc:
@@ -153,9 +158,32 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser(tools=not argv or argv[0] not in OWN_COMMANDS)
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        with _ended_by_signals():
+            return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a last line of defence: a message, never a traceback
         print(f"semgap: {type(exc).__name__}: {one_line(exc)}", file=sys.stderr)
         return 1
+
+
+@contextmanager
+def _ended_by_signals() -> Iterator[None]:
+    """SIGTERM (a service manager, ``docker stop``) and SIGHUP (the terminal closed) end a
+    command as Ctrl-C does: its temporary OUT is removed and its workers stopped, and the
+    exit code is 128 + the signal's number. Without a handler they kill the process where it
+    stands, and a process that is PID 1 in a container ignores SIGTERM altogether."""
+    def end(signum, frame):
+        raise SystemExit(128 + signum)
+
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    try:
+        previous = {signum: signal.signal(signum, end) for signum in wanted}
+    except ValueError:  # not the main thread: the signals are not ours to take
+        yield
+        return
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)

@@ -10,7 +10,9 @@ apart without blocking: the cases that have arrived are decided, and their
 decisions written, before the reader waits for more.
 """
 import io
+import os
 import select
+import time
 from typing import BinaryIO, Iterator, Optional
 
 _BLOCK = 1 << 16
@@ -57,12 +59,12 @@ class LiveLines:
     def ready(self) -> bool:
         """Whether the next line (or the end of the stream) can be had without waiting.
 
-        A line already read counts, and so does the start of one (its rest is on
-        its way: the reader then waits only as long as the producer takes to
-        finish the line it began); otherwise the stream's descriptor is asked
-        whether it has bytes, or its end, waiting.
+        A whole line already read counts. The start of one does not by itself:
+        a producer that writes in blocks which do not end at line ends would
+        otherwise hold back every line behind the one it has begun. Otherwise the
+        stream's descriptor is asked whether it has bytes, or its end, waiting.
         """
-        if self._ended or self._at < len(self._buffer) or self._fd is None:
+        if self._ended or self._buffer.find(b"\n", self._scan) >= 0 or self._fd is None:
             return True
         try:
             return bool(select.select([self._fd], [], [], 0)[0])
@@ -72,6 +74,11 @@ class LiveLines:
     def _fill(self) -> None:
         """Read what the stream has (waiting only when it has nothing yet) after the unread rest."""
         block = self._read(_BLOCK)
+        if not block and self._non_blocking():
+            # Set non-blocking by whoever shares it, a descriptor reads as empty both when it has
+            # nothing yet and at its end: once it is readable, an empty read is the end.
+            self._wait()
+            block = self._read(_BLOCK)
         if not block:
             self._ended = True
             return
@@ -80,3 +87,16 @@ class LiveLines:
             self._scan -= self._at
             self._at = 0
         self._buffer += block
+
+    def _non_blocking(self) -> bool:
+        try:
+            return self._fd is not None and not os.get_blocking(self._fd)
+        except OSError:
+            return False
+
+    def _wait(self) -> None:
+        """Wait until the descriptor has bytes or its end (a short sleep where it cannot be asked)."""
+        try:
+            select.select([self._fd], [], [])
+        except (OSError, ValueError, TypeError):
+            time.sleep(0.01)

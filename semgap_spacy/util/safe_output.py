@@ -12,6 +12,8 @@ A symbolic link is followed (its target is replaced, the link stays), and an
 OUT that is no regular file (a FIFO, a terminal, ``/dev/null``) is written
 to as it goes: a rename would put a plain file in place of the device or pipe.
 """
+import codecs
+import io
 import os
 import stat
 import sys
@@ -40,18 +42,20 @@ def output_file(path: Union[str, Path], encoding: str = "utf-8") -> Iterator[Tex
     RAISES (OSError): When the folder cannot take a temporary file; OUT is untouched.
     """
     if str(path) == STDOUT:
-        yield sys.stdout
+        yield from _stdout(encoding)
         return
-    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     try:
         # An existing OUT keeps its permissions; a new one gets the usual ones.
-        found = target.stat().st_mode
+        found = os.stat(path).st_mode  # through any links
     except OSError:
         found = None
     if found is not None and not stat.S_ISREG(found) and not stat.S_ISDIR(found):
-        with open(target, "w", encoding=encoding, newline="\n") as fh:
+        # opened by the name given: "/dev/stdout" is a link to "/proc/self/fd/1", which names
+        # a pipe or terminal by a link no path resolves
+        with open(path, "w", encoding=encoding, newline="\n") as fh:
             yield fh
         return
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     mode = found & 0o7777 if found is not None else _new_file_mode()
     if not target.parent.is_dir():
         raise FileNotFoundError(f"no folder {str(target.parent)!r} for {str(path)!r}")
@@ -69,6 +73,23 @@ def output_file(path: Union[str, Path], encoding: str = "utf-8") -> Iterator[Tex
         except OSError:
             pass
         raise
+
+
+def _stdout(encoding: str) -> Iterator[TextIO]:
+    """stdout in ``encoding`` whatever the locale says (decisions are UTF-8 JSON lines: an ASCII
+    or Latin-1 locale would fail on the first "ü" or write other bytes than a file gets)."""
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None or codecs.lookup(stream.encoding or "ascii").name == codecs.lookup(encoding).name:
+        yield stream
+        return
+    stream.flush()
+    wrapped = io.TextIOWrapper(buffer, encoding=encoding, newline="\n")
+    try:
+        yield wrapped
+    finally:
+        wrapped.flush()
+        wrapped.detach()  # stdout's buffer stays open for the process
 
 
 def one_line(exc: BaseException) -> str:
