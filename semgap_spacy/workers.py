@@ -148,10 +148,13 @@ class _Chunk:
 
 
 @contextmanager
-def _interrupt_after() -> Iterator[None]:
+def _interrupt_after(reraise: bool = True) -> Iterator[None]:
     """Ctrl-C while a worker process is forked is raised once the fork is done: one that lands
     in the handlers ``os.fork`` runs is printed and lost (the run then waits for input as if
-    nothing happened), and one in the child before it ignores Ctrl-C kills it mid-start."""
+    nothing happened), and one in the child before it ignores Ctrl-C kills it mid-start.
+
+    reraise (bool): False: Ctrl-C inside is dropped (the workers are being stopped already).
+    """
     caught: List[int] = []
     try:
         previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
@@ -162,7 +165,7 @@ def _interrupt_after() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
-    if caught:
+    if caught and reraise:
         raise KeyboardInterrupt
 
 
@@ -192,7 +195,7 @@ class _Worker:
             message = self._outbox.get()
             try:
                 self._tasks.send(message)
-            except (EOFError, OSError, ValueError):
+            except (EOFError, OSError, ValueError, TypeError):  # TypeError: closed by ``end`` meanwhile
                 return  # the worker is gone; the parent sees it by its sentinel
             if message is None:
                 return
@@ -268,11 +271,13 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
             yield from _schedule(nlp, items, kind, start, chunk_size, workers,
                                  lambda: _Worker(context, source, batch_size), glossary, ready)
         finally:
-            for worker in workers:
-                worker.stop()
-            deadline = time.monotonic() + 2.0
-            for worker in workers:
-                worker.end(max(0.0, deadline - time.monotonic()))
+            # a second Ctrl-C while they stop (4 s at most) would leave them running: they are stopping
+            with _interrupt_after(reraise=False):
+                for worker in workers:
+                    worker.stop()
+                deadline = time.monotonic() + 2.0
+                for worker in workers:
+                    worker.end(max(0.0, deadline - time.monotonic()))
 
 
 def _first_zone_words(nlp: Language, items: Iterable[Any], kind: str,

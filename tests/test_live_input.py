@@ -262,6 +262,10 @@ def test_ctrl_c_while_a_worker_is_forked_is_raised_once_the_fork_is_done():
             time.sleep(0.05)
             reached = True
     assert reached and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with _interrupt_after(reraise=False):  # while the workers stop: a second Ctrl-C adds nothing
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_workers_that_died_while_idle_are_replaced_without_failing_a_case(nlp):
