@@ -8,6 +8,7 @@ the exact glossary that produced it.
 """
 import hashlib
 import json
+import unicodedata
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -230,10 +231,28 @@ class Vocabulary(_Strict):
         for word, lang, which in self.neutral.words():
             if not word.strip() or len(word.split()) != 1:
                 raise ValueError(f"neutral word {word!r} ({which} {lang}): a neutral entry is one word")
+            _check_as_read(word, f"neutral word {word!r} ({which} {lang})")
         for name in self.known_names:
             if not name.strip():
                 raise ValueError("known name: empty name")
+            _check_as_read(name, f"known name {name!r}")
         return self
+
+
+def _check_as_read(entry: str, where: str) -> None:
+    """A taught entry is written as the text it explains is read (spec §4.1): no invisible
+    character (category Cf: soft hyphen, zero-width space, bidi marks), no variation selector,
+    and nothing NFKC would change. The checks against never-neutral and critical words
+    compare what is written, while texts are read without such characters, so "agai\xadnst"
+    would pass the checks and then explain "against"."""
+    odd = sorted({f"U+{ord(ch):04X}" for ch in entry
+                  if unicodedata.category(ch) == "Cf" or 0xFE00 <= ord(ch) <= 0xFE0F
+                  or 0xE0100 <= ord(ch) <= 0xE01EF})
+    if odd:
+        raise ValueError(f"{where} holds invisible characters ({', '.join(odd)}): write it as it reads")
+    if unicodedata.normalize("NFKC", entry) != entry:
+        raise ValueError(f"{where} is not in NFKC form (it reads as "
+                         f"{unicodedata.normalize('NFKC', entry)!r}): write it as it reads")
 
 
 class Taught(_Strict):
@@ -373,6 +392,18 @@ class DomainGlossary(_Strict):
             if key in critical:
                 raise ValueError(f"{where} is a critical phrase: {critical[key]} "
                                  "(rule: a critical phrase word is never neutral)")
+        # A name explains its words, never-neutral ones too, wherever the phrase occurs: a name
+        # made only of such words and stop words ("Over", "Not Yet") would explain them in any text.
+        from ..util.spacy_lists import spacy_stop_words
+        from ..lang import packs
+        stop = {fold(w) for pack in packs().values() for w in spacy_stop_words(pack.spacy_lang)}
+        for name in self.vocabulary.known_names:
+            words = [fold(w.strip(".,;:!?'\"()")) for w in name.split()]
+            if all(w in never or w in spec_never or w in breaks or w in stop or w in critical or not w
+                   for w in words):
+                raise ValueError(f"known name {name!r} holds no word of its own: each is a never-neutral, "
+                                 "stop, clause-break or critical word (rule: a name explains its words "
+                                 "wherever it occurs)")
 
     def critical_words(self) -> Dict[str, str]:
         """Words that by themselves state a problem here, folded, each with where it comes from:

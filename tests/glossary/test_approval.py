@@ -91,6 +91,7 @@ def test_a_taught_entry_approved_by_its_drafter_fails_the_diff(glossaries):
     ("Marcus Feld", [], None, "name the drafts"),
     ("Marcus Feld", None, "2026.12.0", "must be YYYY.MM.N and higher than 2026.12.0"),
     ("Marcus Feld", None, "2026.11.0", "higher than"),
+    ("Marcus Feld", None, "2026.12.1\n", "must be YYYY.MM.N"),  # "$" would let the newline through
 ])
 def test_a_refused_approval_changes_nothing(glossaries, approver, ids, version, needle):
     before = _snapshot(glossaries)

@@ -558,6 +558,34 @@ def test_bad_neutral_word_is_refused(domain, word, rule):
     assert "bad.yaml" in message and repr(word) in message and rule in message
 
 
+@pytest.mark.parametrize("kind, entry, needle", [
+    ("neutral", "un\u200bder", "invisible characters (U+200B)"),   # reads as "under"
+    ("neutral", "agai\u00adnst", "invisible characters (U+00AD)"),  # a soft hyphen: "against"
+    ("neutral", "\uff4f\uff4e\uff4c\uff59", "NFKC"),                # full-width "only"
+    ("name", "Lark\u200dspur", "invisible characters (U+200D)"),
+    ("name", "Over", "holds no word of its own"),                  # would explain "over" anywhere
+    ("name", "Not Yet", "holds no word of its own"),
+    ("name", "OVER", "holds no word of its own"),
+])
+def test_a_taught_entry_must_be_written_as_it_reads_and_hold_a_word_of_its_own(kind, entry, needle):
+    data = load_glossaries().to_dict()
+    vocabulary = data["mortgage"]["vocabulary"]
+    if kind == "neutral":
+        vocabulary["neutral"]["domain"].setdefault("en", []).append(entry)
+    else:
+        vocabulary["known_names"] = list(vocabulary.get("known_names") or []) + [entry]
+    with pytest.raises(GlossaryError) as err:
+        GlossarySet.from_dict(data, source="bad.yaml")
+    assert needle in str(err.value)
+
+
+def test_a_name_with_a_word_of_its_own_may_hold_never_neutral_words():
+    data = load_glossaries().to_dict()
+    data["mortgage"]["vocabulary"]["known_names"] = ["Over Budget Lending"]
+    assert GlossarySet.from_dict(data, source="ok.yaml").domains["mortgage"].vocabulary.known_names == [
+        "Over Budget Lending"]
+
+
 def test_an_accented_never_neutral_word_leaves_its_plain_form_free():
     # "dès" is never neutral; "des", the word it folds to, is no never-neutral word
     data = load_glossaries().to_dict()
