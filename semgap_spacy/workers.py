@@ -42,6 +42,7 @@ from .pipes.quantities import warm_up
 from . import api
 from .api import chunked, decide_cases, decide_lines, fallback_decision, line_case, memory_zone, pipeline_glossary
 from .util.heap import settle_owned_process
+from .util.signals import handled
 from .util.recycle import rebuild_string_table
 from .util.zone_words import zone_words
 
@@ -156,15 +157,8 @@ def _interrupt_after(reraise: bool = True) -> Iterator[None]:
     reraise (bool): False: Ctrl-C inside is dropped (the workers are being stopped already).
     """
     caught: List[int] = []
-    try:
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    except ValueError:  # not the main thread: Ctrl-C is not ours to hold
+    with handled([signal.SIGINT], lambda signum, frame: caught.append(signum)):
         yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
     if caught and reraise:
         raise KeyboardInterrupt
 

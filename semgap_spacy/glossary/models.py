@@ -392,15 +392,21 @@ class DomainGlossary(_Strict):
             if key in critical:
                 raise ValueError(f"{where} is a critical phrase: {critical[key]} "
                                  "(rule: a critical phrase word is never neutral)")
-        # A name explains its words, never-neutral ones too, wherever the phrase occurs: a name
-        # made only of such words and stop words ("Over", "Not Yet") would explain them in any text.
-        from ..util.spacy_lists import spacy_stop_words
+        self._check_names(never | spec_never | breaks | set(critical))
+
+    def _check_names(self, not_neutral: set) -> None:
+        """A name explains its words, never-neutral ones too, wherever the phrase occurs: a name
+        made only of such words and stop words ("Over", "Not Yet") would explain them in any text.
+
+        not_neutral (set): Folded words no neutral entry may be (``_check_neutral``).
+        """
         from ..lang import packs
+        from ..util.spacy_lists import spacy_stop_words
+
         stop = {fold(w) for pack in packs().values() for w in spacy_stop_words(pack.spacy_lang)}
         for name in self.vocabulary.known_names:
             words = [fold(w.strip(".,;:!?'\"()")) for w in name.split()]
-            if all(w in never or w in spec_never or w in breaks or w in stop or w in critical or not w
-                   for w in words):
+            if all(not w or w in not_neutral or w in stop for w in words):
                 raise ValueError(f"known name {name!r} holds no word of its own: each is a never-neutral, "
                                  "stop, clause-break or critical word (rule: a name explains its words "
                                  "wherever it occurs)")

@@ -16,6 +16,7 @@ from ..pipes.base import load_pipeline
 from ..util.heap import settle_owned_process
 from ..util.live_lines import LiveLines
 from ..util.safe_output import output_file, one_line
+from ..util.signals import handled
 
 #: commands of this module; the others come from the tool modules (glossary, queue, report,
 #: provenance), which ``assess`` and ``demo`` never import: their start-up is what a user waits for
@@ -176,14 +177,5 @@ def _ended_by_signals() -> Iterator[None]:
     def end(signum, frame):
         raise SystemExit(128 + signum)
 
-    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
-    try:
-        previous = {signum: signal.signal(signum, end) for signum in wanted}
-    except ValueError:  # not the main thread: the signals are not ours to take
+    with handled([getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)], end):
         yield
-        return
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
