@@ -27,9 +27,19 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
+import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union
+
+try:
+    import fcntl
+    msvcrt = None
+except ImportError:  # Windows
+    fcntl = None
+    import msvcrt
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -456,14 +466,52 @@ class Draft(_Strict):
         return list(dict.fromkeys(e.reviewer for e in self.evidence))
 
 
+class Objection(_Strict):
+    """A reviewer's *problem* choice: these words of this clause state something that must stop the action.
+
+    It drafts nothing, but an approver must see it: a draft that says the
+    same words are neutral, a name or a term's phrase is held back while an
+    objection stands against it (``objects_to``).
+    """
+
+    reviewer: PersonName
+    text_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    clause: str
+    words: List[str] = Field(min_length=1)
+    #: the reviewer named the words (``--words``): they are a problem in any clause, not only in this one
+    words_named: bool = False
+    note: str = ""
+    case_id: Optional[str] = None
+    start_char: Optional[int] = None
+    end_char: Optional[int] = None
+    queue_seq: Optional[int] = None
+    at: Optional[str] = None
+
+    def objects_to(self, draft: "Draft") -> bool:
+        """Whether this objection stands against a draft: one of its words, from the same clause
+        (two reviewers read one clause two ways) or anywhere when the words were named."""
+        mine = {fold(w) for w in self.words}
+        if not mine & {fold(w) for w in draft.text.split()}:
+            return False
+        return self.words_named or any(e.text_sha256 == self.text_sha256 and e.start_char == self.start_char
+                                       for e in draft.evidence)
+
+    def describe(self) -> str:
+        note = f" ({ascii(self.note)})" if self.note else ""
+        return (f"{self.reviewer} marked {', '.join(map(repr, self.words))} a problem in the clause "
+                f"{ascii(self.clause)}{note}")
+
+
 class DraftFile(_Strict):
-    """``<glossaries>/drafts/<domain>.json``: every draft of one domain, open and approved.
+    """``<glossaries>/drafts/<domain>.json``: every draft of one domain, open and approved,
+    and the reviewers' objections (*problem* choices) in that domain.
 
     ``drafts/all.json`` (domain "all") holds the drafts of scope "all", and only those.
     """
 
     domain: str
     drafts: List[Draft] = []
+    objections: List[Objection] = []
 
     @model_validator(mode="after")
     def _check(self) -> "DraftFile":
@@ -551,12 +599,88 @@ def save_drafts(glossary_dir: Union[str, Path], drafts: DraftFile) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = drafts.model_dump(mode="json", exclude_none=True)
     lines = ",\n".join(json.dumps(d, ensure_ascii=False) for d in payload["drafts"])
+    objections = ""
+    if payload["objections"]:
+        objections = ', "objections": [\n' + ",\n".join(json.dumps(o, ensure_ascii=False)
+                                                      for o in payload["objections"]) + "\n]"
     with output_file(path) as out:
-        out.write(f'{{"domain": {json.dumps(drafts.domain, ensure_ascii=False)}, "drafts": [\n{lines}\n]}}\n')
+        out.write(f'{{"domain": {json.dumps(drafts.domain, ensure_ascii=False)}, "drafts": [\n{lines}\n]'
+                  f'{objections}}}\n')
     return path
 
 
+def objections_to(glossary_dir: Union[str, Path], domain: str, draft: Draft) -> List[Objection]:
+    """The objections standing against a draft: of its domain, or of any domain for a draft of scope all."""
+    if domain == SCOPE_ALL:
+        files = [load_drafts(glossary_dir, p.stem) for p in sorted((Path(glossary_dir) / DRAFTS_DIR).glob("*.json"))
+                 if p.stem != SCOPE_ALL]
+    else:
+        files = [load_drafts(glossary_dir, domain)]
+    return [o for f in files for o in f.objections if o.objects_to(draft)]
+
+
+#: seconds a writer waits for another process (teaching, approving) to finish with the drafts
+LOCK_WAIT = 30.0
+
+
+@contextmanager
+def drafts_lock(glossary_dir: Union[str, Path], wait: float = LOCK_WAIT) -> Iterator[None]:
+    """Hold the drafts of a glossary directory for one read-change-write.
+
+    Two review queues (two teams, or the MCP server and the CLI) may teach
+    into one glossary directory, and an approval may run meanwhile; each
+    reads a drafts file, adds to it and writes it whole, so without one lock
+    for the folder, one writer's drafts are lost under the other's or two get
+    the same id. The lock is the OS's (``flock`` on the drafts folder itself,
+    so no lock file is left behind; on Windows ``msvcrt`` on a ``.lock``
+    file), released by the system if the process dies.
+
+    RAISES (TeachingError): The folder cannot be written, or another process holds it for ``wait`` seconds.
+    """
+    folder = Path(glossary_dir) / DRAFTS_DIR
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = os.open(folder, os.O_RDONLY) if fcntl is not None else \
+            os.open(folder / ".lock", os.O_RDWR | os.O_CREAT)
+    except OSError as exc:
+        raise TeachingError(f"cannot write the drafts in {folder}: {exc}") from None
+    try:
+        deadline = time.monotonic() + wait
+        while not _try_lock(handle):
+            if time.monotonic() > deadline:
+                raise TeachingError(f"the drafts in {folder} are held by another process (teaching or "
+                                    f"approving) for over {wait:.0f} s; nothing was written, try again")
+            time.sleep(0.05)
+        try:
+            yield
+        finally:
+            _unlock(handle)
+    finally:
+        os.close(handle)
+
+
+def _try_lock(handle: int) -> bool:
+    try:
+        if fcntl is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        else:  # Windows
+            os.lseek(handle, 0, os.SEEK_SET)
+            msvcrt.locking(handle, msvcrt.LK_NBLCK, 1)
+    except OSError:
+        return False
+    return True
+
+
+def _unlock(handle: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    else:
+        os.lseek(handle, 0, os.SEEK_SET)
+        msvcrt.locking(handle, msvcrt.LK_UNLCK, 1)
+
+
 __all__ = ["CHOICES", "DRAFTS_DIR", "Draft", "DraftFile", "Entry", "Evidence", "KIND_OF_CHOICE", "MEANS_TERM",
-           "NAME", "NEUTRAL", "PROBLEM", "SCOPES", "SCOPE_ALL", "SCOPE_DOMAIN", "TEACHING_CHOICES", "TeachingError",
-           "apply_entry", "check_entries", "clause_entries", "drafts_path", "entry_domains", "holds",
-           "load_drafts", "normal_choice", "normal_scope", "save_drafts"]
+           "NAME", "NEUTRAL", "Objection", "PROBLEM", "SCOPES", "SCOPE_ALL", "SCOPE_DOMAIN", "TEACHING_CHOICES",
+           "TeachingError", "apply_entry", "check_entries", "clause_entries", "drafts_lock", "drafts_path",
+           "entry_domains", "holds", "load_drafts", "normal_choice", "normal_scope", "objections_to",
+           "save_drafts"]

@@ -139,13 +139,15 @@ class Roster:
 
     @classmethod
     def from_glossaries(cls, glossaries: object, source: str = "glossary governance") -> "Roster":
-        """Owners, approvers, second approvers and translation reviewers of a GlossarySet."""
+        """Owners, approvers, second approvers and translation reviewers of a GlossarySet,
+        and the owners and approvers of its neutral vocabularies."""
         names = []
         for dom in glossaries.domains.values():  # type: ignore[attr-defined]
             for term in dom.terms:
                 names.extend(n for n in (term.owner, term.approver, term.second_approver) if n)
                 names.extend(tr.reviewer for tr in term.translations.values() if tr.reviewer)
             names.extend(r.second_approver for r in dom.retired)
+            names.extend(n for n in (dom.vocabulary.owner, dom.vocabulary.approver) if n)
         return cls(names, source)
 
 

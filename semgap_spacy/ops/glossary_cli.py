@@ -17,7 +17,7 @@ from typing import Any, Callable, List, Optional, Sequence
 
 from .cli_support import err, guard, standalone_main
 from ..glossary.models import GlossaryError, bundled_glossary_dir
-from ..glossary.drafts import TeachingError
+from ..glossary.drafts import TeachingError, objections_to
 from ..glossary.governance import ERROR, GovernanceError, diff, replay, validate
 from ..glossary.governance.approval import approve, open_drafts
 from ..glossary.roster import ROSTER_CONFIG, RosterError, load_roster
@@ -65,8 +65,11 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
 
     p = sub.add_parser("approve", help="a second person approves drafts: the glossary gets them and a "
                                        "new version, both versions are archived",
-                       description="Approve reviewers' drafts (spec §4.2). The approver must be on the roster "
-                                   "and must not have drafted any of them. A draft of scope all (\"all/2\") "
+                       description="Approve reviewers' drafts (spec §4.2). The approver must be one of the "
+                                   "glossaries' governance people (and on --roster when one is given), and "
+                                   "must not have drafted "
+                                   "any of them. A draft disputed by a reviewer's problem choice is held back. "
+                                   "A draft of scope all (\"all/2\") "
                                    "joins every domain that lacks it. Every domain file moves to one new "
                                    "version; the old and new versions are archived in <glossaries>/archive/. "
                                    "Then 'glossary diff' shows the weakenings and 'glossary replay' the "
@@ -77,8 +80,8 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.add_argument("--glossaries", default=None,
                    help="the glossary directory to change (default: the bundled glossaries)")
     p.add_argument("--roster", default=None, metavar="FILE",
-                   help=f"who may approve: one name per line (default: ${ROSTER_CONFIG}, else the "
-                        "glossaries' owners, approvers and reviewers)")
+                   help=f"narrows who may approve: one name per line (default: ${ROSTER_CONFIG}); the "
+                        "approver must also be one of the glossaries' owners, approvers and reviewers")
     p.add_argument("--version", default=None, dest="new_version",
                    help="the new version (default: the next YYYY.MM.N)")
     p.set_defaults(func=_guard(_cmd_approve))
@@ -187,11 +190,13 @@ def _cmd_changelog(args: argparse.Namespace) -> int:
 
 
 def _cmd_drafts(args: argparse.Namespace) -> int:
-    drafts = open_drafts(args.glossaries or bundled_glossary_dir())
+    glossaries = args.glossaries or bundled_glossary_dir()
+    drafts = open_drafts(glossaries)
     if args.json:
         for domain, draft in drafts:
-            print(json.dumps({"domain": domain, **draft.model_dump(mode="json", exclude_none=True)},
-                             ensure_ascii=False, sort_keys=True))
+            disputed = [o.model_dump(mode="json", exclude_none=True) for o in objections_to(glossaries, domain, draft)]
+            print(json.dumps({"domain": domain, **draft.model_dump(mode="json", exclude_none=True),
+                              "objections": disputed}, ensure_ascii=False, sort_keys=True))
         return 0
     if not drafts:
         print("no open drafts")
@@ -200,6 +205,8 @@ def _cmd_drafts(args: argparse.Namespace) -> int:
         clause = draft.evidence[0].clause
         print(f"{draft.id:<24} {draft.entry.describe()}: drafted by {', '.join(draft.authors)} from "
               f"{len(draft.evidence)} clause{'s' if len(draft.evidence) != 1 else ''}, e.g. {ascii(clause)}")
+        for objection in objections_to(glossaries, domain, draft):
+            print(f"{'':<24} DISPUTED: {objection.describe()}; held back from approval")
     print(f"{len(drafts)} open draft{'s' if len(drafts) != 1 else ''}; they decide nothing until a second "
           "person approves them ('glossary approve')")
     return 0
@@ -215,6 +222,9 @@ def _cmd_approve(args: argparse.Namespace) -> int:
                    new_version=args.new_version)
     for draft in done.drafts:
         print(f"approved {draft.id}: {draft.entry.describe()} (drafted by {', '.join(draft.authors)})")
+    for draft, objections in done.held_back:
+        print(f"held back {draft.id}: {draft.entry.describe()}, disputed: "
+              f"{'; '.join(o.describe() for o in objections)}")
     print(f"glossary {done.old_version} -> {done.new_version} ({', '.join(done.domains)}), approved by "
           f"{done.approver}; archived {', '.join(done.archived)}")
     where = "" if args.glossaries is None else f" --glossaries {args.glossaries}"

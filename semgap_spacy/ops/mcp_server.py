@@ -16,7 +16,8 @@ the official Model Context Protocol SDK, 2.x). Tools:
   next to the glossaries (neutral and name for the case's domain, or with
   ``scope: all`` for every domain), which decide nothing until a second
   person approves them with ``glossary approve`` (not a tool: approval is the governance
-  workflow); problem keeps the case escalated with the note.
+  workflow); problem keeps the case escalated with the note
+  and holds back drafts of the same words from approval.
 
 Every tool has a strict input schema (pydantic, ``extra="forbid"``, strict
 types): the advertised JSON schema carries the domain enum, ``maxLength`` 4000

@@ -47,8 +47,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
 from ..util import signing
-from ..glossary.drafts import (MEANS_TERM, PROBLEM, SCOPE_ALL, Evidence, TeachingError, check_entries,
-                               clause_entries, load_drafts, normal_choice, normal_scope, save_drafts)
+from ..glossary.drafts import (MEANS_TERM, PROBLEM, SCOPE_ALL, Evidence, Objection, TeachingError, check_entries,
+                               clause_entries, drafts_lock, load_drafts, normal_choice, normal_scope, save_drafts)
 from ..glossary.models import GlossaryError, bundled_glossary_dir, load_glossaries
 from ..glossary.roster import Roster, RosterError, load_roster
 from ..util.signing import canonical_json
@@ -609,7 +609,11 @@ class ReviewQueue:
         ``drafts/all.json``) with the reviewer, the case's text hash, the
         clause and the scope as evidence; a draft decides nothing until a
         second person approves it (``glossary approve``). *problem* writes no
-        draft: the case stays escalated and the note is kept. The choice is a
+        draft: the case stays escalated, and an objection with the note goes
+        to the domain's drafts file, so a draft of the same words (from this
+        clause, or anywhere when ``words`` names them) is held back from
+        approval while it stands; the same reviewer's later choice for that
+        clause withdraws it. The choice is a
         ``concept_clarified`` row pointing at the decision; the decision
         itself is never changed. A refusal writes nothing, to the queue or the drafts.
 
@@ -669,31 +673,46 @@ class ReviewQueue:
                 entries, covered = clause_entries(reason, choice, words=words, phrase=phrase,
                                                   term_id=term_id, lang=lang, scope=scope_given,
                                                   spellings=spellings)
-                drafts = None
                 if entries:
                     check_entries(load_glossaries(gdir), domain, entries, reviewer)
+                # the drafts are read, added to and written under one lock: another queue may teach meanwhile
+                with drafts_lock(gdir):
                     drafts = load_drafts(gdir, SCOPE_ALL if scope == SCOPE_ALL else domain)
-                    evidence = Evidence(reviewer=reviewer, text_sha256=target["text_sha256"],
-                                        clause=reason.get("evidence", ""), case_id=target["case_id"],
-                                        start_char=reason.get("start_char"), end_char=reason.get("end_char"),
-                                        words=covered, at=self._clock(), domain=domain, scope=scope)
-                    ids = drafts.add(entries, evidence)
-                else:
-                    ids = []
+                    disputes = drafts if scope != SCOPE_ALL else load_drafts(gdir, domain)
+                    # a reviewer's new choice for a clause replaces their own objection to it
+                    kept = [o for o in disputes.objections if o.reviewer != reviewer
+                            or o.text_sha256 != target["text_sha256"] or o.start_char != reason.get("start_char")]
+                    withdrawn, disputes.objections = len(disputes.objections) - len(kept), kept
+                    if entries:
+                        evidence = Evidence(reviewer=reviewer, text_sha256=target["text_sha256"],
+                                            clause=reason.get("evidence", ""), case_id=target["case_id"],
+                                            start_char=reason.get("start_char"),
+                                            end_char=reason.get("end_char"), words=covered, at=self._clock(),
+                                            domain=domain, scope=scope)
+                        ids = drafts.add(entries, evidence)
+                    else:  # problem: an objection the approver of any draft of these words must see
+                        evidence = Objection(reviewer=reviewer, text_sha256=target["text_sha256"],
+                                             clause=reason.get("evidence", ""), words=covered,
+                                             words_named=words is not None, note=note.strip(),
+                                             case_id=target["case_id"], start_char=reason.get("start_char"),
+                                             end_char=reason.get("end_char"), at=self._clock())
+                        drafts.objections.append(evidence)
+                        ids = []
+                    payload = {"subject": "clause", "reviewer": reviewer, "clause": clause, "choice": choice,
+                               "start_char": reason.get("start_char"), "end_char": reason.get("end_char"),
+                               "evidence": reason.get("evidence"), "words": covered, "domain": domain,
+                               "scope": scope, "term_id": term_id if choice == MEANS_TERM else None,
+                               "entries": [e.describe() for e in entries], "drafts": ids, "note": note}
+                    row = self._follow_up("concept_clarified", target, payload)
+                    evidence.queue_seq = row
+                    try:
+                        save_drafts(gdir, drafts)
+                        if withdrawn and disputes is not drafts:
+                            save_drafts(gdir, disputes)
+                    except OSError as exc:
+                        raise TeachingError(f"cannot write the drafts: {exc}") from None
             except (TeachingError, GlossaryError) as exc:
                 raise QueueError(f"teaching refused: {exc}") from None
-            payload = {"subject": "clause", "reviewer": reviewer, "clause": clause, "choice": choice,
-                       "start_char": reason.get("start_char"), "end_char": reason.get("end_char"),
-                       "evidence": reason.get("evidence"), "words": covered, "domain": domain,
-                       "scope": scope, "term_id": term_id if choice == MEANS_TERM else None,
-                       "entries": [e.describe() for e in entries], "drafts": ids, "note": note}
-            row = self._follow_up("concept_clarified", target, payload)
-            if drafts is not None:
-                evidence.queue_seq = row
-                try:
-                    save_drafts(gdir, drafts)
-                except OSError as exc:
-                    raise QueueError(f"teaching refused: cannot write the drafts: {exc}") from None
         return TeachResult(row, choice, domain, tuple(ids), tuple(covered), scope)
 
     # -- reading ---------------------------------------------------------

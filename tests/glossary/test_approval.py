@@ -85,7 +85,7 @@ def test_a_taught_entry_approved_by_its_drafter_fails_the_diff(glossaries):
 @pytest.mark.parametrize("approver,ids,version,needle", [
     ("Ruth Lindqvist", None, None, "Ruth Lindqvist drafted mortgage/1"),
     ("ruth  lindqvist", ["mortgage/2"], None, "a draft needs a second person"),
-    ("Nobody Here", None, None, "not a reviewer on the roster"),
+    ("Nobody Here", None, None, "not one of the governance people"),
     ("automated-agent", None, None, "names a process"),
     ("Marcus Feld", ["mortgage/9"], None, "there is no draft 'mortgage/9'"),
     ("Marcus Feld", [], None, "name the drafts"),

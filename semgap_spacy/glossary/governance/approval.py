@@ -11,8 +11,14 @@ scope "all" is added to every domain that does not hold it yet, each with
 its own ``taught`` record, after the drafts of single domains.
 
 Everything is checked before anything is written: an approver who drafted a
-chosen draft, an unknown or already approved draft id, an approver off the
-roster or a glossary that would not load leaves every file as it was.
+chosen draft, an unknown or already approved draft id, an approver who is
+not among the glossaries' governance people, a draft a reviewer objected to
+(a *problem* choice on its words), a glossary in force that differs from its
+archived version (an edit nobody approved would ride along under the
+approver's name), or a glossary that would not load leaves every file as it
+was. The drafts folder is locked for the whole approval, so a reviewer
+teaching meanwhile waits, and a file that cannot be written puts back the
+ones already written.
 """
 from __future__ import annotations
 
@@ -26,11 +32,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from srsly.ruamel_yaml import YAML
 
-from ..drafts import (DRAFTS_DIR, SCOPE_ALL, Draft, DraftFile, TeachingError, apply_entry, entry_domains,
-                      load_drafts, save_drafts)
+from ..drafts import (DRAFTS_DIR, SCOPE_ALL, Draft, DraftFile, Objection, TeachingError, apply_entry,
+                      drafts_lock, drafts_path, entry_domains, load_drafts, objections_to, save_drafts)
 from ..models import _VERSION as VERSION_RE
 from ..models import GlossaryError, GlossarySet
-from ..roster import Roster, RosterError
+from ..roster import Roster, RosterError, check_name, shown
 from ...util.safe_output import output_file
 from ...util.textnorm import fold
 from .sources import _ARCHIVE
@@ -50,11 +56,15 @@ class Approval:
     drafts: List[Draft] = field(default_factory=list)
     domains: List[str] = field(default_factory=list)
     archived: List[str] = field(default_factory=list)
+    #: open drafts left out of an "all open drafts" approval because a reviewer objected to them
+    held_back: List[Tuple[Draft, List[Objection]]] = field(default_factory=list)
 
     def to_dict(self) -> Dict[str, Any]:
         return {"approver": self.approver, "old_version": self.old_version, "new_version": self.new_version,
                 "domains": list(self.domains), "archived": list(self.archived),
-                "drafts": [d.model_dump(mode="json", exclude_none=True) for d in self.drafts]}
+                "drafts": [d.model_dump(mode="json", exclude_none=True) for d in self.drafts],
+                "held_back": [{"draft": d.id, "objections": [o.model_dump(mode="json", exclude_none=True)
+                                                             for o in objs]} for d, objs in self.held_back]}
 
 
 def next_version(old: str, today: Optional[date] = None) -> str:
@@ -117,6 +127,53 @@ def _select(drafts: Dict[str, DraftFile], ids: Optional[Sequence[str]]) -> List[
     return chosen
 
 
+def _hold_back(gdir: Path, chosen: List[Tuple[str, Draft]], named: bool
+               ) -> Tuple[List[Tuple[str, Draft]], List[Tuple[Draft, List[Objection]]]]:
+    """Split the chosen drafts into those free of objections and those a reviewer objected to.
+
+    A draft named by id with an objection against it is refused outright; from
+    "every open draft" it is left out and reported, and stays open.
+    """
+    free, held = [], []
+    for domain, draft in chosen:
+        objections = objections_to(gdir, domain, draft)
+        if not objections:
+            free.append((domain, draft))
+        elif named:
+            raise ApprovalError(f"approval refused: {draft.id} ({draft.entry.describe()}) is disputed: "
+                                + "; ".join(o.describe() for o in objections)
+                                + ". It stands until that reviewer teaches the clause another way; the "
+                                "other drafts can be approved by id")
+        else:
+            held.append((draft, objections))
+    if not free:
+        raise ApprovalError("approval refused: every open draft is disputed by a reviewer's problem choice: "
+                            + "; ".join(f"{d.id} ({o[0].describe()})" for d, o in held))
+    return free, held
+
+
+def _unapproved_edits(gdir: Path, archive: Path, old: str, files: Dict[str, Tuple[Path, Any]],
+                      yaml: YAML) -> List[str]:
+    """Domain files in force that differ from the archived copy of their own version.
+
+    An approval archives the files in force as the new version, and the diff
+    from the old one credits the approver with every weakening in it; an
+    edit made by hand since the old version was archived would ride along
+    unseen. No archive of the version in force (a first approval, or a
+    version released by hand): nothing to compare with.
+    """
+    base = archive / old
+    if not base.is_dir():
+        return []
+    archived = {path.name for path in base.glob("*.yaml")}
+    changed = sorted(archived ^ {path.name for path, _ in files.values()})
+    for path, payload in files.values():
+        if path.name in archived and _plain(payload) != _plain(yaml.load((base / path.name).read_text(
+                encoding="utf-8"))):
+            changed.append(path.name)
+    return sorted(set(changed))
+
+
 def _taught(draft: Draft, approver: str) -> Dict[str, Any]:
     record: Dict[str, Any] = {"draft": draft.id, "kind": draft.kind, "text": draft.text}
     if draft.kind != "name":
@@ -141,9 +198,12 @@ def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[S
     """Approve drafts: add them to their domains, bump the version, archive both versions.
 
     glossary_dir (str | Path): The glossary directory whose ``drafts/`` hold the drafts.
-    approver (str): The second person; on the roster, and no author of any chosen draft.
-    draft_ids (Optional[Sequence[str]]): Drafts to approve ("mortgage/3"); None: every open draft.
-    roster (Optional[Roster]): Who may approve. Defaults to the governance people of the glossaries.
+    approver (str): The second person: one of the glossaries' governance people
+        (owners, approvers, reviewers), and no author of any chosen draft.
+    draft_ids (Optional[Sequence[str]]): Drafts to approve ("mortgage/3"); None: every open draft
+        that no reviewer objected to (the others are held back and reported).
+    roster (Optional[Roster]): Narrows who may approve: the approver must be on it as well.
+        A roster cannot add anyone, since an approval widens what may proceed.
     new_version (Optional[str]): The new version; defaults to ``next_version``.
     today (Optional[date]): For the default new version.
     clock (Optional[str]): The timestamp recorded on the drafts; defaults to now (UTC).
@@ -152,14 +212,32 @@ def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[S
     """
     gdir = Path(glossary_dir)
     try:
+        with drafts_lock(gdir):
+            return _approve(gdir, approver, draft_ids, roster, new_version, today, clock)
+    except TeachingError as exc:
+        if isinstance(exc, ApprovalError):
+            raise
+        raise ApprovalError(f"approval refused: {exc}") from None
+
+
+def _approve(gdir: Path, approver: str, draft_ids: Optional[Sequence[str]], roster: Optional[Roster],
+             new_version: Optional[str], today: Optional[date], clock: Optional[str]) -> Approval:
+    try:
         current = GlossarySet.from_dir(gdir)
-        roster = roster or Roster.from_glossaries(current, f"governance of the glossaries in {gdir}")
-        approver = roster.person(approver, "approval")
+        people = Roster.from_glossaries(current, f"governance of the glossaries in {gdir}")
+        if roster is not None:
+            roster.person(approver, "approval")
+        if check_name(approver) not in people:
+            raise ApprovalError(
+                f"approval refused: {shown(approver)} is not one of the governance people of the glossaries in "
+                f"{gdir} (their owners, approvers and reviewers); an approval widens what may proceed, so a "
+                "roster file can narrow who approves but not add anyone")
+        approver = people.person(approver, "approval")
     except (GlossaryError, RosterError) as exc:
         message = str(exc)
         raise ApprovalError(message if message.startswith("approval") else f"approval refused: {message}") from None
     drafts = {domain: load_drafts(gdir, domain) for domain in [*current.domains, SCOPE_ALL]}
-    chosen = _select(drafts, draft_ids)
+    chosen, held = _hold_back(gdir, _select(drafts, draft_ids), named=draft_ids is not None)
     for _, draft in chosen:
         if any(fold(approver) == fold(author) for author in draft.authors):
             raise ApprovalError(
@@ -179,6 +257,14 @@ def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[S
 
     yaml = _yaml()
     files = _domain_files(gdir, yaml)
+    edits = _unapproved_edits(gdir, archive, old, files, yaml)
+    if edits:
+        raise ApprovalError(
+            f"approval refused: {', '.join(edits)} in {gdir} {'differs' if len(edits) == 1 else 'differ'} "
+            f"from the archived version {old} "
+            f"({archive / old}) while still naming that version: an edit nobody approved would go out under "
+            f"{approver}'s name. See it with 'glossary diff {archive / old} {gdir}'; release it as its own "
+            "version or undo it, then approve")
     edited: Dict[str, Any] = {domain: payload for domain, (_, payload) in files.items()}
     for payload in edited.values():
         payload["version"] = new
@@ -196,26 +282,65 @@ def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[S
     except GlossaryError as exc:
         raise ApprovalError(f"approval refused: the glossary would not load with these drafts: {exc}") from None
 
-    approval = Approval(approver, old, new, [d for _, d in chosen], sorted(touched))
-    paths = [path for path, _ in files.values()]
-    if not (archive / old).exists():
-        _archive(paths, archive / old)
-        approval.archived.append(str(archive / old))
-    for domain, payload in edited.items():
-        text = io.StringIO()
-        yaml.dump(payload, text)
-        with output_file(files[domain][0]) as out:
-            out.write(text.getvalue())
-    _archive(paths, archive / new)
-    approval.archived.append(str(archive / new))
+    approval = Approval(approver, old, new, [d for _, d in chosen], sorted(touched), held_back=held)
     stamp = clock or datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
     for domain in sorted({dom for dom, _ in chosen}):
         for draft in drafts[domain].drafts:
             if any(draft is d for _, d in chosen):
                 draft.status, draft.approved_by = "approved", approver
                 draft.approved_in, draft.approved_at = new, stamp
-        save_drafts(gdir, drafts[domain])
+    texts = {}
+    for domain, payload in edited.items():
+        text = io.StringIO()
+        yaml.dump(payload, text)
+        texts[files[domain][0]] = text.getvalue()
+    try:
+        _write_all(gdir, archive, old, new, texts, [drafts[d] for d in sorted({dom for dom, _ in chosen})],
+                   approval)
+    except OSError as exc:
+        raise ApprovalError(f"approval refused: cannot write the glossary ({exc}); every file is as it was") \
+            from None
     return approval
+
+
+def _write_all(gdir: Path, archive: Path, old: str, new: str, texts: Dict[Path, str],
+               draft_files: List[DraftFile], approval: Approval) -> None:
+    """Write the domain files, the archives and the drafts, or put every file back as it was.
+
+    The pipeline loads whatever the domain files say, so a half-written
+    approval (one file at the new version, one at the old, drafts still open)
+    must never be left behind.
+    """
+    originals = {path: path.read_bytes() for path in texts}
+    drafts_before = {f.domain: (drafts_path(gdir, f.domain).read_bytes() if drafts_path(gdir, f.domain).is_file()
+                                else None) for f in draft_files}
+    made: List[Path] = []
+    written: List[Path] = []
+    try:
+        if not (archive / old).exists():
+            made.append(archive / old)
+            _archive(list(texts), archive / old)
+            approval.archived.append(str(archive / old))
+        for path, text in texts.items():
+            with output_file(path) as out:
+                out.write(text)
+            written.append(path)
+        made.append(archive / new)
+        _archive(list(texts), archive / new)
+        approval.archived.append(str(archive / new))
+        for draft_file in draft_files:
+            save_drafts(gdir, draft_file)
+    except OSError:
+        for path in written:
+            path.write_bytes(originals[path])
+        for domain, before in drafts_before.items():
+            if before is not None:
+                drafts_path(gdir, domain).write_bytes(before)
+            else:
+                drafts_path(gdir, domain).unlink(missing_ok=True)
+        for folder in made:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 def _archive(paths, target: Path) -> None:

@@ -1,0 +1,179 @@
+"""An approval takes reviewed drafts and nothing else (spec §4.2).
+
+Each test is a way a glossary could widen without the review it claims: an
+edit made by hand riding along with approved drafts, an approver invented
+in a roster file, a draft approved over another reviewer's *problem* mark,
+a half-written approval, and two processes teaching into one glossary
+folder at once. Real glossary folders, real SQLite queue files, real processes.
+"""
+import multiprocessing
+import shutil
+
+import pytest
+
+from semgap_spacy import build_pipeline, decide_cases
+from semgap_spacy.glossary import bundled_glossary_dir
+from semgap_spacy.glossary.drafts import load_drafts
+from semgap_spacy.glossary.governance import approval as approval_module
+from semgap_spacy.glossary.governance import diff
+from semgap_spacy.glossary.governance.approval import ApprovalError, approve
+from semgap_spacy.glossary.roster import Roster
+from semgap_spacy.ops.glossary_cli import main as glossary_main
+from semgap_spacy.ops.review_queue import ReviewQueue
+
+CASES = [
+    {"id": "c-001", "domain": "mortgage", "text": "Clear to close. Scans uploaded to the portal."},
+    {"id": "c-002", "domain": "mortgage", "text": "Clear to close, scans uploaded."},
+    {"id": "c-003", "domain": "mortgage", "text": "Clear to close. Docket filed."},
+]
+
+
+def _snapshot(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def work(tmp_path):
+    """A copy of the bundled glossaries and a queue holding the cases' escalations."""
+    glossaries = tmp_path / "glossaries"
+    shutil.copytree(bundled_glossary_dir(), glossaries, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    decisions = list(decide_cases(build_pipeline(str(glossaries)), [dict(c) for c in CASES]))
+    assert [d["decision"] for d in decisions] == ["escalate"] * 3
+    db = tmp_path / "queue.sqlite3"
+    with ReviewQueue(db) as queue:
+        seqs = [queue.enqueue(d, c["text"]).seq for d, c in zip(decisions, CASES)]
+    return glossaries, db, seqs
+
+
+def _teach(db, glossaries, seq, reviewer, choice, **kwargs):
+    with ReviewQueue(db) as queue:
+        return queue.teach(seq, reviewer, 1, choice, glossary_dir=glossaries, **kwargs)
+
+
+def test_a_hand_edit_does_not_ride_along_with_an_approval(work):
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral")
+    path = glossaries / "mortgage.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "      en: [borrower," in text
+    path.write_text(text.replace("      en: [borrower,", "      en: [rejected, borrower,", 1), encoding="utf-8")
+    before = _snapshot(glossaries)
+    with pytest.raises(ApprovalError, match=r"mortgage.yaml in .* differs from the archived version 2026.12.0"):
+        approve(glossaries, "Marcus Feld")
+    assert _snapshot(glossaries) == before
+    # undone, the same approval goes through, and its diff holds the drafts only
+    path.write_text(text, encoding="utf-8")
+    approve(glossaries, "Marcus Feld")
+    words = {w.detail.split('"')[1] for w in diff(glossaries / "archive" / "2026.12.0", glossaries).weakenings}
+    assert words == {"scans", "uploaded", "portal"}
+
+
+def test_a_roster_file_narrows_who_approves_and_adds_nobody(work, tmp_path, capsys):
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral")
+    roster = tmp_path / "roster.txt"
+    roster.write_text("Ruth Lindqvist\nSock Puppet\n", encoding="utf-8")
+    before = _snapshot(glossaries)
+    assert glossary_main(["glossary", "approve", "--all", "--approver", "Sock Puppet", "--roster", str(roster),
+                          "--glossaries", str(glossaries)]) == 1
+    err = capsys.readouterr().err
+    assert "not one of the governance people" in err and "can narrow who approves but not add anyone" in err
+    # Marcus Feld approves the vocabulary, but a roster that leaves him out is obeyed
+    with pytest.raises(ApprovalError, match="not a reviewer on the roster"):
+        approve(glossaries, "Marcus Feld", roster=Roster.from_file(roster))
+    assert _snapshot(glossaries) == before
+    approve(glossaries, "Marcus Feld", roster=Roster(["Marcus Feld"], "test roster"))
+    assert load_drafts(glossaries, "mortgage").open() == []
+
+
+def test_a_problem_mark_holds_back_the_drafts_of_its_words(work, capsys):
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral")   # scans, uploaded, portal
+    _teach(db, glossaries, seqs[2], "Ruth Lindqvist", "neutral")   # docket, filed
+    _teach(db, glossaries, seqs[0], "Tobias Wren", "problem", note="portal upload means originals were refused")
+    ids = {d.text: d.id for d in load_drafts(glossaries, "mortgage").open()}
+    assert glossary_main(["glossary", "drafts", "--glossaries", str(glossaries)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("DISPUTED: Tobias Wren marked") == 3 and "portal upload means originals" in out
+    before = _snapshot(glossaries)
+    with pytest.raises(ApprovalError, match=rf"{ids['portal']} .* is disputed: Tobias Wren"):
+        approve(glossaries, "Marcus Feld", [ids["portal"], ids["docket"]])
+    assert _snapshot(glossaries) == before
+    done = approve(glossaries, "Marcus Feld")    # every open draft: the disputed ones stay open
+    assert sorted(d.text for d in done.drafts) == ["docket", "filed"]
+    assert sorted(d.text for d, _ in done.held_back) == ["portal", "scans", "uploaded"]
+    assert sorted(d.text for d in load_drafts(glossaries, "mortgage").open()) == ["portal", "scans", "uploaded"]
+
+
+def test_a_problem_mark_reaches_other_clauses_only_for_words_it_names(work):
+    glossaries, db, seqs = work
+    # c-002's "scans" is drafted from another clause; the objection to c-001's clause does not reach it ...
+    _teach(db, glossaries, seqs[1], "Ruth Lindqvist", "neutral", words=["scans"])
+    _teach(db, glossaries, seqs[0], "Tobias Wren", "problem", note="not here")
+    (draft,) = load_drafts(glossaries, "mortgage").open()
+    assert draft.text == "scans" and not approval_module.objections_to(glossaries, "mortgage", draft)
+    # ... until the reviewer names the word: then it is a problem wherever it is drafted
+    _teach(db, glossaries, seqs[0], "Tobias Wren", "problem", words=["Scans"], note="scans are never enough")
+    (objection,) = approval_module.objections_to(glossaries, "mortgage", draft)
+    assert objection.words_named and objection.note == "scans are never enough"
+    assert len(load_drafts(glossaries, "mortgage").objections) == 1   # the reviewer's later choice replaced it
+    with pytest.raises(ApprovalError, match="every open draft is disputed"):
+        approve(glossaries, "Marcus Feld")
+    # the same reviewer teaching the clause another way withdraws the objection
+    _teach(db, glossaries, seqs[0], "Tobias Wren", "neutral", words=["portal"])
+    assert load_drafts(glossaries, "mortgage").objections == []
+    assert sorted(d.text for d in approve(glossaries, "Marcus Feld").drafts) == ["portal", "scans"]
+
+
+def test_an_approval_that_cannot_write_everything_writes_nothing(work, monkeypatch):
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral")
+    before = _snapshot(glossaries)
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    # the domain files and the new archive are written by now; the drafts file is the last write
+    monkeypatch.setattr(approval_module, "save_drafts", full_disk)
+    with pytest.raises(ApprovalError, match="No space left on device.*every file is as it was"):
+        approve(glossaries, "Marcus Feld")
+    assert _snapshot(glossaries) == before
+    assert not (glossaries / "archive" / "2026.12.1").exists()
+    monkeypatch.undo()
+    assert approve(glossaries, "Marcus Feld").new_version == "2026.12.1"
+
+
+def _teach_words(db, glossaries, seqs, reviewer, words):
+    with ReviewQueue(db) as queue:
+        for seq, word in zip(seqs, words):
+            queue.teach(seq, reviewer, 1, "neutral", words=[word], glossary_dir=glossaries)
+
+
+def test_two_queues_teaching_into_one_glossary_folder_lose_no_draft(tmp_path):
+    glossaries = tmp_path / "glossaries"
+    shutil.copytree(bundled_glossary_dir(), glossaries, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    words = [f"qz{chr(97 + i)}ux" for i in range(16)]
+    cases = [{"id": f"k{i}", "domain": "mortgage", "text": f"Clear to close. {w} uploaded."} for i, w in enumerate(words)]
+    decisions = list(decide_cases(build_pipeline(str(glossaries)), [dict(c) for c in cases]))
+    dbs = [tmp_path / "team1.sqlite3", tmp_path / "team2.sqlite3"]
+    for db in dbs:
+        with ReviewQueue(db) as queue:
+            for d, c in zip(decisions, cases):
+                queue.enqueue(d, c["text"])
+    context = multiprocessing.get_context("spawn")
+    teams = [context.Process(target=_teach_words, args=(dbs[0], glossaries, range(1, 17, 2), "Ruth Lindqvist",
+                                                        words[0::2])),
+             context.Process(target=_teach_words, args=(dbs[1], glossaries, range(2, 17, 2), "Tobias Wren",
+                                                        words[1::2]))]
+    for team in teams:
+        team.start()
+    for team in teams:
+        team.join(timeout=240)
+        assert team.exitcode == 0
+    by_id = {d.id: d for d in load_drafts(glossaries, "mortgage").drafts}
+    assert sorted(d.text for d in by_id.values()) == sorted(words)
+    for db in dbs:   # every queue row names the draft of its own word
+        with ReviewQueue(db) as queue:
+            for review in queue.clause_reviews():
+                (draft_id,) = review["drafts"]
+                assert by_id[draft_id].text == review["words"][0].lower()
