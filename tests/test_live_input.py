@@ -284,3 +284,27 @@ def test_workers_that_died_while_idle_are_replaced_without_failing_a_case(nlp):
     finally:
         pending.put(None)
     assert list(decisions) == []
+
+
+@pytest.mark.parametrize("command", [["assess", "--cases", "CASES", "--out", "-"],
+                                     ["assess", "--cases", "CASES", "--out", "-", "--workers", "2"]])
+def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path, command):
+    """``assess ... | head -1``: the command ends as the shell's own tools do, 128 + SIGPIPE and
+    nothing on stderr, not "BrokenPipeError" (decisions well past a pipe's buffer are pending)."""
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("".join(json.dumps({**CASES[i % 3], "id": f"p-{i}"}) + "\n" for i in range(3000)),
+                     encoding="utf-8")
+    args = [str(cases) if a == "CASES" else a for a in command]
+    proc = subprocess.Popen([sys.executable, "-m", "semgap_spacy", *args], cwd=str(tmp_path),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    ready, _, _ = select.select([proc.stdout], [], [], ANSWER_SECONDS)
+    assert ready, "no first decision"
+    assert json.loads(proc.stdout.readline())["id"] == "p-0"
+    proc.stdout.close()
+    try:
+        _, err = proc.communicate(timeout=ANSWER_SECONDS)
+    finally:
+        proc.kill()
+    assert proc.returncode == 141, err
+    assert b"Error" not in err and b"Traceback" not in err, err

@@ -335,7 +335,29 @@ def check_entries(glossary: GlossarySet, domain: str, entries: Sequence[Entry], 
     try:
         GlossarySet.from_dict(payloads, source="glossary with the draft")
     except GlossaryError as exc:
-        raise TeachingError(f"the glossary could not take this draft: {exc}") from None
+        raise TeachingError(f"the glossary could not take this draft: {exc}{_others(glossary, domain, entries)}") \
+            from None
+
+
+def _others(glossary: GlossarySet, domain: str, entries: Sequence[Entry]) -> str:
+    """For a refused choice of several words: the words the glossary would take alone, so the
+    reviewer can teach those and give the refused one another choice ("still" is never neutral)."""
+    if len(entries) < 2:
+        return ""
+    fine = []
+    for entry in entries:
+        payloads = glossary.to_dict()
+        for target in entry_domains(payloads, domain, entry):
+            apply_entry(payloads[target], entry, "check")
+        try:
+            GlossarySet.from_dict(payloads, source="glossary with the draft")
+        except GlossaryError:
+            continue
+        fine.append(entry.text)
+    if not fine or len(fine) == len(entries):
+        return ""
+    return (f". The glossary would take the others alone: teach them with their words (--words, or words "
+            f"over MCP): {', '.join(map(repr, fine))}")
 
 
 def holds(payload: Dict[str, Any], entry: Entry) -> bool:

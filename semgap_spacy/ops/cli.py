@@ -16,6 +16,7 @@ from ..pipes.base import load_pipeline
 from ..util.heap import settle_owned_process
 from ..util.live_lines import LiveLines
 from ..util.safe_output import output_file, one_line
+from .cli_support import reader_gone
 from ..util.signals import handled
 
 #: commands of this module; the others come from the tool modules (glossary, queue, report,
@@ -163,6 +164,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return reader_gone()
     except Exception as exc:  # a last line of defence: a message, never a traceback
         print(f"semgap: {type(exc).__name__}: {one_line(exc)}", file=sys.stderr)
         return 1

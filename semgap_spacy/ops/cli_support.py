@@ -5,6 +5,7 @@ Every sub-command returns an exit code and reports a refused action as one
 """
 import argparse
 import json
+import os
 import sys
 from typing import Callable, Optional, Sequence, Tuple, Type
 
@@ -71,6 +72,8 @@ def guard(func: Command, expected: Tuple[Type[BaseException], ...],
     def run(args: argparse.Namespace) -> int:
         try:
             return func(args)
+        except BrokenPipeError:  # the reader went away ("| head"): not an error to report
+            raise
         except expected as exc:
             err(str(exc))
             return 1
@@ -83,6 +86,21 @@ def guard(func: Command, expected: Tuple[Type[BaseException], ...],
     return run
 
 
+def reader_gone() -> int:
+    """The exit of a command whose output pipe was closed by its reader (``| head``).
+
+    As the shell's own tools do, it ends quietly with 128 + SIGPIPE: the
+    reader has what it wanted, and Python's flush of stdout at exit would
+    otherwise report the closed pipe once more.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141
+
+
 def standalone_main(register: Callable, argv: Optional[Sequence[str]] = None) -> int:
     """Run one sub-command group (its ``register``) as a CLI of its own."""
     parser = argparse.ArgumentParser(prog="semgap_spacy")
@@ -93,4 +111,7 @@ def standalone_main(register: Callable, argv: Optional[Sequence[str]] = None) ->
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has already printed the usage error
         return int(exc.code or 0)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        return reader_gone()

@@ -149,8 +149,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2, sort_keys=True))
         return _report_errors(report)
     for name, dd in report.domains.items():
-        if dd.status == "unchanged":
-            print(f"{name}: unchanged ({dd.old_version})")
+        if dd.status == "unchanged":  # the same content; an approval still moves it to the new version
+            moved = f" → {dd.new_version}" if dd.new_version != dd.old_version else ""
+            print(f"{name}: unchanged ({dd.old_version}{moved})")
             continue
         print(f"{name}: {dd.status} ({dd.old_version or '-'} → {dd.new_version or '-'})")
         for tid in dd.added_terms:

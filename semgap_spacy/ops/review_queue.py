@@ -646,8 +646,8 @@ class ReviewQueue:
         if not isinstance(note, str):
             raise QueueError("teaching refused: the note must be text")
         if choice == PROBLEM and not note.strip():
-            raise QueueError("teaching refused: say in --note what the problem is; the note is kept "
-                             "with the escalated case")
+            raise QueueError("teaching refused: a problem needs a note that says what the problem is "
+                             "(--note, or note over MCP); the note is kept with the escalated case")
         gdir = Path(glossary_dir) if glossary_dir else bundled_glossary_dir()
         with self._write():
             target = self._decision_row(seq, "teaching")

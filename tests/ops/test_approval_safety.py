@@ -177,3 +177,13 @@ def test_two_queues_teaching_into_one_glossary_folder_lose_no_draft(tmp_path):
             for review in queue.clause_reviews():
                 (draft_id,) = review["drafts"]
                 assert by_id[draft_id].text == review["words"][0].lower()
+
+
+def test_the_diff_after_an_approval_names_the_version_every_domain_moved_to(work, capsys):
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral")
+    approve(glossaries, "Marcus Feld")
+    assert glossary_main(["glossary", "diff", str(glossaries / "archive" / "2026.12.0"), str(glossaries)]) == 0
+    out = capsys.readouterr().out
+    assert "aviation_maintenance: unchanged (2026.12.0 → 2026.12.1)" in out
+    assert "mortgage: changed (2026.12.0 → 2026.12.1)" in out

@@ -22,7 +22,7 @@ from semgap_spacy.glossary.drafts import load_drafts
 from semgap_spacy.glossary.governance import diff
 from semgap_spacy.ops.glossary_cli import main as glossary_main
 from semgap_spacy.ops.queue_cli import main as queue_main
-from semgap_spacy.ops.review_queue import ReviewQueue, text_sha256
+from semgap_spacy.ops.review_queue import QueueError, ReviewQueue, text_sha256
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = [
@@ -257,3 +257,17 @@ def test_a_domain_other_than_the_decisions_is_refused(workdir, capsys):
         assert queue.head() == head
     assert _snapshot(glossaries) == files
     assert queue_main(["queue", "teach", str(entry), "--choice", "neutral", "--domain", "mortgage", *where]) == 0
+
+
+def test_a_choice_refused_for_one_word_names_the_words_the_glossary_would_take(workdir):
+    glossaries, db = workdir / "glossaries", workdir / "queue.sqlite3"
+    text = "Clear to close. Scans still uploading to the portal."
+    (decision,) = decide_cases(build_pipeline(str(glossaries)), [{"id": "s-1", "domain": "mortgage", "text": text}])
+    with ReviewQueue(db) as queue:
+        entry = queue.enqueue(decision, text).seq
+        with pytest.raises(QueueError, match="'still' .* never-neutral .* would take the others alone: .*"
+                                             "'scans', 'uploading', 'portal'"):
+            queue.teach(entry, "Ruth Lindqvist", 1, "neutral", glossary_dir=glossaries)
+        result = queue.teach(entry, "Ruth Lindqvist", 1, "neutral", words=["scans", "uploading", "portal"],
+                             glossary_dir=glossaries)
+    assert len(result.drafts) == 3
