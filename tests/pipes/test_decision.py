@@ -23,7 +23,13 @@ POLICY = [
     ("mortgage", "File is not clear to close", None, "escalate", "clearance_negated"),
     ("mortgage", "clear to close pending appraisal", None, "escalate", "clearance_hedged"),
     ("mortgage", "Clear to clsoe", None, "escalate", "clearance_repaired"),
-    ("pharma_qa", "Batch release tomorrow", None, "escalate", "clearance_inflected"),   # a plan
+    ("pharma_qa", "Batch release today", None, "escalate", "clearance_inflected"),      # a plan
+    ("pharma_qa", "Batch released tomorrow", None, "escalate", "clearance_hedged"),     # a time to come
+    ("mortgage", "Clear to close tonight", None, "escalate", "clearance_hedged"),
+    ("pharma_qa", "Lote liberado mañana", None, "escalate", "clearance_hedged"),
+    ("pharma_qa", "Lote liberado esta mañana", None, "proceed", "clearance"),         # this morning: gone by
+    ("aviation_maintenance", "Morgen lufttüchtig", None, "escalate", "clearance_hedged"),
+    ("aviation_maintenance", "Guten Morgen, lufttüchtig", None, "proceed", "clearance"),  # a greeting
     ("aviation_maintenance", "Release to service pls", None, "escalate", "clearance_inflected"),  # a request
     ("mortgage", "Clearing to close", None, "escalate", "clearance_inflected"),        # under way
     ("pharma_qa", "BATCHES RELEASED", None, "proceed", "clearance"),                    # agreement only
