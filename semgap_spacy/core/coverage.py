@@ -45,7 +45,8 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
-from ..lang import accented_never_neutral, break_cue_phrases, break_cue_words, get_pack, neutral_after
+from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, get_pack,
+                    neutral_after)
 from ..lang.cues import BREAK as BREAK_CUE
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
@@ -225,6 +226,7 @@ class CoverageRules:
         self.stop = stop_words(tuple(pack_codes))
         self.accented_stop = accented_stop_words(tuple(pack_codes))
         self.accented_never = accented_never_neutral()
+        self.cased_never = cased_never_neutral()
         self.domains: Dict[str, DomainRules] = {}
         self.glossary_words = _glossary_words(glossary, tokenize)
         self.problem_words = _problem_words(glossary)
@@ -528,6 +530,8 @@ class CoverageRules:
         """
         if self.accented_never and exact(text) in self.accented_never:
             return None  # "dès", whatever its folded form "des" is
+        if text in self.cased_never:
+            return None  # "TODO", whatever "todo" is
         f = _fold(text)
         if f in self.stop or (self.accented_stop and exact(text) in self.accented_stop):
             return STOP_WORD

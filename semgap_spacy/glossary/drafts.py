@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..util.safe_output import output_file
 from ..util.textnorm import fold
-from .models import GlossaryError, GlossarySet, PersonName, phrase_key
+from .models import GlossaryError, GlossarySet, PersonName, phrase_key, stating_word
 
 NEUTRAL, NAME, MEANS_TERM, PROBLEM = "neutral", "name", "means_term", "problem"
 #: (choice, what it says of the words, what it drafts), in the spec's order
@@ -326,6 +326,12 @@ def check_entries(glossary: GlossarySet, domain: str, entries: Sequence[Entry], 
             where = f"it is a term of {elsewhere[0]}, not {domain}" if elsewhere else "no such term"
             raise TeachingError(f"unknown term id {entry.term!r} for {domain} ({where}); "
                                 f"the terms of {domain}: {', '.join(ids)}")
+        if entry.kind == "phrase" and dom.term_signal(entry.term) in ("clear", "field"):
+            stating = stating_word(entry.text)
+            if stating:
+                raise TeachingError(f"{entry.describe()} holds {stating}: as a phrase of {entry.term} it would "
+                                    "read the text that denies or defers the term as asserting it; mark the "
+                                    "clause problem, or teach the phrase without that word")
         targets = entry_domains(payloads, domain, entry)
         if not targets:
             where = "every domain's glossary" if entry.scope == SCOPE_ALL else f"the {domain} glossary"

@@ -8,6 +8,7 @@ the exact glossary that produced it.
 """
 import hashlib
 import json
+import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
@@ -34,6 +35,31 @@ CONTRACT_UNITS = {
 }
 # calendar versions, month 1-12 (data/glossary_rules.yaml)
 _VERSION = rules.version_pattern()
+
+
+def stating_word(text: str) -> Optional[str]:
+    """The first never-neutral word, clause-break word or negation/hedge cue of a phrase, quoted, or None.
+
+    A phrase of a clearance that holds one ("not good to go", "good to go yet")
+    would match the very text that denies or defers the clearance and read it
+    as asserted: a cue inside a matched term is the term's own word.
+    """
+    from ..lang import break_cue_words, languages, never_neutral_words  # the language layer sits below
+    from ..lang.cues import load_cue_sets
+
+    words = [fold(w) for w in re.findall(r"[\w'’]+", text)]
+    avoid = {fold(w) for w in never_neutral_words()} | {fold(w) for w in break_cue_words()}
+    for word in words:
+        if word in avoid:
+            return f"the never-neutral word {word!r}"
+    joined = f" {' '.join(words)} "
+    for cues in load_cue_sets(languages()).values():
+        for record in cues.records:
+            if record.category in ("negation", "hedge"):
+                cue = " ".join(fold(w) for w in re.findall(r"[\w'’]+", record.cue))
+                if cue and f" {cue} " in joined:
+                    return f"the {record.category} cue {record.cue!r}"
+    return None
 
 
 def _rule(check):
@@ -355,6 +381,11 @@ class DomainGlossary(_Strict):
                     raise ValueError(f"{where}: unknown term {record.term}")
                 if phrase_key(record.text) not in {phrase_key(t) for t, _, _, _ in term.variants()}:
                     raise ValueError(f"{where} is not a phrase of {record.term}")
+                stating = stating_word(record.text) if term.signal in ("clear", "field") else None
+                if stating:
+                    raise ValueError(f"{where}: a phrase taught to the {term.signal} term {term.id} holds "
+                                     f"{stating}, which says the term is not so or not yet; such a "
+                                     "phrase is never taught (rule: a taught clearance states only the clearance)")
 
     def _check_neutral(self) -> None:
         """A neutral word must not be able to hide a problem (spec §4.1).
@@ -405,11 +436,18 @@ class DomainGlossary(_Strict):
 
         stop = {fold(w) for pack in packs().values() for w in spacy_stop_words(pack.spacy_lang)}
         for name in self.vocabulary.known_names:
-            words = [fold(w.strip(".,;:!?'\"()")) for w in name.split()]
+            written = [w.strip(".,;:!?'\"()") for w in name.split()]
+            words = [fold(w) for w in written]
             if all(not w or w in not_neutral or w in stop for w in words):
                 raise ValueError(f"known name {name!r} holds no word of its own: each is a never-neutral, "
                                  "stop, clause-break or critical word (rule: a name explains its words "
                                  "wherever it occurs)")
+            held = [w for w, key in zip(written, words) if key in not_neutral]
+            if held and any(w[:1].islower() for w in written if w):
+                # "Over Budget Lending" is written as a name; "Over budget" is a clause that says a problem
+                raise ValueError(f"known name {name!r} holds the never-neutral word {held[0]!r} and a word "
+                                 "in lower case: a name that holds such a word is written as a name, every "
+                                 "word capitalised (rule: a name explains its words wherever it occurs)")
 
     def critical_words(self) -> Dict[str, str]:
         """Words that by themselves state a problem here, folded, each with where it comes from:

@@ -71,6 +71,10 @@ class LanguagePack(BaseModel):
     #: stop words of this language the spec's lists do not name but which state what those
     #: words state (``never_neutral_words``): never neutral either
     never_neutral_added: List[str] = []
+    #: words never neutral only when written exactly so, capitals included: another
+    #: language's stop word in a form that states something here (en "TODO": a step not done,
+    #: while es "todo", everything, stays a stop word)
+    never_neutral_cased: List[str] = []
     #: a never-neutral stop word that rule 3 still explains right after one of these words:
     #: en "back" reports a reversal ("sent back", "back with underwriting") but not in
     #: "called back", the spec's own example of a text that proceeds once its name is taught
@@ -105,6 +109,7 @@ class LanguagePack(BaseModel):
     clinical_cues: CueSet
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral", "never_neutral_added",
+                                   "never_neutral_cased",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words")(_words)
@@ -256,6 +261,11 @@ def never_neutral_words() -> Tuple[str, ...]:
     """
     spec = union("never_neutral")
     return spec + tuple(w for w in union("never_neutral_added") if w not in spec)
+
+
+def cased_never_neutral() -> FrozenSet[str]:
+    """Every pack's ``never_neutral_cased``: words never neutral when written exactly so, as written."""
+    return frozenset(union("never_neutral_cased"))
 
 
 def accented_never_neutral() -> FrozenSet[str]:

@@ -50,7 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from spacy.language import Language
 
 from ..about import __version__
-from ..api import MAX_TEXT_CHARS, assess as _assess, build_pipeline, decision_of, pipeline_glossary
+from ..api import MAX_TEXT_CHARS, build_pipeline, decide_cases, pipeline_glossary
 from ..glossary.models import GlossarySet
 from .mcp_frames import MAX_FRAME_BYTES, filtered_stdio_server
 from ..glossary.drafts import CHOICES, SCOPES
@@ -325,10 +325,13 @@ class SemgapMCPServer:
     # -- the tools (run on a worker thread) -------------------------------------
 
     def _assess(self, args: BaseModel) -> Dict[str, Any]:
+        # the case as the client sent it: an explicit "readings": null is a malformed case, as it is
+        # on a JSONL line to ``assess``, not the same as no readings (one route, one answer)
+        case = {"id": args.case_id, "domain": args.domain, "text": args.text}
+        case.update({key: getattr(args, key) for key in ("readings", "now") if key in args.model_fields_set})
         with self._nlp_lock:
-            doc = _assess(self.nlp, args.text, domain=args.domain, readings=args.readings,
-                          now=args.now, case_id=args.case_id)
-            return decision_of(doc)
+            (decision,) = decide_cases(self.nlp, [case])
+            return decision
 
     def _explain_term(self, args: ExplainTermInput) -> Dict[str, Any]:
         found = self.glossary.term(args.term_id)

@@ -19,7 +19,7 @@ from semgap_spacy.glossary.governance import diff
 from semgap_spacy.glossary.governance.approval import ApprovalError, approve
 from semgap_spacy.glossary.roster import Roster
 from semgap_spacy.ops.glossary_cli import main as glossary_main
-from semgap_spacy.ops.review_queue import ReviewQueue
+from semgap_spacy.ops.review_queue import QueueError, ReviewQueue
 
 CASES = [
     {"id": "c-001", "domain": "mortgage", "text": "Clear to close. Scans uploaded to the portal."},
@@ -187,3 +187,51 @@ def test_the_diff_after_an_approval_names_the_version_every_domain_moved_to(work
     out = capsys.readouterr().out
     assert "aviation_maintenance: unchanged (2026.12.0 → 2026.12.1)" in out
     assert "mortgage: changed (2026.12.0 → 2026.12.1)" in out
+
+
+@pytest.mark.parametrize("text,kwargs,needle", [
+    ("File is not good to go.", {"choice": "means_term", "term_id": "MTG.CTC", "phrase": "not good to go"},
+     "never-neutral word 'not'"),
+    ("Good to go yet.", {"choice": "means_term", "term_id": "MTG.CTC", "phrase": "Good to go yet"},
+     "never-neutral word 'yet'"),
+    ("Good to go pending wire.", {"choice": "means_term", "term_id": "MTG.CTC", "phrase": "Good to go pending"},
+     "hedge cue 'pending'"),
+    ("Clear to close. Over budget.", {"choice": "name"}, "'Over budget' holds the never-neutral word 'Over'"),
+])
+def test_a_draft_that_would_read_a_denial_as_a_clearance_is_refused(tmp_path, text, kwargs, needle):
+    glossaries = tmp_path / "glossaries"
+    shutil.copytree(bundled_glossary_dir(), glossaries, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    (decision,) = decide_cases(build_pipeline(str(glossaries)), [{"id": "t", "domain": "mortgage", "text": text}])
+    with ReviewQueue(tmp_path / "q.sqlite3") as queue:
+        seq = queue.enqueue(decision, text).seq
+        choice = kwargs.pop("choice")
+        with pytest.raises(QueueError, match=needle):
+            queue.teach(seq, "Ruth Lindqvist", 1, choice, glossary_dir=glossaries, **kwargs)
+    assert load_drafts(glossaries, "mortgage").drafts == []
+
+
+def test_a_name_written_as_a_name_may_hold_a_never_neutral_word(work, tmp_path):
+    glossaries, db, _ = work
+    text = "Clear to close. Over Budget Lending called."
+    (decision,) = decide_cases(build_pipeline(str(glossaries)), [{"id": "n", "domain": "mortgage", "text": text}])
+    with ReviewQueue(db) as queue:
+        seq = queue.enqueue(decision, text).seq
+    _teach(db, glossaries, seq, "Ruth Lindqvist", "name", phrase="Over Budget Lending")
+    approve(glossaries, "Marcus Feld")
+    (after,) = decide_cases(build_pipeline(str(glossaries)), [{"id": "n", "domain": "mortgage", "text": text}])
+    assert after["decision"] == "proceed"
+    (still,) = decide_cases(build_pipeline(str(glossaries)),
+                            [{"id": "o", "domain": "mortgage", "text": "Clear to close. Over budget."}])
+    assert still["decision"] == "escalate"
+
+
+def test_a_hand_written_taught_phrase_that_holds_a_cue_does_not_load():
+    from semgap_spacy.glossary.models import GlossaryError, GlossarySet, load_glossaries
+    payloads = load_glossaries(str(bundled_glossary_dir())).to_dict()
+    ctc = next(t for t in payloads["mortgage"]["terms"] if t["id"] == "MTG.CTC")
+    ctc["phrases"].append("not good to go")
+    payloads["mortgage"]["taught"] = [{"draft": "mortgage/1", "kind": "phrase", "text": "not good to go",
+                                       "lang": "en", "term": "MTG.CTC", "drafted_by": ["Ruth Lindqvist"],
+                                       "approver": "Marcus Feld", "cases": []}]
+    with pytest.raises(GlossaryError, match="holds the never-neutral word 'not'"):
+        GlossarySet.from_dict(payloads, source="hand-edited")

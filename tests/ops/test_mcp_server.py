@@ -107,6 +107,9 @@ async def _run_session(queue_db, workdir, errlog):
             for label, (tool, arguments) in malformed.items():
                 await call(f"malformed:{label}", tool, arguments)
                 await call(f"after:{label}", "assess", VALID_AFTER)
+            # An explicit null is a malformed case, as on a JSONL line to the CLI; an absent key is none.
+            await call("readings_null", "assess", {**PROCEED_CASE, "readings": None})
+            await call("now_null", "assess", {**PROCEED_CASE, "now": None})
             # The boundary itself is accepted: exactly 4000 characters.
             await call("text_4000", "assess", {**PROCEED_CASE, "text": "negative crossmatch " + "." * 3980})
     return out
@@ -185,6 +188,19 @@ def test_assess_spec_examples(transcript):
     escalate = _ok(transcript, "escalate")
     assert escalate["decision"] == "escalate"
     assert _ok(transcript, "text_4000")["decision"] == "proceed"
+
+
+def test_assess_reads_a_case_as_the_cli_does(transcript):
+    from semgap_spacy import build_pipeline, decide_cases
+    nlp = build_pipeline()
+    for label, extra in (("readings_null", {"readings": None}), ("now_null", {"now": None}), ("proceed", {})):
+        case = {"id": PROCEED_CASE.get("case_id"), **{k: v for k, v in PROCEED_CASE.items() if k != "case_id"},
+                **extra}
+        (cli,) = decide_cases(nlp, [case])
+        over_mcp = _ok(transcript, label)
+        assert over_mcp["decision"] == cli["decision"] and over_mcp["reasons"] == cli["reasons"], label
+    assert _ok(transcript, "readings_null")["decision"] == "escalate"
+    assert [r["code"] for r in _ok(transcript, "readings_null")["reasons"]][0] == "invalid_case"
 
 
 def test_explain_term(transcript):
