@@ -169,13 +169,15 @@ def _open(args: argparse.Namespace, create: bool = False, **kwargs: Any) -> Revi
 def _cmd_list(args: argparse.Namespace) -> int:
     with _open(args) as queue:
         items = queue.list(args.status)
+        # a reviewer works from this list: rows edited behind the queue's back must not look like any other
+        check = queue.verify()
     if args.json:
         for item in items:
             print(json_line(item, sort_keys=True))
-        return 0
+        return _chain_warning(check)
     if not items:
         print(f"no {args.status} entries" if args.status != "all" else "queue is empty")
-        return 0
+        return _chain_warning(check)
     print(f"{'SEQ':>5}  {'CASE':<16} {'DECISION':<9} {'STATUS':<9} CODES / RESOLUTION")
     for item in items:
         # every value from the file is escaped: a case id holding a newline
@@ -186,7 +188,16 @@ def _cmd_list(args: argparse.Namespace) -> int:
             tail += f"  -> {field(res.get('outcome'))} by {field(res.get('reviewer'))}"
         print(f"{item['seq']:>5}  {field(item['case_id'] or '-'):<16} {field(item['decision']):<9} "
               f"{item['status']:<9} {tail}")
-    return 0
+    return _chain_warning(check)
+
+
+def _chain_warning(check) -> int:
+    """Exit 1 with a warning when the listed queue fails ``verify``: the rows may not say what was written."""
+    if check.ok:
+        return 0
+    err(f"the queue's chain is broken ({check.message}); the rows above may have been edited after "
+        "they were written: run 'queue verify' and resolve nothing before it is settled")
+    return 1
 
 
 def _cmd_show(args: argparse.Namespace) -> int:

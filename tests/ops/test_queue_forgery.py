@@ -407,3 +407,20 @@ def test_cli_escapes_case_ids_and_names(tmp_path):
     ok = cli("queue", "resolve", "1", "--db", str(db), "--outcome", "block", "--reviewer", "mallory quinn",
              "--roster", str(roster))
     assert ok.returncode == 0 and "by Mallory Quinn" in ok.stdout
+
+
+def test_cli_list_warns_when_the_rows_it_shows_were_edited(tmp_path):
+    """A reviewer works from ``queue list``: a row edited to "proceed" behind the queue's back is
+    still listed, but the command says the chain is broken and exits 1."""
+    db = tmp_path / "q.sqlite3"
+    fill(db)
+    assert cli("queue", "list", "--db", str(db)).returncode == 0
+    conn = open_raw(db)
+    t_edit_decision(conn)
+    restore_triggers(conn)
+    conn.close()
+    for extra in ((), ("--json",)):
+        listed = cli("queue", "list", "--db", str(db), *extra)
+        assert listed.returncode == 1 and listed.stdout.strip()
+        assert "chain is broken" in listed.stderr and "entry 3" in listed.stderr, listed.stderr
+        assert "Traceback" not in listed.stderr
