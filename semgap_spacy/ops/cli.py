@@ -96,7 +96,7 @@ def _cmd_assess(args) -> int:
                 count += 1
                 if not lines.ready():
                     out.flush()
-    print(f"semgap: {count} decisions written to {args.out}", file=sys.stderr)
+    print(f"semgap: {count} decision{'' if count == 1 else 's'} written to {args.out}", file=sys.stderr)
     return 0
 
 

@@ -362,5 +362,5 @@ def cmd_assess_dask(args) -> int:
         count = assess_dask(args.cases, out, scheduler=args.scheduler, n_workers=n_workers,
                             pipeline=args.pipeline, glossaries=args.glossaries, blocksize=args.blocksize,
                             batch_size=args.batch_size, progress=progress)
-    print(f"semgap: {count} decisions written to {args.out}", file=sys.stderr)
+    print(f"semgap: {count} decision{'' if count == 1 else 's'} written to {args.out}", file=sys.stderr)
     return 0

@@ -215,7 +215,8 @@ def _cmd_drafts(args: argparse.Namespace) -> int:
 
 def _cmd_approve(args: argparse.Namespace) -> int:
     if args.all == bool(args.draft_ids):
-        err("approval refused: name the drafts to approve, or --all (not both)")
+        err("approval refused: " + ("name the drafts to approve, or --all, not both" if args.all else
+                                    "name the drafts to approve (such as mortgage/3), or --all for every open one"))
         return 1
     glossaries = args.glossaries or bundled_glossary_dir()
     roster = load_roster(args.roster, str(glossaries)) if (args.roster or os.environ.get(ROSTER_CONFIG)) else None
