@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..util.safe_output import output_file
 from ..util.textnorm import fold
-from .models import GlossaryError, GlossarySet, PersonName, phrase_key, stating_word
+from .models import GlossaryError, GlossarySet, PersonName, bundled_glossary_dir, phrase_key, stating_word
 
 NEUTRAL, NAME, MEANS_TERM, PROBLEM = "neutral", "name", "means_term", "problem"
 #: (choice, what it says of the words, what it drafts), in the spec's order
@@ -647,6 +647,29 @@ def objections_to(glossary_dir: Union[str, Path], domain: str, draft: Draft) -> 
     return [o for f in files for o in f.objections if o.objects_to(draft)]
 
 
+def governed_dir(glossary_dir: Union[str, Path]) -> Path:
+    """The glossary directory a review writes to, refused when it is the package's bundled one.
+
+    The bundled glossaries are the package's files: in a wheel they are
+    replaced by the next upgrade, in a checkout they are the project's
+    sources. Drafts, objections and approvals belong to the glossary an
+    organisation governs, a copy it keeps (``--glossaries DIR``).
+
+    RAISES (TeachingError): The directory is the bundled one.
+    """
+    gdir = Path(glossary_dir)
+    bundled = bundled_glossary_dir()
+    try:
+        same = gdir.resolve() == bundled.resolve()
+    except OSError:
+        same = False
+    if same:
+        raise TeachingError(f"the bundled glossaries ({bundled}) are the package's own files; review writes "
+                            "to the glossaries your organisation governs: copy them once "
+                            f"(cp -r {bundled} DIR) and give that directory (--glossaries DIR)")
+    return gdir
+
+
 #: seconds a writer waits for another process (teaching, approving) to finish with the drafts
 LOCK_WAIT = 30.0
 
@@ -710,5 +733,5 @@ def _unlock(handle: int) -> None:
 __all__ = ["CHOICES", "DRAFTS_DIR", "Draft", "DraftFile", "Entry", "Evidence", "KIND_OF_CHOICE", "MEANS_TERM",
            "NAME", "NEUTRAL", "Objection", "PROBLEM", "SCOPES", "SCOPE_ALL", "SCOPE_DOMAIN", "TEACHING_CHOICES",
            "TeachingError", "apply_entry", "check_entries", "clause_entries", "drafts_lock", "drafts_path",
-           "entry_domains", "holds", "load_drafts", "normal_choice", "normal_scope", "objections_to",
-           "save_drafts"]
+           "entry_domains", "governed_dir", "holds", "load_drafts", "normal_choice", "normal_scope",
+           "objections_to", "save_drafts"]

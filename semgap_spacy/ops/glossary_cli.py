@@ -78,7 +78,8 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.add_argument("--all", action="store_true", help="approve every open draft")
     p.add_argument("--approver", default="", help="the second person's name (required)")
     p.add_argument("--glossaries", default=None,
-                   help="the glossary directory to change (default: the bundled glossaries)")
+                   help="the governed glossary directory to change, a copy of the bundled glossaries "
+                        "(the bundled ones are the package's own files and are refused)")
     p.add_argument("--roster", default=None, metavar="FILE",
                    help=f"narrows who may approve: one name per line (default: ${ROSTER_CONFIG}); the "
                         "approver must also be one of the glossaries' owners, approvers and reviewers")

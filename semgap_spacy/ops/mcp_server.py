@@ -257,7 +257,8 @@ class SemgapMCPServer:
     glossary_dir (str | Path | None): The glossary directory the pipeline
         was built from: ``queue_teach`` writes its drafts to its ``drafts/``
         and takes the reviewers from its governance (unless
-        ``$SEMGAP_QUEUE_ROSTER`` names a roster file). Defaults to the bundled glossaries.
+        ``$SEMGAP_QUEUE_ROSTER`` names a roster file). Defaults to the bundled glossaries, which
+        decide but are never written: ``queue_teach`` then refuses, naming the copy to make.
     """
 
     def __init__(self, nlp: Language, queue_db: Optional[os.PathLike | str] = None,

@@ -84,9 +84,10 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
 
     p = sub.add_parser("teach", parents=[common, signers],
                        help="record a reviewer's choice for a clause with unexplained words (spec §4.2)",
-                       description="neutral, name and means_term write drafts (glossaries/drafts/), which "
-                                   "decide nothing until a second person runs 'glossary approve'; problem "
-                                   "keeps the case escalated with the note.")
+                       description="neutral, name and means_term write drafts to <--glossaries DIR>/drafts/ "
+                                   "(a governed copy; the bundled glossaries are refused), which decide "
+                                   "nothing until a second person runs 'glossary approve'; problem keeps the "
+                                   "case escalated with the note and holds back drafts of its words.")
     p.add_argument("seq", type=int)
     p.add_argument("--clause", type=int, default=1,
                    help="which clause with unexplained words: 1, 2, ... ('queue clauses SEQ' lists them)")

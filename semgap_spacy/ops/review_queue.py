@@ -48,7 +48,8 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 
 from ..util import signing
 from ..glossary.drafts import (MEANS_TERM, PROBLEM, SCOPE_ALL, Evidence, Objection, TeachingError, check_entries,
-                               clause_entries, drafts_lock, load_drafts, normal_choice, normal_scope, save_drafts)
+                               clause_entries, drafts_lock, governed_dir, load_drafts, normal_choice, normal_scope,
+                               save_drafts)
 from ..glossary.models import GlossaryError, bundled_glossary_dir, load_glossaries
 from ..glossary.roster import Roster, RosterError, load_roster
 from ..util.signing import canonical_json
@@ -634,7 +635,8 @@ class ReviewQueue:
         scope (Optional[str]): For *neutral* and *name*: "domain" (the case's
             domain; the default, as spec §4.2 says) or "all" (every domain:
             "thanks", a staff member's name).
-        glossary_dir (str | Path | None): The glossaries the drafts are for. Defaults to the bundled ones.
+        glossary_dir (str | Path | None): The governed glossaries the drafts are for; the
+            bundled ones (the default) are the package's own files and are refused (``governed_dir``).
         RETURNS (TeachResult): The new row's seq and the draft ids.
         """
         reviewer = self._reviewer(reviewer, "teaching")
@@ -676,7 +678,7 @@ class ReviewQueue:
                 if entries:
                     check_entries(load_glossaries(gdir), domain, entries, reviewer)
                 # the drafts are read, added to and written under one lock: another queue may teach meanwhile
-                with drafts_lock(gdir):
+                with drafts_lock(governed_dir(gdir)):
                     drafts = load_drafts(gdir, SCOPE_ALL if scope == SCOPE_ALL else domain)
                     disputes = drafts if scope != SCOPE_ALL else load_drafts(gdir, domain)
                     # a reviewer's new choice for a clause replaces their own objection to it

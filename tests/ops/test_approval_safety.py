@@ -235,3 +235,20 @@ def test_a_hand_written_taught_phrase_that_holds_a_cue_does_not_load():
                                        "approver": "Marcus Feld", "cases": []}]
     with pytest.raises(GlossaryError, match="holds the never-neutral word 'not'"):
         GlossarySet.from_dict(payloads, source="hand-edited")
+
+
+def test_review_never_writes_into_the_bundled_glossaries(tmp_path):
+    """Drafts, objections and approvals go to a governed copy, never into the package's own files."""
+    bundled = bundled_glossary_dir()
+    before = _snapshot(bundled)
+    text = "Clear to close. Scans uploaded to the portal."
+    (decision,) = decide_cases(build_pipeline(), [{"id": "b", "domain": "mortgage", "text": text}])
+    with ReviewQueue(tmp_path / "q.sqlite3") as queue:
+        seq = queue.enqueue(decision, text).seq
+        for choice, extra in (("neutral", {}), ("problem", {"note": "not here"})):
+            with pytest.raises(QueueError, match="bundled glossaries .* package's own files"):
+                queue.teach(seq, "Ruth Lindqvist", 1, choice, **extra)
+        assert queue.clause_reviews() == []
+    with pytest.raises(ApprovalError, match="bundled glossaries .*--glossaries DIR"):
+        approve(bundled, "Marcus Feld")
+    assert _snapshot(bundled) == before

@@ -33,7 +33,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from srsly.ruamel_yaml import YAML
 
 from ..drafts import (DRAFTS_DIR, SCOPE_ALL, Draft, DraftFile, Objection, TeachingError, apply_entry,
-                      drafts_lock, drafts_path, entry_domains, load_drafts, objections_to, save_drafts)
+                      drafts_lock, drafts_path, entry_domains, governed_dir, load_drafts, objections_to, save_drafts)
 from ..models import _VERSION as VERSION_RE
 from ..models import GlossaryError, GlossarySet
 from ..roster import Roster, RosterError, check_name, shown
@@ -210,8 +210,8 @@ def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[S
     RETURNS (Approval): What was approved and the versions.
     RAISES (ApprovalError): Nothing is written.
     """
-    gdir = Path(glossary_dir)
     try:
+        gdir = governed_dir(glossary_dir)
         with drafts_lock(gdir):
             return _approve(gdir, approver, draft_ids, roster, new_version, today, clock)
     except TeachingError as exc:
