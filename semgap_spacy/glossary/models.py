@@ -44,17 +44,19 @@ def stating_word(text: str) -> Optional[str]:
     would match the very text that denies or defers the clearance and read it
     as asserted: a cue inside a matched term is the term's own word.
     """
-    from ..lang import break_cue_words, languages, never_neutral_words  # the language layer sits below
-    from ..lang.cues import load_cue_sets
-
-    words = [fold(w) for w in re.findall(r"[\w'’]+", text)]
-    avoid = {fold(w) for w in never_neutral_words()} | {fold(w) for w in break_cue_words()}
-    for word in words:
-        if word in avoid:
+    from ..lang import accented_never_neutral, break_cue_words, never_neutral_words, packs  # the language
+    # layer sits below the glossary; words an accent tells apart ("dès", not "des") are compared as written
+    accented = accented_never_neutral()
+    avoid = {fold(w) for w in never_neutral_words() if exact(w) not in accented} | {
+        fold(w) for w in break_cue_words()}
+    written = re.findall(r"[\w'’]+", text)
+    words = [fold(w) for w in written]
+    for word, key in zip(written, words):
+        if key in avoid or exact(word) in accented:
             return f"the never-neutral word {word!r}"
     joined = f" {' '.join(words)} "
-    for cues in load_cue_sets(languages()).values():
-        for record in cues.records:
+    for pack in packs().values():
+        for record in pack.cues.records:
             if record.category in ("negation", "hedge"):
                 cue = " ".join(fold(w) for w in re.findall(r"[\w'’]+", record.cue))
                 if cue and f" {cue} " in joined:

@@ -252,3 +252,15 @@ def test_review_never_writes_into_the_bundled_glossaries(tmp_path):
     with pytest.raises(ApprovalError, match="bundled glossaries .*--glossaries DIR"):
         approve(bundled, "Marcus Feld")
     assert _snapshot(bundled) == before
+
+
+@pytest.mark.parametrize("phrase,found", [
+    ("libération des lots", None),                 # "des" (of the) is a stop word; only "dès" is never neutral
+    ("libéré dès demain", "the never-neutral word 'dès'"),
+    ("good to go", None),
+    ("not good to go", "the never-neutral word 'not'"),
+    ("good to go pending", "the hedge cue 'pending'"),
+])
+def test_the_words_a_taught_clearance_phrase_may_not_hold(phrase, found):
+    from semgap_spacy.glossary.models import stating_word
+    assert stating_word(phrase) == found

@@ -152,8 +152,7 @@ def _hold_back(gdir: Path, chosen: List[Tuple[str, Draft]], named: bool
     return free, held
 
 
-def _unapproved_edits(gdir: Path, archive: Path, old: str, files: Dict[str, Tuple[Path, Any]],
-                      yaml: YAML) -> List[str]:
+def _unapproved_edits(archive: Path, old: str, files: Dict[str, Tuple[Path, Any]], yaml: YAML) -> List[str]:
     """Domain files in force that differ from the archived copy of their own version.
 
     An approval archives the files in force as the new version, and the diff
@@ -257,7 +256,7 @@ def _approve(gdir: Path, approver: str, draft_ids: Optional[Sequence[str]], rost
 
     yaml = _yaml()
     files = _domain_files(gdir, yaml)
-    edits = _unapproved_edits(gdir, archive, old, files, yaml)
+    edits = _unapproved_edits(archive, old, files, yaml)
     if edits:
         raise ApprovalError(
             f"approval refused: {', '.join(edits)} in {gdir} {'differs' if len(edits) == 1 else 'differ'} "
