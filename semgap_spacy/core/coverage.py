@@ -52,6 +52,7 @@ from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
+from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
 from .reasons import make_reason
 from .context import closes_question
 from .textview import digit_spellings, read_word
@@ -706,7 +707,14 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
             rows.append({"code": UNEXPLAINED_CONTENT, "start_char": lo, "end_char": hi,
                          "words": tuple(dict.fromkeys([text[s:e] for s, e in spans])), "word_spans": spans})
             marks.append((tokens[0], tokens[-1] + 1, UNEXPLAINED_CONTENT))
-    unattached = False
+    unordered = False
+    if explained.count(SHAPE) > 1:
+        shape = [rule is SHAPE for rule in explained]
+        for first, last, spans in identifier_conflicts(text, starts, ends, shape):
+            rows.append({"code": CONFLICTING_IDENTIFIERS, "start_char": spans[0][0], "end_char": spans[-1][1],
+                         "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
+            marks.append((first, last, CONFLICTING_IDENTIFIERS))
+            unordered = True
     for start, end, label in cues:
         code = _UNATTACHED.get(label)
         if code is None or (start, end) in applied:
@@ -716,8 +724,8 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
         s, e = starts[start], ends[end - 1]
         rows.append({"code": code, "start_char": s, "end_char": e, "words": (text[s:e],), "word_spans": ()})
         marks.append((start, end, code))
-        unattached = True
-    if unattached and len(rows) > 1:  # the clauses alone come in text order already
+        unordered = True
+    if unordered and len(rows) > 1:  # the clauses alone come in text order already
         order = sorted(range(len(rows)), key=lambda k: (rows[k]["start_char"], rows[k]["code"]))
         rows, marks = [rows[k] for k in order], [marks[k] for k in order]
     return rows, marks
@@ -731,6 +739,8 @@ _MESSAGES = {
     "unexplained_content": "words that no rule explains: {}; a clearance vouches only for its own words",
     "unattached_negation": "negation {} reaches no term: something is said not to be so, and nothing tells what",
     "unattached_hedge": "hedge {} reaches no term: the text is conditional",
+    CONFLICTING_IDENTIFIERS: "{} name different things of one form: the text does not say which one it "
+                             "clears",
     # a question whose sentence holds no term
     ("unattached_hedge", "question"): "question {} asks about no term: the text leaves something open",
 }
@@ -782,7 +792,10 @@ class CoverageReasons:
             message = _MESSAGES[(code, "question") if code == "unattached_hedge" and _asks(words) else code]
             reason = make_reason(code, message.format(", ".join(map(repr, words))),
                                  start_char=start, end_char=end, evidence=text[start:end])
-            if code == "unexplained_content":
+            if code == CONFLICTING_IDENTIFIERS:  # no review teaches a number away: no options
+                reason["words"] = list(words)
+                reason["word_spans"] = [list(s) for s in row.get("word_spans") or ()]
+            elif code == "unexplained_content":
                 if options is None:  # one set per doc, shared by its clauses as before
                     options = teaching_options(self.term_ids)
                 reason["words"] = list(words)

@@ -41,6 +41,7 @@ REASON_CODES: Dict[str, str] = {
     "unexplained_content": ESCALATE,
     "unattached_negation": ESCALATE,
     "unattached_hedge": ESCALATE,
+    "conflicting_identifiers": ESCALATE,
     # contracts, from readings or from quantities in the text
     "limit_exceeded": BLOCK,
     "below_minimum": BLOCK,

@@ -1,0 +1,119 @@
+"""Two identifiers of one form that differ: which one does the clearance vouch for?
+
+Rule 5 of §4.1 explains a token of neutral shape ("LOT-42", "N123AB",
+"$412,000") because an identifier says which thing the text is about, not
+what happened to it. That holds while the text names one such thing. "El
+lote liberado es el 24-117; este es el 24-118" and "Clear to close on
+$412,000; final loan amount $438,500" hold a clearance and every word is
+explained, yet they name two values of one form, and the clearance vouches
+for one of them only: which one the action is about, the text does not say.
+Such a text escalates (``conflicting_identifiers``), as a person would ask.
+
+Two values are of one form when they have the same letters and symbols in
+the same places and differ only in their digits ("LOT-42"/"LOT-43",
+"24-117"/"24-118", "#6097"/"#7740", "$412,000"/"$438,500"): values of
+different kinds differ in their letters ("WO-4471" and "LOT-42", "A320neo"
+and "N123AB"). A value is a run of shape tokens with nothing between them,
+less its outer punctuation, with a currency sign one space from it
+("412.000 €"). Bare numbers ("courier 2 of 3"), clock times and dates (a
+chat holds several) are not identifiers; nor is anything another rule
+explains (a quantity, a term).
+"""
+import re
+import unicodedata
+from typing import Dict, List, Optional, Sequence, Tuple
+
+CONFLICTING_IDENTIFIERS = "conflicting_identifiers"
+
+_BARE_NUMBER = re.compile(r"[+\-−]?[0-9]+(?:[.,'’][0-9]+)*")
+_TIME_OR_DATE = re.compile(
+    r"[0-9]{1,2}[:h.][0-9]{2}(?::[0-9]{2})?(?:z|utc|h|[ap]\.?m\.?)?"  # 14:20, 14h30, 14:20z, 2:30pm
+    r"|[0-9]{4}-[0-9]{2}-[0-9]{2}(?:t[0-9:.+\-z]*)?"  # 2026-11-30, 2026-11-30T10:00Z
+    r"|[0-9]{1,2}[./\-][0-9]{1,2}[./\-][0-9]{2,4}"  # 30/11/2026, 30.11.26
+    r"|[0-9]{1,2}[:h.][0-9]{2}[\-–][0-9]{1,2}[:h.][0-9]{2}",  # 10:05-10:50
+    re.IGNORECASE)
+_DIGITS = re.compile(r"[0-9]+")
+
+
+#: punctuation that opens an identifier rather than the sentence ("#6097", "№ 12")
+_NUMBER_SIGNS = frozenset("#№")
+
+
+def _is_punctuation(text: str, leading: bool = False) -> bool:
+    if leading and text in _NUMBER_SIGNS:
+        return False
+    return all(unicodedata.category(ch)[0] == "P" for ch in text)
+
+
+def _is_currency(text: str) -> bool:
+    return bool(text) and all(unicodedata.category(ch) == "Sc" for ch in text)
+
+
+def _runs(text: str, starts: Sequence[int], ends: Sequence[int], shape: Sequence[bool]) -> List[List[int]]:
+    """[first, last] token of each run of shape tokens with nothing between them, less their
+    outer punctuation ("N123AB." is "N123AB"; "$412,000" and "#6097" keep their signs)."""
+    runs, n, i = [], len(shape), 0
+    while i < n:
+        if not shape[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < n and shape[j] and ends[j - 1] == starts[j]:
+            j += 1
+        first, last = i, j - 1
+        while first <= last and _is_punctuation(text[starts[first]:ends[first]], leading=True):
+            first += 1
+        while last > first and _is_punctuation(text[starts[last]:ends[last]]):
+            last -= 1
+        if first <= last:
+            runs.append([first, last])
+        i = j
+    return runs
+
+
+def _with_currency(text: str, starts: Sequence[int], ends: Sequence[int], runs: List[List[int]]) -> List[List[int]]:
+    """Join a currency sign standing one space from a bare number to it ("412.000 €", "€ 412.000")."""
+    out: List[List[int]] = []
+    for run in runs:
+        if out:
+            prev = out[-1]
+            gap = text[ends[prev[1]]:starts[run[0]]]
+            before, after = text[starts[prev[0]]:ends[prev[1]]], text[starts[run[0]]:ends[run[1]]]
+            if gap == " " and ((_is_currency(after) and _BARE_NUMBER.fullmatch(before))
+                               or (_is_currency(before) and _BARE_NUMBER.fullmatch(after))):
+                prev[1] = run[1]
+                continue
+        out.append(run)
+    return out
+
+
+def _form(value: str) -> Optional[str]:
+    """The value with each run of digits as "0", lower-cased; None when it is no identifier
+    (no digit, a bare number, a clock time or a date)."""
+    if not _DIGITS.search(value) or _BARE_NUMBER.fullmatch(value) or _TIME_OR_DATE.fullmatch(value):
+        return None
+    return _DIGITS.sub("0", value.lower())
+
+
+def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int],
+                         shape: Sequence[bool]) -> List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]:
+    """The identifiers of one form that differ, per form.
+
+    text (str): The text; starts, ends: every token's character offsets.
+    shape (Sequence[bool]): Per token, whether rule 5 (neutral shape) explains it.
+    RETURNS (List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]): Per form with two or more
+        different values: its first and last token (token_end exclusive), and the
+        (start_char, end_char) of its first occurrence of each value, in text order.
+    """
+    by_form: Dict[str, Dict[str, Tuple[int, int, int, int]]] = {}
+    for first, last in _with_currency(text, starts, ends, _runs(text, starts, ends, shape)):
+        value = text[starts[first]:ends[last]]
+        form = _form(value)
+        if form is not None:
+            by_form.setdefault(form, {}).setdefault(value.lower(), (first, last, starts[first], ends[last]))
+    out = []
+    for values in by_form.values():
+        if len(values) > 1:
+            found = sorted(values.values(), key=lambda v: v[2])
+            out.append((found[0][0], max(v[1] for v in found) + 1, tuple((v[2], v[3]) for v in found)))
+    return sorted(out)

@@ -1,0 +1,80 @@
+"""Two identifiers of one form that differ escalate (``core.identifiers``); one, or two of
+different forms, do not."""
+import pytest
+import spacy
+
+from semgap_spacy.core.identifiers import identifier_conflicts
+
+_NLP = spacy.blank("en")
+
+
+def _conflicts(text, shaped=None):
+    """The values each conflict quotes, with every token counted as a shape token unless
+    ``shaped`` says which are."""
+    doc = _NLP.make_doc(text)
+    starts = [t.idx for t in doc]
+    ends = [t.idx + len(t) for t in doc]
+    shape = [shaped(t.text) if shaped else True for t in doc]
+    return [[text[s:e] for s, e in spans] for _, _, spans in identifier_conflicts(text, starts, ends, shape)]
+
+
+def _digit_or_sign(word):
+    """Rule 5 roughly: a token with a digit, or of symbols and punctuation only."""
+    return any(ch.isdigit() for ch in word) or not any(ch.isalpha() for ch in word)
+
+
+@pytest.mark.parametrize("text, values", [
+    ("El lote liberado es el 24-117; este es el 24-118", ["24-117", "24-118"]),
+    ("Clear to close on $412,000; final amount $438,500.", ["$412,000", "$438,500"]),
+    ("LOT-42 released, LOT-43 held", ["LOT-42", "LOT-43"]),
+    ("file #6097 and #7740", ["#6097", "#7740"]),
+    ("Betrag 412.000 € statt 438.500 €", ["412.000 €", "438.500 €"]),
+    ("N123AB airworthy, N456AB not", ["N123AB", "N456AB"]),
+])
+def test_two_values_of_one_form_conflict(text, values):
+    assert _conflicts(text, _digit_or_sign) == [values]
+
+
+@pytest.mark.parametrize("text", [
+    "LOT-42 released, LOT-42 shipped",  # the same value twice
+    "lot-42 and LOT-42",  # letter case is no difference
+    "LOT-42 for WO-4471",  # different letters: different kinds
+    "A320neo N123AB airworthy",
+    "courier 2 of 3",  # bare numbers
+    "signed 14:20, filed 14:35",  # clock times
+    "from 2026-11-30 to 2026-12-01",  # dates
+    "N123AB. airworthy",  # outer punctuation is not part of the value
+])
+def test_one_value_or_values_of_different_forms_do_not(text):
+    assert _conflicts(text, _digit_or_sign) == []
+
+
+def test_only_shape_tokens_count():
+    # a quantity or term (explained by another rule) is no identifier
+    assert _conflicts("LOT-42 released, LOT-43 held", shaped=lambda w: w == "LOT-42") == []
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("El lote liberado es el 24-117; este es el 24-118", "pharma_qa"),
+    ("Clear to close on $412,000; final loan amount on the signing package is $438,500.", "mortgage"),
+])
+def test_a_clearance_with_conflicting_identifiers_escalates(nlp, decide, text, domain):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    reason = next(r for r in decision["reasons"] if r["code"] == "conflicting_identifiers")
+    assert reason["outcome"] == "escalate" and "options" not in reason
+    assert [text[s:e] for s, e in reason["word_spans"]] == reason["words"]
+    assert all(repr(w) in reason["message"] for w in reason["words"])
+    doc = nlp.make_doc(text)
+    doc._.semgap_domain = domain
+    doc = nlp(doc)
+    marked = [s for s in doc.spans["semgap_unexplained"] if s.label_ == "conflicting_identifiers"]
+    assert len(marked) == 1 and marked[0].start_char == reason["start_char"]
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Clear to close on $412,000.", "mortgage"),
+    ("Clear to close, file #6097, #6097", "mortgage"),
+])
+def test_one_identifier_still_proceeds(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "proceed"
