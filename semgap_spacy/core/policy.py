@@ -97,10 +97,14 @@ FIXED_CHOICES = [
 
 
 def _reading_reason(reading: dict, where: Optional[tuple], text: str) -> dict:
-    """A checked reading as a reason, pointing at its field's mention when the text has one."""
+    """A checked reading as a reason, pointing at its field's mention when the text has one.
+    A valid reading's value (in its contract's unit) goes with it, as a text quantity's does:
+    the record then says what was checked, and the drift monitor reads it."""
     span = {}
     if where is not None:
         span = {"start_char": where[0], "end_char": where[1], "evidence": text[where[0]:where[1]]}
+    if reading.get("value") is not None:
+        span.update(value=reading["value"], unit=reading.get("unit"))
     return make_reason(reading.get("code", "malformed_reading"), reading.get("message", "reading"),
                        term_id=reading.get("term_id"), field=reading.get("field"), **span)
 

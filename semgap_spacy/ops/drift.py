@@ -15,7 +15,10 @@ A record is a decision dict (spec §5) with optional extra keys:
   defaults to "a reason code is in ``correction_codes``".
 - ``unrecognised`` (bool): whether nothing in the text was recognised;
   defaults to "a reason code is in ``unrecognised_codes``".
-- ``fields`` (Dict[str, float | List[float]]): field values in canonical units.
+- ``fields`` (Dict[str, float | List[float]]): field values in canonical units;
+  defaults to the ``value`` of each reason with a ``field`` and a ``value``
+  (a decision as ``assess`` writes it carries one per valid reading and per
+  quantity in the text tied to a field, in the contract's unit).
 
 A record may also be ``{"decision": {...decision dict...}, **extras}``.
 Everything here is a pure function; the thresholds come from
@@ -34,7 +37,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Seque
 import srsly
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-RATE_NAMES = ("unrecognised_rate", "correction_rate", "escalation_rate")
+RATE_NAMES = ("unrecognised_rate", "correction_rate", "escalation_rate", "block_rate")
 
 
 class DriftConfig(BaseModel):
@@ -146,8 +149,9 @@ def read_record(record: Mapping[str, Any], config: Optional[Any] = None) -> Reco
     unrecognised = extras.get("unrecognised")
     if unrecognised is None:
         unrecognised = bool(codes & set(cfg.unrecognised_codes))
+    given = extras.get("fields")
     fields: Dict[str, Tuple[float, ...]] = {}
-    for name, value in (extras.get("fields") or {}).items():
+    for name, value in (given.items() if isinstance(given, Mapping) else _reading_values(reasons)):
         values = value if isinstance(value, (list, tuple)) else [value]
         # Non-numbers and NaN/inf are dropped: a malformed reading is the
         # decision's business, not a drift signal.
@@ -158,6 +162,16 @@ def read_record(record: Mapping[str, Any], config: Optional[Any] = None) -> Reco
             fields[str(name)] = clean
     outcome = base.get("decision")
     return RecordView(str(outcome), term_ids, bool(corrected), bool(unrecognised), fields)
+
+
+def _reading_values(reasons: Sequence[Mapping[str, Any]]) -> List[Tuple[str, List[Any]]]:
+    """(field, values) from the reasons that carry a field's value (a reading's, a text quantity's)."""
+    out: Dict[str, List[Any]] = {}
+    for r in reasons:
+        field = r.get("field")
+        if isinstance(field, str) and "value" in r:
+            out.setdefault(field, []).append(r["value"])
+    return list(out.items())
 
 
 @dataclass

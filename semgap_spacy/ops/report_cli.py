@@ -41,8 +41,9 @@ def register(subparsers: "argparse._SubParsersAction") -> None:
     p = subparsers.add_parser(
         "drift", help="compare windows of logged decisions and report what moved",
         description="Compare a current window of decision records (JSONL, one decision per line, "
-                    "optionally with term_ids, fields, spelling_corrected, unrecognised) with a "
-                    "baseline: rates, the term mix (PSI) and field medians. Either --baseline and "
+                    "as assess writes them, optionally with term_ids, fields, spelling_corrected, "
+                    "unrecognised) with a baseline: rates, the term mix (PSI) and field medians (from the "
+                    "values the decisions' reasons carry). Either --baseline and "
                     "--current, or --records with --window (every window against the first).")
     p.add_argument("--baseline", help="decision records of a period judged normal")
     p.add_argument("--current", help="decision records to check against the baseline")
@@ -192,12 +193,11 @@ def drift_report(reports: Sequence[DriftReport], source: str, config: Any, fmt: 
              f"Records: {source}", f"Result: {verdict}"]
     base = reports[0].baseline
     lines += _heading("Figures", fmt)
-    rows = [["baseline", base.n, None, *(getattr(base, r) for r in RATE_NAMES), base.block_rate, "—"]]
+    rows = [["baseline", base.n, None, *(getattr(base, r) for r in RATE_NAMES), "—"]]
     for i, r in enumerate(reports, 1):
         rows.append([f"window {i}" if len(reports) > 1 else "current", r.current.n, r.psi,
-                     *(getattr(r.current, name) for name in RATE_NAMES), r.current.block_rate,
-                     len(r.alerts)])
-    lines += _table(["window", "records", "term-mix PSI", *RATE_NAMES, "block_rate", "alerts"], rows, fmt)
+                     *(getattr(r.current, name) for name in RATE_NAMES), len(r.alerts)])
+    lines += _table(["window", "records", "term-mix PSI", *RATE_NAMES, "alerts"], rows, fmt)
     lo, hi = config.median_ratio_alert
     lines += ["", f"PSI warns above {config.psi_warn} and alerts above {config.psi_alert}; a rate alerts "
               "when it rises by more than " + ", ".join(f"{k} {v}" for k, v in
@@ -253,7 +253,7 @@ def plot_drift(reports: Sequence[DriftReport], config: Any, path: str) -> None:
     fields = sorted({f for r in reports for f in r.median_ratios})
     fig, axes = plt.subplots(3 if fields else 2, 1, figsize=(8, 9 if fields else 6.5), sharex=True)
     rates = axes[0]
-    for name in (*RATE_NAMES, "block_rate"):
+    for name in RATE_NAMES:
         values = [getattr(reports[0].baseline, name)] + [getattr(r.current, name) for r in reports]
         rates.plot(xs, values, marker="o", label=name)
     rates.set_ylabel("share of records")

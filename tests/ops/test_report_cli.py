@@ -143,3 +143,31 @@ def test_drafts_reads_given_decisions_and_writes_only_a_candidates_file(tmp_path
                   "--write", str(tmp_path / "glossaries" / "medical_logistics.yaml"))
     assert refused.returncode == 1 and "refusing to write" in refused.stderr
     assert not (tmp_path / "glossaries").exists()
+
+
+def test_drift_reads_the_readings_of_decisions_as_assess_writes_them(tmp_path):
+    """No extras: the field values come from the decisions' reading reasons (canonical units),
+    and a source that starts sending minutes as hours moves the median x60 and the block rate."""
+    rng = random.Random(11)
+
+    def cases(n, scale):
+        return [{"id": f"k{scale}-{i}", "domain": "medical_logistics", "text": "Negative crossmatch.",
+                 "readings": {"cold_ischemia_elapsed": {"value": round(rng.uniform(4, 9) * scale, 1),
+                                                        "unit": "h"}}} for i in range(n)]
+
+    old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
+    write(tmp_path / "old_cases.jsonl", cases(40, 1))
+    write(tmp_path / "new_cases.jsonl", cases(40, 60))  # minutes, labelled hours
+    for cases_file, out in (("old_cases.jsonl", old), ("new_cases.jsonl", new)):
+        done = run("assess", "--cases", str(tmp_path / cases_file), "--out", str(out))
+        assert done.returncode == 0, done.stderr
+    assert all("fields" not in json.loads(line) for line in old.read_text(encoding="utf-8").splitlines())
+    done = run("drift", "--baseline", str(old), "--current", str(new), "--format", "json", "--fail-on-drift")
+    assert done.returncode == 3, done.stderr
+    report = json.loads(done.stdout)["reports"][0]
+    ratio = report["median_ratios"]["cold_ischemia_elapsed"]
+    assert 40 < ratio < 90
+    kinds = {(a["kind"], a["metric"]) for a in report["alerts"]}
+    assert ("median_ratio", "cold_ischemia_elapsed") in kinds and ("rate_increase", "block_rate") in kinds
+    calm = run("drift", "--baseline", str(old), "--current", str(old), "--fail-on-drift")
+    assert calm.returncode == 0 and "no drift found" in calm.stdout
