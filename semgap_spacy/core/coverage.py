@@ -708,9 +708,8 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
                          "words": tuple(dict.fromkeys([text[s:e] for s, e in spans])), "word_spans": spans})
             marks.append((tokens[0], tokens[-1] + 1, UNEXPLAINED_CONTENT))
     unordered = False
-    if explained.count(SHAPE) > 1:
-        shape = [rule is SHAPE for rule in explained]
-        for first, last, spans in identifier_conflicts(text, starts, ends, shape):
+    if len(missing) < n:  # some word explained: perhaps two identifiers by rule 5
+        for first, last, spans in identifier_conflicts(text, starts, ends, explained, SHAPE):
             rows.append({"code": CONFLICTING_IDENTIFIERS, "start_char": spans[0][0], "end_char": spans[-1][1],
                          "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
             marks.append((first, last, CONFLICTING_IDENTIFIERS))

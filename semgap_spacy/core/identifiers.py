@@ -21,7 +21,8 @@ explains (a quantity, a term).
 """
 import re
 import unicodedata
-from typing import Dict, List, Optional, Sequence, Tuple
+from bisect import bisect_right
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 CONFLICTING_IDENTIFIERS = "conflicting_identifiers"
 
@@ -33,6 +34,7 @@ _TIME_OR_DATE = re.compile(
     r"|[0-9]{1,2}[:h.][0-9]{2}[\-–][0-9]{1,2}[:h.][0-9]{2}",  # 10:05-10:50
     re.IGNORECASE)
 _DIGITS = re.compile(r"[0-9]+")
+_TWO_DIGIT_RUNS = re.compile(r"[0-9][^0-9]+[0-9]")
 
 
 #: punctuation that opens an identifier rather than the sentence ("#6097", "№ 12")
@@ -49,42 +51,29 @@ def _is_currency(text: str) -> bool:
     return bool(text) and all(unicodedata.category(ch) == "Sc" for ch in text)
 
 
-def _runs(text: str, starts: Sequence[int], ends: Sequence[int], shape: Sequence[bool]) -> List[List[int]]:
-    """[first, last] token of each run of shape tokens with nothing between them, less their
-    outer punctuation ("N123AB." is "N123AB"; "$412,000" and "#6097" keep their signs)."""
-    runs, n, i = [], len(shape), 0
-    while i < n:
-        if not shape[i]:
-            i += 1
-            continue
-        j = i + 1
-        while j < n and shape[j] and ends[j - 1] == starts[j]:
-            j += 1
-        first, last = i, j - 1
-        while first <= last and _is_punctuation(text[starts[first]:ends[first]], leading=True):
-            first += 1
-        while last > first and _is_punctuation(text[starts[last]:ends[last]]):
-            last -= 1
-        if first <= last:
-            runs.append([first, last])
-        i = j
-    return runs
-
-
-def _with_currency(text: str, starts: Sequence[int], ends: Sequence[int], runs: List[List[int]]) -> List[List[int]]:
-    """Join a currency sign standing one space from a bare number to it ("412.000 €", "€ 412.000")."""
-    out: List[List[int]] = []
-    for run in runs:
-        if out:
-            prev = out[-1]
-            gap = text[ends[prev[1]]:starts[run[0]]]
-            before, after = text[starts[prev[0]]:ends[prev[1]]], text[starts[run[0]]:ends[run[1]]]
-            if gap == " " and ((_is_currency(after) and _BARE_NUMBER.fullmatch(before))
-                               or (_is_currency(before) and _BARE_NUMBER.fullmatch(after))):
-                prev[1] = run[1]
-                continue
-        out.append(run)
-    return out
+def _run_around(i: int, text: str, starts: Sequence[int], ends: Sequence[int], rules: Sequence[Any],
+                shape: Any) -> Tuple[int, int]:
+    """[first, last] token of the run of shape tokens (rule ``shape``) with nothing between them
+    that holds token i, less its outer punctuation ("N123AB." is "N123AB"; "$412,000" and "#6097"
+    keep their signs), and with a currency sign one space from a bare number ("412.000 €")."""
+    n = len(rules)
+    first = last = i
+    while first > 0 and rules[first - 1] is shape and ends[first - 1] == starts[first]:
+        first -= 1
+    while last + 1 < n and rules[last + 1] is shape and ends[last] == starts[last + 1]:
+        last += 1
+    while first < i and _is_punctuation(text[starts[first]:ends[first]], leading=True):
+        first += 1
+    while last > i and _is_punctuation(text[starts[last]:ends[last]]):
+        last -= 1
+    if _BARE_NUMBER.fullmatch(text, starts[first], ends[last]):
+        if (last + 1 < n and rules[last + 1] is shape and starts[last + 1] == ends[last] + 1
+                and text[ends[last]] == " " and _is_currency(text[starts[last + 1]:ends[last + 1]])):
+            last += 1
+        elif (first > 0 and rules[first - 1] is shape and ends[first - 1] + 1 == starts[first]
+              and text[ends[first - 1]] == " " and _is_currency(text[starts[first - 1]:ends[first - 1]])):
+            first -= 1
+    return first, last
 
 
 def _form(value: str) -> Optional[str]:
@@ -95,18 +84,29 @@ def _form(value: str) -> Optional[str]:
     return _DIGITS.sub("0", value.lower())
 
 
-def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int],
-                         shape: Sequence[bool]) -> List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]:
+def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], rules: Sequence[Any],
+                         shape_rule: Any) -> List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]:
     """The identifiers of one form that differ, per form.
 
+    Only the tokens that hold a digit are looked at, and only when the text has two runs of
+    digits: most texts have fewer, and punctuation alone is never an identifier.
+
     text (str): The text; starts, ends: every token's character offsets.
-    shape (Sequence[bool]): Per token, whether rule 5 (neutral shape) explains it.
+    rules (Sequence[Any]): Per token, the rule that explains it; shape_rule: rule 5's (neutral shape).
     RETURNS (List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]): Per form with two or more
         different values: its first and last token (token_end exclusive), and the
         (start_char, end_char) of its first occurrence of each value, in text order.
     """
+    if not _TWO_DIGIT_RUNS.search(text):
+        return []
     by_form: Dict[str, Dict[str, Tuple[int, int, int, int]]] = {}
-    for first, last in _with_currency(text, starts, ends, _runs(text, starts, ends, shape)):
+    done = -1  # the last token of the run read last: a run with two digit groups is read once
+    for found in _DIGITS.finditer(text):
+        i = bisect_right(starts, found.start()) - 1
+        if i <= done or i < 0 or rules[i] is not shape_rule:
+            continue
+        first, last = _run_around(i, text, starts, ends, rules, shape_rule)
+        done = last
         value = text[starts[first]:ends[last]]
         form = _form(value)
         if form is not None:
@@ -114,6 +114,7 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int],
     out = []
     for values in by_form.values():
         if len(values) > 1:
-            found = sorted(values.values(), key=lambda v: v[2])
-            out.append((found[0][0], max(v[1] for v in found) + 1, tuple((v[2], v[3]) for v in found)))
+            found_values = sorted(values.values(), key=lambda v: v[2])
+            out.append((found_values[0][0], max(v[1] for v in found_values) + 1,
+                        tuple((v[2], v[3]) for v in found_values)))
     return sorted(out)

@@ -14,8 +14,8 @@ def _conflicts(text, shaped=None):
     doc = _NLP.make_doc(text)
     starts = [t.idx for t in doc]
     ends = [t.idx + len(t) for t in doc]
-    shape = [shaped(t.text) if shaped else True for t in doc]
-    return [[text[s:e] for s, e in spans] for _, _, spans in identifier_conflicts(text, starts, ends, shape)]
+    rules = ["shape" if shaped is None or shaped(t.text) else None for t in doc]
+    return [[text[s:e] for s, e in spans] for _, _, spans in identifier_conflicts(text, starts, ends, rules, "shape")]
 
 
 def _digit_or_sign(word):
