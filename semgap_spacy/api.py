@@ -324,11 +324,12 @@ def _check_batch_size(batch_size: Any) -> None:
 def line_case(number: int, raw: Union[bytes, str]) -> Tuple[Any, Optional[dict]]:
     """One JSONL line as (case, None), or (None, reason) when it is not a strict JSON object.
 
-    number (int): The line number, for the reason's message.
+    number (int): The line number, for the reason's message; line 1 may start with a
+        byte order mark, which is skipped (``util.jsonl.without_bom``).
     raw (bytes | str): The line as read (bytes are decoded as strict UTF-8).
     RETURNS (Tuple[Any, Optional[dict]]): The case, or the reason it is refused.
     """
-    value, problem = parse_line(raw)
+    value, problem = parse_line(raw, first=number == 1)
     if problem is not None:
         code, message = problem
         return None, make_reason(code, f"line {number}: {message}")

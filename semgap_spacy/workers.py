@@ -256,7 +256,7 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
             nlp.to_disk(source)
         else:
             warm_up(nlp)  # once here, before the fork, not once in every worker
-            items = _first_zone_words(nlp, items, kind, ready)  # likewise: no worker starts cold
+            items = _first_zone_words(nlp, items, kind, ready, start)  # likewise: no worker starts cold
         workers: List[_Worker] = []
         try:
             workers = [_Worker(context, source, batch_size) for _ in range(n_process)]
@@ -275,7 +275,7 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
 
 
 def _first_zone_words(nlp: Language, items: Iterable[Any], kind: str,
-                      ready: Optional[Callable[[], bool]] = None) -> Iterator[Any]:
+                      ready: Optional[Callable[[], bool]] = None, start: int = 1) -> Iterator[Any]:
     """The items, once the recurring words of the first zone's worth of them are learnt here,
     outside any zone (``util.zone_words``), so that the workers forked next find them in the
     tokenizer's cache: a worker's zone spans many chunks, so it keeps its words only when the
@@ -284,7 +284,7 @@ def _first_zone_words(nlp: Language, items: Iterable[Any], kind: str,
     what it has: the first cases are not held back waiting for a zone's worth."""
     items = iter(items)
     head = next(chunked(items, api.ZONE_CASES, ready), [])
-    cases = head if kind == "cases" else [line_case(number, line)[0] for number, line in enumerate(head)]
+    cases = head if kind == "cases" else [line_case(number, line)[0] for number, line in enumerate(head, start)]
     zone_words(nlp).keep_recurring(nlp, api.case_texts(cases), counted_again=True)
     return chain(head, items)
 

@@ -144,10 +144,92 @@ def test_cli_missing_input_is_a_message_not_a_traceback(tmp_path, capsys):
     assert "cannot open" in err and "Traceback" not in err
 
 
+MISSING = "/nonexistent-semgap/x.jsonl"
+
+
+@pytest.mark.parametrize("argv", [
+    ["verify", "--decisions", MISSING, "--cases", "{ok}"],
+    ["verify", "--decisions", "{ok}", "--cases", MISSING],
+    ["sign", "--decisions", MISSING, "--out", "{tmp}/s.jsonl"],
+    ["drift", "--baseline", MISSING, "--current", "{ok}"],
+    ["drift", "--records", MISSING, "--window", "5"],
+    ["drift", "--baseline", "{ok}", "--current", "{ok}", "--config", MISSING],
+    ["drafts", "--cases", MISSING],
+    ["drafts", "--cases", "{ok}", "--decisions", MISSING],
+    ["glossary", "replay", "--cases", MISSING, "--version", "2026.11.0"],
+    ["queue", "enqueue", "--decisions", MISSING, "--db", "{tmp}/q.sqlite3"],
+    ["queue", "enqueue", "--decisions", "{ok}", "--cases", MISSING, "--db", "{tmp}/q.sqlite3"],
+], ids=lambda argv: " ".join(argv[:2]))
+def test_every_verb_names_a_missing_input_file_in_words(tmp_path, capsys, argv):
+    ok = tmp_path / "ok.jsonl"
+    ok.write_text('{"id": "c1", "decision": "proceed", "reasons": []}\n', encoding="utf-8")
+    code = main([a.format(ok=ok, tmp=tmp_path) for a in argv])
+    out, err = capsys.readouterr()
+    assert (code, err) == (1, f"error: cannot read {MISSING}: no such file\n")
+    assert "Errno" not in out + err
+    assert not (tmp_path / "q.sqlite3").exists()  # refused before any work: no queue made
+
+
+def test_an_input_that_is_a_directory_is_said_so(tmp_path, capsys):
+    assert main(["drift", "--records", str(tmp_path), "--window", "5"]) == 1
+    assert capsys.readouterr().err == f"error: cannot read {tmp_path}: it is a directory, not a file\n"
+
+
+@pytest.mark.parametrize("argv, usage", [
+    (["queue", "enqueue", "--decisions", "d.jsonl", "--glossaries", "x"], "queue enqueue"),
+    (["queue", "list", "--cases", "c.jsonl"], "queue list"),
+    (["queue", "show", "3", "--bogus"], "queue show"),
+    (["glossary", "replay", "--cases", "c.jsonl", "--version", "1", "--bogus"], "glossary replay"),
+    (["glossary", "validate", "--bogus"], "glossary validate"),
+    (["drift", "--bogus"], "drift"),
+    (["drafts", "--cases", "c.jsonl", "--bogus"], "drafts"),
+    (["verify", "--decisions", "d", "--cases", "c", "--bogus"], "verify"),
+    (["assess", "--cases", "c", "--out", "o", "extra"], "assess"),
+])
+def test_an_unknown_option_shows_the_usage_of_its_own_verb(capsys, argv, usage):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert err.startswith(f"usage: python -m semgap_spacy {usage} [-h]"), err
+    assert f"python -m semgap_spacy {usage}: error: unrecognized arguments: " in err
+
+
+def test_a_stand_alone_tool_shows_the_usage_of_its_own_action(capsys):
+    from semgap_spacy.ops import queue_cli
+
+    assert queue_cli.main(["queue", "enqueue", "--decisions", "d.jsonl", "--glossaries", "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: semgap_spacy queue enqueue [-h]") and "unrecognized arguments: --glossaries x" in err
+
+
 def test_cli_demo_prints_a_table(capsys):
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     assert "demo-01" in out and "block" in out and "proceed" in out and "escalate" in out
+
+
+def test_demo_shows_every_reason_code_whole():
+    from semgap_spacy.ops.cli import demo_table
+
+    decisions = [{"decision": "block", "reasons": [{"code": c} for c in
+                                                   ("critical_term", "unattached_negation", "unexplained_content")]},
+                 {"decision": "proceed", "reasons": [{"code": "clearance"}, {"code": "clearance"}]}]
+    cases = [{"id": "a", "domain": "medical_logistics", "text": "No delays, crossmatch positive"},
+             {"id": "b", "domain": "mortgage", "text": "Clear to close"}]
+    header, first, second = demo_table(decisions, cases)
+    assert "critical_term,unattached_negation,unexplained_content No delays" in first
+    assert second.split()[3:] == ["clearance", "Clear", "to", "close"]  # a code once, however often given
+    assert header.index("text") == first.index("No delays") == second.index("Clear to")  # columns line up
+
+
+def test_readme_demo_block_is_what_demo_prints(capsys):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("Demo output (real run):\n\n```text\n") + len("Demo output (real run):\n\n```text\n")
+    assert main(["demo"]) == 0
+    assert capsys.readouterr().out == readme[start:readme.index("```", start)]
 
 
 def test_python_dash_m_runs_in_a_subprocess(tmp_path):

@@ -390,6 +390,31 @@ def test_default_domain_reaches_every_pipe_that_reads_the_domain():
         assert by_default == dict(decision_of(assess(plain, case["text"], domain="medical_logistics"))), case["id"]
 
 
+@pytest.mark.parametrize("build", ["build_pipeline", "add_pipe"])
+def test_an_unknown_default_domain_is_refused_when_the_pipeline_is_built(build):
+    config = {"default_domain": "nonsense"}
+    with pytest.raises(ValueError, match=r"default_domain 'nonsense' is not a domain of glossary .*; known domains: "
+                                         r"aviation_maintenance, medical_logistics, mortgage, pharma_qa"):
+        if build == "build_pipeline":
+            build_pipeline(config={"semgap_decision": config})
+        else:
+            nlp = build_pipeline(exclude=["semgap_decision"])
+            nlp.add_pipe("semgap_decision", config=config)
+
+
+def test_a_glossary_without_the_default_domain_is_refused_and_the_old_one_kept():
+    from semgap_spacy.glossary.models import GlossarySet, load_glossaries
+
+    nlp = build_pipeline(config={"semgap_decision": {"default_domain": "pharma_qa"}})
+    pipe = nlp.get_pipe("semgap_decision")
+    bundled = pipe.glossary
+    mortgage_only = GlossarySet({"mortgage": load_glossaries().domains["mortgage"]})
+    with pytest.raises(ValueError, match="'pharma_qa' is not a domain .*; known domains: mortgage$"):
+        pipe.initialize(glossary=mortgage_only)
+    assert pipe.glossary is bundled
+    assert decision_of(nlp("Batch released"))["default_domain"] == "pharma_qa"
+
+
 # -- issue 13.3 (span getters): answer only for our spans ------------------------------------
 
 def test_span_getters_are_none_on_other_spans(nlp):

@@ -16,7 +16,7 @@ from ..pipes.base import load_pipeline
 from ..util.heap import settle_owned_process
 from ..util.live_lines import LiveLines
 from ..util.safe_output import output_file, one_line
-from .cli_support import reader_gone
+from .cli_support import SubCommandParser, positive_int, reader_gone
 from ..util.signals import handled
 
 #: commands of this module; the others come from the tool modules (glossary, queue, report,
@@ -104,33 +104,31 @@ def _cmd_demo(args) -> int:
     nlp = build_pipeline(args.glossaries)
     glossary = pipeline_glossary(nlp)
     print(f"semgap_spacy demo — glossary {glossary.version} sha256 {glossary.sha256[:12]}…")
-    print(f"{'id':8} {'domain':21} {'decision':9} {'reasons':44} text")
-    for decision, case in zip(decide_cases(nlp, DEMO_CASES), DEMO_CASES):
-        codes = ",".join(dict.fromkeys(r["code"] for r in decision["reasons"]))
-        print(f"{case['id']:8} {case['domain']:21} {decision['decision']:9} {codes[:44]:44} {case['text']}")
+    for line in demo_table(list(decide_cases(nlp, DEMO_CASES)), DEMO_CASES):
+        print(line)
     return 0
 
 
-def _positive_int(text: str) -> int:
-    """An argparse type: a whole number of 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text!r}")
-    return value
+def demo_table(decisions: List[dict], cases: List[dict]) -> List[str]:
+    """The demo's rows under a header. The reasons column is as wide as its longest entry:
+    a reason code cut short ("unexplaine") names no code a reader can look up."""
+    codes = [",".join(dict.fromkeys(r["code"] for r in decision["reasons"])) for decision in decisions]
+    width = max([len("reasons")] + [len(c) for c in codes])
+    lines = [f"{'id':8} {'domain':21} {'decision':9} {'reasons':{width}} text"]
+    for decision, case, reasons in zip(decisions, cases, codes):
+        lines.append(f"{case['id']:8} {case['domain']:21} {decision['decision']:9} {reasons:{width}} {case['text']}")
+    return lines
 
 
 def build_parser(tools: bool = True) -> argparse.ArgumentParser:
     """The command-line parser; ``tools=False`` leaves out the tool modules' commands."""
     parser = argparse.ArgumentParser(prog="python -m semgap_spacy", description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=SubCommandParser)
     p = sub.add_parser("assess", help="decide every case of a JSONL file")
     p.add_argument("--cases", required=True, help="input JSONL, one case per line ('-' for stdin)")
     p.add_argument("--out", required=True, help="output JSONL, one decision per line ('-' for stdout)")
     p.add_argument("--glossaries", default=None, help="directory of domain glossaries (default: bundled)")
-    p.add_argument("--batch-size", type=_positive_int, default=256, help="docs per nlp.pipe batch (default 256)")
+    p.add_argument("--batch-size", type=positive_int, default=256, help="docs per nlp.pipe batch (default 256)")
     p.add_argument("--workers", type=int, default=1,
                    help="worker processes, each with its own pipeline (0: one per CPU; default 1)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

@@ -4,12 +4,31 @@ Every sub-command returns an exit code and reports a refused action as one
 ``error:`` line on stderr; a person running it never sees a traceback.
 """
 import argparse
+import errno
 import json
 import os
+import stat
 import sys
 from typing import Callable, Optional, Sequence, Tuple, Type
 
 Command = Callable[[argparse.Namespace], int]
+
+
+class SubCommandParser(argparse.ArgumentParser):
+    """The parser of a sub-command (``queue enqueue``, ``drift``): it refuses an option it
+    does not know itself, with its own usage.
+
+    argparse hands a sub-command's leftovers up to the top-level parser, whose usage
+    lists the commands, not the options of the one the person was typing. Given as
+    ``add_subparsers(parser_class=SubCommandParser)``; the sub-commands' own sub-parsers
+    are of the same class.
+    """
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
 
 
 def _escape_char(ch: str) -> str:
@@ -56,34 +75,89 @@ def json_line(obj: object, **kwargs) -> str:
     return "".join(out)
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of 1 or more. Anything else is a usage error
+    (exit 2, with the command's usage), said before any work is done."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text!r}")
+    return value
+
+
 def err(message: str) -> None:
     print(f"error: {printable(message)}", file=sys.stderr)
 
 
 def guard(func: Command, expected: Tuple[Type[BaseException], ...],
-          describe: Optional[Callable[[BaseException, argparse.Namespace], Optional[str]]] = None) -> Command:
+          describe: Optional[Callable[[BaseException, argparse.Namespace], Optional[str]]] = None,
+          inputs: Sequence[str] = ()) -> Command:
     """Wrap a command so errors become a message and exit code 1.
 
     func (Command): The command.
     expected (Tuple[type, ...]): Errors whose own message is the whole story.
     describe (Callable): Optional wording for other errors; None means "internal error".
+    inputs (Sequence[str]): Names of the options that give input files. Each one given is
+        checked before the command runs (``check_readable``), so a mistyped path is
+        "cannot read PATH: no such file" before any work, never Python's "[Errno 2] ..."
+        from deep inside it.
     RETURNS (Command): The wrapped command.
     """
     def run(args: argparse.Namespace) -> int:
+        paths = [path for path in (getattr(args, name, None) for name in inputs) if path and path != "-"]
         try:
+            for path in paths:
+                check_readable(path)
             return func(args)
         except BrokenPipeError:  # the reader went away ("| head"): not an error to report
             raise
-        except expected as exc:
-            err(str(exc))
-            return 1
         except Exception as exc:  # a reviewer or approver must never see a traceback
-            message = describe(exc, args) if describe else None
-            err(message or f"internal error ({type(exc).__name__}): {exc}")
+            err(_message(exc, args, paths, expected, describe))
             return 1
 
     run.__doc__ = func.__doc__
     return run
+
+
+def _message(exc: Exception, args: argparse.Namespace, paths: Sequence[str],
+             expected: Tuple[Type[BaseException], ...],
+             describe: Optional[Callable[[BaseException, argparse.Namespace], Optional[str]]]) -> str:
+    """What ``guard`` prints for an error: an input file by its path, an expected error by its
+    own message, anything else as ``describe`` words it or as an internal error."""
+    if isinstance(exc, OSError) and exc.filename in paths:
+        return cannot_read(exc.filename, exc)
+    if isinstance(exc, expected):
+        return str(exc)
+    message = describe(exc, args) if describe else None
+    return message or f"internal error ({type(exc).__name__}): {exc}"
+
+
+_WHY = {errno.ENOENT: "no such file", errno.EISDIR: "it is a directory, not a file",
+        errno.EACCES: "permission denied", errno.EPERM: "permission denied"}
+
+
+def check_readable(path: str) -> None:
+    """Refuse an input path that is missing, a directory or a file that cannot be opened.
+
+    A pipe or device (``<(cmd)``, a FIFO) is left to the command: opening it here and closing
+    it again could block on, or end, the writer at its other side.
+    RAISES (OSError): As ``open`` does, with the path as its ``filename``.
+    """
+    mode = os.stat(path).st_mode
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    if stat.S_ISREG(mode):
+        with open(path, "rb"):
+            pass
+
+
+def cannot_read(path: object, exc: OSError) -> str:
+    """The one-line message for an input file that cannot be opened: the path as given and
+    the reason in words ("no such file"), not Python's errno and repr."""
+    why = _WHY.get(exc.errno) or (exc.strerror or str(exc)).lower()
+    return f"cannot read {path}: {why}"
 
 
 def reader_gone() -> int:
@@ -104,7 +178,7 @@ def reader_gone() -> int:
 def standalone_main(register: Callable, argv: Optional[Sequence[str]] = None) -> int:
     """Run one sub-command group (its ``register``) as a CLI of its own."""
     parser = argparse.ArgumentParser(prog="semgap_spacy")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=SubCommandParser)
     subparsers.required = True
     register(subparsers)
     try:

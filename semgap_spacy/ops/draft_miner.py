@@ -14,6 +14,7 @@ and a reviewer reads them anyway.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import tempfile
@@ -28,6 +29,8 @@ from .drift import data_section, load_config
 from ..util.textnorm import fold
 
 CANDIDATES_KIND = "semgap_candidates"
+#: the format a candidates file is written in, by the suffix of its name
+CANDIDATE_FORMATS = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
 # Letters with inner hyphens/apostrophes ("cross-match", "d'evaluation"), or numbers.
 _TOKEN = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*|\d+(?:[.,]\d+)?")
 # A phrase never spans a clause break: "positive, courier" are two thoughts.
@@ -235,7 +238,8 @@ def check_candidates_path(path: Union[str, Path]) -> Path:
     """Refuse a target that is, or could be, an approved glossary.
 
     Refused: any path under a ``glossaries/`` directory other than
-    ``glossaries/candidates/``; any existing file whose YAML holds a term
+    ``glossaries/candidates/``; a name that does not end in .yaml, .yml or
+    .json (``candidates_format``); any existing file whose YAML holds a term
     with ``status: approved``; any existing file that is not a candidates
     file (or cannot be read as YAML), since overwriting it could destroy a
     glossary this check does not recognise.
@@ -251,12 +255,14 @@ def check_candidates_path(path: Union[str, Path]) -> Path:
                 f"refusing to write draft candidates to {path}: it is inside a glossaries/ "
                 "directory; write them under glossaries/candidates/ or elsewhere"
             )
+    fmt = candidates_format(target, shown=path)
     if target.exists():
         try:
-            existing = srsly.yaml_loads(target.read_text("utf-8"))
+            text = target.read_text("utf-8")
+            existing = json.loads(text) if fmt == "json" else srsly.yaml_loads(text)
         except (OSError, UnicodeDecodeError, ValueError) as err:
             raise CandidateWriteError(
-                f"refusing to overwrite {path}: it exists and is not readable YAML ({err})"
+                f"refusing to overwrite {path}: it exists and is not readable {fmt.upper()} ({err})"
             ) from None
         if _has_approved(existing):
             raise CandidateWriteError(
@@ -271,6 +277,25 @@ def check_candidates_path(path: Union[str, Path]) -> Path:
     return target
 
 
+def candidates_format(path: Union[str, Path], shown: Union[None, str, Path] = None) -> str:
+    """The format a candidates file is written in, "yaml" or "json", from its name's suffix.
+
+    A file named .json that holds YAML is read wrongly, or not at all, by the next
+    program; a name with any other suffix says nothing of what it holds. Both are refused.
+
+    path (Union[str, Path]): The candidates file.
+    shown (Union[None, str, Path]): The path as the user gave it, for the message.
+    RETURNS (str): "yaml" for .yaml and .yml, "json" for .json.
+    """
+    fmt = CANDIDATE_FORMATS.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise CandidateWriteError(
+            f"refusing to write draft candidates to {shown or path}: name the file .yaml or .yml "
+            "(written as YAML) or .json (written as JSON)"
+        )
+    return fmt
+
+
 def _has_approved(node: Any) -> bool:
     if isinstance(node, dict):
         if str(node.get("status", "")).strip().lower() == "approved":
@@ -283,10 +308,11 @@ def _has_approved(node: Any) -> bool:
 
 def write_candidates(candidates: Sequence[Candidate], path: Union[str, Path],
                      source: Optional[str] = None) -> Path:
-    """Write draft candidates to their own YAML file, never to a glossary.
+    """Write draft candidates to their own file, never to a glossary.
 
     candidates (Sequence[Candidate]): From ``mine_candidates``.
-    path (Union[str, Path]): The candidates file; see ``check_candidates_path``.
+    path (Union[str, Path]): The candidates file; see ``check_candidates_path``. A .json
+        file is written as JSON, a .yaml or .yml file as YAML (``candidates_format``).
     source (Optional[str]): Where the texts came from, for the record.
     RETURNS (Path): The file written.
     """
@@ -299,11 +325,15 @@ def write_candidates(candidates: Sequence[Candidate], path: Union[str, Path],
         "source": source,
         "candidates": [c.to_dict() for c in candidates],
     }
+    if candidates_format(target) == "json":
+        text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = srsly.yaml_dumps(doc, sort_keys=False)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".candidates-", suffix=".yaml", dir=str(target.parent))
+    fd, tmp = tempfile.mkstemp(prefix=".candidates-", suffix=target.suffix, dir=str(target.parent))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(srsly.yaml_dumps(doc, sort_keys=False))
+            fh.write(text)
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
@@ -320,6 +350,7 @@ __all__ = [
     "is_unrecognised_escalation",
     "select_texts",
     "mine_candidates",
+    "candidates_format",
     "check_candidates_path",
     "write_candidates",
 ]

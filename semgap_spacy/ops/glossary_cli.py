@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
-from .cli_support import err, guard, standalone_main
+from .cli_support import Command, err, guard, standalone_main
 from ..glossary.models import GlossaryError, bundled_glossary_dir
 from ..glossary.drafts import TeachingError, objections_to
 from ..glossary.governance import ERROR, GovernanceError, diff, replay, validate
@@ -96,7 +96,7 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.add_argument("--archive-root", default=None,
                    help="where versions are archived (default: <glossaries>/archive)")
     p.add_argument("--json", action="store_true", help="the report as JSON")
-    p.set_defaults(func=_guard(_cmd_replay))
+    p.set_defaults(func=_guard(_cmd_replay, inputs=("cases",)))
     return glossary
 
 
@@ -110,8 +110,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return standalone_main(register, argv)
 
 
-def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    return guard(func, (GovernanceError, GlossaryError, TeachingError, RosterError, ValueError, OSError))
+def _guard(func: Callable[[argparse.Namespace], int], inputs: Sequence[str] = ()) -> Command:
+    return guard(func, (GovernanceError, GlossaryError, TeachingError, RosterError, ValueError, OSError),
+                 inputs=inputs)
 
 
 def _summary(findings: List[Any]) -> str:

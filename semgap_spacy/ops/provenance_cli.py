@@ -21,6 +21,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .cli_support import field, guard, printable, standalone_main
 from ..core.provenance import sign_decision, verify_evidence
+from ..util.jsonl import without_bom
 from ..util.signing import KEY_ENV_CONFIG, KEY_FILE_CONFIG, SigningKeyError, load_key
 
 # Beyond this a line is refused before it is parsed (a log line is a few kB).
@@ -45,6 +46,8 @@ def _lines(path: str) -> List[Tuple[int, Any, Optional[str]]]:
     out = []
     with open(path, "rb") as fh:
         for lineno, raw in enumerate(fh, 1):
+            if lineno == 1:
+                raw = without_bom(raw)
             if not raw.strip():
                 continue
             if len(raw) > MAX_LINE_BYTES:
@@ -157,11 +160,12 @@ def register(subparsers: "argparse._SubParsersAction") -> None:
                               help="check logged decisions against their cases (and signatures)")
     p.add_argument("--decisions", required=True, help="decisions JSONL")
     p.add_argument("--cases", required=True, help="the cases JSONL they were decided on")
-    p.set_defaults(func=guard(_cmd_verify, (SigningKeyError, ValueError, OSError)))
+    p.set_defaults(func=guard(_cmd_verify, (SigningKeyError, ValueError, OSError),
+                              inputs=("decisions", "cases")))
     p = subparsers.add_parser("sign", parents=[keys], help="add an HMAC signature to every decision")
     p.add_argument("--decisions", required=True, help="decisions JSONL")
     p.add_argument("--out", required=True, help="signed decisions JSONL")
-    p.set_defaults(func=guard(_cmd_sign, (SigningKeyError, ValueError, OSError)))
+    p.set_defaults(func=guard(_cmd_sign, (SigningKeyError, ValueError, OSError), inputs=("decisions",)))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

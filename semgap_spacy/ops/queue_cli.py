@@ -14,7 +14,7 @@ import sqlite3
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from .cli_support import err, field, guard, json_line, printable, standalone_main
+from .cli_support import Command, err, field, guard, json_line, printable, standalone_main
 from ..util.jsonl import read_jsonl
 from ..util.safe_output import output_file
 from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue, text_sha256
@@ -132,7 +132,7 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
                    help="cases JSONL; supplies each decision's text, matched by id")
     p.add_argument("--store-raw-text", action="store_true",
                    help="also keep the case text itself (off by default: it may hold personal data)")
-    p.set_defaults(func=_guard(_cmd_enqueue))
+    p.set_defaults(func=_guard(_cmd_enqueue, inputs=("decisions", "cases")))
     return queue
 
 
@@ -146,8 +146,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return standalone_main(register, argv)
 
 
-def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    return guard(func, (QueueError, RosterError, SigningKeyError, ValueError, OSError), _describe_db_error)
+def _guard(func: Callable[[argparse.Namespace], int], inputs: Sequence[str] = ()) -> Command:
+    return guard(func, (QueueError, RosterError, SigningKeyError, ValueError, OSError), _describe_db_error,
+                 inputs=inputs)
 
 
 def _describe_db_error(exc: BaseException, args: argparse.Namespace) -> Optional[str]:

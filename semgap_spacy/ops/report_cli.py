@@ -8,8 +8,12 @@ mined from texts the pipeline escalated as unrecognised. The reports are
 plain text or Markdown (or JSON for a program); ``drift --png`` also draws
 the figures, with matplotlib from the optional ``plot`` extra.
 
-Input files are logs a program wrote, so a broken line is an error with its
-line number (exit 1), never a report over part of the data.
+``drift`` reads logs a program wrote, so a broken line is an error with its
+line number (exit 1), never a report over part of the data. ``drafts`` reads
+cases, as ``assess`` does, often written by hand or exported from another
+system: a line that is not a JSON object is skipped and counted in the report
+(with its line number), never the end of the run; the drafts are suggestions
+for a person, and the ones the other lines give are worth having.
 """
 from __future__ import annotations
 
@@ -17,14 +21,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import srsly
 
-from .cli_support import guard, standalone_main
-from .draft_miner import CandidateWriteError, mine_candidates, select_texts, write_candidates
+from .cli_support import guard, positive_int, standalone_main
+from .draft_miner import (CandidateWriteError, check_candidates_path, mine_candidates, select_texts,
+                          write_candidates)
 from .drift import RATE_NAMES, DriftReport, compare_windows, load_config, monitor
-from ..util.jsonl import read_jsonl
+from ..util.jsonl import file_lines, read_jsonl
 
 FORMATS = ("text", "markdown", "json")
 # Exit code of ``drift --fail-on-drift`` when a threshold was crossed, so a
@@ -54,7 +59,8 @@ def register(subparsers: "argparse._SubParsersAction") -> None:
     p.add_argument("--png", help="also draw the figures to this PNG file (needs the 'plot' extra)")
     p.add_argument("--fail-on-drift", action="store_true",
                    help=f"exit {DRIFT_FOUND} when any threshold is crossed")
-    p.set_defaults(func=guard(_cmd_drift, (ReportError, CandidateWriteError, OSError)))
+    p.set_defaults(func=guard(_cmd_drift, (ReportError, CandidateWriteError, OSError),
+                              inputs=("baseline", "current", "records", "config")))
 
     p = subparsers.add_parser(
         "drafts", help="propose draft glossary phrases from texts escalated as unrecognised",
@@ -65,13 +71,15 @@ def register(subparsers: "argparse._SubParsersAction") -> None:
     p.add_argument("--decisions", help="their decisions (JSONL); default: decide the cases now")
     p.add_argument("--glossaries", default=None,
                    help="glossary directory whose phrases are already known (default: bundled)")
-    p.add_argument("--max", type=int, default=None, dest="max_candidates",
-                   help="at most this many candidates (default: the config's max_candidates)")
+    p.add_argument("--max", type=positive_int, default=None, dest="max_candidates",
+                   help="at most this many candidates, 1 or more (default: the config's max_candidates)")
     p.add_argument("--config", help="YAML/JSON file of miner overrides (keys of data/drift.yaml 'miner')")
     _output_args(p)
-    p.add_argument("--write", help="also write the drafts to this candidates YAML file "
-                                   "(refused inside glossaries/, except glossaries/candidates/)")
-    p.set_defaults(func=guard(_cmd_drafts, (ReportError, CandidateWriteError, OSError)))
+    p.add_argument("--write", help="also write the drafts to this candidates file: YAML when it is named "
+                                   ".yaml or .yml, JSON when .json, other names refused (refused inside "
+                                   "glossaries/, except glossaries/candidates/)")
+    p.set_defaults(func=guard(_cmd_drafts, (ReportError, CandidateWriteError, OSError),
+                              inputs=("cases", "decisions", "config")))
 
 
 def _output_args(p: argparse.ArgumentParser) -> None:
@@ -88,6 +96,22 @@ def _records(path: str, what: str) -> List[dict]:
         if not isinstance(row, dict):
             raise ReportError(f"{path}: {what} {number} is JSON {type(row).__name__}, not an object")
     return rows
+
+
+def _object_lines(path: str) -> Tuple[List[dict], List[int]]:
+    """The JSON objects of a file, and the numbers of its lines that are not one (skipped).
+
+    ``drafts`` mines what it can read: as ``assess`` decides every line, one broken or
+    non-object line costs that line, never the run; the report counts the skipped ones.
+    """
+    rows: List[dict] = []
+    skipped: List[int] = []
+    for lineno, value, problem in file_lines(path):
+        if problem is None and isinstance(value, dict):
+            rows.append(value)
+        else:
+            skipped.append(lineno)
+    return rows, skipped
 
 
 def _overrides(path: Optional[str], section: str) -> Optional[Dict[str, Any]]:
@@ -290,16 +314,17 @@ def _cmd_drafts(args: argparse.Namespace) -> int:
     """Mine draft phrases from cases escalated as unrecognised and report them."""
     from ..glossary import GlossaryError, load_glossaries
 
-    if args.max_candidates is not None and args.max_candidates < 0:
-        raise ReportError("--max must be 0 or more")
+    if args.write:
+        check_candidates_path(args.write)  # a refused --write is said before any work, not after it
     overrides = _overrides(args.config, "miner")
-    cases = _records(args.cases, "case")
+    cases, skipped = _object_lines(args.cases)
     try:
         glossary = load_glossaries(args.glossaries)
     except GlossaryError as exc:
         raise ReportError(str(exc)) from None
+    skipped_decisions: List[int] = []
     if args.decisions:
-        decisions = _records(args.decisions, "decision")
+        decisions, skipped_decisions = _object_lines(args.decisions)
         decided = f"decisions from {args.decisions}"
     else:
         from ..api import build_pipeline, decide_cases
@@ -316,23 +341,38 @@ def _cmd_drafts(args: argparse.Namespace) -> int:
     if args.write:
         written = write_candidates(candidates, args.write, source=args.cases)
         print(f"{len(candidates)} draft candidates written to {written}", file=sys.stderr)
+    skips = {"cases": (args.cases, skipped), "decisions": (args.decisions, skipped_decisions)}
     if args.format == "json":
         text = json.dumps({"cases": len(cases), "unrecognised": len(texts),
+                           "skipped_lines": {what: len(lines) for what, (_path, lines) in skips.items()},
                            "candidates": [c.to_dict() for c in candidates]}, ensure_ascii=False, indent=2) + "\n"
     else:
-        text = drafts_report(candidates, len(cases), len(texts), f"{args.cases}, {decided}", args.format)
+        text = drafts_report(candidates, len(cases), len(texts), f"{args.cases}, {decided}", args.format,
+                             skipped=[_skipped_note(path, lines) for path, lines in skips.values() if lines])
     _emit(text, args.out)
     return 0
 
 
+def _skipped_note(path: str, lines: Sequence[int], shown: int = 10) -> str:
+    """ "3 lines of PATH are not JSON objects (lines 2, 5, 9)", the first ``shown`` numbers named."""
+    numbers = ", ".join(str(n) for n in lines[:shown]) + (", ..." if len(lines) > shown else "")
+    one = len(lines) == 1
+    return (f"{len(lines)} line{'' if one else 's'} of {path} {'is' if one else 'are'} not "
+            f"{'a JSON object' if one else 'JSON objects'} (line{'' if one else 's'} {numbers})")
+
+
 def drafts_report(candidates: Sequence[Any], n_cases: int, n_texts: int, source: str,
-                  fmt: str = "text") -> str:
-    """A readable list of draft candidates, with how many texts each came from."""
+                  fmt: str = "text", skipped: Sequence[str] = ()) -> str:
+    """A readable list of draft candidates, with how many texts each came from.
+
+    skipped (Sequence[str]): Notes on input lines that were skipped, one per file.
+    """
     lines = [("# " if fmt == "markdown" else "") + "semgap draft-term candidates", "",
              f"Cases: {source}",
-             f"Escalated as unrecognised: {n_texts} of {n_cases} cases",
-             "Every candidate is a draft: it clears and blocks nothing until a person defines, "
-             "owns and approves it in a glossary."]
+             f"Escalated as unrecognised: {n_texts} of {n_cases} cases"]
+    lines += [f"Skipped: {note}" for note in skipped]
+    lines += ["Every candidate is a draft: it clears and blocks nothing until a person defines, "
+              "owns and approves it in a glossary."]
     lines += _heading("Candidates", fmt)
     if candidates:
         lines += _table(["phrase", "texts", "example cases"],

@@ -139,9 +139,27 @@ class Decision(SemgapPipe):
                                "glossary_version": self.glossary.version,
                                "glossary_sha256": self.glossary.sha256, "text_sha256": None})
 
+    def set_glossary(self, glossary) -> None:
+        # checked before it is taken: a glossary that lacks the default domain leaves the pipe as it was
+        self._check_default_domain(glossary)
+        super().set_glossary(glossary)
+
     def _rebuild(self) -> None:
+        self._check_default_domain(self.glossary)
         self.policy = Policy(self.glossary, untied_quantities=self.untied_quantities)
         self._clean_entries = None
+
+    def _check_default_domain(self, glossary) -> None:
+        """Refuse a ``default_domain`` the glossary does not have, when the pipe is built from it.
+
+        Accepted, it would make every doc that names no domain escalate ``unknown_domain``:
+        a typo in the config ("mortage") would look like a pipeline that decides nothing,
+        found only from its decisions. RAISES (ValueError): Naming the known domains.
+        """
+        if self.default_domain is None or self.default_domain in glossary.domains:
+            return
+        raise ValueError(f"{self.name}: default_domain {self.default_domain!r} is not a domain of glossary "
+                         f"{glossary.version}; known domains: {', '.join(glossary.domains)}")
 
     def reasons(self, doc: Doc) -> List[dict]:
         """Every reason for a doc, strictest first, then in text order."""

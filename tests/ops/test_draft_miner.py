@@ -1,4 +1,6 @@
 """Draft-term miner: drafts only, capped, minus known phrases, never into a glossary."""
+import json
+
 import pytest
 import srsly
 
@@ -168,3 +170,25 @@ def test_draft_miner_refuses_symlink_into_glossaries(tmp_path):
     with pytest.raises(CandidateWriteError):
         write_candidates(mine_candidates(TEXTS), link)
     assert real.read_text(encoding="utf-8") == "domain: pharma_qa\nterms: []\n"
+
+
+def test_draft_miner_writes_json_to_a_json_file_and_yaml_to_yaml(tmp_path):
+    for name in ("c.json", "c.JSON"):
+        target = tmp_path / name
+        write_candidates(mine_candidates(TEXTS, max_candidates=2), target, source="week 48")
+        doc = json.loads(target.read_text(encoding="utf-8"))
+        assert doc["kind"] == "semgap_candidates" and len(doc["candidates"]) == 2
+        write_candidates(mine_candidates(TEXTS, max_candidates=1), target)  # re-run over its own file
+        assert len(json.loads(target.read_text(encoding="utf-8"))["candidates"]) == 1
+    for name in ("c.yaml", "c.yml"):
+        target = tmp_path / name
+        write_candidates(mine_candidates(TEXTS, max_candidates=2), target)
+        text = target.read_text(encoding="utf-8")
+        assert text.startswith("kind: semgap_candidates") and srsly.yaml_loads(text)["candidates"]
+
+
+@pytest.mark.parametrize("name", ["candidates.txt", "candidates", "candidates.yaml.bak"])
+def test_draft_miner_refuses_a_name_that_says_no_format(tmp_path, name):
+    with pytest.raises(CandidateWriteError, match=r"name the file \.yaml or \.yml .* or \.json"):
+        write_candidates(mine_candidates(TEXTS), tmp_path / name)
+    assert not (tmp_path / name).exists()

@@ -171,3 +171,51 @@ def test_drift_reads_the_readings_of_decisions_as_assess_writes_them(tmp_path):
     assert ("median_ratio", "cold_ischemia_elapsed") in kinds and ("rate_increase", "block_rate") in kinds
     calm = run("drift", "--baseline", str(old), "--current", str(old), "--fail-on-drift")
     assert calm.returncode == 0 and "no drift found" in calm.stdout
+
+
+def test_drafts_skips_lines_that_are_not_cases_and_counts_them(nlp, tmp_path):
+    good = [json.dumps(c) for c in CASES]
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("\n".join(good[:1] + ["not json"] + good[1:3] + ['["a list"]', ""] + good[3:]) + "\n",
+                     encoding="utf-8")
+    known = [t for _d, term in load_glossaries().terms() for t, *_ in term.variants()]
+    expected = mine_candidates(select_texts(CASES, decide_cases(nlp, CASES)), known_phrases=known)
+    done = run("drafts", "--cases", str(cases), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["candidates"] == [c.to_dict() for c in expected]
+    assert (report["cases"], report["skipped_lines"]) == (5, {"cases": 2, "decisions": 0})
+    decisions = tmp_path / "decisions.jsonl"
+    decisions.write_text("{broken\n" + "".join(json.dumps(
+        {"id": c["id"], "decision": "escalate", "reasons": [{"code": "no_recognised_term"}]}) + "\n"
+        for c in CASES[:2]), encoding="utf-8")
+    done = run("drafts", "--cases", str(cases), "--decisions", str(decisions))
+    assert done.returncode == 0, done.stderr
+    assert f"Skipped: 2 lines of {cases} are not JSON objects (lines 2, 5)" in done.stdout
+    assert f"Skipped: 1 line of {decisions} is not a JSON object (line 1)" in done.stdout
+    assert "Escalated as unrecognised: 2 of 5 cases" in done.stdout and "probe temperature logger" in done.stdout
+
+
+def test_drafts_write_json_to_a_json_file_and_refuses_a_name_of_no_format(tmp_path):
+    cases = write(tmp_path / "cases.jsonl", CASES)
+    decisions = write(tmp_path / "decisions.jsonl", [
+        {"id": c["id"], "decision": "escalate", "reasons": [{"code": "no_recognised_term"}]} for c in CASES[:2]])
+    target = tmp_path / "candidates.json"
+    done = run("drafts", "--cases", cases, "--decisions", decisions, "--write", str(target))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(target.read_text(encoding="utf-8"))
+    assert data["kind"] == "semgap_candidates" and data["candidates"][0]["phrase"] == "probe temperature logger"
+    other = tmp_path / "candidates.txt"
+    refused = run("drafts", "--cases", cases, "--decisions", decisions, "--write", str(other))
+    assert refused.returncode == 1 and not other.exists() and refused.stdout == ""  # before any work
+    assert refused.stderr == (f"error: refusing to write draft candidates to {other}: name the file .yaml or "
+                              ".yml (written as YAML) or .json (written as JSON)\n")
+
+
+@pytest.mark.parametrize("given", ["0", "-1", "many"])
+def test_drafts_max_below_1_is_a_usage_error(tmp_path, given):
+    cases = write(tmp_path / "cases.jsonl", CASES)
+    done = run("drafts", "--cases", cases, "--max", given)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("usage: python -m semgap_spacy drafts")
+    assert f"drafts: error: argument --max: must be a whole number of 1 or more, not '{given}'" in done.stderr

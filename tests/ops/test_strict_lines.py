@@ -123,6 +123,65 @@ def test_read_jsonl_refuses_a_duplicate_key_naming_the_line(tmp_path):
     assert "d.jsonl:2" in str(err.value) and "duplicate_key" in str(err.value)
 
 
+# -- a byte order mark at the start of a file (Windows editors write one) ------------------
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_line_case_skips_a_bom_on_line_1_only():
+    from semgap_spacy.api import line_case
+
+    raw = BOM + GOOD.encode() + b"\n"
+    assert line_case(1, raw) == (json.loads(GOOD), None)
+    assert line_case(1, raw.decode("utf-8")) == (json.loads(GOOD), None)
+    for number in (2, 7):  # anywhere but the start of the file it is a character of the line
+        case, reason = line_case(number, raw)
+        assert case is None and reason["code"] == "invalid_case" and "BOM" in reason["message"]
+    case, reason = line_case(1, BOM + raw)  # one mark is skipped, not two
+    assert case is None and reason["code"] == "invalid_case"
+
+
+def test_assess_decides_line_1_after_a_bom_and_refuses_one_elsewhere(tmp_path):
+    src, out = tmp_path / "bom.jsonl", tmp_path / "out.jsonl"
+    src.write_bytes(BOM + GOOD.encode() + b"\n" + BOM + GOOD.encode() + b"\n" + GOOD.encode() + b"\n")
+    assert main(["assess", "--cases", str(src), "--out", str(out)]) == 0
+    decisions = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(d["id"], d["decision"]) for d in decisions] == [("ok", "proceed"), (None, "escalate"), ("ok", "proceed")]
+    assert decisions[1]["line"] == 2 and decisions[1]["reasons"][0]["code"] == "invalid_case"
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(GOOD + "\n", encoding="utf-8")
+    assert main(["assess", "--cases", str(plain), "--out", str(tmp_path / "plain_out.jsonl")]) == 0
+    assert decisions[0] == json.loads((tmp_path / "plain_out.jsonl").read_text(encoding="utf-8"))
+
+
+def test_read_jsonl_skips_a_bom_at_the_start_only(tmp_path):
+    path = tmp_path / "d.jsonl"
+    path.write_bytes(BOM + b'{"a": 1}\n{"a": 2}\n')
+    assert read_jsonl(path) == [{"a": 1}, {"a": 2}]
+    path.write_bytes(BOM + b"\n" + b'{"a": 1}\n')  # a first line that is only the mark is blank
+    assert read_jsonl(path) == [{"a": 1}]
+    path.write_bytes(b'{"a": 1}\n' + BOM + b'{"a": 2}\n')
+    with pytest.raises(ValueError, match="d.jsonl:2"):
+        read_jsonl(path)
+
+
+def test_every_jsonl_command_reads_a_file_saved_with_a_bom(tmp_path, capsys):
+    cases, decided = tmp_path / "cases.jsonl", tmp_path / "decided.jsonl"
+    cases.write_text(GOOD + "\n", encoding="utf-8")
+    assert main(["assess", "--cases", str(cases), "--out", str(decided)]) == 0
+    for path in (cases, decided):  # as Notepad saves them
+        path.write_bytes(BOM + path.read_bytes())
+    runs = [(["verify", "--decisions", str(decided), "--cases", str(cases)], "checked 1 decisions: 1 ok"),
+            (["drift", "--baseline", str(decided), "--current", str(decided)], "Records: baseline"),
+            (["queue", "enqueue", "--decisions", str(decided), "--cases", str(cases),
+              "--db", str(tmp_path / "q.sqlite3")], "1 proceed skipped, 0 refused")]
+    for argv, said in runs:
+        capsys.readouterr()
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code == 0 and said in out, (argv[0], out, err)
+
+
 def test_stdin_run_with_a_huge_integer_is_not_aborted(tmp_path):
     data = (GOOD + "\n" + SPECIAL["int_4301"][0] + "\n" + GOOD + "\n").encode()
     proc = subprocess.run([sys.executable, "-m", "semgap_spacy", "assess", "--cases", "-", "--out", "-"],
