@@ -31,7 +31,8 @@ from spacy.language import Language
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..core.coverage import NAME_SOURCES, NER_LABELS, CoverageRules, findings
+from ..core.colon_values import unread_colon_values
+from ..core.coverage import NAME_SOURCES, NER_LABELS, SHAPE, TERM, CoverageRules, findings
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import generation, languages as languages_available, union
 from ..lang.cues import HEDGE, NEGATION, QUESTION
@@ -103,6 +104,7 @@ class Coverage(SemgapPipe):
         matches = data.get(_CUE_MATCHES) or ()
         explained = rules.unglue_shapes(rules.explain_words(reading[0], covered, matches), text, starts, ends,
                                         domain)
+        unread_colon_values(explained, text, starts, ends, TERM, SHAPE)
         if None in explained:
             rules.explain_after(explained, text, starts, ends)
         breaks = None

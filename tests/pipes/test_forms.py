@@ -1,0 +1,58 @@
+"""Forms and checklists: an empty checkbox is a negation cue, and an initial or a dash after
+a term's colon is the form's answer, which rule 5 does not explain."""
+import pytest
+
+from semgap_spacy.core.colon_values import unread_colon_values
+
+
+def _codes(decision):
+    return [r["code"] for r in decision["reasons"]]
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("[ ] Clear to close", "mortgage"),
+    ("- [ ] crossmatch negative", "medical_logistics"),
+    ("[  ] Airworthy", "aviation_maintenance"),
+    ("☐ Batch released", "pharma_qa"),
+])
+def test_an_empty_checkbox_negates_its_item(decide, text, domain):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate" and "clearance_negated" in _codes(decision)
+
+
+@pytest.mark.parametrize("text, domain, words", [
+    ("Clear to close: N", "mortgage", ["N"]),
+    ("CTC: —", "mortgage", ["—"]),
+    ("XM neg: N/A", "medical_logistics", ["N", "/"]),
+    ("Lote liberado: N/A", "pharma_qa", ["N", "/"]),
+])
+def test_an_answer_after_a_terms_colon_is_not_explained_by_its_shape(decide, text, domain, words):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    reason = next(r for r in decision["reasons"] if r["code"] == "unexplained_content")
+    assert reason["words"] == words
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("[X] Clear to close", "mortgage"),
+    ("Clear to close: LN-20417", "mortgage"),  # a value with a digit names a thing
+    ("Batch released: ✅", "pharma_qa"),  # a symbol is a mark
+    ("Crossmatch: negative", "medical_logistics"),
+])
+def test_a_checked_box_an_identifier_or_a_mark_after_the_colon_still_proceeds(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+def test_only_a_colon_right_after_a_term_opens_a_value():
+    text = "Note: N. Ruiz clear to close"
+    tokens = ["Note", ":", "N.", "Ruiz", "clear", "to", "close"]
+    starts, pos = [], 0
+    for t in tokens:
+        pos = text.index(t, pos)
+        starts.append(pos)
+        pos += len(t)
+    ends = [s + len(t) for s, t in zip(starts, tokens)]
+    explained = [None, "shape", "shape", None, "term", "term", "term"]
+    assert unread_colon_values(list(explained), text, starts, ends, "term", "shape") == explained
+    after_term = ["term", "shape", "shape", None, "term", "term", "term"]
+    assert unread_colon_values(list(after_term), text, starts, ends, "term", "shape")[2] is None
