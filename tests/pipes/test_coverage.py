@@ -417,7 +417,8 @@ def test_a_symbol_cue_reaches_the_clearance(decide, nlp, record, template):
     assert decision["decision"] == "escalate"
     expected = "clearance_negated" if record["category"] == "negation" else "clearance_hedged"
     assert expected in _codes(decision)
-    assert _rules(nlp, text, "mortgage")[record["cue"]] == "cue"
+    rules = _rules(nlp, text, "mortgage")
+    assert all(rules[word] == "cue" for word in record["cue"].split())  # "[ ]" is two tokens
 
 
 @pytest.mark.parametrize("symbol, code", [("❌", "unattached_negation"), ("⏳", "unattached_hedge")])
