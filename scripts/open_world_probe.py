@@ -31,8 +31,14 @@ KINDS = ("unsafe", "harmless")
 
 
 def probe_files(folder: Path) -> List[Path]:
-    """The probe files of a folder, unsafe ones first, each kind in name order."""
-    return [path for kind in KINDS for path in sorted(folder.glob(f"{kind}*.txt"))]
+    """The probe files of a folder, unsafe ones first, each kind in the order of its sets
+    ("unsafe_2.txt" before "unsafe_10.txt")."""
+    return [path for kind in KINDS for path in sorted(folder.glob(f"{kind}*.txt"), key=_set_order)]
+
+
+def _set_order(path: Path) -> Tuple[int, str]:
+    number = path.stem.rpartition("_")[2]
+    return (int(number) if number.isdigit() else 1), path.name
 
 
 def kind_of(name: str) -> str:

@@ -53,6 +53,7 @@ from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
+from .questions import QUESTION_WORD_ORDER, opener_pattern, word_order_questions
 from .reasons import make_reason
 from .context import closes_question
 from .textview import digit_spellings, read_word
@@ -208,6 +209,12 @@ class DomainRules(NamedTuple):
     neutral_seq_words: FrozenSet[str]            # every word of neutral_seqs, folded
 
 
+def _letter(rule: Optional[str], text: str, start: int, end: int) -> bool:
+    """A single letter that rule 3 explained (es "a", "o", "u" are stop words): glued to shapes
+    it is a letter of an abbreviation ("A/C U/S", aircraft unserviceable), not a word."""
+    return rule is STOP_WORD and end - start == 1 and text[start].isalpha()
+
+
 class CoverageRules:
     """The rules of spec §4.1 for one glossary set, built once.
 
@@ -260,6 +267,11 @@ class CoverageRules:
         self.break_words = frozenset(_fold(w) for w in break_cue_words())
         self.break_phrases = frozenset(" ".join(_fold(w).split()) for w in break_cue_phrases())
         self.openers = frozenset(w.split()[0] for w in self.break_phrases)
+        # a question asked by its word order ("is it clear to close": ``core.questions``)
+        packs = [get_pack(code) for code in pack_codes]
+        self.question_openers = frozenset(_fold(w) for pack in packs for w in pack.question_openers)
+        self.question_subjects = frozenset(_fold(w) for pack in packs for w in pack.question_subjects)
+        self._may_ask = opener_pattern(self.question_openers) if self.question_openers else None
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -416,8 +428,11 @@ class CoverageRules:
                 i += 1
                 continue
             j = i + 1  # the run of shape tokens i..j-1 with nothing between them
-            while j < n and explained[j] is SHAPE and ends[j - 1] == starts[j]:
+            while j < n and ends[j - 1] == starts[j] and (explained[j] is SHAPE or _letter(explained[j], text,
+                                                                                          starts[j], ends[j])):
                 j += 1
+            if i > 0 and ends[i - 1] == starts[i] and _letter(explained[i - 1], text, starts[i - 1], ends[i - 1]):
+                i -= 1  # "A/C", "U/S": a letter that is also a stop word (es "a", "u", "o") is part of it
             first, last = i, j - 1
             while first < last and not any(ch.isalnum() for ch in text[starts[first]:ends[first]]):
                 first += 1
@@ -427,6 +442,13 @@ class CoverageRules:
                 explained[first:last + 1] = [None] * (last + 1 - first)
             i = j
         return explained
+
+    def questions(self, text: str, starts: Sequence[int], ends: Sequence[int]) -> List[Tuple[int, int]]:
+        """The sentences asked by their word order (``core.questions``), as token ranges."""
+        if self._may_ask is None or self._may_ask.search(text) is None:
+            return []
+        folded = [_fold(text[s:e]) for s, e in zip(starts, ends)]
+        return word_order_questions(text, starts, ends, folded, self.question_openers, self.question_subjects)
 
     def explain_after(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                       ends: Sequence[int]) -> List[Optional[str]]:
@@ -664,7 +686,8 @@ def _sentence_starts(texts: Sequence[str]) -> Set[int]:
 
 def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: Sequence[Optional[str]],
              cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]],
-             breaks: Optional[Sequence[Tuple[int, int]]] = None) -> Findings:
+             breaks: Optional[Sequence[Tuple[int, int]]] = None,
+             questions: Sequence[Tuple[int, int]] = ()) -> Findings:
     """The findings of one text, in text order.
 
     Unexplained tokens are grouped by clause (the one clause rule of
@@ -679,6 +702,8 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
     applied: (token_start, token_end) of cues that reached a term.
     breaks: The clause breaks of ``text`` (``ClauseRule.breaks``), read only when a word is
         unexplained; None: worked out here.
+    questions: (token_start, token_end) of the sentences asked by their word order
+        (``CoverageRules.questions``); each is a finding, quoting its verb and subject.
     """
     rows: List[dict] = []
     marks: List[Tuple[int, int, str]] = []
@@ -714,6 +739,12 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
                          "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
             marks.append((first, last, CONFLICTING_IDENTIFIERS))
             unordered = True
+    for first, end in questions:
+        spans = ((starts[first], ends[first]), (starts[first + 1], ends[first + 1]))
+        rows.append({"code": QUESTION_WORD_ORDER, "start_char": starts[first], "end_char": ends[end - 1],
+                     "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
+        marks.append((first, end, QUESTION_WORD_ORDER))
+        unordered = True
     for start, end, label in cues:
         code = _UNATTACHED.get(label)
         if code is None or (start, end) in applied:
@@ -740,6 +771,7 @@ _MESSAGES = {
     "unattached_hedge": "hedge {} reaches no term: the text is conditional",
     CONFLICTING_IDENTIFIERS: "{} name different things of one form: the text does not say which one it "
                              "clears",
+    QUESTION_WORD_ORDER: "{} asks, by its word order, whether it holds: a question is no clearance",
     # a question whose sentence holds no term
     ("unattached_hedge", "question"): "question {} asks about no term: the text leaves something open",
 }
@@ -791,7 +823,7 @@ class CoverageReasons:
             message = _MESSAGES[(code, "question") if code == "unattached_hedge" and _asks(words) else code]
             reason = make_reason(code, message.format(", ".join(map(repr, words))),
                                  start_char=start, end_char=end, evidence=text[start:end])
-            if code == CONFLICTING_IDENTIFIERS:  # no review teaches a number away: no options
+            if code in (CONFLICTING_IDENTIFIERS, QUESTION_WORD_ORDER):  # no review teaches these away
                 reason["words"] = list(words)
                 reason["word_spans"] = [list(s) for s in row.get("word_spans") or ()]
             elif code == "unexplained_content":

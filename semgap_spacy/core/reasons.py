@@ -42,6 +42,7 @@ REASON_CODES: Dict[str, str] = {
     "unattached_negation": ESCALATE,
     "unattached_hedge": ESCALATE,
     "conflicting_identifiers": ESCALATE,
+    "question_word_order": ESCALATE,
     # contracts, from readings or from quantities in the text
     "limit_exceeded": BLOCK,
     "below_minimum": BLOCK,

@@ -86,6 +86,13 @@ class LanguagePack(BaseModel):
     #: words written with an accent that makes them another word, never folded onto
     #: a cue (spec §4: es "sí", yes, is not the cue "si", if; fr "où" is not "ou")
     accent_sensitive: List[str] = []
+    #: verbs that open a question when they come first in a sentence and a subject follows them
+    #: ("is it clear to close", "ist die Akte abschlussbereit"): asked without a question mark
+    question_openers: List[str] = []
+    #: the subjects that make such a verb a question's ("it", "we", "die"), besides an identifier
+    #: ("is 512QX released"); a verb before anything else is a statement whose subject was
+    #: dropped ("Has been released to service", "Ist freigegeben")
+    question_subjects: List[str] = []
     #: endings by which a word agrees in number or gender ("s": batches; es "a", "os": liberada,
     #: liberados): the only forms of a clearance's words that still state it (``core.own_forms``);
     #: none: a clearance must be written as listed
@@ -112,7 +119,8 @@ class LanguagePack(BaseModel):
                                    "never_neutral_cased",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
-                                   "agreement_endings", "number_words")(_words)
+                                   "agreement_endings", "number_words", "question_openers",
+                                   "question_subjects")(_words)
 
     @field_validator("neutral_after")
     @classmethod

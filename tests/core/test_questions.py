@@ -1,0 +1,69 @@
+"""A question asked by its word order, with no question mark (``core.questions``)."""
+import pytest
+import spacy
+
+from semgap_spacy.core.questions import word_order_questions
+
+_NLP = spacy.blank("en")
+OPENERS = frozenset({"is", "are", "ist"})
+SUBJECTS = frozenset({"it", "we", "die"})
+
+
+def _asked(text):
+    doc = _NLP.make_doc(text)
+    starts = [t.idx for t in doc]
+    ends = [t.idx + len(t) for t in doc]
+    found = word_order_questions(text, starts, ends, [t.lower_ for t in doc], OPENERS, SUBJECTS)
+    return [text[starts[a]:ends[b - 1]] for a, b in found]
+
+
+@pytest.mark.parametrize("text, asked", [
+    ("is it clear to close", ["is it clear to close"]),
+    ("Clear to close. Is it ok", ["Is it ok"]),
+    ("[09:52] Ben: are we clear to close", ["are we clear to close"]),  # after a stamp and a speaker
+    ("is 512QX released to service already", ["is 512QX released to service already"]),  # an identifier
+    ("ist die Akte 4471 abschlussbereit", ["ist die Akte 4471 abschlussbereit"]),
+])
+def test_a_verb_then_its_subject_first_in_a_sentence_asks(text, asked):
+    assert _asked(text) == asked
+
+
+@pytest.mark.parametrize("text", [
+    "This is it, clear to close",  # the verb is not first
+    "Is clear to close",  # no subject: a statement that dropped it
+    "Is it clear to close?",  # the question mark hedges it already
+    "Clear to close",
+])
+def test_anything_else_does_not(text):
+    assert _asked(text) == []
+
+
+@pytest.mark.parametrize("text, domain, words", [
+    ("is 512QX released to service already", "aviation_maintenance", ["is", "512QX"]),
+    ("ist die D-AIB7 lufttüchtig", "aviation_maintenance", ["ist", "die"]),
+    ("Clear to close. Is it ok", "mortgage", ["Is", "it"]),
+])
+def test_such_a_question_escalates_quoting_its_verb_and_subject(nlp, decide, text, domain, words):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    reason = next(r for r in decision["reasons"] if r["code"] == "question_word_order")
+    assert reason["words"] == words and "options" not in reason
+    assert [text[s:e] for s, e in reason["word_spans"]] == words
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("le dossier 4471 est-il autorisé à clôturer", "mortgage"),
+    ("est-ce que le F-GKX2 est apte au vol", "aviation_maintenance"),
+])
+def test_french_inversion_is_a_question_cue(decide, text, domain):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    assert "clearance_hedged" in [r["code"] for r in decision["reasons"]]
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Has been released to service", "aviation_maintenance"),
+    ("N123AB est apte au vol", "aviation_maintenance"),
+])
+def test_a_statement_still_proceeds(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "proceed"
