@@ -10,6 +10,7 @@ quoted. A value with a digit ("Clear to close: LN-20417") or a symbol
 ("Batch released: ✅") names a thing or a mark, and rule 5 still explains it.
 """
 import unicodedata
+from bisect import bisect_left
 from typing import Any, List, Sequence
 
 #: punctuation that ends the value (and its clause): "Clear to close: N, thanks"
@@ -37,12 +38,13 @@ def unread_colon_values(explained: List[Any], text: str, starts: Sequence[int], 
     text (str): The text; starts, ends: the tokens' character offsets.
     RETURNS (List[Any]): ``explained``.
     """
-    if ":" not in text:
-        return explained
     n = len(explained)
-    for i in range(1, n - 1):
-        if explained[i - 1] is not term or text[starts[i]:ends[i]] != ":":
-            continue
+    at = text.find(":")
+    while at != -1:  # only the colons are looked at: most texts have none, or a clock's
+        i, colon = bisect_left(starts, at), at
+        at = text.find(":", at + 1)
+        if not 0 < i < n - 1 or starts[i] != colon or ends[i] != colon + 1 or explained[i - 1] is not term:
+            continue  # not a colon token of its own ("14:20"), or not right after a term
         j = i + 1
         while j < n and explained[j] is shape and text[starts[j]:ends[j]] not in _ENDS \
                 and _plain(text[starts[j]:ends[j]]):

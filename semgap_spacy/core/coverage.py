@@ -43,6 +43,8 @@ from itertools import product
 from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Sequence,
                     Set, Tuple)
 
+from spacy.strings import get_string_id
+
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, get_pack,
@@ -53,7 +55,7 @@ from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
-from .questions import QUESTION_WORD_ORDER, opener_pattern, word_order_questions
+from .questions import QUESTION_WORD_ORDER, word_order_questions
 from .reasons import make_reason
 from .context import closes_question
 from .textview import digit_spellings, read_word
@@ -271,7 +273,9 @@ class CoverageRules:
         packs = [get_pack(code) for code in pack_codes]
         self.question_openers = frozenset(_fold(w) for pack in packs for w in pack.question_openers)
         self.question_subjects = frozenset(_fold(w) for pack in packs for w in pack.question_subjects)
-        self._may_ask = opener_pattern(self.question_openers) if self.question_openers else None
+        # the ORTH of each opener as a text writes it ("is", "Is", "IS"), to skip texts without one
+        self._opener_keys = frozenset(get_string_id(form) for w in self.question_openers
+                                      for form in (w, w.capitalize(), w.upper()))
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -443,12 +447,17 @@ class CoverageRules:
             i = j
         return explained
 
-    def questions(self, text: str, starts: Sequence[int], ends: Sequence[int]) -> List[Tuple[int, int]]:
-        """The sentences asked by their word order (``core.questions``), as token ranges."""
-        if self._may_ask is None or self._may_ask.search(text) is None:
+    def questions(self, text: str, keys: Sequence[Hashable], starts: Sequence[int],
+                  ends: Sequence[int]) -> List[Tuple[int, int]]:
+        """The sentences asked by their word order (``core.questions``), as token ranges.
+
+        keys: The tokens' ORTH; only a text holding an opener as written so is read further.
+        """
+        if self._opener_keys.isdisjoint(keys):
             return []
-        folded = [_fold(text[s:e]) for s, e in zip(starts, ends)]
-        return word_order_questions(text, starts, ends, folded, self.question_openers, self.question_subjects)
+        candidates = [i for i, key in enumerate(keys) if key in self._opener_keys]
+        return word_order_questions(lambda i: _fold(text[starts[i]:ends[i]]), len(keys), candidates,
+                                    self.question_openers, self.question_subjects)
 
     def explain_after(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                       ends: Sequence[int]) -> List[Optional[str]]:

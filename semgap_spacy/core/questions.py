@@ -15,8 +15,7 @@ A sentence here starts at the text's start, after ".", "!", "?", "…", ";",
 a line break or a speaker's colon ("[09:52] Ben: is it clear to close");
 tokens before its first word (a time stamp, a bracket) are skipped.
 """
-import re
-from typing import FrozenSet, List, Sequence, Tuple
+from typing import Callable, FrozenSet, Iterable, List, Tuple
 
 QUESTION_WORD_ORDER = "question_word_order"
 
@@ -27,35 +26,39 @@ def _has_digit(word: str) -> bool:
     return any(ch.isdigit() for ch in word)
 
 
-def opener_pattern(openers: FrozenSet[str]) -> "re.Pattern":
-    """A search for any opener as a whole word, to skip texts without one."""
-    return re.compile(r"(?<!\w)(?:%s)(?!\w)" % "|".join(sorted(map(re.escape, openers), key=len, reverse=True)),
-                      re.IGNORECASE)
-
-
-def word_order_questions(text: str, starts: Sequence[int], ends: Sequence[int], folded: Sequence[str],
+def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterable[int],
                          openers: FrozenSet[str], subjects: FrozenSet[str]) -> List[Tuple[int, int]]:
     """(first token, end token) of each sentence asked by its word order.
 
-    text (str): The text; starts, ends: the tokens' character offsets.
-    folded (Sequence[str]): Each token's text, folded (lower case, no accents).
+    words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
+        asked only around the candidates, so a text pays for the words it has to read.
+    n (int): The number of tokens.
+    candidates (Iterable[int]): The tokens that may be an opener, in order (a text without one
+        asks nothing).
     openers, subjects (FrozenSet[str]): The packs' question verbs and subjects, folded.
-    RETURNS (List[Tuple[int, int]]): Token ranges, the closing punctuation left out.
+    RETURNS (List[Tuple[int, int]]): Token ranges in text order, the closing punctuation left out.
     """
     out: List[Tuple[int, int]] = []
-    n = len(folded)
-    fresh, asked = True, None  # at a sentence start; the opener of the sentence being read
-    for i, word in enumerate(folded):
-        if word in _STARTS_SENTENCE or "\n" in word:
-            if asked is not None and word != "?":
-                out.append((asked, i))
-            fresh, asked = True, None
+    for i in candidates:
+        if i + 1 >= n or words(i) not in openers or (out and i < out[-1][1]):
             continue
-        if not fresh or not any(ch.isalpha() for ch in word):
-            continue  # inside a sentence, or before its first word ("[09:52]")
-        fresh = False
-        if word in openers and i + 1 < n and (folded[i + 1] in subjects or _has_digit(folded[i + 1])):
-            asked = i
-    if asked is not None:
-        out.append((asked, n))
+        after = words(i + 1)
+        if after not in subjects and not _has_digit(after):
+            continue
+        first = i - 1  # no word before it in its sentence ("[09:52] Ben: is it ..." starts after the colon)
+        while first >= 0 and not _starts_sentence(words(first)) and not any(ch.isalpha() for ch in words(first)):
+            first -= 1
+        if first >= 0 and not _starts_sentence(words(first)):
+            continue
+        end = i + 2
+        while end < n and not _starts_sentence(words(end)):
+            end += 1
+        if end < n and words(end) == "?":
+            continue  # the question mark hedges it already
+        out.append((i, end))
     return out
+
+
+def _starts_sentence(word: str) -> bool:
+    """Whether a sentence starts after this token: an end mark, a speaker's colon or a line break."""
+    return word in _STARTS_SENTENCE or "\n" in word

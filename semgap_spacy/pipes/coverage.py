@@ -122,7 +122,7 @@ class Coverage(SemgapPipe):
             if cue_group is not None:
                 applied = {(s.start, s.end) for s in cue_group}
         rows, marks = findings(text, starts, ends, explained, matches, applied, breaks,
-                               rules.questions(text, starts, ends))
+                               rules.questions(text, keys, starts, ends))
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
         doc.spans[key] = SpanGroup(doc, name=key, spans=_spans(doc, marks))

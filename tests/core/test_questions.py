@@ -13,7 +13,8 @@ def _asked(text):
     doc = _NLP.make_doc(text)
     starts = [t.idx for t in doc]
     ends = [t.idx + len(t) for t in doc]
-    found = word_order_questions(text, starts, ends, [t.lower_ for t in doc], OPENERS, SUBJECTS)
+    words = [t.lower_ for t in doc]
+    found = word_order_questions(words.__getitem__, len(words), range(len(words)), OPENERS, SUBJECTS)
     return [text[starts[a]:ends[b - 1]] for a, b in found]
 
 
