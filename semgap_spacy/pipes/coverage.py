@@ -9,9 +9,11 @@ ablation, timed by ``nlp.select_pipes`` and shown with displaCy.
 It writes:
 
 - ``doc.spans["semgap_unexplained"]``: one span per clause with unexplained
-  words (from the first to the last such word, label ``unexplained_content``)
-  and one per cue that reaches no term (``unattached_negation`` /
-  ``unattached_hedge``), so ``displacy.render(doc, style="span",
+  words (from the first to the last such word, label ``unexplained_content``),
+  one per cue that reaches no term (``unattached_negation`` /
+  ``unattached_hedge``), one per set of identifiers of one form that differ
+  (``conflicting_identifiers``) and one per question asked by its word order
+  (``question_word_order``), so ``displacy.render(doc, style="span",
   options={"spans_key": "semgap_unexplained"})`` shows a reviewer the words;
 - ``token._.semgap_explained_by``: the rule that explained each token;
 - ``doc._.semgap_coverage``: the findings the decision turns into reasons,
