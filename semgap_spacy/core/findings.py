@@ -16,6 +16,7 @@ from ..glossary.models import Contract, GlossarySet
 from ..lang import generation, number_word
 from ..util.caches import cached
 from ..util.textnorm import fold
+from .number_shapes import PLAIN_NUMBER, TIME_OR_DATE
 from .quantities import QUANTITY_BOUND, QUANTITY_UNSPLIT, SPACE
 from .readings import STATUS_OK, STATUS_OUT, contract_message, fmt, within
 from .reasons import outcome_for
@@ -380,9 +381,6 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
 
 
 _DIGIT = re.compile(r"[0-9]")  # a plain class: the engine skips to the first digit in C
-# A number standing alone ("12", "-4", "0.55", "(30)"): not glued to a word, a sign of money, a
-# clock time or a code ("#4821", "$1,250", "14:00", "555-0199", "LOT-42" are names or times).
-_PLAIN_NUMBER = re.compile(r"(?<![^\s(\[])[-+−–]?[0-9]+(?:[.,][0-9]+)*(?=[\s)\],;!?]|[.:](?:\s|$)|$)")
 
 
 def _read_spans(terms: List[TermRow], quantities: List[QuantityRow], reported: List[dict]) -> List[Tuple[int, int]]:
@@ -427,7 +425,7 @@ def bare_number_findings(fields: List[FieldMention], terms: List[TermRow], quant
     """
     if not fields:
         return []
-    bare = [m.span() for m in _PLAIN_NUMBER.finditer(text)] if _DIGIT.search(text) else []
+    bare = [m.span() for m in PLAIN_NUMBER.finditer(text)] if _DIGIT.search(text) else []
     if not bare and not number_words:
         return []
     read = _read_spans(terms, quantities, reported)
@@ -446,9 +444,6 @@ def bare_number_findings(fields: List[FieldMention], terms: List[TermRow], quant
     return out
 
 
-# A clock time or a date ("02:00", "14h30", "2026-01-02", "02/01/2026"); "10:30 h" is a time too.
-_TIME_OR_DATE = re.compile(r"(?<![\w.:/-])(?:[0-9]{1,2}[:h][0-9]{2}(?::[0-9]{2})?|[0-9]{4}-[0-9]{2}-[0-9]{2}"
-                           r"|[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{2,4})(?![\w:/-]|\.[0-9])")
 
 
 #: a time or date in brackets that opens the text: the message's own stamp ("[09:52] Ben: ...")
@@ -477,7 +472,7 @@ def timestamp_findings(fields: List[FieldMention], terms: List[TermRow], quantit
     out = []
     read = None
     stamp = _OPENING_STAMP.match(text)
-    for m in _TIME_OR_DATE.finditer(text, stamp.end() if stamp else 0):
+    for m in TIME_OR_DATE.finditer(text, stamp.end() if stamp else 0):
         start, end = m.span()
         if read is None:
             read = _read_spans(terms, quantities, ())

@@ -24,15 +24,10 @@ import unicodedata
 from bisect import bisect_right
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .number_shapes import PLAIN_NUMBER, is_time_or_date
+
 CONFLICTING_IDENTIFIERS = "conflicting_identifiers"
 
-_BARE_NUMBER = re.compile(r"[+\-−]?[0-9]+(?:[.,'’][0-9]+)*")
-_TIME_OR_DATE = re.compile(
-    r"[0-9]{1,2}[:h.][0-9]{2}(?::[0-9]{2})?(?:z|utc|h|[ap]\.?m\.?)?"  # 14:20, 14h30, 14:20z, 2:30pm
-    r"|[0-9]{4}-[0-9]{2}-[0-9]{2}(?:t[0-9:.+\-z]*)?"  # 2026-11-30, 2026-11-30T10:00Z
-    r"|[0-9]{1,2}[./\-][0-9]{1,2}[./\-][0-9]{2,4}"  # 30/11/2026, 30.11.26
-    r"|[0-9]{1,2}[:h.][0-9]{2}[\-–][0-9]{1,2}[:h.][0-9]{2}",  # 10:05-10:50
-    re.IGNORECASE)
 _DIGITS = re.compile(r"[0-9]+")
 _TWO_DIGIT_RUNS = re.compile(r"[0-9][^0-9]+[0-9]")
 
@@ -66,7 +61,7 @@ def _run_around(i: int, text: str, starts: Sequence[int], ends: Sequence[int], r
         first += 1
     while last > i and _is_punctuation(text[starts[last]:ends[last]]):
         last -= 1
-    if _BARE_NUMBER.fullmatch(text, starts[first], ends[last]):
+    if PLAIN_NUMBER.fullmatch(text[starts[first]:ends[last]]):
         if (last + 1 < n and rules[last + 1] is shape and starts[last + 1] == ends[last] + 1
                 and text[ends[last]] == " " and _is_currency(text[starts[last + 1]:ends[last + 1]])):
             last += 1
@@ -79,7 +74,7 @@ def _run_around(i: int, text: str, starts: Sequence[int], ends: Sequence[int], r
 def _form(value: str) -> Optional[str]:
     """The value with each run of digits as "0", lower-cased; None when it is no identifier
     (no digit, a bare number, a clock time or a date)."""
-    if not _DIGITS.search(value) or _BARE_NUMBER.fullmatch(value) or _TIME_OR_DATE.fullmatch(value):
+    if not _DIGITS.search(value) or PLAIN_NUMBER.fullmatch(value) or is_time_or_date(value):
         return None
     return _DIGITS.sub("0", value.lower())
 

@@ -1,0 +1,31 @@
+"""What a number in a text is by its shape alone: a bare number, or a clock time or a date.
+
+Two readers ask: the decision's findings (a bare number in a text that names a
+field may be its value, ``ambiguous_unit``; a time in a text that names a
+duration may mark its start, ``text_timestamp``) and the identifiers of
+coverage (a bare number, a time or a date is no identifier). One definition
+serves both, so they never disagree on what "14:00" or "$1,250" is.
+"""
+import re
+
+# A number standing alone ("12", "-4", "0.55", "(30)"): not glued to a word, a sign of money, a
+# clock time or a code ("#4821", "$1,250", "14:00", "555-0199", "LOT-42" are names or times).
+PLAIN_NUMBER = re.compile(r"(?<![^\s(\[])[-+−–]?[0-9]+(?:[.,][0-9]+)*(?=[\s)\],;!?]|[.:](?:\s|$)|$)")
+
+# A clock time or a date ("02:00", "14h30", "2026-01-02", "02/01/2026"); "10:30 h" is a time too.
+TIME_OR_DATE = re.compile(r"(?<![\w.:/-])(?:[0-9]{1,2}[:h][0-9]{2}(?::[0-9]{2})?|[0-9]{4}-[0-9]{2}-[0-9]{2}"
+                          r"|[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{2,4})(?![\w:/-]|\.[0-9])")
+
+# what a time may carry glued to it: a zone or half of the day ("14:20z", "2:30pm"), the time of
+# an ISO date ("2026-11-30T10:00Z")
+_CLOCK_TAIL = re.compile(r"(?:z|utc|h|[ap]\.?m\.?|t[0-9:.+\-z]*)$", re.IGNORECASE)
+_RANGE = re.compile(r"[\-–]")
+
+
+def is_time_or_date(value: str) -> bool:
+    """Whether a whole token (or glued run of tokens) is a clock time or a date, with a zone,
+    a half of the day or an ISO time glued to it, or a range of two ("10:05-10:50")."""
+    if TIME_OR_DATE.fullmatch(value) or TIME_OR_DATE.fullmatch(_CLOCK_TAIL.sub("", value)):
+        return True
+    parts = _RANGE.split(value)
+    return len(parts) == 2 and all(TIME_OR_DATE.fullmatch(_CLOCK_TAIL.sub("", p)) for p in parts)
