@@ -273,6 +273,7 @@ class CoverageRules:
         packs = [get_pack(code) for code in pack_codes]
         self.question_openers = frozenset(_fold(w) for pack in packs for w in pack.question_openers)
         self.question_subjects = frozenset(_fold(w) for pack in packs for w in pack.question_subjects)
+        self.question_wishes = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.question_wishes)
         # the ORTH of each opener as a text writes it ("is", "Is", "IS"), to skip texts without one
         self._opener_keys = frozenset(get_string_id(form) for w in self.question_openers
                                       for form in (w, w.capitalize(), w.upper()))
@@ -457,7 +458,7 @@ class CoverageRules:
             return []
         candidates = [i for i, key in enumerate(keys) if key in self._opener_keys]
         return word_order_questions(lambda i: _fold(text[starts[i]:ends[i]]), len(keys), candidates,
-                                    self.question_openers, self.question_subjects)
+                                    self.question_openers, self.question_subjects, self.question_wishes)
 
     def explain_after(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                       ends: Sequence[int]) -> List[Optional[str]]:
@@ -604,26 +605,51 @@ class CoverageRules:
         identifier's shape does not. "N123AB", "INC0012345" and "LOT-42" hold no such word;
         an e-mail address, URL, @mention or #tag is explained whole (rule 5). A reviewer who
         teaches the word as neutral ("COVID-19": "covid") explains the identifier too."""
-        if _EMAIL.match(text) or _URL.match(text) or _HANDLE.match(text):
+        if _EMAIL.match(text) or _HANDLE.match(text):
             return False
+        if _URL.match(text):
+            path = _URL_PATH.match(text).group(1)
+            return any(self._word_rule(part, rules) is None for part in _PATH_WORDS.findall(path)
+                       if part.lower() not in _FILE_TYPES)
         return any(self._word_rule(part, rules) is None for part in _WORD_RUNS.findall(text))
 
 
 @lru_cache(maxsize=1)
+def _trouble_data() -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    raw = json.loads(resources.files("semgap_spacy.data").joinpath("trouble_symbols.json").read_text("utf-8"))
+    data = raw["semgap_trouble_symbols"]
+    symbols = [entry.get("symbol") for entry in data["symbols"]]
+    glad = [entry.get("symbol") for entry in data.get("glad_faces", ())]
+    if not all(isinstance(s, str) and s.strip() for s in symbols + glad):
+        raise ValueError("trouble_symbols.json: every entry needs a symbol")
+    return frozenset(symbols), frozenset(glad)
+
+
 def trouble_symbols() -> FrozenSet[str]:
     """The symbols and emoticons of ``data/trouble_symbols.json``: they say something went
     wrong without saying what ("😡", "🤦", "☠", ":("), so rule 5 does not explain them."""
-    raw = json.loads(resources.files("semgap_spacy.data").joinpath("trouble_symbols.json").read_text("utf-8"))
-    symbols = [entry.get("symbol") for entry in raw["semgap_trouble_symbols"]["symbols"]]
-    if not all(isinstance(s, str) and s.strip() for s in symbols):
-        raise ValueError("trouble_symbols.json: every entry needs a symbol")
-    return frozenset(symbols)
+    return _trouble_data()[0]
+
+
+@lru_cache(maxsize=4096)
+def _doubtful_face(ch: str) -> bool:
+    """Whether an emoji is a face (its Unicode name says so; clock faces are clocks) that
+    the data does not list as glad: a face comments on the statement, and only a glad one
+    says it stands, so the melting or upside-down face, and faces Unicode adds later, are
+    read as trouble without a list that names each."""
+    point = ord(ch)
+    if not (0x2600 <= point <= 0x27BF or point >= 0x1F000):  # emoji live in these blocks
+        return False
+    name = unicodedata.name(ch, "")
+    return ("FACE" in name.split() and not name.startswith("CLOCK FACE")
+            and ch not in _trouble_data()[1])
 
 
 def holds_trouble_symbol(text: str) -> bool:
-    """Whether a token is, or holds, a trouble symbol (``trouble_symbols``)."""
+    """Whether a token is, or holds, a trouble symbol (``trouble_symbols``) or a face that is
+    not glad (``_doubtful_face``)."""
     symbols = trouble_symbols()
-    return text in symbols or any(ch in symbols for ch in text)
+    return text in symbols or any(ch in symbols or _doubtful_face(ch) for ch in text)
 
 
 def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
@@ -640,6 +666,11 @@ def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
 #: the letter runs of a token ("OOS-42": "OOS"), and those of five letters or more
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
 _WORD_RUNS = re.compile(r"[^\W\d_]{5,}")
+#: what follows a URL's host, and the words in it
+_URL_PATH = re.compile(r"^(?:https?://|www\.)[^/?#]*(.*)$", re.IGNORECASE)
+_PATH_WORDS = re.compile(r"[^\W\d_]{3,}")
+_FILE_TYPES = frozenset({"pdf", "htm", "html", "php", "aspx", "jsp", "doc", "docx", "xls", "xlsx", "csv", "txt",
+                         "png", "jpg", "jpeg", "json", "xml", "zip"})
 
 
 def _glossary_words(glossary: GlossarySet, tokenize) -> FrozenSet[str]:
@@ -743,7 +774,7 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
             marks.append((tokens[0], tokens[-1] + 1, UNEXPLAINED_CONTENT))
     unordered = False
     if len(missing) < n:  # some word explained: perhaps two identifiers by rule 5
-        for first, last, spans in identifier_conflicts(text, starts, ends, explained, SHAPE):
+        for first, last, spans in identifier_conflicts(text, starts, ends, explained, SHAPE, STOP_WORD):
             rows.append({"code": CONFLICTING_IDENTIFIERS, "start_char": spans[0][0], "end_char": spans[-1][1],
                          "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
             marks.append((first, last, CONFLICTING_IDENTIFIERS))

@@ -18,6 +18,13 @@ less its outer punctuation, with a currency sign one space from it
 ("412.000 €"). Bare numbers ("courier 2 of 3"), clock times and dates (a
 chat holds several) are not identifiers; nor is anything another rule
 explains (a quantity, a term).
+
+A bare number of three or more digits becomes one when a word labels it:
+the word one space before it, letters only and no stop word ("recipient
+1133", "Empfänger 1331"). Its form is the word with the number as "0", so
+"Negative crossmatch, recipient 1133. Flight booked for recipient 1331."
+names two recipients, while "at 1400 ... at 1600", "in 2025" and "courier
+2 of 3" name none.
 """
 import re
 import unicodedata
@@ -30,6 +37,8 @@ CONFLICTING_IDENTIFIERS = "conflicting_identifiers"
 
 _DIGITS = re.compile(r"[0-9]+")
 _TWO_DIGIT_RUNS = re.compile(r"[0-9][^0-9]+[0-9]")
+#: the fewest digits of a bare number that a word can label as an identifier ("recipient 1133")
+_LABELLED_DIGITS = 3
 
 
 #: punctuation that opens an identifier rather than the sentence ("#6097", "№ 12")
@@ -79,15 +88,29 @@ def _form(value: str) -> Optional[str]:
     return _DIGITS.sub("0", value.lower())
 
 
+def _label_before(first: int, value: str, text: str, starts: Sequence[int], ends: Sequence[int],
+                  rules: Sequence[Any], shape_rule: Any, stop_rule: Any) -> Optional[str]:
+    """The word that labels a bare number of ``_LABELLED_DIGITS`` or more digits: the token one
+    space before it, letters only, explained by neither rule 5 nor the stop words."""
+    if len(value) < _LABELLED_DIGITS or not value.isdigit() or first == 0:
+        return None
+    k = first - 1
+    if ends[k] + 1 != starts[first] or text[ends[k]] != " " or rules[k] is shape_rule or rules[k] is stop_rule:
+        return None
+    word = text[starts[k]:ends[k]]
+    return word.lower() if word.isalpha() else None
+
+
 def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], rules: Sequence[Any],
-                         shape_rule: Any) -> List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]:
+                         shape_rule: Any, stop_rule: Any = None) -> List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]:
     """The identifiers of one form that differ, per form.
 
     Only the tokens that hold a digit are looked at, and only when the text has two runs of
     digits: most texts have fewer, and punctuation alone is never an identifier.
 
     text (str): The text; starts, ends: every token's character offsets.
-    rules (Sequence[Any]): Per token, the rule that explains it; shape_rule: rule 5's (neutral shape).
+    rules (Sequence[Any]): Per token, the rule that explains it; shape_rule: rule 5's (neutral
+        shape); stop_rule: rule 3's (a stop word labels no number).
     RETURNS (List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]): Per form with two or more
         different values: its first and last token (token_end exclusive), and the
         (start_char, end_char) of its first occurrence of each value, in text order.
@@ -104,8 +127,12 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         done = last
         value = text[starts[first]:ends[last]]
         form = _form(value)
-        if form is not None:
-            by_form.setdefault(form, {}).setdefault(value.lower(), (first, last, starts[first], ends[last]))
+        if form is None:
+            label = _label_before(first, value, text, starts, ends, rules, shape_rule, stop_rule)
+            if label is None:
+                continue
+            form, value, first = f"{label} 0", f"{label} {value}", first - 1
+        by_form.setdefault(form, {}).setdefault(value.lower(), (first, last, starts[first], ends[last]))
     out = []
     for values in by_form.values():
         if len(values) > 1:

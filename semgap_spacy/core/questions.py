@@ -8,7 +8,9 @@ pack's ``question_openers`` followed by a subject (a word of
 ``question_subjects``, or an identifier) asks whether something holds; it
 escalates as ``question_word_order``, as a sentence with "?" is hedged.
 A verb before anything else opens a statement whose subject was dropped
-("Has been released to service", "Ist freigegeben") and is left alone, and
+("Has been released to service", "Ist freigegeben") and is left alone, as
+is a wish or an order (the pack's ``question_wishes``: "Have a good
+flight", "Do a walkaround first"), and
 so is a sentence that ends in "?" (the question mark already hedges it).
 
 A sentence here starts at the text's start, after ".", "!", "?", "…", ";",
@@ -27,7 +29,8 @@ def _has_digit(word: str) -> bool:
 
 
 def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterable[int],
-                         openers: FrozenSet[str], subjects: FrozenSet[str]) -> List[Tuple[int, int]]:
+                         openers: FrozenSet[str], subjects: FrozenSet[str],
+                         wishes: FrozenSet[Tuple[str, str]] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each sentence asked by its word order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -36,6 +39,8 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
     candidates (Iterable[int]): The tokens that may be an opener, in order (a text without one
         asks nothing).
     openers, subjects (FrozenSet[str]): The packs' question verbs and subjects, folded.
+    wishes (FrozenSet[Tuple[str, str]]): Opener and subject pairs that begin a wish or an order
+        ("have a": "Have a good flight"), folded: no question.
     RETURNS (List[Tuple[int, int]]): Token ranges in text order, the closing punctuation left out.
     """
     out: List[Tuple[int, int]] = []
@@ -43,7 +48,7 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
         if i + 1 >= n or words(i) not in openers or (out and i < out[-1][1]):
             continue
         after = words(i + 1)
-        if after not in subjects and not _has_digit(after):
+        if (after not in subjects and not _has_digit(after)) or (words(i), after) in wishes:
             continue
         first = i - 1  # no word before it in its sentence ("[09:52] Ben: is it ..." starts after the colon)
         while first >= 0 and not _starts_sentence(words(first)) and not any(ch.isalpha() for ch in words(first)):

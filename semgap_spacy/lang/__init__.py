@@ -93,6 +93,9 @@ class LanguagePack(BaseModel):
     #: ("is 512QX released"); a verb before anything else is a statement whose subject was
     #: dropped ("Has been released to service", "Ist freigegeben")
     question_subjects: List[str] = []
+    #: an opener and a subject that together begin a wish or an order, never a question
+    #: ("Have a good flight", "Do a walkaround first"), as two words
+    question_wishes: List[str] = []
     #: endings by which a word agrees in number or gender ("s": batches; es "a", "os": liberada,
     #: liberados): the only forms of a clearance's words that still state it (``core.own_forms``);
     #: none: a clearance must be written as listed
@@ -120,7 +123,7 @@ class LanguagePack(BaseModel):
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words", "question_openers",
-                                   "question_subjects")(_words)
+                                   "question_subjects", "question_wishes")(_words)
 
     @field_validator("neutral_after")
     @classmethod

@@ -8,14 +8,18 @@ from semgap_spacy.core.identifiers import identifier_conflicts
 _NLP = spacy.blank("en")
 
 
+_STOP = {"at", "in", "of", "for", "and"}
+
+
 def _conflicts(text, shaped=None):
     """The values each conflict quotes, with every token counted as a shape token unless
-    ``shaped`` says which are."""
+    ``shaped`` says which are; a few words count as stop words."""
     doc = _NLP.make_doc(text)
     starts = [t.idx for t in doc]
     ends = [t.idx + len(t) for t in doc]
-    rules = ["shape" if shaped is None or shaped(t.text) else None for t in doc]
-    return [[text[s:e] for s, e in spans] for _, _, spans in identifier_conflicts(text, starts, ends, rules, "shape")]
+    rules = ["shape" if shaped is None or shaped(t.text) else "stop" if t.lower_ in _STOP else None for t in doc]
+    return [[text[s:e] for s, e in spans]
+            for _, _, spans in identifier_conflicts(text, starts, ends, rules, "shape", "stop")]
 
 
 def _digit_or_sign(word):
@@ -30,6 +34,11 @@ def _digit_or_sign(word):
     ("file #6097 and #7740", ["#6097", "#7740"]),
     ("Betrag 412.000 € statt 438.500 €", ["412.000 €", "438.500 €"]),
     ("N123AB airworthy, N456AB not", ["N123AB", "N456AB"]),
+    # a word labels a bare number of three or more digits
+    ("Negative crossmatch, recipient 1133. Flight booked for recipient 1331.",
+     ["recipient 1133", "recipient 1331"]),
+    ("Empfänger 1133 bestätigt, Empfänger 1331 gebucht", ["Empfänger 1133", "Empfänger 1331"]),
+    ("Loan 4471 is clear; loan 4472 next", ["Loan 4471", "loan 4472"]),
 ])
 def test_two_values_of_one_form_conflict(text, values):
     assert _conflicts(text, _digit_or_sign) == [values]
@@ -44,6 +53,11 @@ def test_two_values_of_one_form_conflict(text, values):
     "signed 14:20, filed 14:35",  # clock times
     "from 2026-11-30 to 2026-12-01",  # dates
     "N123AB. airworthy",  # outer punctuation is not part of the value
+    "recipient 1133 booked, recipient 1133 confirmed",  # one labelled number, twice
+    "signed at 1400, filed at 1600",  # a stop word labels nothing
+    "bag 12 and bag 13",  # fewer than three digits
+    "recipient 1133, donor 1331",  # different labels: different kinds
+    "recipient-1133 and recipient 1331",  # a glued label is part of a value of another form
 ])
 def test_one_value_or_values_of_different_forms_do_not(text):
     assert _conflicts(text, _digit_or_sign) == []
@@ -57,6 +71,7 @@ def test_only_shape_tokens_count():
 @pytest.mark.parametrize("text, domain", [
     ("El lote liberado es el 24-117; este es el 24-118", "pharma_qa"),
     ("Clear to close on $412,000; final loan amount on the signing package is $438,500.", "mortgage"),
+    ("Negative crossmatch, recipient 1133. Flight booked for recipient 1331.", "medical_logistics"),
 ])
 def test_a_clearance_with_conflicting_identifiers_escalates(nlp, decide, text, domain):
     decision = decide(text, domain=domain)
@@ -75,6 +90,7 @@ def test_a_clearance_with_conflicting_identifiers_escalates(nlp, decide, text, d
 @pytest.mark.parametrize("text, domain", [
     ("Clear to close on $412,000.", "mortgage"),
     ("Clear to close, file #6097, #6097", "mortgage"),
+    ("Negative crossmatch, recipient 1133. Flight booked for recipient 1133.", "medical_logistics"),
 ])
 def test_one_identifier_still_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"

@@ -39,6 +39,21 @@ def test_anything_else_does_not(text):
     assert _asked(text) == []
 
 
+def test_a_wish_or_an_order_is_no_question():
+    openers, subjects = frozenset({"have", "has"}), frozenset({"a", "we", "it"})
+    wishes = frozenset({("have", "a")})
+    for text, asked in (("Airworthy. Have a good flight", []), ("Airworthy. Have we got the CRS", ["Have we got the CRS"])):
+        doc = _NLP.make_doc(text)
+        words = [t.lower_ for t in doc]
+        found = word_order_questions(words.__getitem__, len(words), range(len(words)), openers, subjects, wishes)
+        assert [doc[a:b].text for a, b in found] == asked
+
+
+def test_the_english_pack_names_its_wishes(decide):
+    decision = decide("Aircraft N903JB is airworthy. Have a good flight!", domain="aviation_maintenance")
+    assert "question_word_order" not in {r["code"] for r in decision["reasons"]}
+
+
 @pytest.mark.parametrize("text, domain, words", [
     ("is 512QX released to service already", "aviation_maintenance", ["is", "512QX"]),
     ("ist die D-AIB7 lufttüchtig", "aviation_maintenance", ["ist", "die"]),

@@ -253,10 +253,24 @@ def test_rule_5_identifiers_keep_their_shape(nlp, word):
     assert {t.text: t._.semgap_explained_by for t in doc}[word] == "shape"
 
 
-@pytest.mark.parametrize("word", ["https://mx.example.com/deviation/42", "closer@titleco.example.com", "@qa_lead_sam"])
+@pytest.mark.parametrize("word", ["https://mx.example.com/wo/42", "https://mx.example-air.com/aircraft/N123AB.pdf",
+                                  "closer@titleco.example.com", "@qa_lead_sam"])
 def test_rule_5_addresses_are_explained_whole(nlp, word):
     doc = assess(nlp, f"Airworthy, {word}", domain="aviation_maintenance")
     assert {t.text: t._.semgap_explained_by for t in doc}[word] == "shape"
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("xm neg, report at https://lab.example.org/cases/88213/sample-mislabeled-redraw", "medical_logistics"),
+    ("Airworthy, https://mx.example.com/deviation/42", "aviation_maintenance"),
+    ("lote liberado, ver https://qms.example.es/desviaciones/DV-552-contaminacion-microbiana", "pharma_qa"),
+])
+def test_rule_5_a_url_whose_path_holds_a_word_no_rule_explains_is_unexplained(nlp, text, domain):
+    # the host names a site; the path may say what the page is about, so its words are read
+    url = text.split()[-1]
+    doc = assess(nlp, text, domain=domain)
+    assert {t.text: t._.semgap_explained_by for t in doc}[url] is None
+    assert doc._.semgap_decision["decision"] == "escalate"
 
 
 def test_rule_5_a_word_an_identifier_spells_out_is_taught_like_any_other(tmp_path):
@@ -274,7 +288,12 @@ def test_rule_5_a_word_an_identifier_spells_out_is_taught_like_any_other(tmp_pat
 
 
 @pytest.mark.parametrize("symbol", ["\U0001F621", "\U0001F926", "\u2620\ufe0f", "\U0001F622", ":(",
-                                    "\U0001F602\U0001F602", "\U0001F643"])
+                                    "\U0001F602\U0001F602", "\U0001F643",
+                                    # faces no list names: any face that is not glad
+                                    "\U0001FAE0", "\U0001F436", "\U0001F635",
+                                    # kaomoji: a table flip, a look askance
+                                    "(\u256F\u00B0\u25A1\u00B0)\u256F\uFE35 \u253B\u2501\u253B", "(\u00AC_\u00AC)",
+                                    "o_O", "T_T", "\U0001F9C2"])
 def test_rule_5_a_trouble_symbol_is_no_neutral_shape(nlp, symbol):
     doc = assess(nlp, f"Batch released {symbol}", domain="pharma_qa")
     assert doc._.semgap_decision["decision"] == "escalate"
@@ -283,6 +302,11 @@ def test_rule_5_a_trouble_symbol_is_no_neutral_shape(nlp, symbol):
     assert unexplained and all(holds_trouble_symbol(w) for w in unexplained)
     assert assess(nlp, "Batch released \U0001F44D \u2705", domain="pharma_qa")._.semgap_decision["decision"] \
         == "proceed"
+
+
+@pytest.mark.parametrize("face", ["\U0001F642", "\U0001F60A", "\u263A", "\U0001F973", "\U0001FAE1"])
+def test_rule_5_a_glad_face_is_a_neutral_shape(nlp, face):
+    assert assess(nlp, f"Batch released {face}", domain="pharma_qa")._.semgap_decision["decision"] == "proceed"
 
 
 @pytest.mark.parametrize("text", ["Clear to close for {{borrower}}", "Clear to close for ${name}"])
@@ -701,10 +725,21 @@ def test_a_stop_word_letter_glued_to_shapes_is_read_with_them(decide, text):
     ("Lab to confirm negative crossmatch", "medical_logistics", "clearance_hedged"),
     ("CTC due today", "mortgage", "clearance_hedged"),
     ("We'll be clear to close", "mortgage", "clearance_hedged"),
+    # an order to wait, a task list, two alternatives offered
+    ("released to service \U0001F527 stand by", "aviation_maintenance", "clearance_hedged"),
+    ("Released to service. Stand by for the log entry", "aviation_maintenance", "unattached_hedge"),
+    ("Hang on, airworthy after the run-up", "aviation_maintenance", "unattached_hedge"),
+    ("TODO: clear to close", "mortgage", "clearance_hedged"),
+    ("to-do: get CTC from underwriting", "mortgage", "clearance_hedged"),
+    ("xm neg for the 2nd kidney too or just the first one", "medical_logistics", "clearance_hedged"),
 ])
 def test_a_question_by_word_order_or_a_request_does_not_clear(decide, text, domain, code):
     decision = decide(text, domain=domain)
     assert decision["decision"] == "escalate" and code in _codes(decision)
+
+
+def test_spanish_todo_without_a_colon_is_no_task_list(decide):
+    assert decide("Todo listo: prueba cruzada negativa", domain="medical_logistics")["decision"] == "proceed"
 
 
 def test_due_as_a_cause_or_a_review_is_a_pseudo_cue(decide):

@@ -30,7 +30,7 @@ POLICY = [
     ("pharma_qa", "Lote liberado esta mañana", None, "proceed", "clearance"),         # this morning: gone by
     ("aviation_maintenance", "Morgen lufttüchtig", None, "escalate", "clearance_hedged"),
     ("aviation_maintenance", "Guten Morgen, lufttüchtig", None, "proceed", "clearance"),  # a greeting
-    ("mortgage", "TODO: Clear to close", None, "escalate", "unexplained_content"),    # a step not done
+    ("mortgage", "TODO: Clear to close", None, "escalate", "clearance_hedged"),       # a step not done
     ("pharma_qa", "Todo listo, lote liberado.", None, "proceed", "clearance"),       # es: everything
     ("aviation_maintenance", "Release to service pls", None, "escalate", "clearance_inflected"),  # a request
     ("mortgage", "Clearing to close", None, "escalate", "clearance_inflected"),        # under way
