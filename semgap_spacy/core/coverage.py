@@ -410,7 +410,8 @@ class CoverageRules:
                       ends: Sequence[int], domain: Optional[str]) -> List[Optional[str]]:
         """Rule 5 over what a person reads as one word, in place: tokens of neutral shape that
         stand together with no space between them are read whole, less their outer
-        punctuation, and left unexplained when the whole is no neutral shape.
+        punctuation, and left unexplained when the whole is no neutral shape, or when a run of
+        punctuation holds an emoticon of the trouble symbols (">_>", cut into ">", "_", ">").
 
         The tokenizer may cut a word apart where its letters and digits meet: "A0G" (AOG, a
         problem, written with a zero) is "A0" and "G", each of a neutral shape (an
@@ -436,6 +437,10 @@ class CoverageRules:
             while j < n and ends[j - 1] == starts[j] and (explained[j] is SHAPE or _letter(explained[j], text,
                                                                                           starts[j], ends[j])):
                 j += 1
+            if j - i > 1 and _trouble_run(text[starts[i]:ends[j - 1]]):
+                explained[i:j] = [None] * (j - i)  # ">_>": an emoticon the tokenizer cut into punctuation
+                i = j
+                continue
             if i > 0 and ends[i - 1] == starts[i] and _letter(explained[i - 1], text, starts[i - 1], ends[i - 1]):
                 i -= 1  # "A/C", "U/S": a letter that is also a stop word (es "a", "u", "o") is part of it
             first, last = i, j - 1
@@ -645,11 +650,24 @@ def _doubtful_face(ch: str) -> bool:
             and ch not in _trouble_data()[1])
 
 
+@lru_cache(maxsize=1)
+def _emoticons() -> Tuple[str, ...]:
+    """The trouble symbols written with more than one character (":(", ">_>")."""
+    return tuple(sorted(s for s in trouble_symbols() if len(s) > 1))
+
+
+def _trouble_run(run: str) -> bool:
+    """Whether a run of tokens with no space between them, all punctuation or symbols, holds an
+    emoticon of the trouble symbols: the tokenizer keeps a few emoticons whole (":(", "-_-") and
+    cuts the others (">_>"), so they are looked for in the run."""
+    return not any(ch.isalnum() for ch in run) and any(e in run for e in _emoticons())
+
+
 def holds_trouble_symbol(text: str) -> bool:
-    """Whether a token is, or holds, a trouble symbol (``trouble_symbols``) or a face that is
-    not glad (``_doubtful_face``)."""
+    """Whether a token is, or holds, a trouble symbol (``trouble_symbols``), an emoticon of
+    them ("(>_<)") or a face that is not glad (``_doubtful_face``)."""
     symbols = trouble_symbols()
-    return text in symbols or any(ch in symbols or _doubtful_face(ch) for ch in text)
+    return text in symbols or any(ch in symbols or _doubtful_face(ch) for ch in text) or _trouble_run(text)
 
 
 def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:

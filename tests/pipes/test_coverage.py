@@ -304,6 +304,19 @@ def test_rule_5_a_trouble_symbol_is_no_neutral_shape(nlp, symbol):
         == "proceed"
 
 
+@pytest.mark.parametrize("text", ["negative crossmatch >_>", "negative crossmatch (>_<)", "Batch released <_<"])
+def test_rule_5_an_emoticon_the_tokenizer_cut_into_punctuation_is_read_as_a_run(nlp, text):
+    domain = "medical_logistics" if "crossmatch" in text else "pharma_qa"
+    doc = assess(nlp, text, domain=domain)
+    assert doc._.semgap_decision["decision"] == "escalate"
+    assert [t._.semgap_explained_by for t in doc[2:]] == [None] * (len(doc) - 2)
+
+
+@pytest.mark.parametrize("text", ["negative crossmatch!!! :)", "negative crossmatch -> courier 14:00"])
+def test_rule_5_other_runs_of_punctuation_stay_shapes(nlp, text):
+    assert assess(nlp, text, domain="medical_logistics")._.semgap_decision["decision"] == "proceed"
+
+
 @pytest.mark.parametrize("face", ["\U0001F642", "\U0001F60A", "\u263A", "\U0001F973", "\U0001FAE1"])
 def test_rule_5_a_glad_face_is_a_neutral_shape(nlp, face):
     assert assess(nlp, f"Batch released {face}", domain="pharma_qa")._.semgap_decision["decision"] == "proceed"
