@@ -14,7 +14,7 @@ def test_section5_case_and_decision(nlp):
     assert first["message"] == "cold_ischemia_elapsed 30 h is over its limit of 24 h"
     assert first["term_id"] == "MED.COLD_ISCHEMIA"
     assert (first["start_char"], first["end_char"]) == (8, 30)  # "cold ischemia 30 hours", as in the spec
-    assert decision["glossary_version"] == "2026.12.0"
+    assert decision["glossary_version"] == "2026.12.1"
 
 
 @pytest.mark.parametrize("domain,text,expected", [

@@ -55,6 +55,7 @@ from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
+from .hearsay import HEARSAY, hearsay_spans
 from .questions import QUESTION_WORD_ORDER, word_order_questions
 from .reasons import make_reason
 from .context import closes_question
@@ -277,6 +278,13 @@ class CoverageRules:
         # the ORTH of each opener as a text writes it ("is", "Is", "IS"), to skip texts without one
         self._opener_keys = frozenset(get_string_id(form) for w in self.question_openers
                                       for form in (w, w.capitalize(), w.upper()))
+        # a clearance in the words of a party without authority ("Borrower says …": ``core.hearsay``)
+        self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words)
+        written = {w for pack in packs for w in pack.reporting_words} | self.saying  # "según", "segun"
+        self._saying_keys = frozenset(get_string_id(form) for w in written for form in (w, w.capitalize(), w.upper()))
+        self.no_authority = {name: frozenset(_fold(w) for lang_words in dom.vocabulary.no_authority.values()
+                                             for w in lang_words)
+                             for name, dom in glossary.domains.items()}
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -452,6 +460,20 @@ class CoverageRules:
                 explained[first:last + 1] = [None] * (last + 1 - first)
             i = j
         return explained
+
+    def hearsay(self, text: str, keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int],
+                domain: Optional[str], explained: Sequence[Optional[str]]) -> List[Tuple[int, int]]:
+        """Each party without authority and its word of saying (``core.hearsay``), as token ranges.
+
+        keys: The tokens' ORTH; only a text holding a word of saying as written so is read further.
+        explained: The rule per token; ``TERM`` marks a term's tokens.
+        """
+        parties = self.no_authority.get(domain or "")
+        if not parties or self._saying_keys.isdisjoint(keys):
+            return []
+        candidates = [i for i, key in enumerate(keys) if key in self._saying_keys]
+        return hearsay_spans(lambda i: _fold(text[starts[i]:ends[i]]), len(keys), candidates, parties, self.saying,
+                             lambda i: explained[i] is TERM)
 
     def questions(self, text: str, keys: Sequence[Hashable], starts: Sequence[int],
                   ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -745,7 +767,7 @@ def _sentence_starts(texts: Sequence[str]) -> Set[int]:
 def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: Sequence[Optional[str]],
              cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]],
              breaks: Optional[Sequence[Tuple[int, int]]] = None,
-             questions: Sequence[Tuple[int, int]] = ()) -> Findings:
+             questions: Sequence[Tuple[int, int]] = (), hearsay: Sequence[Tuple[int, int]] = ()) -> Findings:
     """The findings of one text, in text order.
 
     Unexplained tokens are grouped by clause (the one clause rule of
@@ -762,6 +784,8 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
         unexplained; None: worked out here.
     questions: (token_start, token_end) of the sentences asked by their word order
         (``CoverageRules.questions``); each is a finding, quoting its verb and subject.
+    hearsay: (token_start, token_end) of each party without authority and its word of saying
+        (``CoverageRules.hearsay``); each is a finding, quoting the two.
     """
     rows: List[dict] = []
     marks: List[Tuple[int, int, str]] = []
@@ -803,6 +827,12 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
                      "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
         marks.append((first, end, QUESTION_WORD_ORDER))
         unordered = True
+    for first, end in hearsay:
+        spans = ((starts[first], ends[first]), (starts[end - 1], ends[end - 1]))
+        rows.append({"code": HEARSAY, "start_char": starts[first], "end_char": ends[end - 1],
+                     "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
+        marks.append((first, end, HEARSAY))
+        unordered = True
     for start, end, label in cues:
         code = _UNATTACHED.get(label)
         if code is None or (start, end) in applied:
@@ -830,6 +860,8 @@ _MESSAGES = {
     CONFLICTING_IDENTIFIERS: "{} name different things of one form: the text does not say which one it "
                              "clears",
     QUESTION_WORD_ORDER: "{} asks, by its word order, whether it holds: a question is no clearance",
+    HEARSAY: "{}: the text reports what a party without that authority says; a clearance comes from "
+             "the one who gives it",
     # a question whose sentence holds no term
     ("unattached_hedge", "question"): "question {} asks about no term: the text leaves something open",
 }
@@ -881,7 +913,7 @@ class CoverageReasons:
             message = _MESSAGES[(code, "question") if code == "unattached_hedge" and _asks(words) else code]
             reason = make_reason(code, message.format(", ".join(map(repr, words))),
                                  start_char=start, end_char=end, evidence=text[start:end])
-            if code in (CONFLICTING_IDENTIFIERS, QUESTION_WORD_ORDER):  # no review teaches these away
+            if code in (CONFLICTING_IDENTIFIERS, QUESTION_WORD_ORDER, HEARSAY):  # no review teaches these away
                 reason["words"] = list(words)
                 reason["word_spans"] = [list(s) for s in row.get("word_spans") or ()]
             elif code == "unexplained_content":

@@ -43,6 +43,7 @@ REASON_CODES: Dict[str, str] = {
     "unattached_hedge": ESCALATE,
     "conflicting_identifiers": ESCALATE,
     "question_word_order": ESCALATE,
+    "hearsay": ESCALATE,
     # contracts, from readings or from quantities in the text
     "limit_exceeded": BLOCK,
     "below_minimum": BLOCK,

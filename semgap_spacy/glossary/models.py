@@ -239,7 +239,8 @@ class NeutralVocabulary(_Strict):
 
 
 class Vocabulary(_Strict):
-    """Words that explain a text without saying anything (spec §4.1 rules 6 and 7).
+    """Words that explain a text without saying anything (spec §4.1 rules 6 and 7), and the
+    parties whose word does not clear (``no_authority``, ``core.hearsay``).
 
     Governed like terms: a word added here can turn an escalate into a proceed,
     so the approver must be someone other than the owner who wrote it, and the
@@ -251,6 +252,10 @@ class Vocabulary(_Strict):
     neutral: NeutralVocabulary = NeutralVocabulary()
     #: names of parties, sites and people, matched as whole phrases, case-sensitively
     known_names: List[str] = []
+    #: parties of the domain who do not give its clearances ("borrower", "driver"): a clearance in
+    #: their words ("Borrower says we are clear to close") is hearsay and escalates
+    #: (``core.hearsay``); taking a party off this list is a weakening
+    no_authority: _LangLists = {}
 
     @model_validator(mode="after")
     def _check(self) -> "Vocabulary":
@@ -264,6 +269,11 @@ class Vocabulary(_Strict):
             if not name.strip():
                 raise ValueError("known name: empty name")
             _check_as_read(name, f"known name {name!r}")
+        for lang, parties in self.no_authority.items():
+            for party in parties:
+                if not party.strip() or len(party.split()) != 1:
+                    raise ValueError(f"no_authority {party!r} ({lang}): a party is one word")
+                _check_as_read(party, f"no_authority {party!r} ({lang})")
         return self
 
 

@@ -96,6 +96,9 @@ class LanguagePack(BaseModel):
     #: an opener and a subject that together begin a wish or an order, never a question
     #: ("Have a good flight", "Do a walkaround first"), as two words
     question_wishes: List[str] = []
+    #: words of saying ("says", "told", "according"): a clearance in the words of a party of the
+    #: domain's ``vocabulary.no_authority`` near one is hearsay (``core.hearsay``)
+    reporting_words: List[str] = []
     #: endings by which a word agrees in number or gender ("s": batches; es "a", "os": liberada,
     #: liberados): the only forms of a clearance's words that still state it (``core.own_forms``);
     #: none: a clearance must be written as listed
@@ -123,7 +126,7 @@ class LanguagePack(BaseModel):
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words", "question_openers",
-                                   "question_subjects", "question_wishes")(_words)
+                                   "question_subjects", "question_wishes", "reporting_words")(_words)
 
     @field_validator("neutral_after")
     @classmethod

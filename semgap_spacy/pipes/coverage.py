@@ -12,8 +12,9 @@ It writes:
   words (from the first to the last such word, label ``unexplained_content``),
   one per cue that reaches no term (``unattached_negation`` /
   ``unattached_hedge``), one per set of identifiers of one form that differ
-  (``conflicting_identifiers``) and one per question asked by its word order
-  (``question_word_order``), so ``displacy.render(doc, style="span",
+  (``conflicting_identifiers``), one per question asked by its word order
+  (``question_word_order``) and one per clearance in the words of a party
+  without authority (``hearsay``), so ``displacy.render(doc, style="span",
   options={"spans_key": "semgap_unexplained"})`` shows a reviewer the words;
 - ``token._.semgap_explained_by``: the rule that explained each token;
 - ``doc._.semgap_coverage``: the findings the decision turns into reasons,
@@ -124,7 +125,8 @@ class Coverage(SemgapPipe):
             if cue_group is not None:
                 applied = {(s.start, s.end) for s in cue_group}
         rows, marks = findings(text, starts, ends, explained, matches, applied, breaks,
-                               rules.questions(text, keys, starts, ends))
+                               rules.questions(text, keys, starts, ends),
+                               rules.hearsay(text, keys, starts, ends, domain, explained))
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
         doc.spans[key] = SpanGroup(doc, name=key, spans=_spans(doc, marks))

@@ -40,10 +40,10 @@ def test_approval_adds_the_drafts_bumps_every_domain_and_archives(glossaries):
     before = GlossarySet.from_dir(glossaries)
     assert load_glossaries(glossaries).sha256 == before.sha256
     done = approve(glossaries, "Marcus Feld", today=TODAY)
-    assert load_glossaries(glossaries).version == "2026.12.1"  # the process cache sees the new files
-    assert (done.old_version, done.new_version, done.domains) == ("2026.12.0", "2026.12.1", ["mortgage"])
+    assert load_glossaries(glossaries).version == "2026.12.2"  # the process cache sees the new files
+    assert (done.old_version, done.new_version, done.domains) == ("2026.12.1", "2026.12.2", ["mortgage"])
     after = GlossarySet.from_dir(glossaries)
-    assert after.version == "2026.12.1" and after.sha256 != before.sha256
+    assert after.version == "2026.12.2" and after.sha256 != before.sha256
     mortgage = after.domains["mortgage"]
     assert "portal" in mortgage.vocabulary.neutral.domain["en"]
     assert mortgage.vocabulary.known_names == ["Brambleton"]
@@ -51,15 +51,15 @@ def test_approval_adds_the_drafts_bumps_every_domain_and_archives(glossaries):
     assert {(t.draft, t.approver, tuple(t.drafted_by)) for t in mortgage.taught} == {
         (f"mortgage/{i}", "Marcus Feld", ("Ruth Lindqvist",)) for i in (1, 2, 3)}
     # the old version was archived already; the new one is archived as it is now
-    assert GlossarySet.from_dir(glossaries / "archive" / "2026.12.0").sha256 == before.sha256
-    assert GlossarySet.from_dir(glossaries / "archive" / "2026.12.1").sha256 == after.sha256
+    assert GlossarySet.from_dir(glossaries / "archive" / "2026.12.1").sha256 == before.sha256
+    assert GlossarySet.from_dir(glossaries / "archive" / "2026.12.2").sha256 == after.sha256
     assert open_drafts(glossaries) == []
     assert {d.approved_by for d in load_drafts(glossaries, "mortgage").drafts} == {"Marcus Feld"}
 
 
 def test_the_diff_shows_each_taught_entry_as_an_approved_weakening(glossaries):
     approve(glossaries, "Marcus Feld", today=TODAY)
-    report = diff(glossaries / "archive" / "2026.12.0", glossaries)
+    report = diff(glossaries / "archive" / "2026.12.1", glossaries)
     assert report.ok, [str(f) for f in report.findings]
     kinds = {(w.kind, w.second_approver, w.accepted) for w in report.weakenings}
     assert kinds == {("neutral_added", "Marcus Feld", True), ("known_name_added", "Marcus Feld", True),
@@ -77,7 +77,7 @@ def test_a_taught_entry_approved_by_its_drafter_fails_the_diff(glossaries):
     # a hand edit that names the drafter as approver no longer loads, and the diff refuses it
     path.write_text(path.read_text(encoding="utf-8").replace("approver: Marcus Feld\n    cases",
                                                              "approver: Ruth Lindqvist\n    cases"), encoding="utf-8")
-    report = diff(glossaries / "archive" / "2026.12.0", glossaries)
+    report = diff(glossaries / "archive" / "2026.12.1", glossaries)
     refused = [f for f in report.findings if f.code == "weakening_without_second_approver"]
     assert refused and all("a reviewer who drafted it" in f.message for f in refused)
 
@@ -89,9 +89,9 @@ def test_a_taught_entry_approved_by_its_drafter_fails_the_diff(glossaries):
     ("automated-agent", None, None, "names a process"),
     ("Marcus Feld", ["mortgage/9"], None, "there is no draft 'mortgage/9'"),
     ("Marcus Feld", [], None, "name the drafts"),
-    ("Marcus Feld", None, "2026.12.0", "must be YYYY.MM.N and higher than 2026.12.0"),
+    ("Marcus Feld", None, "2026.12.1", "must be YYYY.MM.N and higher than 2026.12.1"),
     ("Marcus Feld", None, "2026.11.0", "higher than"),
-    ("Marcus Feld", None, "2026.12.1\n", "must be YYYY.MM.N"),  # "$" would let the newline through
+    ("Marcus Feld", None, "2026.12.2\n", "must be YYYY.MM.N"),  # "$" would let the newline through
 ])
 def test_a_refused_approval_changes_nothing(glossaries, approver, ids, version, needle):
     before = _snapshot(glossaries)
@@ -103,11 +103,11 @@ def test_a_refused_approval_changes_nothing(glossaries, approver, ids, version, 
 def test_an_approved_draft_cannot_be_approved_again(glossaries):
     approve(glossaries, "Marcus Feld", ["mortgage/1"], today=TODAY)
     before = _snapshot(glossaries)
-    with pytest.raises(ApprovalError, match="already approved by Marcus Feld in 2026.12.1"):
+    with pytest.raises(ApprovalError, match="already approved by Marcus Feld in 2026.12.2"):
         approve(glossaries, "Tobias Wren", ["mortgage/1"], today=TODAY)
     assert _snapshot(glossaries) == before
     done = approve(glossaries, "Tobias Wren", today=TODAY)  # the two still open
-    assert done.new_version == "2026.12.2" and [d.id for d in done.drafts] == ["mortgage/2", "mortgage/3"]
+    assert done.new_version == "2026.12.3" and [d.id for d in done.drafts] == ["mortgage/2", "mortgage/3"]
 
 
 def test_an_unarchived_old_version_is_archived_before_it_changes(glossaries, tmp_path):
@@ -115,8 +115,8 @@ def test_an_unarchived_old_version_is_archived_before_it_changes(glossaries, tmp
     before = _snapshot(glossaries)
     roster = Roster(["Marcus Feld", "Ruth Lindqvist"], "test roster")
     done = approve(glossaries, "Marcus Feld", roster=roster, new_version="2026.12.7")
-    assert done.archived == [str(glossaries / "archive" / "2026.12.0"), str(glossaries / "archive" / "2026.12.7")]
-    archived = _snapshot(glossaries / "archive" / "2026.12.0")
+    assert done.archived == [str(glossaries / "archive" / "2026.12.1"), str(glossaries / "archive" / "2026.12.7")]
+    archived = _snapshot(glossaries / "archive" / "2026.12.1")
     assert archived == {p: b for p, b in before.items() if p.parent.name == "" and p.suffix == ".yaml"}
 
 
@@ -134,7 +134,7 @@ def test_a_draft_of_scope_all_joins_every_domain_that_lacks_it(glossaries):
     done = approve(glossaries, "Marcus Feld", today=TODAY)
     assert done.domains == ["aviation_maintenance", "medical_logistics", "mortgage", "pharma_qa"]
     after = GlossarySet.from_dir(glossaries)
-    assert after.version == "2026.12.1"
+    assert after.version == "2026.12.2"
     for name, dom in after.domains.items():
         assert "scanned" in dom.vocabulary.neutral.common["en"], name  # the common list, not the domain's
         assert "scanned" not in dom.vocabulary.neutral.domain.get("en", [])
@@ -147,7 +147,7 @@ def test_a_draft_of_scope_all_joins_every_domain_that_lacks_it(glossaries):
     assert {d.status for d in load_drafts(glossaries, "all").drafts} == {"approved"}
     assert open_drafts(glossaries) == []
 
-    report = diff(glossaries / "archive" / "2026.12.0", glossaries)
+    report = diff(glossaries / "archive" / "2026.12.1", glossaries)
     assert report.ok, [str(f) for f in report.findings]
     touched = {(w.domain, w.detail.split(" added")[0]) for w in report.weakenings}
     assert {d for d, what in touched if what == 'neutral word "scanned"'} == set(after.domains)

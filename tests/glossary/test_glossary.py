@@ -61,7 +61,7 @@ def test_owner_and_approver_differ_everywhere():
 
 def test_version_and_hash_are_stable_and_content_addressed():
     g = load_glossaries()
-    assert g.version == "2026.12.0"
+    assert g.version == "2026.12.1"
     again = GlossarySet.from_dict(g.to_dict())
     assert again.sha256 == g.sha256 and len(g.sha256) == 64
     changed = g.to_dict()

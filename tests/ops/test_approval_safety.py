@@ -58,13 +58,13 @@ def test_a_hand_edit_does_not_ride_along_with_an_approval(work):
     assert "      en: [borrower," in text
     path.write_text(text.replace("      en: [borrower,", "      en: [rejected, borrower,", 1), encoding="utf-8")
     before = _snapshot(glossaries)
-    with pytest.raises(ApprovalError, match=r"mortgage.yaml in .* differs from the archived version 2026.12.0"):
+    with pytest.raises(ApprovalError, match=r"mortgage.yaml in .* differs from the archived version 2026.12.1"):
         approve(glossaries, "Marcus Feld")
     assert _snapshot(glossaries) == before
     # undone, the same approval goes through, and its diff holds the drafts only
     path.write_text(text, encoding="utf-8")
     approve(glossaries, "Marcus Feld")
-    words = {w.detail.split('"')[1] for w in diff(glossaries / "archive" / "2026.12.0", glossaries).weakenings}
+    words = {w.detail.split('"')[1] for w in diff(glossaries / "archive" / "2026.12.1", glossaries).weakenings}
     assert words == {"scans", "uploaded", "portal"}
 
 
@@ -138,9 +138,9 @@ def test_an_approval_that_cannot_write_everything_writes_nothing(work, monkeypat
     with pytest.raises(ApprovalError, match="No space left on device.*every file is as it was"):
         approve(glossaries, "Marcus Feld")
     assert _snapshot(glossaries) == before
-    assert not (glossaries / "archive" / "2026.12.1").exists()
+    assert not (glossaries / "archive" / "2026.12.2").exists()
     monkeypatch.undo()
-    assert approve(glossaries, "Marcus Feld").new_version == "2026.12.1"
+    assert approve(glossaries, "Marcus Feld").new_version == "2026.12.2"
 
 
 def _teach_words(db, glossaries, seqs, reviewer, words):
@@ -183,10 +183,10 @@ def test_the_diff_after_an_approval_names_the_version_every_domain_moved_to(work
     glossaries, db, seqs = work
     _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral")
     approve(glossaries, "Marcus Feld")
-    assert glossary_main(["glossary", "diff", str(glossaries / "archive" / "2026.12.0"), str(glossaries)]) == 0
+    assert glossary_main(["glossary", "diff", str(glossaries / "archive" / "2026.12.1"), str(glossaries)]) == 0
     out = capsys.readouterr().out
-    assert "aviation_maintenance: unchanged (2026.12.0 → 2026.12.1)" in out
-    assert "mortgage: changed (2026.12.0 → 2026.12.1)" in out
+    assert "aviation_maintenance: unchanged (2026.12.1 → 2026.12.2)" in out
+    assert "mortgage: changed (2026.12.1 → 2026.12.2)" in out
 
 
 @pytest.mark.parametrize("text,kwargs,needle", [

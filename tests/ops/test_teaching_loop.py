@@ -114,20 +114,20 @@ def test_teaching_loop_end_to_end(workdir, capsys):
     approved = _cli("glossary", "approve", "--all", "--approver", "Marcus Feld", "--glossaries", "glossaries",
                     cwd=workdir)
     assert approved.returncode == 0, approved.stderr
-    assert "glossary 2026.12.0 -> 2026.12.1" in approved.stdout
-    report = diff(glossaries / "archive" / "2026.12.0", glossaries)
+    assert "glossary 2026.12.1 -> 2026.12.2" in approved.stdout
+    report = diff(glossaries / "archive" / "2026.12.1", glossaries)
     assert report.ok and {w.kind for w in report.weakenings} == {"neutral_added"}
     assert all(w.accepted and w.second_approver == "Marcus Feld" for w in report.weakenings)
 
     # replay: c-001 and c-003 (every unexplained word taught) turn to proceed, nothing else moves
-    assert glossary_main(["glossary", "replay", "--cases", str(workdir / "cases.jsonl"), "--version", "2026.12.0",
+    assert glossary_main(["glossary", "replay", "--cases", str(workdir / "cases.jsonl"), "--version", "2026.12.1",
                           "--glossaries", str(glossaries), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert [(r["id"], r["old"], r["new"]) for r in rows if r["changed"]] == [
         ("c-001", "escalate", "proceed"), ("c-003", "escalate", "proceed")]
     assert [r["old"] for r in rows] == [d["decision"] for d in before]
     after = _decide(glossaries)
-    assert after[0]["glossary_version"] == "2026.12.1" and after[0]["decision"] == "proceed"
+    assert after[0]["glossary_version"] == "2026.12.2" and after[0]["decision"] == "proceed"
     assert [r["code"] for r in after[3]["reasons"]] == ["unexplained_content", "clearance"]
     assert after[3]["reasons"][0]["words"] == ["rejected"]  # "Portal" is taught; "rejected" still escalates
 
@@ -188,7 +188,7 @@ def test_scope_all_teaches_every_domain_through_the_cli(workdir, capsys):
     out = capsys.readouterr().out
     assert "approved all/1: neutral word 'scans' (en, every domain)" in out
     assert "(aviation_maintenance, medical_logistics, mortgage, pharma_qa)" in out
-    assert glossary_main(["glossary", "replay", "--cases", str(workdir / "cases.jsonl"), "--version", "2026.12.0",
+    assert glossary_main(["glossary", "replay", "--cases", str(workdir / "cases.jsonl"), "--version", "2026.12.1",
                           "--glossaries", str(glossaries), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert [(r["id"], r["new"]) for r in rows if r["changed"]] == [

@@ -108,7 +108,7 @@ def test_reasons_ordered_strictest_first(decide):
 def test_decision_carries_glossary_and_text_hash(decide):
     import hashlib
     decision = decide("negative crossmatch")
-    assert decision["glossary_version"] == "2026.12.0" and len(decision["glossary_sha256"]) == 64
+    assert decision["glossary_version"] == "2026.12.1" and len(decision["glossary_sha256"]) == 64
     assert decision["text_sha256"] == hashlib.sha256(b"negative crossmatch").hexdigest()
     assert decision["schema"] == "semgap/decision/v1"
 

@@ -149,6 +149,12 @@ def _vocabulary_words(domain: dict) -> Tuple[set, set]:
     return neutral, {str(n) for n in _list(vocab.get("known_names"))}
 
 
+def _no_authority(domain: dict) -> set:
+    """The parties without authority of a raw domain payload, as (party, lang)."""
+    vocab = _dict(_dict(domain).get("vocabulary"))
+    return {(str(w), str(lang)) for lang, words in _dict(vocab.get("no_authority")).items() for w in _list(words)}
+
+
 def _taught_key(kind: str, text: str, term: Any = None, lang: Any = None) -> Tuple[str, ...]:
     if kind == "name":
         return ("name", text)
@@ -182,6 +188,8 @@ def _diff_vocabulary(old: dict, new: dict) -> Tuple[List[str], List[Tuple[str, s
 
     An added word or name can explain a word that escalated before, so it can
     turn an escalate into a proceed: a weakening. A removed one only escalates more.
+    A party taken off ``no_authority`` lets a clearance in its words proceed
+    (``core.hearsay``): a weakening too; an added one only escalates more.
     RETURNS: (change lines, weakenings as (kind, detail, taught key)).
     """
     (on, onames), (nn, nnames) = _vocabulary_words(old), _vocabulary_words(new)
@@ -197,6 +205,12 @@ def _diff_vocabulary(old: dict, new: dict) -> Tuple[List[str], List[Tuple[str, s
         weak.append(("known_name_added", f'known name "{name}" added{_by_review(taught.get(key))}', key))
     for name in sorted(onames - nnames):
         lines.append(f'known name "{name}" removed')
+    oparties, nparties = _no_authority(old), _no_authority(new)
+    for party, lang in sorted(oparties - nparties):
+        weak.append(("no_authority_removed", f'party without authority "{party}" removed ({lang})',
+                     ("no_authority", party, lang)))
+    for party, lang in sorted(nparties - oparties):
+        lines.append(f'party without authority "{party}" added ({lang})')
     ov, nv = _dict(_dict(old).get("vocabulary")), _dict(_dict(new).get("vocabulary"))
     for key in ("owner", "approver"):
         if ov.get(key) != nv.get(key):

@@ -1,0 +1,85 @@
+"""A clearance in the words of a party who does not give it: hearsay.
+
+"Borrower says we are clear to close", "Driver says negative crossmatch",
+"Customer says lot released": spec §4.1 explains every word ("borrower",
+"driver", "customer" and "says" are neutral), yet the one who says it cannot
+clear the action, and a person would ask the one who can. Each domain's
+glossary lists its parties without that authority (``vocabulary.no_authority``,
+governed: taking a party off the list is a weakening); each language pack lists
+its words of saying (``reporting_words``: "says", "told", "according", "dicen",
+"selon", "laut"). A sentence in which a word of saying stands within
+``REACH`` words of such a party, and that holds a term, escalates as
+``hearsay``, quoting both. "The lab says negative crossmatch" and
+"Underwriting says clear to close" name parties with that authority and are
+left alone, as is a party that says nothing ("Courier booked, xm neg") or
+says something in a sentence of its own ("Courier said ETA 14:00. Negative
+crossmatch.").
+"""
+from typing import Callable, FrozenSet, Iterable, List, Tuple
+
+HEARSAY = "hearsay"
+
+#: how many words may stand between a party and its word of saying ("the borrower just told me")
+REACH = 3
+
+_ENDS_SENTENCE = frozenset({".", "!", "?", "…", "...", ";"})
+
+
+def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int], parties: FrozenSet[str],
+                  saying: FrozenSet[str], is_term: Callable[[int], bool]) -> List[Tuple[int, int]]:
+    """(first token, end token) of each party and its word of saying, in text order.
+
+    words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
+        asked only around the candidates.
+    n (int): The number of tokens.
+    candidates (Iterable[int]): The tokens that may be a word of saying, in order.
+    parties (FrozenSet[str]): The domain's parties without authority, folded.
+    saying (FrozenSet[str]): The packs' words of saying, folded.
+    is_term (Callable[[int], bool]): Whether a token is part of a term: only a sentence with one
+        reports a clearance.
+    RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
+    """
+    out: List[Tuple[int, int]] = []
+    if not parties:
+        return out
+    for i in candidates:
+        if words(i) not in saying:
+            continue
+        party = _party_near(words, n, i, parties)
+        if party is not None and _sentence_has_term(words, n, i, is_term):
+            first, last = min(i, party), max(i, party)
+            if not out or first >= out[-1][1]:
+                out.append((first, last + 1))
+    return out
+
+
+def _ends_sentence(word: str) -> bool:
+    return word in _ENDS_SENTENCE or "\n" in word
+
+
+def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool]) -> bool:
+    """Whether the sentence of token i holds a token of a term."""
+    j = i
+    while j > 0 and not _ends_sentence(words(j - 1)):
+        j -= 1
+    while j < n and (j <= i or not _ends_sentence(words(j))):
+        if is_term(j):
+            return True
+        j += 1
+    return False
+
+
+def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str]):
+    """The nearest party within ``REACH`` words of token i in its sentence (before it first), or None."""
+    for step in (-1, 1):
+        j, seen = i + step, 0
+        while 0 <= j < n and seen <= REACH:
+            word = words(j)
+            if _ends_sentence(word):
+                break
+            if word in parties:
+                return j
+            if word.strip():
+                seen += 1
+            j += step
+    return None

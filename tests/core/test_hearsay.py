@@ -1,0 +1,94 @@
+"""A clearance in the words of a party who does not give it escalates (``core.hearsay``)."""
+import pytest
+import spacy
+
+from semgap_spacy.core.hearsay import hearsay_spans
+from semgap_spacy.glossary.models import GlossarySet, load_glossaries
+
+_NLP = spacy.blank("en")
+PARTIES = frozenset({"borrower", "driver"})
+SAYING = frozenset({"says", "told", "according"})
+
+
+def _found(text, term_words=("clear", "close", "xm", "neg")):
+    doc = _NLP.make_doc(text)
+    words = [t.lower_ for t in doc]
+    found = hearsay_spans(words.__getitem__, len(words), range(len(words)), PARTIES, SAYING,
+                          lambda i: words[i] in term_words)
+    return [doc[a:b].text for a, b in found]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Borrower says we are clear to close", ["Borrower says"]),
+    ("the borrower just told me clear to close", ["borrower just told"]),
+    ("xm neg, the driver says", ["driver says"]),
+    ("According to the driver, xm neg", ["According to the driver"]),
+])
+def test_a_party_without_authority_and_a_word_of_saying(text, found):
+    assert _found(text) == found
+
+
+@pytest.mark.parametrize("text", [
+    "Underwriter says we are clear to close",  # a party with that authority
+    "Borrower signed, clear to close",  # a party that says nothing
+    "Driver said ETA 14:00. xm neg",  # said in a sentence with no term
+    "The borrower called twice and then, after lunch, says clear to close",  # too far apart
+])
+def test_anything_else_is_no_hearsay(text):
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Borrower says we are clear to close", "mortgage"),
+    ("Driver says negative crossmatch", "medical_logistics"),
+    ("Customer says lot released", "pharma_qa"),
+    ("Pilot says airworthy", "aviation_maintenance"),
+    ("Según el conductor, prueba cruzada negativa", "medical_logistics"),
+])
+def test_a_clearance_in_the_words_of_a_party_without_authority_escalates(nlp, decide, text, domain):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    reason = next(r for r in decision["reasons"] if r["code"] == "hearsay")
+    assert len(reason["words"]) == 2 and reason["evidence"] == text[reason["start_char"]:reason["end_char"]]
+    from semgap_spacy.api import assess
+    doc = assess(nlp, text, domain=domain)
+    assert [s.label_ for s in doc.spans["semgap_unexplained"] if s.label_ == "hearsay"] == ["hearsay"]
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Underwriter says clear to close", "mortgage"),
+    ("Lab says negative crossmatch", "medical_logistics"),
+    ("Courier said ETA 14:00. Negative crossmatch.", "medical_logistics"),
+])
+def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+def test_the_party_list_is_governed_data(tmp_path):
+    from semgap_spacy.api import build_pipeline, decide_cases
+    from semgap_spacy.glossary.governance.version_diff import diff
+    import srsly
+
+    data = load_glossaries().to_dict()
+    data["mortgage"]["vocabulary"]["no_authority"]["en"].remove("borrower")
+    data["mortgage"]["version"] = "2026.12.9"
+    looser = GlossarySet.from_dict(data)
+    case = [{"id": "h", "domain": "mortgage", "text": "Borrower says we are clear to close"}]
+    assert next(iter(decide_cases(build_pipeline(looser), case)))["decision"] == "proceed"
+    # taking a party off the list is a weakening the diff reports
+    old, new = tmp_path / "old", tmp_path / "new"
+    for folder, glossary in ((old, load_glossaries()), (new, looser)):
+        folder.mkdir()
+        for name, payload in glossary.to_dict().items():
+            srsly.write_yaml(folder / f"{name}.yaml", payload)
+    kinds = {(w.domain, w.kind) for w in diff(old, new).weakenings}
+    assert ("mortgage", "no_authority_removed") in kinds
+    assert any('"borrower" removed' in w.detail for w in diff(old, new).weakenings)
+
+
+@pytest.mark.parametrize("party", ["", "two words"])
+def test_a_party_is_one_word(party):
+    data = load_glossaries().to_dict()
+    data["mortgage"]["vocabulary"]["no_authority"]["en"].append(party)
+    with pytest.raises(ValueError, match="no_authority"):
+        GlossarySet.from_dict(data)
