@@ -472,8 +472,18 @@ class CoverageRules:
         if not parties or self._saying_keys.isdisjoint(keys):
             return []
         candidates = [i for i, key in enumerate(keys) if key in self._saying_keys]
+        names = self.domains[domain].names if domain in self.domains else {}
+        in_names: List[Set[int]] = []
+
+        def is_name(i: int) -> bool:
+            """Whether token i is a word of a known name, whatever rule explained it ("Gate" of
+            "Iron Gate Parts" is a neutral word too); the names are matched once, when asked."""
+            if not in_names:
+                in_names.append(_match([text[s:e] for s, e in zip(starts, ends)], names) if names else set())
+            return i in in_names[0]
+
         return hearsay_spans(lambda i: _fold(text[starts[i]:ends[i]]), len(keys), candidates, parties, self.saying,
-                             lambda i: explained[i] is TERM)
+                             lambda i: explained[i] is TERM, is_name)
 
     def questions(self, text: str, keys: Sequence[Hashable], starts: Sequence[int],
                   ends: Sequence[int]) -> List[Tuple[int, int]]:

@@ -11,9 +11,10 @@ its words of saying (``reporting_words``: "says", "told", "according", "dicen",
 ``REACH`` words of such a party, and that holds a term, escalates as
 ``hearsay``, quoting both. "The lab says negative crossmatch" and
 "Underwriting says clear to close" name parties with that authority and are
-left alone, as is a party that says nothing ("Courier booked, xm neg") or
+left alone, as is a party that says nothing ("Courier booked, xm neg"),
 says something in a sentence of its own ("Courier said ETA 14:00. Negative
-crossmatch.").
+crossmatch.") or is a word of a known name ("Iron Gate Parts says
+airworthy": a company, not the gate).
 """
 from typing import Callable, FrozenSet, Iterable, List, Tuple
 
@@ -26,7 +27,8 @@ _ENDS_SENTENCE = frozenset({".", "!", "?", "…", "...", ";"})
 
 
 def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int], parties: FrozenSet[str],
-                  saying: FrozenSet[str], is_term: Callable[[int], bool]) -> List[Tuple[int, int]]:
+                  saying: FrozenSet[str], is_term: Callable[[int], bool],
+                  is_name: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -37,6 +39,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     saying (FrozenSet[str]): The packs' words of saying, folded.
     is_term (Callable[[int], bool]): Whether a token is part of a term: only a sentence with one
         reports a clearance.
+    is_name (Callable[[int], bool]): Whether a token is part of a known name, which names no party.
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -45,7 +48,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     for i in candidates:
         if words(i) not in saying:
             continue
-        party = _party_near(words, n, i, parties)
+        party = _party_near(words, n, i, parties, is_name)
         if party is not None and _sentence_has_term(words, n, i, is_term):
             first, last = min(i, party), max(i, party)
             if not out or first >= out[-1][1]:
@@ -69,7 +72,8 @@ def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Cal
     return False
 
 
-def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str]):
+def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],
+                is_name: Callable[[int], bool]):
     """The nearest party within ``REACH`` words of token i in its sentence (before it first), or None."""
     for step in (-1, 1):
         j, seen = i + step, 0
@@ -77,7 +81,7 @@ def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[
             word = words(j)
             if _ends_sentence(word):
                 break
-            if word in parties:
+            if word in parties and not is_name(j):
                 return j
             if word.strip():
                 seen += 1

@@ -64,6 +64,15 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     assert decide(text, domain=domain)["decision"] == "proceed"
 
 
+def test_a_word_of_a_known_name_is_no_party():
+    data = load_glossaries().to_dict()
+    data["aviation_maintenance"]["vocabulary"]["known_names"].append("Iron Gate Parts")
+    from semgap_spacy.api import build_pipeline, decide_cases
+    case = [{"id": "n", "domain": "aviation_maintenance", "text": "Iron Gate Parts says airworthy"}]
+    assert next(iter(decide_cases(build_pipeline(), case)))["decision"] == "escalate"  # the name is not known
+    assert next(iter(decide_cases(build_pipeline(GlossarySet.from_dict(data)), case)))["decision"] == "proceed"
+
+
 def test_the_party_list_is_governed_data(tmp_path):
     from semgap_spacy.api import build_pipeline, decide_cases
     from semgap_spacy.glossary.governance.version_diff import diff
