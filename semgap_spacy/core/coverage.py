@@ -278,9 +278,10 @@ class CoverageRules:
         # the ORTH of each opener as a text writes it ("is", "Is", "IS"), to skip texts without one
         self._opener_keys = frozenset(get_string_id(form) for w in self.question_openers
                                       for form in (w, w.capitalize(), w.upper()))
-        # a clearance in the words of a party without authority ("Borrower says …": ``core.hearsay``)
+        # a clearance in the words of a party without authority ("Borrower says …", "Courier: …":
+        # ``core.hearsay``)
         self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words)
-        written = {w for pack in packs for w in pack.reporting_words} | self.saying  # "según", "segun"
+        written = {w for pack in packs for w in pack.reporting_words} | self.saying | {":"}  # "según", "segun"
         self._saying_keys = frozenset(get_string_id(form) for w in written for form in (w, w.capitalize(), w.upper()))
         self.no_authority = {name: frozenset(_fold(w) for lang_words in dom.vocabulary.no_authority.values()
                                              for w in lang_words)

@@ -6,10 +6,11 @@
 clear the action, and a person would ask the one who can. Each domain's
 glossary lists its parties without that authority (``vocabulary.no_authority``,
 governed: taking a party off the list is a weakening); each language pack lists
-its words of saying (``reporting_words``: "says", "told", "according", "dicen",
-"selon", "laut"). A sentence in which a word of saying stands within
-``REACH`` words of such a party, and that holds a term, escalates as
-``hearsay``, quoting both. "The lab says negative crossmatch" and
+its words of saying (``reporting_words``: "says", "told", "according",
+"confirms", "by", "per", "dicen", "selon", "laut"). A sentence in which a
+word of saying stands within ``REACH`` words of such a party, and that holds a
+term, escalates as ``hearsay``, quoting both; so does a sentence that opens
+with the party as a speaker's label ("Courier: negative crossmatch"). "The lab says negative crossmatch" and
 "Underwriting says clear to close" name parties with that authority and are
 left alone, as is a party that says nothing ("Courier booked, xm neg"),
 says something in a sentence of its own ("Courier said ETA 14:00. Negative
@@ -34,7 +35,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
         asked only around the candidates.
     n (int): The number of tokens.
-    candidates (Iterable[int]): The tokens that may be a word of saying, in order.
+    candidates (Iterable[int]): The tokens that may be a word of saying or a speaker's colon, in order.
     parties (FrozenSet[str]): The domain's parties without authority, folded.
     saying (FrozenSet[str]): The packs' words of saying, folded.
     is_term (Callable[[int], bool]): Whether a token is part of a term: only a sentence with one
@@ -46,9 +47,13 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     if not parties:
         return out
     for i in candidates:
-        if words(i) not in saying:
+        word = words(i)
+        if word == ":":
+            party = i - 1 if i > 0 and _labels_sentence(words, i - 1, parties, is_name) else None
+        elif word in saying:
+            party = _party_near(words, n, i, parties, is_name)
+        else:
             continue
-        party = _party_near(words, n, i, parties, is_name)
         if party is not None and _sentence_has_term(words, n, i, is_term):
             first, last = min(i, party), max(i, party)
             if not out or first >= out[-1][1]:
@@ -58,6 +63,17 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
 
 def _ends_sentence(word: str) -> bool:
     return word in _ENDS_SENTENCE or "\n" in word
+
+
+def _labels_sentence(words: Callable[[int], str], j: int, parties: FrozenSet[str],
+                     is_name: Callable[[int], bool]) -> bool:
+    """Whether token j is a party that opens its sentence (before a speaker's colon)."""
+    if words(j) not in parties or is_name(j):
+        return False
+    k = j - 1
+    while k >= 0 and not any(ch.isalpha() for ch in words(k)) and not _ends_sentence(words(k)):
+        k -= 1  # a time stamp, its brackets or a bullet before it
+    return k < 0 or _ends_sentence(words(k))
 
 
 def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool]) -> bool:

@@ -28,6 +28,23 @@ def test_a_party_without_authority_and_a_word_of_saying(text, found):
     assert _found(text) == found
 
 
+@pytest.mark.parametrize("text, found", [
+    ("Borrower: clear to close", ["Borrower:"]),
+    ("[09:52] Driver: xm neg", ["Driver:"]),
+    ("Update. Borrower: clear to close", ["Borrower:"]),
+])
+def test_a_party_as_the_speaker_s_label(text, found):
+    assert _found(text) == found
+
+
+@pytest.mark.parametrize("text", [
+    "Note from the borrower: clear to close",  # not the label that opens the sentence
+    "xm neg. Driver: on the way",  # the label's sentence holds no term
+])
+def test_a_party_inside_a_sentence_is_no_label(text):
+    assert _found(text) == []
+
+
 @pytest.mark.parametrize("text", [
     "Underwriter says we are clear to close",  # a party with that authority
     "Borrower signed, clear to close",  # a party that says nothing
