@@ -56,6 +56,7 @@ from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
 from .hearsay import HEARSAY, hearsay_spans
+from .partial import PARTIAL_COUNT, partial_counts
 from .questions import QUESTION_WORD_ORDER, word_order_questions
 from .reasons import make_reason
 from .context import closes_question
@@ -778,7 +779,8 @@ def _sentence_starts(texts: Sequence[str]) -> Set[int]:
 def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: Sequence[Optional[str]],
              cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]],
              breaks: Optional[Sequence[Tuple[int, int]]] = None,
-             questions: Sequence[Tuple[int, int]] = (), hearsay: Sequence[Tuple[int, int]] = ()) -> Findings:
+             questions: Sequence[Tuple[int, int]] = (), hearsay: Sequence[Tuple[int, int]] = (),
+             partial: Sequence[Tuple[int, int]] = ()) -> Findings:
     """The findings of one text, in text order.
 
     Unexplained tokens are grouped by clause (the one clause rule of
@@ -797,6 +799,8 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
         (``CoverageRules.questions``); each is a finding, quoting its verb and subject.
     hearsay: (token_start, token_end) of each party without authority and its word of saying
         (``CoverageRules.hearsay``); each is a finding, quoting the two.
+    partial: (token_start, token_end) of each part of a count ("2 of 5", ``core.partial``); each
+        is a finding, quoting it.
     """
     rows: List[dict] = []
     marks: List[Tuple[int, int, str]] = []
@@ -844,6 +848,12 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
                      "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
         marks.append((first, end, HEARSAY))
         unordered = True
+    for first, end in partial:
+        s, e = starts[first], ends[end - 1]
+        rows.append({"code": PARTIAL_COUNT, "start_char": s, "end_char": e, "words": (text[s:e],),
+                     "word_spans": ((s, e),)})
+        marks.append((first, end, PARTIAL_COUNT))
+        unordered = True
     for start, end, label in cues:
         code = _UNATTACHED.get(label)
         if code is None or (start, end) in applied:
@@ -873,6 +883,7 @@ _MESSAGES = {
     QUESTION_WORD_ORDER: "{} asks, by its word order, whether it holds: a question is no clearance",
     HEARSAY: "{}: the text reports what a party without that authority says; a clearance comes from "
              "the one who gives it",
+    PARTIAL_COUNT: "{} is a part of a count: the clearance, or what it rests on, may cover part of it only",
     # a question whose sentence holds no term
     ("unattached_hedge", "question"): "question {} asks about no term: the text leaves something open",
 }
@@ -924,7 +935,7 @@ class CoverageReasons:
             message = _MESSAGES[(code, "question") if code == "unattached_hedge" and _asks(words) else code]
             reason = make_reason(code, message.format(", ".join(map(repr, words))),
                                  start_char=start, end_char=end, evidence=text[start:end])
-            if code in (CONFLICTING_IDENTIFIERS, QUESTION_WORD_ORDER, HEARSAY):  # no review teaches these away
+            if code in (CONFLICTING_IDENTIFIERS, QUESTION_WORD_ORDER, HEARSAY, PARTIAL_COUNT):  # not taught away
                 reason["words"] = list(words)
                 reason["word_spans"] = [list(s) for s in row.get("word_spans") or ()]
             elif code == "unexplained_content":

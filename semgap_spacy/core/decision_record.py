@@ -24,6 +24,7 @@ from typing import Any, List, Optional, Tuple
 from .coverage import CoverageReasons
 from .hearsay import HEARSAY
 from .identifiers import CONFLICTING_IDENTIFIERS
+from .partial import PARTIAL_COUNT
 from .questions import QUESTION_WORD_ORDER
 from .reasons import ESCALATE, SCHEMA, make_reason, outcome_for
 
@@ -32,7 +33,7 @@ RECORD_TAG = "semgap/decision-record/v1"
 # The coverage codes whose reasons may be written on reading (coverage.CoverageReasons);
 # a finding with any other code is written at once.
 _DEFERRABLE = frozenset({"unexplained_content", "unattached_negation", "unattached_hedge", CONFLICTING_IDENTIFIERS,
-                         QUESTION_WORD_ORDER, HEARSAY})
+                         QUESTION_WORD_ORDER, HEARSAY, PARTIAL_COUNT})
 
 # One coverage finding as the record keeps it: (code, start_char, end_char, words, word_spans).
 FrozenFinding = Tuple[str, int, int, Tuple[str, ...], Tuple[Tuple[int, ...], ...]]

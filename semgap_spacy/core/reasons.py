@@ -44,6 +44,7 @@ REASON_CODES: Dict[str, str] = {
     "conflicting_identifiers": ESCALATE,
     "question_word_order": ESCALATE,
     "hearsay": ESCALATE,
+    "partial_count": ESCALATE,
     # contracts, from readings or from quantities in the text
     "limit_exceeded": BLOCK,
     "below_minimum": BLOCK,

@@ -13,8 +13,9 @@ It writes:
   one per cue that reaches no term (``unattached_negation`` /
   ``unattached_hedge``), one per set of identifiers of one form that differ
   (``conflicting_identifiers``), one per question asked by its word order
-  (``question_word_order``) and one per clearance in the words of a party
-  without authority (``hearsay``), so ``displacy.render(doc, style="span",
+  (``question_word_order``), one per clearance in the words of a party
+  without authority (``hearsay``) and one per part of a count
+  (``partial_count``), so ``displacy.render(doc, style="span",
   options={"spans_key": "semgap_unexplained"})`` shows a reviewer the words;
 - ``token._.semgap_explained_by``: the rule that explained each token;
 - ``doc._.semgap_coverage``: the findings the decision turns into reasons,
@@ -36,6 +37,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from ..core.colon_values import unread_colon_values
 from ..core.coverage import NAME_SOURCES, NER_LABELS, SHAPE, TERM, CoverageRules, findings
+from ..core.partial import partial_counts
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import generation, languages as languages_available, union
 from ..lang.cues import HEDGE, NEGATION, QUESTION
@@ -126,7 +128,8 @@ class Coverage(SemgapPipe):
                 applied = {(s.start, s.end) for s in cue_group}
         rows, marks = findings(text, starts, ends, explained, matches, applied, breaks,
                                rules.questions(text, keys, starts, ends),
-                               rules.hearsay(text, keys, starts, ends, domain, explained))
+                               rules.hearsay(text, keys, starts, ends, domain, explained),
+                               partial_counts(text, starts, ends))
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
         doc.spans[key] = SpanGroup(doc, name=key, spans=_spans(doc, marks))

@@ -1,0 +1,46 @@
+"""A part of a count: the clearance may hold for part of what it names only.
+
+"2 of 5 lots released", "QP certified 1 of 2 lots", "Clear to close; 1 of 2
+borrowers signed", "Lote liberado; 2 de 5 lotes": spec §4.1 explains every
+word (the numbers are shapes, "of" a stop word), yet the text says that the
+clearance, or what it rests on, covers some of a whole and not the rest. A
+count "N of M" with N smaller than M escalates as ``partial_count``, quoting
+the count; a text without a clearance escalates anyway, so the whole text
+is read, not the clearance's sentence. "5 of 5 shipments" and "3 of 3
+samples" are whole counts and are left alone.
+
+The count is read by its words in the four languages ("of", "out of", es
+"de", fr "sur", de "von", "aus", with an article between: "2 of the 5", "2 de
+los 5"; es and fr also with the counted word between: "2 lotes de 5", "2 lots
+sur 5"), not from "2/5", which is also a date.
+"""
+import re
+from bisect import bisect_right
+from typing import List, Sequence, Tuple
+
+PARTIAL_COUNT = "partial_count"
+
+_COUNT = re.compile(
+    r"(?<![\w.,/:-])(\d{1,4})\s+(?:(?:of|out\s+of|von|aus)|(?:[^\W\d_]+\s+)?(?:de|sur))\s+"
+    r"(?:(?:the|los|las|les|des|den|der)\s+)?(\d{1,4})(?![\w.,/:]\w)", re.IGNORECASE)
+
+
+def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> List[Tuple[int, int]]:
+    """(first token, end token) of each count "N of M" with N < M.
+
+    text (str): The text; starts, ends: every token's character offsets.
+    RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
+    """
+    out: List[Tuple[int, int]] = []
+    if " " not in text:
+        return out
+    for found in _COUNT.finditer(text):
+        part, whole = int(found.group(1)), int(found.group(2))
+        if not 0 <= part < whole:
+            continue
+        first = bisect_right(starts, found.start()) - 1
+        last = bisect_right(starts, found.end() - 1) - 1
+        if first < 0 or starts[first] != found.start() or ends[last] != found.end():
+            continue  # the count does not start and end on token edges
+        out.append((first, last + 1))
+    return out

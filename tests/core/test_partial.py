@@ -1,0 +1,62 @@
+"""A part of a count escalates (``core.partial``): the clearance may cover part of it only."""
+import pytest
+import spacy
+
+from semgap_spacy.core.partial import partial_counts
+
+_NLP = spacy.blank("en")
+
+
+def _counts(text):
+    doc = _NLP.make_doc(text)
+    starts = [t.idx for t in doc]
+    ends = [t.idx + len(t) for t in doc]
+    return [doc[a:b].text for a, b in partial_counts(text, starts, ends)]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("2 of 5 lots released", ["2 of 5"]),
+    ("QP certified 1 of the 2 lots", ["1 of the 2"]),
+    ("3 out of 4 samples", ["3 out of 4"]),
+    ("Lote liberado; 2 de 5 lotes", ["2 de 5"]),
+    ("Lote liberado; 2 lotes de 5", ["2 lotes de 5"]),
+    ("Lot libéré; 2 lots sur 5", ["2 lots sur 5"]),
+    ("Kreuzprobe negativ, 3 von 4 Proben", ["3 von 4"]),
+])
+def test_a_part_of_a_count(text, found):
+    assert _counts(text) == found
+
+
+@pytest.mark.parametrize("text", [
+    "Lot released; 5 of 5 shipments",  # a whole count
+    "3 of 3 samples",
+    "Lots released: 2/5",  # a slash is also a date
+    "v2 of 5a",  # not numbers standing alone
+    "LOT-2 of 5",
+    "Clear to close, 1,250 of 2,000 USD",  # not a count of things
+])
+def test_anything_else_is_no_part(text):
+    assert _counts(text) == []
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("2 of 5 lots released.", "pharma_qa"),
+    ("Clear to close; 1 of 2 borrowers signed.", "mortgage"),
+    ("Negative crossmatch with 2 of 3 samples.", "medical_logistics"),
+])
+def test_a_clearance_with_a_part_of_a_count_escalates(nlp, decide, text, domain):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    reason = next(r for r in decision["reasons"] if r["code"] == "partial_count")
+    assert reason["evidence"] == reason["words"][0]
+    from semgap_spacy.api import assess
+    doc = assess(nlp, text, domain=domain)
+    assert "partial_count" in {s.label_ for s in doc.spans["semgap_unexplained"]}
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Lot released; 5 of 5 shipments.", "pharma_qa"),
+    ("Negative crossmatch; 3 of 3 samples.", "medical_logistics"),
+])
+def test_a_whole_count_proceeds(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "proceed"
