@@ -180,9 +180,12 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: operation: ``BREAK``, a clause break may begin in it (``ClauseRule.break_starts``);
 #: ``PHRASE``, a known name or a longer neutral entry holds it (rules 6 and 7); ``OPENER``, it is
 #: the first word of a clause-break cue of two words or more ("mientras que"), whose words
-#: explain themselves only where that clause holds a term (``explain_breaks``).
-BREAK, PHRASE, OPENER = "break", "phrase", "opener"
-_KINDS = (BREAK, PHRASE, OPENER)
+#: explain themselves only where that clause holds a term (``explain_breaks``); ``ASKS``, a verb
+#: that may open a question by its word order (``questions``); ``PARTY`` and ``SAYING``, a party of
+#: the domain without authority and a word of saying or a colon (``hearsay``). Each is known by
+#: the word's reading (``_fold``), so "iS" or "ＢＯＲＲＯＷＥＲ" is found as "is" and "borrower" are.
+BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING = "break", "phrase", "opener", "asks", "party", "saying"
+_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING)
 #: the kinds of a word as one shared tuple per combination (a flag per kind, in ``_KINDS`` order)
 _KIND_TUPLES = {flags: tuple(kind for kind, on in zip(_KINDS, flags) if on)
                 for flags in product((False, True), repeat=len(_KINDS))}
@@ -211,6 +214,7 @@ class DomainRules(NamedTuple):
     names: Dict[str, List[Tuple[str, ...]]]      # known names, as written
     name_words: FrozenSet[str]                   # every word of a known name, as written
     neutral_seq_words: FrozenSet[str]            # every word of neutral_seqs, folded
+    no_authority: FrozenSet[str]                 # parties without authority (``core.hearsay``), folded
 
 
 def _letter(rule: Optional[str], text: str, start: int, end: int) -> bool:
@@ -264,9 +268,10 @@ class CoverageRules:
                 frozenset(words), frozenset(form_key(w) for w in words),
                 frozenset(seq[0] for seq in neutral if len(seq) == 1),
                 _sequences(longer), _sequences(names),
-                frozenset(w for seq in names for w in seq), frozenset(w for seq in longer for w in seq))
+                frozenset(w for seq in names for w in seq), frozenset(w for seq in longer for w in seq),
+                frozenset(_fold(w) for lang_words in dom.vocabulary.no_authority.values() for w in lang_words))
         # an unknown domain escalates anyway; its words are read with nothing but the common rules
-        self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {}, frozenset(), frozenset())
+        self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {}, frozenset(), frozenset(), frozenset())
         self.clauses = clause_rule()
         self.break_words = frozenset(_fold(w) for w in break_cue_words())
         self.break_phrases = frozenset(" ".join(_fold(w).split()) for w in break_cue_phrases())
@@ -276,17 +281,10 @@ class CoverageRules:
         self.question_openers = frozenset(_fold(w) for pack in packs for w in pack.question_openers)
         self.question_subjects = frozenset(_fold(w) for pack in packs for w in pack.question_subjects)
         self.question_wishes = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.question_wishes)
-        # the ORTH of each opener as a text writes it ("is", "Is", "IS"), to skip texts without one
-        self._opener_keys = frozenset(get_string_id(form) for w in self.question_openers
-                                      for form in (w, w.capitalize(), w.upper()))
         # a clearance in the words of a party without authority ("Borrower says …", "Courier: …":
         # ``core.hearsay``)
         self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words)
-        written = {w for pack in packs for w in pack.reporting_words} | self.saying | {":"}  # "según", "segun"
-        self._saying_keys = frozenset(get_string_id(form) for w in written for form in (w, w.capitalize(), w.upper()))
-        self.no_authority = {name: frozenset(_fold(w) for lang_words in dom.vocabulary.no_authority.values()
-                                             for w in lang_words)
-                             for name, dom in glossary.domains.items()}
+
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -354,9 +352,12 @@ class CoverageRules:
 
     def _word_facts_of(self, text: str, rules: DomainRules) -> WordFacts:
         """The facts of one word (``WordFacts``)."""
-        in_phrase = text in rules.name_words or _fold(text) in rules.neutral_seq_words
+        folded = _fold(text)
+        in_phrase = text in rules.name_words or folded in rules.neutral_seq_words
         return (self._word_rule(text, rules), _KIND_TUPLES[bool(self.clauses.break_starts(text)), in_phrase,
-                                                           _fold(text) in self.openers])
+                                                           folded in self.openers, folded in self.question_openers,
+                                                           folded in rules.no_authority,
+                                                           folded in self.saying or folded == ":"])
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -463,39 +464,44 @@ class CoverageRules:
             i = j
         return explained
 
-    def hearsay(self, text: str, keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int],
-                domain: Optional[str], explained: Sequence[Optional[str]]) -> List[Tuple[int, int]]:
+    def hearsay(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
+                ends: Sequence[int], domain: Optional[str],
+                explained: Sequence[Optional[str]]) -> List[Tuple[int, int]]:
         """Each party without authority and its word of saying (``core.hearsay``), as token ranges.
 
-        keys: The tokens' ORTH; only a text holding a word of saying as written so is read further.
+        reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding a
+            party and a word of saying is read further.
         explained: The rule per token; ``TERM`` marks a term's tokens.
         """
-        parties = self.no_authority.get(domain or "")
-        if not parties or self._saying_keys.isdisjoint(keys):
+        kinds = reading[1]
+        rules = self.domains.get(domain or "")
+        if rules is None or kinds[PARTY].isdisjoint(keys) or kinds[SAYING].isdisjoint(keys):
             return []
-        candidates = [i for i, key in enumerate(keys) if key in self._saying_keys]
-        names = self.domains[domain].names if domain in self.domains else {}
+        candidates = [i for i, key in enumerate(keys) if key in kinds[SAYING]]
         in_names: List[Set[int]] = []
 
         def is_name(i: int) -> bool:
             """Whether token i is a word of a known name, whatever rule explained it ("Gate" of
             "Iron Gate Parts" is a neutral word too); the names are matched once, when asked."""
             if not in_names:
-                in_names.append(_match([text[s:e] for s, e in zip(starts, ends)], names) if names else set())
+                texts = [text[s:e] for s, e in zip(starts, ends)]
+                in_names.append(_match(texts, rules.names) if rules.names else set())
             return i in in_names[0]
 
-        return hearsay_spans(lambda i: _fold(text[starts[i]:ends[i]]), len(keys), candidates, parties, self.saying,
-                             lambda i: explained[i] is TERM, is_name)
+        return hearsay_spans(lambda i: _fold(text[starts[i]:ends[i]]), len(keys), candidates, rules.no_authority,
+                             self.saying, lambda i: explained[i] is TERM, is_name)
 
-    def questions(self, text: str, keys: Sequence[Hashable], starts: Sequence[int],
+    def questions(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                   ends: Sequence[int]) -> List[Tuple[int, int]]:
         """The sentences asked by their word order (``core.questions``), as token ranges.
 
-        keys: The tokens' ORTH; only a text holding an opener as written so is read further.
+        reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding an
+            opener is read further.
         """
-        if self._opener_keys.isdisjoint(keys):
+        openers = reading[1][ASKS]
+        if openers.isdisjoint(keys):
             return []
-        candidates = [i for i, key in enumerate(keys) if key in self._opener_keys]
+        candidates = [i for i, key in enumerate(keys) if key in openers]
         return word_order_questions(lambda i: _fold(text[starts[i]:ends[i]]), len(keys), candidates,
                                     self.question_openers, self.question_subjects, self.question_wishes)
 

@@ -127,8 +127,8 @@ class Coverage(SemgapPipe):
             if cue_group is not None:
                 applied = {(s.start, s.end) for s in cue_group}
         rows, marks = findings(text, starts, ends, explained, matches, applied, breaks,
-                               rules.questions(text, keys, starts, ends),
-                               rules.hearsay(text, keys, starts, ends, domain, explained),
+                               rules.questions(text, reading, keys, starts, ends),
+                               rules.hearsay(text, reading, keys, starts, ends, domain, explained),
                                partial_counts(text, starts, ends))
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key

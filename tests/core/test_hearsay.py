@@ -72,6 +72,12 @@ def test_a_clearance_in_the_words_of_a_party_without_authority_escalates(nlp, de
     assert [s.label_ for s in doc.spans["semgap_unexplained"] if s.label_ == "hearsay"] == ["hearsay"]
 
 
+@pytest.mark.parametrize("text", ["bOrrower sAys clear to close", "\uff22\uff2f\uff32\uff32\uff2f\uff37\uff25\uff32 says clear to close"])
+def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
+    # the party and the word of saying are found as the rules read words (case, width, accents)
+    assert "hearsay" in {r["code"] for r in decide(text, domain="mortgage")["reasons"]}
+
+
 @pytest.mark.parametrize("text, domain", [
     ("Underwriter says clear to close", "mortgage"),
     ("Lab says negative crossmatch", "medical_logistics"),

@@ -49,6 +49,11 @@ def test_a_wish_or_an_order_is_no_question():
         assert [doc[a:b].text for a, b in found] == asked
 
 
+def test_an_opener_is_known_by_its_reading(decide):
+    decision = decide("iS it clear to close", domain="mortgage")
+    assert "question_word_order" in {r["code"] for r in decision["reasons"]}
+
+
 def test_the_english_pack_names_its_wishes(decide):
     decision = decide("Aircraft N903JB is airworthy. Have a good flight!", domain="aviation_maintenance")
     assert "question_word_order" not in {r["code"] for r in decision["reasons"]}
