@@ -18,7 +18,8 @@ one recorded for the token):
    alone, "the second floor", "a day", it is read like any other word);
 3. ``stop_word``: in spaCy's ``STOP_WORDS`` of a pack language, unless never neutral;
 4. ``domain_phrase``: a word (or an inflection of one) of a clearance or field phrase of the case's domain;
-5. ``shape``: digits, e-mail, URL, @mention, #tag, symbol, punctuation, an initial;
+5. ``shape``: digits, e-mail, URL (its path's words read), @mention, #tag, symbol, punctuation,
+   an initial, not a trouble symbol or a face that is not glad;
 6. ``name``: a governed known name of the domain (whole phrase, case-sensitive),
    and, only when switched on, ``ner`` entities and ``titlecase`` words;
 7. ``neutral``: the domain's governed neutral vocabulary (common + domain lists).
@@ -29,6 +30,12 @@ a clause break may begin in it (``core.clauses``) and whether it belongs to a
 known name or a longer neutral entry; a token is then one look-up. Rules 6
 and 7 look at whole phrases, so they run only when a word is left
 unexplained that such a phrase holds.
+
+Some texts explain every word and still say something no clearance
+survives; these are findings of their own, each in a module named for it:
+two identifiers of one form (``core.identifiers``), a question by its word
+order (``core.questions``), a clearance in the words of a party without
+authority (``core.hearsay``) and a part of a count (``core.partial``).
 
 Nothing here reads a Doc: the component turns one into token keys and
 offsets, and the decision policy turns the findings into reasons.
@@ -43,7 +50,6 @@ from itertools import product
 from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Sequence,
                     Set, Tuple)
 
-from spacy.strings import get_string_id
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
@@ -284,7 +290,6 @@ class CoverageRules:
         # a clearance in the words of a party without authority ("Borrower says …", "Courier: …":
         # ``core.hearsay``)
         self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words)
-
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -648,8 +653,11 @@ class CoverageRules:
         """Whether an identifier spells out a word of five letters or more that no rule explains
         by itself ("LOT-FAILED-42", "INC-2231-WRONG-PATIENT"): the word says something the
         identifier's shape does not. "N123AB", "INC0012345" and "LOT-42" hold no such word;
-        an e-mail address, URL, @mention or #tag is explained whole (rule 5). A reviewer who
-        teaches the word as neutral ("COVID-19": "covid") explains the identifier too."""
+        an e-mail address, @mention or #tag is explained whole (rule 5). A URL's host names a
+        site and is not read; its path may say what the page is about, so each word of three
+        letters or more in it must be explained ("…/sample-mislabeled-redraw" is not), a file
+        type aside. A reviewer who teaches the word as neutral ("COVID-19": "covid") explains
+        the identifier too."""
         if _EMAIL.match(text) or _HANDLE.match(text):
             return False
         if _URL.match(text):
