@@ -19,13 +19,12 @@ airworthy": a company, not the gate).
 """
 from typing import Callable, FrozenSet, Iterable, List, Tuple
 
+from .questions import ends_statement, opens_sentence
+
 HEARSAY = "hearsay"
 
 #: how many words may stand between a party and its word of saying ("the borrower just told me")
 REACH = 3
-
-_ENDS_SENTENCE = frozenset({".", "!", "?", "…", "...", ";"})
-
 
 def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int], parties: FrozenSet[str],
                   saying: FrozenSet[str], is_term: Callable[[int], bool],
@@ -49,7 +48,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     for i in candidates:
         word = words(i)
         if word == ":":
-            party = i - 1 if i > 0 and _labels_sentence(words, i - 1, parties, is_name) else None
+            labelled = i > 0 and words(i - 1) in parties and not is_name(i - 1) and opens_sentence(words, i - 1)
+            party = i - 1 if labelled else None
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name)
         else:
@@ -61,27 +61,12 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     return out
 
 
-def _ends_sentence(word: str) -> bool:
-    return word in _ENDS_SENTENCE or "\n" in word
-
-
-def _labels_sentence(words: Callable[[int], str], j: int, parties: FrozenSet[str],
-                     is_name: Callable[[int], bool]) -> bool:
-    """Whether token j is a party that opens its sentence (before a speaker's colon)."""
-    if words(j) not in parties or is_name(j):
-        return False
-    k = j - 1
-    while k >= 0 and not any(ch.isalpha() for ch in words(k)) and not _ends_sentence(words(k)):
-        k -= 1  # a time stamp, its brackets or a bullet before it
-    return k < 0 or _ends_sentence(words(k))
-
-
 def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool]) -> bool:
     """Whether the sentence of token i holds a token of a term."""
     j = i
-    while j > 0 and not _ends_sentence(words(j - 1)):
+    while j > 0 and not ends_statement(words(j - 1)):
         j -= 1
-    while j < n and (j <= i or not _ends_sentence(words(j))):
+    while j < n and (j <= i or not ends_statement(words(j))):
         if is_term(j):
             return True
         j += 1
@@ -95,7 +80,7 @@ def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[
         j, seen = i + step, 0
         while 0 <= j < n and seen <= REACH:
             word = words(j)
-            if _ends_sentence(word):
+            if ends_statement(word):
                 break
             if word in parties and not is_name(j):
                 return j

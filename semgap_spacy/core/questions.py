@@ -21,7 +21,10 @@ from typing import Callable, FrozenSet, Iterable, List, Tuple
 
 QUESTION_WORD_ORDER = "question_word_order"
 
-_STARTS_SENTENCE = frozenset({".", "!", "?", "…", "...", ";", ":", "¶"})
+#: what ends a statement: a sentence's end mark or a semicolon (a line break too, ``ends_statement``)
+ENDS_STATEMENT = frozenset({".", "!", "?", "…", "...", ";"})
+#: after these a sentence starts: a statement's end, a speaker's colon ("Ben: is it …"), a pilcrow
+_STARTS_SENTENCE = ENDS_STATEMENT | {":", "¶"}
 
 
 def _has_digit(word: str) -> bool:
@@ -50,10 +53,7 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
         after = words(i + 1)
         if (after not in subjects and not _has_digit(after)) or (words(i), after) in wishes:
             continue
-        first = i - 1  # no word before it in its sentence ("[09:52] Ben: is it ..." starts after the colon)
-        while first >= 0 and not _starts_sentence(words(first)) and not any(ch.isalpha() for ch in words(first)):
-            first -= 1
-        if first >= 0 and not _starts_sentence(words(first)):
+        if not opens_sentence(words, i):
             continue
         end = i + 2
         while end < n and not _starts_sentence(words(end)):
@@ -62,6 +62,21 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
             continue  # the question mark hedges it already
         out.append((i, end))
     return out
+
+
+def opens_sentence(words: Callable[[int], str], i: int) -> bool:
+    """Whether token i is the first word of its sentence: only tokens without letters (a time
+    stamp, a bracket, a bullet) stand between it and the sentence's start ("[09:52] Ben: is it
+    ..." starts after the colon)."""
+    k = i - 1
+    while k >= 0 and not _starts_sentence(words(k)) and not any(ch.isalpha() for ch in words(k)):
+        k -= 1
+    return k < 0 or _starts_sentence(words(k))
+
+
+def ends_statement(word: str) -> bool:
+    """Whether a token ends a statement: an end mark, a semicolon or a line break."""
+    return word in ENDS_STATEMENT or "\n" in word
 
 
 def _starts_sentence(word: str) -> bool:
