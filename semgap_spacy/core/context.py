@@ -271,12 +271,20 @@ class CueTable:
                 switches[switch] = values.pop()
         self.scope = ScopeSettings(**switches)
         breaks = []
+        accented = {exact(w) for w in self.accent_sensitive}
+
+        def cue_word(word: str) -> str:
+            """A cue's word as a text's word reads (``_word_facts``): with its accent where the
+            accent makes another word ("quién sabe" is not "quien sabe"), else folded."""
+            as_written = exact(word)
+            return as_written if as_written in accented else fold(word)
+
         for cue_set in self.cue_sets.values():
             for rec in cue_set.records:
                 folded = fold(rec.cue)
-                forms = {tuple(folded.split())}
+                forms = {tuple(map(cue_word, rec.cue.split()))}
                 if not folded.endswith("'"):
-                    forms.add(tuple(fold(t) for t in self.tokenize(rec.cue) if t.strip()))
+                    forms.add(tuple(cue_word(t) for t in self.tokenize(rec.cue) if t.strip()))
                 if rec.category == BREAK:
                     breaks.append(rec.cue)
                 for form in forms:
@@ -309,7 +317,6 @@ class CueTable:
         self.longest = max((len(form) for form in effects), default=1)
         self._rest_words = {w for form, eff in effects.items() if len(form) > 1 and (eff.negation or eff.hedge)
                             for w in form}
-        accented = {exact(w) for w in self.accent_sensitive}
         self._accented = frozenset(accented)
         self._accent_folds = frozenset(fold(w) for w in accented)
         self._conjunctions = frozenset(fold(w) for w in self.conjunctions)

@@ -35,7 +35,8 @@ Some texts explain every word and still say something no clearance
 survives; these are findings of their own, each in a module named for it:
 two identifiers of one form (``core.identifiers``), a question by its word
 order (``core.questions``), a clearance in the words of a party without
-authority (``core.hearsay``) and a part of a count (``core.partial``).
+authority (``core.hearsay``), a part of a count (``core.partial``) and a
+time a clearance is set for (``core.time_conditions``).
 
 Nothing here reads a Doc: the component turns one into token keys and
 offsets, and the decision policy turns the findings into reasons.
@@ -63,6 +64,7 @@ from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
 from .hearsay import HEARSAY, hearsay_spans
 from .partial import PARTIAL_COUNT, partial_counts
+from .time_conditions import TIME_CONDITION, past_states, time_conditions
 from .questions import QUESTION_WORD_ORDER, word_order_questions
 from .reasons import make_reason
 from .context import closes_question
@@ -188,10 +190,13 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: the first word of a clause-break cue of two words or more ("mientras que"), whose words
 #: explain themselves only where that clause holds a term (``explain_breaks``); ``ASKS``, a verb
 #: that may open a question by its word order (``questions``); ``PARTY`` and ``SAYING``, a party of
-#: the domain without authority and a word of saying or a colon (``hearsay``). Each is known by
-#: the word's reading (``_fold``), so "iS" or "ＢＯＲＲＯＷＥＲ" is found as "is" and "borrower" are.
-BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING = "break", "phrase", "opener", "asks", "party", "saying"
-_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING)
+#: the domain without authority and a word of saying or a colon (``hearsay``); ``TIMES``, the
+#: longest word of a word that sets a time, and ``PAST``, the last word of one that states a
+#: past (``time_conditions``). Each is known by the word's reading (``_fold``), so "iS" or
+#: "ＢＯＲＲＯＷＥＲ" is found as "is" and "borrower" are.
+BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, PAST = ("break", "phrase", "opener", "asks", "party", "saying",
+                                                         "times", "past")
+_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, PAST)
 #: the kinds of a word as one shared tuple per combination (a flag per kind, in ``_KINDS`` order)
 _KIND_TUPLES = {flags: tuple(kind for kind, on in zip(_KINDS, flags) if on)
                 for flags in product((False, True), repeat=len(_KINDS))}
@@ -290,6 +295,12 @@ class CoverageRules:
         # a clearance in the words of a party without authority ("Borrower says …", "Courier: …":
         # ``core.hearsay``)
         self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words)
+        # a time a clearance is set for ("by 18:00"), or a past it is stated for ("was airworthy"):
+        # ``core.time_conditions``
+        self.time_keys = frozenset(_fold(max(w.split(), key=len)) for pack in packs for w in pack.time_prepositions)
+        self.past_states = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.past_state_words)
+        self.past_keys = frozenset(seq[-1] for seq in self.past_states)
+        self.participle_endings = tuple(_fold(e) for pack in packs for e in pack.participle_endings)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -362,7 +373,8 @@ class CoverageRules:
         return (self._word_rule(text, rules), _KIND_TUPLES[bool(self.clauses.break_starts(text)), in_phrase,
                                                            folded in self.openers, folded in self.question_openers,
                                                            folded in rules.no_authority,
-                                                           folded in self.saying or folded == ":"])
+                                                           folded in self.saying or folded == ":",
+                                                           folded in self.time_keys, folded in self.past_keys])
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -495,6 +507,30 @@ class CoverageRules:
 
         return hearsay_spans(lambda i: _fold(text[starts[i]:ends[i]]), len(keys), candidates, rules.no_authority,
                              self.saying, lambda i: explained[i] is TERM, is_name)
+
+    def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
+              ends: Sequence[int], clearances: Callable[[], Sequence[int]]) -> List[Tuple[int, int]]:
+        """Each time a clearance is set for and each past it is stated for (``core.time_conditions``),
+        as token ranges in text order.
+
+        reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding a word
+            that sets a time, or one that states a past, is read further.
+        clearances (Callable[[], Sequence[int]]): The first token of every clearance term, asked
+            only when such a word occurs: a time counts in a clause with a clearance only.
+        """
+        kinds = reading[1]
+        timed = [] if kinds[TIMES].isdisjoint(keys) else time_conditions(text, starts, ends)
+        if not timed and kinds[PAST].isdisjoint(keys):
+            return []
+        terms = clearances()
+        # a time set in a clause of its own sets it for something else ("Airworthy; crew at the
+        # gate by 06:00")
+        found = [(first, end) for first, end in timed
+                 if any(not self.clauses.break_between(text, *sorted((ends[first], starts[t]))) for t in terms)]
+        if not kinds[PAST].isdisjoint(keys):
+            found = sorted(found + past_states(lambda i: _fold(text[starts[i]:ends[i]]), terms, self.past_states,
+                                               self.participle_endings))
+        return found
 
     def questions(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                   ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -794,7 +830,7 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
              cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]],
              breaks: Optional[Sequence[Tuple[int, int]]] = None,
              questions: Sequence[Tuple[int, int]] = (), hearsay: Sequence[Tuple[int, int]] = (),
-             partial: Sequence[Tuple[int, int]] = ()) -> Findings:
+             partial: Sequence[Tuple[int, int]] = (), timed: Sequence[Tuple[int, int]] = ()) -> Findings:
     """The findings of one text, in text order.
 
     Unexplained tokens are grouped by clause (the one clause rule of
@@ -815,6 +851,8 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
         (``CoverageRules.hearsay``); each is a finding, quoting the two.
     partial: (token_start, token_end) of each part of a count ("2 of 5", ``core.partial``); each
         is a finding, quoting it.
+    timed: (token_start, token_end) of each time a text sets for a clearance or past it states it
+        for ("by 18:00", "was airworthy": ``core.time_conditions``); each is a finding, quoting it.
     """
     rows: List[dict] = []
     marks: List[Tuple[int, int, str]] = []
@@ -862,12 +900,13 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
                      "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
         marks.append((first, end, HEARSAY))
         unordered = True
-    for first, end in partial:
-        s, e = starts[first], ends[end - 1]
-        rows.append({"code": PARTIAL_COUNT, "start_char": s, "end_char": e, "words": (text[s:e],),
-                     "word_spans": ((s, e),)})
-        marks.append((first, end, PARTIAL_COUNT))
-        unordered = True
+    for code, found in ((PARTIAL_COUNT, partial), (TIME_CONDITION, timed)):
+        for first, end in found:
+            s, e = starts[first], ends[end - 1]
+            rows.append({"code": code, "start_char": s, "end_char": e, "words": (text[s:e],),
+                         "word_spans": ((s, e),)})
+            marks.append((first, end, code))
+            unordered = True
     for start, end, label in cues:
         code = _UNATTACHED.get(label)
         if code is None or (start, end) in applied:
@@ -898,6 +937,8 @@ _MESSAGES = {
     HEARSAY: "{}: the text reports what a party without that authority says; a clearance comes from "
              "the one who gives it",
     PARTIAL_COUNT: "{} is a part of a count: the clearance, or what it rests on, may cover part of it only",
+    TIME_CONDITION: "{} ties what the text states to a time: it may hold from then, be due by then or have "
+                    "held before, and not now",
     # a question whose sentence holds no term
     ("unattached_hedge", "question"): "question {} asks about no term: the text leaves something open",
 }

@@ -26,6 +26,7 @@ from .hearsay import HEARSAY
 from .identifiers import CONFLICTING_IDENTIFIERS
 from .partial import PARTIAL_COUNT
 from .questions import QUESTION_WORD_ORDER
+from .time_conditions import TIME_CONDITION
 from .reasons import ESCALATE, SCHEMA, make_reason, outcome_for
 
 #: the first item of every record, so nothing else stored under its key is read as one
@@ -33,7 +34,7 @@ RECORD_TAG = "semgap/decision-record/v1"
 # The coverage codes whose reasons may be written on reading (coverage.CoverageReasons);
 # a finding with any other code is written at once.
 _DEFERRABLE = frozenset({"unexplained_content", "unattached_negation", "unattached_hedge", CONFLICTING_IDENTIFIERS,
-                         QUESTION_WORD_ORDER, HEARSAY, PARTIAL_COUNT})
+                         QUESTION_WORD_ORDER, HEARSAY, PARTIAL_COUNT, TIME_CONDITION})
 
 # One coverage finding as the record keeps it: (code, start_char, end_char, words, word_spans).
 FrozenFinding = Tuple[str, int, int, Tuple[str, ...], Tuple[Tuple[int, ...], ...]]

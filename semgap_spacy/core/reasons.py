@@ -45,6 +45,7 @@ REASON_CODES: Dict[str, str] = {
     "question_word_order": ESCALATE,
     "hearsay": ESCALATE,
     "partial_count": ESCALATE,
+    "time_condition": ESCALATE,
     # contracts, from readings or from quantities in the text
     "limit_exceeded": BLOCK,
     "below_minimum": BLOCK,

@@ -99,6 +99,18 @@ class LanguagePack(BaseModel):
     #: words of saying ("says", "told", "according"): a clearance in the words of a party of the
     #: domain's ``vocabulary.no_authority`` near one is hearsay (``core.hearsay``)
     reporting_words: List[str] = []
+    #: words that set a time for what a text states ("by", "from", "desde", "nach"): followed by a
+    #: time or a day, the clearance may hold from then or be due by then (``core.time_conditions``)
+    time_prepositions: List[str] = []
+    #: days and times of day written as words ("noon", "tomorrow", "Monday", "lunes"), which such
+    #: a word may set
+    time_words: List[str] = []
+    #: words that state a past ("was", "had been"): right before a clearance term, it says how
+    #: things stood, not how they stand (``core.time_conditions``)
+    past_state_words: List[str] = []
+    #: endings of a participle ("ed"): a clearance that opens with one reports an act that stands
+    #: ("was cleared to close"), and a word that states a past before it is no finding
+    participle_endings: List[str] = []
     #: endings by which a word agrees in number or gender ("s": batches; es "a", "os": liberada,
     #: liberados): the only forms of a clearance's words that still state it (``core.own_forms``);
     #: none: a clearance must be written as listed
@@ -126,7 +138,9 @@ class LanguagePack(BaseModel):
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words", "question_openers",
-                                   "question_subjects", "question_wishes", "reporting_words")(_words)
+                                   "question_subjects", "question_wishes", "reporting_words",
+                                   "time_prepositions", "time_words", "past_state_words",
+                                   "participle_endings")(_words)
 
     @field_validator("neutral_after")
     @classmethod

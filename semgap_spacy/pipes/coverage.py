@@ -15,7 +15,8 @@ It writes:
   (``conflicting_identifiers``), one per question asked by its word order
   (``question_word_order``), one per clearance in the words of a party
   without authority (``hearsay``) and one per part of a count
-  (``partial_count``), so ``displacy.render(doc, style="span",
+  (``partial_count``) and one per time a clearance is set for
+  (``time_condition``), so ``displacy.render(doc, style="span",
   options={"spans_key": "semgap_unexplained"})`` shows a reviewer the words;
 - ``token._.semgap_explained_by``: the rule that explained each token;
 - ``doc._.semgap_coverage``: the findings the decision turns into reasons,
@@ -48,6 +49,7 @@ from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, d
 
 
 _SCOPED = frozenset({NEGATION, HEDGE, QUESTION})
+_CLEAR = "clear"  # a clearance term's signal
 _LABEL_IDS: Dict[str, int] = {}  # a finding's code -> its hash (``spacy.strings.get_string_id``)
 _NONE_APPLIED: FrozenSet[Tuple[int, int]] = frozenset()
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
@@ -129,11 +131,17 @@ class Coverage(SemgapPipe):
         rows, marks = findings(text, starts, ends, explained, matches, applied, breaks,
                                rules.questions(text, reading, keys, starts, ends),
                                rules.hearsay(text, reading, keys, starts, ends, domain, explained),
-                               partial_counts(text, starts, ends))
+                               partial_counts(text, starts, ends),
+                               rules.times(text, reading, keys, starts, ends, lambda: self._clearances(doc)))
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
         doc.spans[key] = SpanGroup(doc, name=key, spans=_spans(doc, marks))
         return doc
+
+    def _clearances(self, doc: Doc) -> List[int]:
+        """The first token of every clearance term of the doc, in order."""
+        group = span_group(doc, self.spans_key)
+        return sorted({s.start for s in group or () if term_facts(s.id_).signal == _CLEAR})
 
     def _explain_phrases(self, doc: Doc, explained: List[Optional[str]], texts: List[str],
                          domain: Optional[str]) -> None:

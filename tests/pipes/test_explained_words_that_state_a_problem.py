@@ -4,8 +4,10 @@ gone ("upon inspection", "hace dos días"), an approximation or doubt ("give or 
 "mag sein"), nobody ("von niemandem geprüft"), a concession or a problem raised but not named
 ("anyway", "something with the brakes"), a party without authority ("Customer: lot released",
 "by the warehouse", "Pilot confirms"), a question without its mark ("says who"), another object
-("the former"), a symbol of trouble or of waiting ("🔜", "🐛"). Each escalates; the look-alikes
-that say nothing of the kind still proceed."""
+("the former"), a symbol of trouble or of waiting ("🔜", "🐛"), a time the clearance is set for or a
+past it is stated for ("by 18:00", "was airworthy"), a step still to come ("then"), a question word
+("which file"), a provisional state ("for now", "vorerst"). Each escalates; the look-alikes that say
+nothing of the kind still proceed."""
 import pytest
 
 UNSAFE = [
@@ -100,6 +102,29 @@ UNSAFE = [
     ('aviation_maintenance', 'Airworthy 💣'),
     ('pharma_qa', 'Lot released; assay to do.'),
     ('aviation_maintenance', 'Airworthy by then.'),
+    # a time the clearance is set for, or a past it is stated for (``core.time_conditions``)
+    ('mortgage', 'Clear to close by 18:00.'),
+    ('aviation_maintenance', 'Airworthy from 0600Z'),
+    ('mortgage', 'Clear to close by Friday.'),
+    ('pharma_qa', 'Lote liberado desde el lunes'),
+    ('mortgage', 'Expediente listo para el cierre para las 18:00'),
+    ('mortgage', 'Dossier autorisé à clôturer pour 18h30'),
+    ('mortgage', 'Abschlussbereit nach 18:00'),
+    ('aviation_maintenance', 'N418QX was airworthy.'),
+    ('mortgage', 'File was clear to close.'),
+    ('aviation_maintenance', 'Tail 512 were airworthy'),
+    # a step still to come, a question word without its mark, a provisional state
+    ('mortgage', 'Wire first, then clear to close.'),
+    ('mortgage', 'Clear to close which file'),
+    ('pharma_qa', 'Batch released, who signed'),
+    ('aviation_maintenance', 'Aeronavegable cuál de los dos'),
+    ('pharma_qa', 'Lot libéré quel lot'),
+    ('mortgage', 'Abschlussbereit welche Akte'),
+    ('aviation_maintenance', 'CRS signed, keep her on the stand for now'),
+    ('pharma_qa', 'Lote liberado por ahora'),
+    ('pharma_qa', "Lot libéré pour l'instant"),
+    ('aviation_maintenance', 'Lufttüchtig. Von wegen.'),
+    ('aviation_maintenance', 'Lufttüchtig, vorerst.'),
 ]
 
 HARMLESS = [
@@ -139,6 +164,13 @@ HARMLESS = [
     ('aviation_maintenance', 'Airworthy; first departure 06:00.'),
     ('aviation_maintenance', 'Airworthy; aircraft on stand 4.'),
     ('medical_logistics', 'Negative crossmatch at 06:10; courier departed.'),
+    ('mortgage', 'Update from 14:05: clear to close'),
+    ('mortgage', 'Clear to close. Message from 14:05'),
+    ('aviation_maintenance', 'Airworthy; departure by 06:00.'),
+    ('mortgage', 'File was cleared to close.'),
+    ('aviation_maintenance', 'N418QX was released to service.'),
+    ('medical_logistics', 'The crossmatch was negative.'),
+    ('aviation_maintenance', 'Airworthy; next sector at 06:00.'),
 ]
 
 

@@ -1,0 +1,72 @@
+"""A time a clearance is set for, or a past it is stated for (``core.time_conditions``)."""
+import pytest
+import spacy
+
+from semgap_spacy.core.time_conditions import past_states, time_conditions
+from semgap_spacy.util.textnorm import fold
+
+_NLP = spacy.blank("en")
+_PAST = frozenset({("was",), ("were",), ("had", "been")})
+
+
+def _found(text):
+    doc = _NLP.make_doc(text)
+    starts = [t.idx for t in doc]
+    ends = [t.idx + len(t) for t in doc]
+    return [doc[a:b].text for a, b in time_conditions(text, starts, ends)]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Clear to close by 18:00.", ["by 18:00"]),
+    ("Airworthy from 0600Z", ["from 0600Z"]),
+    ("Airworthy from 6pm", ["from 6pm"]),
+    ("Airworthy from 6 p.m.", ["from 6 p.m."]),
+    ("Clear to close by the 12/05", ["by the 12/05"]),
+    ("Clear to close by 2026-12-05", ["by 2026-12-05"]),
+    ("Clear to close by next Friday.", ["by next Friday"]),
+    ("clear to close BY TOMORROW", ["BY TOMORROW"]),
+    ("Clear to close starting Monday", ["starting Monday"]),
+    ("Lote liberado desde el lunes", ["desde el lunes"]),
+    ("Lote liberado a partir de las 18:00", ["a partir de las 18:00"]),
+    ("Expediente listo para el cierre para las 18:00", ["para las 18:00"]),
+    ("Lot libéré à partir de 18h", ["à partir de 18h"]),
+    ("Dossier autorisé à clôturer pour 18h30", ["pour 18h30"]),
+    ("Charge freigegeben nach 18:00", ["nach 18:00"]),
+    ("Charge freigegeben vor Montag", ["vor Montag"]),
+    ("Abschlussbereit nach 18 Uhr", ["nach 18 Uhr"]),
+])
+def test_a_time_set_for_a_clearance(text, found):
+    assert _found(text) == found
+
+
+@pytest.mark.parametrize("text", [
+    "Update from 14:05: clear to close",   # the message's stamp
+    "Clear to close, rate reduced by 0.25",  # a number with a decimal point is no time
+    "Clear to close, signed by 2 borrowers",  # a bare number is no time
+    "Airworthy since 06:00",                # "since" sets nothing to come
+    "Clear to close; funding at 14:00",
+    "Clear to close by underwriting",
+    "Listo para el cierre",                 # "para" with no time after it
+])
+def test_no_time_set(text):
+    assert _found(text) == []
+
+
+def _past(text, clearance):
+    doc = _NLP.make_doc(text)
+    start = next(t.i for t in doc if t.text == clearance)
+    words = [fold(t.text) for t in doc]
+    return [doc[a:b].text for a, b in past_states(words.__getitem__, [start], _PAST, ("ed",))]
+
+
+@pytest.mark.parametrize("text, clearance, found", [
+    ("N418QX was airworthy.", "airworthy", ["was airworthy"]),
+    ("File WAS clear to close", "clear", ["WAS clear"]),
+    ("It had been clear to close", "clear", ["had been clear"]),
+    ("File was cleared to close", "cleared", []),     # a participle: an act that stands
+    ("N418QX was released to service", "released", []),
+    ("Aircraft is airworthy", "airworthy", []),
+    ("Airworthy, it was", "Airworthy", []),           # only a past word right before the term
+])
+def test_a_clearance_stated_for_the_past(text, clearance, found):
+    assert _past(text, clearance) == found
