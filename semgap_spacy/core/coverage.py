@@ -55,7 +55,7 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, get_pack,
-                    neutral_after)
+                    neutral_after, packs as language_packs)
 from ..lang.cues import BREAK as BREAK_CUE
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
@@ -204,6 +204,8 @@ _KIND_TUPLES = {flags: tuple(kind for kind, on in zip(_KINDS, flags) if on)
 #: neutral entry (None for none) and its kinds. Plain values, which the collector stops tracking.
 WordFacts = Tuple[Optional[str], Tuple[str, ...]]
 _MISSING = object()
+#: the rules by which a word after a time makes the time name a thing ("from the 06:00 shift")
+_THING_RULES = frozenset({NEUTRAL, NAME, DOMAIN_PHRASE})
 _AT_START = (0,)
 
 
@@ -263,8 +265,11 @@ class CoverageRules:
         # (only words a pack's stop words hold: rule 3 is what explains them there)
         spacy_stops = {_fold(w) for code in pack_codes for w in spacy_stop_words(get_pack(code).spacy_lang)}
         self.neutral_after = {w: before for w, before in neutral_after().items() if w in spacy_stops}
-        self._after_words = (re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(self.neutral_after))) + r")\b",
-                                        re.IGNORECASE) if self.neutral_after else None)
+        # the gate reads the raw text: each word as its pack writes it too ("qué", folded "que")
+        written = {exact(w) for pack in language_packs().values() for w in pack.neutral_after
+                   if _fold(w) in self.neutral_after}
+        self._after_words = (re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(set(self.neutral_after) | written)))
+                                        + r")\b", re.IGNORECASE) if self.neutral_after else None)
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
             for term in dom.terms:
@@ -300,7 +305,9 @@ class CoverageRules:
         self.time_keys = frozenset(_fold(max(w.split(), key=len)) for pack in packs for w in pack.time_prepositions)
         self.past_states = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.past_state_words)
         self.past_keys = frozenset(seq[-1] for seq in self.past_states)
-        self.participle_endings = tuple(_fold(e) for pack in packs for e in pack.participle_endings)
+        # compared with their accents: fr "é" is no "e" ("apte", "aeronavegable")
+        self.participle_endings = tuple(exact(e) for pack in packs for e in pack.participle_endings)
+        self.time_words = frozenset(_fold(w) for pack in packs for w in pack.time_words)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -509,28 +516,70 @@ class CoverageRules:
                              self.saying, lambda i: explained[i] is TERM, is_name)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
-              ends: Sequence[int], clearances: Callable[[], Sequence[int]]) -> List[Tuple[int, int]]:
+              ends: Sequence[int], explained: Sequence[Optional[str]],
+              clearances: Callable[[], Sequence[Tuple[int, int]]]) -> List[Tuple[int, int]]:
         """Each time a clearance is set for and each past it is stated for (``core.time_conditions``),
         as token ranges in text order.
 
+        A time counts in a clause with a clearance, or in a clause of its own ("Clear to close,
+        by 18:00"); one among other words of another clause sets it for them ("Airworthy; crew at
+        the gate by 06:00").
+
         reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding a word
             that sets a time, or one that states a past, is read further.
-        clearances (Callable[[], Sequence[int]]): The first token of every clearance term, asked
-            only when such a word occurs: a time counts in a clause with a clearance only.
+        explained: The rule per token: a neutral word, a name or a domain phrase after a time makes
+            it name a thing ("from 14:05 call"); a stop word may stand after a past ("was also").
+        clearances (Callable[[], Sequence[Tuple[int, int]]]): (start, end) tokens of every
+            clearance term, asked only when such a word occurs.
         """
         kinds = reading[1]
-        timed = [] if kinds[TIMES].isdisjoint(keys) else time_conditions(text, starts, ends)
+        timed = []
+        if not kinds[TIMES].isdisjoint(keys):
+            timed = time_conditions(text, starts, ends,
+                                    lambda i: self._names_a_thing(explained[i], text[starts[i]:ends[i]]))
         if not timed and kinds[PAST].isdisjoint(keys):
             return []
         terms = clearances()
-        # a time set in a clause of its own sets it for something else ("Airworthy; crew at the
-        # gate by 06:00")
+        if not terms:
+            return []
         found = [(first, end) for first, end in timed
-                 if any(not self.clauses.break_between(text, *sorted((ends[first], starts[t]))) for t in terms)]
+                 if any(self._one_clause(text, starts, ends, (first, end), term)
+                        or self._own_clause_beside(text, starts, ends, (first, end), term) for term in terms)]
         if not kinds[PAST].isdisjoint(keys):
-            found = sorted(found + past_states(lambda i: _fold(text[starts[i]:ends[i]]), terms, self.past_states,
-                                               self.participle_endings))
-        return found
+            endings = self.participle_endings
+            found += past_states(lambda i: _fold(text[starts[i]:ends[i]]), terms, self.past_states,
+                                 lambda i: bool(endings) and exact(text[starts[i]:ends[i]]).endswith(endings),
+                                 lambda i: explained[i] is STOP_WORD)
+        return sorted(set(found))
+
+    def _names_a_thing(self, rule: Optional[str], word: str) -> bool:
+        """Whether a word after a time makes it name a thing ("14:05 call", "06:00 shift"): a
+        word a neutral list, a known name or a domain phrase explains, and no word of time."""
+        return rule in _THING_RULES and _fold(word) not in self.time_words
+
+    def _one_clause(self, text: str, starts: Sequence[int], ends: Sequence[int], a: Tuple[int, int],
+                    b: Tuple[int, int]) -> bool:
+        """Whether two token ranges stand in one clause (no clause break between them)."""
+        (_, a_end), (b_start, _) = sorted((a, b))
+        return a_end >= b_start or not self.clauses.break_between(text, ends[a_end - 1], starts[b_start])
+
+    def _own_clause_beside(self, text: str, starts: Sequence[int], ends: Sequence[int], timed: Tuple[int, int],
+                           term: Tuple[int, int]) -> bool:
+        """Whether a time is a clause of its own right beside a clearance's clause ("Clear to close,
+        by 18:00"; "By 18:00 - clear to close"): one break stands between the two and nothing else,
+        and one more break, or the text's edge, on its other side."""
+        (a_start, a_end), (b_start, b_end) = sorted((timed, term))
+        gap = text[ends[a_end - 1]:starts[b_start]]
+        if len(self.clauses.breaks(gap)) != 1 or any(ch.isalnum() for ch in gap):
+            return False
+        start, end = starts[timed[0]], ends[timed[1] - 1]
+        if timed[0] > term[0]:  # after the clearance: the time runs to a break or the end
+            rest = text[end:]
+            cut = self.clauses.breaks(rest)
+            return not rest[:cut[0][0] if cut else len(rest)].strip()
+        head = text[:start]
+        cut = self.clauses.breaks(head)
+        return not head[cut[-1][1] if cut else 0:].strip()
 
     def questions(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                   ends: Sequence[int]) -> List[Tuple[int, int]]:

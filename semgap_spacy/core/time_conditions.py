@@ -8,43 +8,57 @@ states to a time that may not have come: a deadline ("needs to be clear to
 close by 18:00") or a start ("airworthy from 06:00"). A person would ask
 which. A word that sets a time (each pack's ``time_prepositions``: "by",
 "from", "starting", "desde", "para", "à partir de", "nach") followed by a
-time or a day (a clock time "18:00", "6pm", "1800Z", "18h30"; a date
-"12/05", "2026-12-05"; each pack's ``time_words``: "noon", "tomorrow",
-"Monday", "lunes", "demain", "Montag"; an article or "next" may stand
-between) escalates as ``time_condition``, quoting it. Words such as
-"until", "after", "before", "hasta", "dès", "ab" and "bis" are never neutral
+time (a clock time "18:00", "6pm", "1800Z", "18h30", "18.00 Uhr",
+"2026-12-05T18:00"; a date "12/05", "05.12.2026", "the 5th") or by a day or
+month of the same language (``time_words``: "noon", "tomorrow", "Monday",
+"March", "lunes", "demain", "Montag", with a day before a month: "5 March",
+"5. März"; an article or "next" may stand between)
+escalates as ``time_condition``, quoting it. Words such as "until",
+"after", "before", "hasta", "dès", "ab" and "bis" are never neutral
 already (§4.1), so they escalate without this rule.
 
-A clearance stated for the past is one more such time: "N418QX was airworthy",
-"File was clear to close" say how things stood, not how they stand. es
-"estaba", "era", fr "était" and de "war" are never neutral already; en "was"
-is a stop word of every other sentence ("crossmatch was negative" reports a
-result). So a word that states a past (each pack's ``past_state_words``:
-"was", "were", "had been") right before a clearance term escalates too,
-unless the term's first word is a participle (``participle_endings``: "was
-cleared to close", "was released" report an act that stands).
+The text is read as a person sees it (§4.1: NFKC, invisible characters
+ignored), so "by 18\u200b:00" and "from ０６:００" are times. Left alone: a
+time followed by a colon after other words, the stamp of a message ("Update
+from 14:05: clear to close"; "From 06:00: airworthy" sets one); a time that
+names another thing ("notes from 14:05 call", "from the 06:00 shift": the
+caller says which words name a thing); a bare number ("signed by 2
+engineers") and a number with a decimal point ("rate up by 0.25"): neither
+is a time as written. Which clause a time must share with a clearance is
+the caller's rule (``coverage.CoverageRules.times``).
 
-A time followed by a colon is the stamp of a message ("Update from 14:05:
-clear to close") and is left alone, as is a bare number ("reduced by 2",
-"signed by 2 engineers") and a number with a decimal point ("rate up by
-0.25"): neither is a time as written.
+A clearance stated for the past is one more such time: "N418QX was airworthy",
+"File was clear to close", "Fue aeronavegable" say how things stood, not how
+they stand. es "estaba", "era", fr "était" and de "war" are never neutral
+already; en "was" and es "fue" are stop words of every other sentence
+("crossmatch was negative" reports a result). So a word that states a past
+(each pack's ``past_state_words``: "was", "were", "had been", "fue", "a
+été"), with at most two stop words after it ("was also airworthy"), right
+before a clearance term escalates too, unless a word of the term is a
+participle (``participle_endings``: "was cleared to close", "was released to
+service", "fue liberado", "CRS signed" report an act that stands).
 """
 import re
 from bisect import bisect_right
 from functools import lru_cache
 from typing import Callable, FrozenSet, List, Sequence, Tuple
 
-from ..lang import generation, union
+from ..lang import generation, packs
+from .textview import read_text
 
 TIME_CONDITION = "time_condition"
 
-#: a time of day or a date, as a digit shape: "18:00", "6pm", "6 p.m.", "1800Z", "1800 hrs", "18h", "18h30",
-#: "18 Uhr", "12/05", "12/05/2026", "05.12.2026", "2026-12-05"
+#: a time of day or a date, as a digit shape: "18:00", "6pm", "6 p.m.", "1800Z", "1800 hrs", "0600L", "18h",
+#: "18h30", "18 Uhr", "18.00 Uhr", "12/05", "12/05/2026", "05.12.2026", "2026-12-05", "2026-12-05T18:00",
+#: "the 5th"
 _CLOCK = (r"\d{1,2}(?::\d{2}(?::\d{2})?)?\s?(?:am|pm|a\.m\.|p\.m\.)"
           r"|\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:h|hrs|z|utc|lt|uhr))?"
-          r"|\d{3,4}\s?(?:z|utc|lt|hrs)"
+          r"|\d{1,2}\.\d{2}\s?(?:h|hrs|z|utc|lt|uhr)"
+          r"|\d{3,4}\s?(?:z|utc|lt|l|hrs)"
           r"|\d{1,2}h(?:\d{2})?|\d{1,2}\s?uhr"
-          r"|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}\.\d{1,2}\.\d{2,4}|\d{4}-\d{2}-\d{2}")
+          r"|\d{4}-\d{2}-\d{2}(?:t\d{2}:\d{2}(?::\d{2})?z?)?"
+          r"|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?"
+          r"|\d{1,2}(?:st|nd|rd|th)")
 #: what may stand between the word and the time: an article, "next", "this"
 _BETWEEN = r"(?:(?:the|this|next|coming|el|la|las|los|del|al|próximo|próxima|le|les|prochain|prochaine|" \
            r"dem|den|der|nächsten|kommenden)\s+)?"
@@ -57,50 +71,91 @@ def _alternatives(words: Sequence[str]) -> str:
 
 @lru_cache(maxsize=2)
 def _pattern(pack_set: int) -> "re.Pattern":
-    """The rule's pattern for one set of language packs (``lang.generation()``)."""
-    words = _alternatives(union("time_prepositions"))
-    days = _alternatives(union("time_words"))
-    time = _CLOCK + (f"|(?:{days})" if days else "")
-    return re.compile(rf"(?<![\w'])(?:{words})\s+{_BETWEEN}(?:{time})(?![\w:])(?!\s*:)", re.IGNORECASE)
+    """The rule's pattern for one set of language packs (``lang.generation()``): each pack's words
+    that set a time with the clock shapes and that pack's own days ("pour mon dossier" is no
+    Monday)."""
+    branches = []
+    for pack in packs().values():
+        words = _alternatives(pack.time_prepositions)
+        if not words:
+            continue
+        days = _alternatives(pack.time_words)
+        time = _CLOCK + (rf"|(?:\d{{1,2}}(?:st|nd|rd|th)?\.?\s+)?(?:{days})" if days else "")
+        branches.append(rf"(?:{words})\s+{_BETWEEN}(?:{time})")
+    if not branches:
+        return re.compile(r"(?!)")
+    return re.compile(rf"(?<![\w'])(?:{'|'.join(branches)})(?!\w)(?!:\d)", re.IGNORECASE)
 
 
-def time_conditions(text: str, starts: Sequence[int], ends: Sequence[int]) -> List[Tuple[int, int]]:
+def time_conditions(text: str, starts: Sequence[int], ends: Sequence[int],
+                    names_a_thing: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
     """(first token, end token) of each word that sets a time and the time it sets.
 
     text (str): The text; starts, ends: every token's character offsets.
+    names_a_thing (Callable[[int], bool]): Whether a token is a word that makes a time before it
+        name a thing ("call" in "from 14:05 call"), by index.
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
     out: List[Tuple[int, int]] = []
-    if " " not in text or not union("time_prepositions"):
-        return out
-    for found in _pattern(generation()).finditer(text):
-        first = bisect_right(starts, found.start()) - 1
-        last = bisect_right(starts, found.end() - 1) - 1
-        if first < 0 or starts[first] != found.start() or ends[last] != found.end():
-            continue  # the phrase does not start and end on token edges ("x-from 18:00")
+    view = read_text(text)
+    read = view.text
+    for found in _pattern(generation()).finditer(read):
+        if _stamp(read, found.start(), found.end()):
+            continue
+        start, end = view.original_range(found.start(), found.end())
+        first = _token_at(starts, start)
+        last = _token_at(starts, end - 1)
+        if first < 0 or starts[first] != start:
+            continue  # the word is glued to the one before it
+        if ends[last] != end and any(ch.isalnum() for ch in text[end:ends[last]]):
+            continue  # the time runs on into a word ("by 18:00am-ish" is read by its words)
+        if last + 1 < len(starts) and names_a_thing(last + 1):
+            continue
         out.append((first, last + 1))
     return out
 
 
+def _stamp(read: str, start: int, end: int) -> bool:
+    """Whether a time followed by a colon is a message's stamp: other words stand before it in
+    its sentence ("Update from 14:05: …"; "From 06:00: airworthy" opens with it)."""
+    after = read[end:].lstrip(" ")
+    if not after.startswith(":") or (len(after) > 1 and not after[1].isspace()):
+        return False  # no colon, or a face (":)")
+    before = read[:start].rstrip(" ")
+    return bool(before) and before[-1] not in ".!?;\n"
 
-def past_states(words: Callable[[int], str], clearances: Sequence[int], past: FrozenSet[Tuple[str, ...]],
-                participle_endings: Sequence[str]) -> List[Tuple[int, int]]:
+
+def _token_at(starts: Sequence[int], offset: int) -> int:
+    """The token that holds character ``offset`` (the last one starting at or before it), or -1."""
+    return bisect_right(starts, offset) - 1
+
+
+def past_states(words: Callable[[int], str], clearances: Sequence[Tuple[int, int]],
+                past: FrozenSet[Tuple[str, ...]], participle: Callable[[int], bool] = lambda i: False,
+                skippable: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
     """(first token, end token) of each word that states a past and the clearance right after it.
 
-    words (Callable[[int], str]): A token's text, folded, by index; asked only before a clearance.
-    clearances (Sequence[int]): The first token of every clearance term, in order.
+    words (Callable[[int], str]): A token's text, folded, by index; asked only near a clearance.
+    clearances (Sequence[Tuple[int, int]]): (start, end) tokens of every clearance term, in order.
     past (FrozenSet[Tuple[str, ...]]): The packs' ``past_state_words``, folded, as word sequences.
-    participle_endings (Sequence[str]): Endings of a first word that reports an act ("cleared").
+    participle (Callable[[int], bool]): Whether a token is a participle, which reports an act
+        ("cleared"): a clearance with one is no finding.
+    skippable (Callable[[int], bool]): Whether a token may stand between the two ("also"): up to two.
     RETURNS (List[Tuple[int, int]]): Token ranges from the past word to the term's first word.
     """
     out: List[Tuple[int, int]] = []
     longest = max(map(len, past), default=0)
-    for start in clearances:
-        first = words(start)
-        if participle_endings and first.endswith(tuple(participle_endings)):
+    for start, end in clearances:
+        if any(participle(i) for i in range(start, end)):
             continue
-        for k in range(longest, 0, -1):
-            if start - k >= 0 and tuple(words(i) for i in range(start - k, start)) in past:
-                out.append((start - k, start + 1))
+        before = start
+        for _ in range(3):
+            found = next((k for k in range(longest, 0, -1) if before - k >= 0
+                          and tuple(words(i) for i in range(before - k, before)) in past), 0)
+            if found:
+                out.append((before - found, start + 1))
                 break
-    return out
+            if before == 0 or not skippable(before - 1):
+                break
+            before -= 1
+    return sorted(set(out))

@@ -132,16 +132,17 @@ class Coverage(SemgapPipe):
                                rules.questions(text, reading, keys, starts, ends),
                                rules.hearsay(text, reading, keys, starts, ends, domain, explained),
                                partial_counts(text, starts, ends),
-                               rules.times(text, reading, keys, starts, ends, lambda: self._clearances(doc)))
+                               rules.times(text, reading, keys, starts, ends, explained,
+                                           lambda: self._clearances(doc)))
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
         doc.spans[key] = SpanGroup(doc, name=key, spans=_spans(doc, marks))
         return doc
 
-    def _clearances(self, doc: Doc) -> List[int]:
-        """The first token of every clearance term of the doc, in order."""
+    def _clearances(self, doc: Doc) -> List[Tuple[int, int]]:
+        """(start, end) tokens of every clearance term of the doc, in order."""
         group = span_group(doc, self.spans_key)
-        return sorted({s.start for s in group or () if term_facts(s.id_).signal == _CLEAR})
+        return sorted({(s.start, s.end) for s in group or () if term_facts(s.id_).signal == _CLEAR})
 
     def _explain_phrases(self, doc: Doc, explained: List[Optional[str]], texts: List[str],
                          domain: Optional[str]) -> None:

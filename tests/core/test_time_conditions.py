@@ -34,6 +34,18 @@ def _found(text):
     ("Charge freigegeben nach 18:00", ["nach 18:00"]),
     ("Charge freigegeben vor Montag", ["vor Montag"]),
     ("Abschlussbereit nach 18 Uhr", ["nach 18 Uhr"]),
+    ("Abschlussbereit nach 18.00 Uhr", ["nach 18.00 Uhr"]),
+    ("Clear to close by 2026-12-05T18:00", ["by 2026-12-05T18:00"]),
+    ("Airworthy by 1800L.", ["by 1800L."]),             # the full stop stays on the time's token
+    ("Clear to close by the 5th", ["by the 5th"]),
+    ("Clear to close by 5 March", ["by 5 March"]),
+    ("Abschlussbereit vor dem 5. März", ["vor dem 5. März"]),
+    ("Clear to close by March", ["by March"]),
+    ("From 06:00: airworthy.", ["From 06:00"]),          # a colon after a time that opens its sentence
+    ("Clear to close by 18:00 :)", ["by 18:00"]),         # a face, no stamp
+    ("Airworthy from 0600Z.", ["from 0600Z."]),          # the full stop glued to the time's token
+    ("Clear to close by 18\u200b:00", ["by 18\u200b:00"]),  # read as a person sees it
+    ("Airworthy from \uff10\uff16:\uff10\uff10", ["from \uff10\uff16:\uff10\uff10"]),
 ])
 def test_a_time_set_for_a_clearance(text, found):
     assert _found(text) == found
@@ -47,26 +59,46 @@ def test_a_time_set_for_a_clearance(text, found):
     "Clear to close; funding at 14:00",
     "Clear to close by underwriting",
     "Listo para el cierre",                 # "para" with no time after it
+    "Autorisé à clôturer pour mon dossier",  # en "mon" (Monday) after fr "pour": each pack's own days
+    "Aeronavegable desde la mañana",        # the morning, not tomorrow
 ])
 def test_no_time_set(text):
     assert _found(text) == []
 
 
+def test_a_time_that_names_a_thing_is_left_to_the_caller():
+    doc = _NLP.make_doc("Negative crossmatch from 06:00 serum")
+    starts = [t.idx for t in doc]
+    ends = [t.idx + len(t) for t in doc]
+    thing = {doc[-1].i}
+    assert time_conditions(doc.text, starts, ends, lambda i: i in thing) == []
+    assert time_conditions(doc.text, starts, ends) == [(2, 4)]
+
+
+_STOP = {"also", "already", "indeed"}
+
+
 def _past(text, clearance):
     doc = _NLP.make_doc(text)
-    start = next(t.i for t in doc if t.text == clearance)
-    words = [fold(t.text) for t in doc]
-    return [doc[a:b].text for a, b in past_states(words.__getitem__, [start], _PAST, ("ed",))]
+    first, words = clearance.split()[0], [fold(t.text) for t in doc]
+    start = next(t.i for t in doc if t.text == first)
+    term = [(start, start + len(clearance.split()))]
+    return [doc[a:b].text for a, b in past_states(words.__getitem__, term, _PAST, lambda i: words[i].endswith("ed"),
+                                                  lambda i: words[i] in _STOP)]
 
 
 @pytest.mark.parametrize("text, clearance, found", [
     ("N418QX was airworthy.", "airworthy", ["was airworthy"]),
-    ("File WAS clear to close", "clear", ["WAS clear"]),
-    ("It had been clear to close", "clear", ["had been clear"]),
-    ("File was cleared to close", "cleared", []),     # a participle: an act that stands
-    ("N418QX was released to service", "released", []),
+    ("File WAS clear to close", "clear to close", ["WAS clear"]),
+    ("It had been clear to close", "clear to close", ["had been clear"]),
+    ("N418QX was also airworthy", "airworthy", ["was also airworthy"]),
+    ("N418QX was indeed already airworthy", "airworthy", ["was indeed already airworthy"]),
+    ("File was cleared to close", "cleared to close", []),     # a participle: an act that stands
+    ("N418QX was released to service", "released to service", []),
+    ("N418QX was CRS signed", "CRS signed", []),               # a participle anywhere in the term
     ("Aircraft is airworthy", "airworthy", []),
-    ("Airworthy, it was", "Airworthy", []),           # only a past word right before the term
+    ("Airworthy, it was", "Airworthy", []),                    # only a past word before the term
+    ("N418QX was not airworthy", "airworthy", []),             # "not" is no word that may stand between
 ])
 def test_a_clearance_stated_for_the_past(text, clearance, found):
     assert _past(text, clearance) == found

@@ -113,6 +113,13 @@ UNSAFE = [
     ('aviation_maintenance', 'N418QX was airworthy.'),
     ('mortgage', 'File was clear to close.'),
     ('aviation_maintenance', 'Tail 512 were airworthy'),
+    ('aviation_maintenance', 'From 06:00: airworthy.'),
+    ('mortgage', 'Clear to close, by 18:00.'),
+    ('aviation_maintenance', 'Airworthy from 0600Z.'),
+    ('mortgage', 'Clear to close by 18\u200b:00'),
+    ('aviation_maintenance', 'N418QX was also airworthy.'),
+    ('aviation_maintenance', 'Fue aeronavegable.'),
+    ('aviation_maintenance', "L'avion a été apte au vol."),
     # a step still to come, a question word without its mark, a provisional state
     ('mortgage', 'Wire first, then clear to close.'),
     ('mortgage', 'Clear to close which file'),
@@ -171,6 +178,13 @@ HARMLESS = [
     ('aviation_maintenance', 'N418QX was released to service.'),
     ('medical_logistics', 'The crossmatch was negative.'),
     ('aviation_maintenance', 'Airworthy; next sector at 06:00.'),
+    ('mortgage', 'Ok then, clear to close.'),
+    ('mortgage', 'Listo para el cierre. ¡Qué bien!'),
+    ('mortgage', 'Abschlussbereit. Na dann, danke.'),
+    ('medical_logistics', 'Negative crossmatch from 06:00 serum.'),
+    ('mortgage', 'Autorisé à clôturer pour mon dossier.'),
+    ('aviation_maintenance', 'Aeronavegable desde la mañana.'),
+    ('medical_logistics', 'Crossmatch negative. Kidney loaded in cooler, ambulance at bay 3, ETA 11:20 UTC'),
 ]
 
 
