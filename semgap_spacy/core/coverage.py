@@ -65,7 +65,7 @@ from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
 from .hearsay import HEARSAY, hearsay_spans
 from .partial import PARTIAL_COUNT, partial_counts
 from .time_conditions import TIME_CONDITION, past_states, time_conditions
-from .questions import QUESTION_WORD_ORDER, word_order_questions
+from .questions import QUESTION_WORD_ORDER, tag_questions, word_order_questions
 from .reasons import make_reason
 from .context import closes_question
 from .textview import digit_spellings, read_word
@@ -297,6 +297,9 @@ class CoverageRules:
         self.question_openers = frozenset(_fold(w) for pack in packs for w in pack.question_openers)
         self.question_subjects = frozenset(_fold(w) for pack in packs for w in pack.question_subjects)
         self.question_wishes = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.question_wishes)
+        self.question_tags = frozenset(tag for tag in (tuple(_fold(t) for t in tokenize(w) if t.strip())
+                                                       for pack in packs for w in pack.question_tags) if tag)
+        self.tag_ends = frozenset(tag[-1] for tag in self.question_tags)
         # a clearance in the words of a party without authority ("Borrower says …", "Courier: …":
         # ``core.hearsay``)
         self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words)
@@ -378,7 +381,8 @@ class CoverageRules:
         folded = _fold(text)
         in_phrase = text in rules.name_words or folded in rules.neutral_seq_words
         return (self._word_rule(text, rules), _KIND_TUPLES[bool(self.clauses.break_starts(text)), in_phrase,
-                                                           folded in self.openers, folded in self.question_openers,
+                                                           folded in self.openers,
+                                                           folded in self.question_openers or folded in self.tag_ends,
                                                            folded in rules.no_authority,
                                                            folded in self.saying or folded == ":",
                                                            folded in self.time_keys, folded in self.past_keys])
@@ -583,17 +587,27 @@ class CoverageRules:
 
     def questions(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                   ends: Sequence[int]) -> List[Tuple[int, int]]:
-        """The sentences asked by their word order (``core.questions``), as token ranges.
+        """The sentences asked by their word order and the tags that ask (``core.questions``), as
+        token ranges in text order.
 
         reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding an
-            opener is read further.
+            opener or a tag's last word is read further.
         """
         openers = reading[1][ASKS]
         if openers.isdisjoint(keys):
             return []
         candidates = [i for i, key in enumerate(keys) if key in openers]
-        return word_order_questions(lambda i: _fold(text[starts[i]:ends[i]]), len(keys), candidates,
-                                    self.question_openers, self.question_subjects, self.question_wishes)
+
+        def word(i: int) -> str:
+            return _fold(text[starts[i]:ends[i]])
+
+        asked = word_order_questions(word, len(keys), candidates, self.question_openers, self.question_subjects,
+                                     self.question_wishes)
+        tagged = tag_questions(word, len(keys), candidates, self.question_tags)
+        if not tagged:
+            return asked
+        inside = {i for first, end in asked for i in range(first, end)}
+        return sorted(asked + [tag for tag in tagged if tag[0] not in inside])
 
     def explain_after(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                       ends: Sequence[int]) -> List[Optional[str]]:
@@ -938,7 +952,7 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
             marks.append((first, last, CONFLICTING_IDENTIFIERS))
             unordered = True
     for first, end in questions:
-        spans = ((starts[first], ends[first]), (starts[first + 1], ends[first + 1]))
+        spans = tuple((starts[k], ends[k]) for k in range(first, min(first + 2, end)))
         rows.append({"code": QUESTION_WORD_ORDER, "start_char": starts[first], "end_char": ends[end - 1],
                      "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
         marks.append((first, end, QUESTION_WORD_ORDER))

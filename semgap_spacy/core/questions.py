@@ -13,6 +13,11 @@ is a wish or an order (the pack's ``question_wishes``: "Have a good
 flight", "Do a walkaround first"), and
 so is a sentence that ends in "?" (the question mark already hedges it).
 
+A tag at the end of a sentence asks too (the pack's ``question_tags``:
+"Clear to close, right", "Kreuzprobe negativ, oder", "Aeronavegable,
+verdad", "Apte au vol, c'est ça"): after a comma, with nothing but the
+sentence's end after it, and no "?" (which hedges already).
+
 A sentence here starts at the text's start, after ".", "!", "?", "…", ";",
 a line break or a speaker's colon ("[09:52] Ben: is it clear to close");
 tokens before its first word (a time stamp, a bracket) are skipped.
@@ -61,6 +66,31 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
         if end < n and words(end) == "?":
             continue  # the question mark hedges it already
         out.append((i, end))
+    return out
+
+
+def tag_questions(words: Callable[[int], str], n: int, candidates: Iterable[int],
+                  tags: FrozenSet[Tuple[str, ...]]) -> List[Tuple[int, int]]:
+    """(first token, end token) of each tag that ends a sentence after a comma ("…, right").
+
+    words (Callable[[int], str]): A token's text, folded, by index; asked only around the candidates.
+    n (int): The number of tokens.
+    candidates (Iterable[int]): The tokens that may end a tag (its last word), in order.
+    tags (FrozenSet[Tuple[str, ...]]): The packs' question tags, folded, as word sequences.
+    RETURNS (List[Tuple[int, int]]): The tags' token ranges, in text order.
+    """
+    out: List[Tuple[int, int]] = []
+    longest = max(map(len, tags), default=0)
+    for i in candidates:
+        if i + 1 < n and not _starts_sentence(words(i + 1)):
+            continue  # the tag does not end its sentence ("…, right side")
+        if i + 1 < n and words(i + 1) == "?":
+            continue  # the question mark hedges it already
+        for k in range(longest, 0, -1):
+            first = i - k + 1
+            if first >= 1 and words(first - 1) == "," and tuple(words(j) for j in range(first, i + 1)) in tags:
+                out.append((first, i + 1))
+                break
     return out
 
 

@@ -96,6 +96,9 @@ class LanguagePack(BaseModel):
     #: an opener and a subject that together begin a wish or an order, never a question
     #: ("Have a good flight", "Do a walkaround first"), as two words
     question_wishes: List[str] = []
+    #: tags that ask when they end a sentence after a comma ("right", "is it", "oder", "verdad"):
+    #: "Clear to close, right" is a question without its mark (``core.questions``)
+    question_tags: List[str] = []
     #: words of saying ("says", "told", "according"): a clearance in the words of a party of the
     #: domain's ``vocabulary.no_authority`` near one is hearsay (``core.hearsay``)
     reporting_words: List[str] = []
@@ -138,7 +141,7 @@ class LanguagePack(BaseModel):
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words", "question_openers",
-                                   "question_subjects", "question_wishes", "reporting_words",
+                                   "question_subjects", "question_wishes", "question_tags", "reporting_words",
                                    "time_prepositions", "time_words", "past_state_words",
                                    "participle_endings")(_words)
 

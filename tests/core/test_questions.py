@@ -2,7 +2,7 @@
 import pytest
 import spacy
 
-from semgap_spacy.core.questions import word_order_questions
+from semgap_spacy.core.questions import tag_questions, word_order_questions
 
 _NLP = spacy.blank("en")
 OPENERS = frozenset({"is", "are", "ist"})
@@ -88,3 +88,46 @@ def test_french_inversion_is_a_question_cue(decide, text, domain):
 ])
 def test_a_statement_still_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+TAGS = frozenset({("right",), ("is", "it"), ("oder",), ("c'est", "ça")})
+
+
+def _tagged(text):
+    doc = _NLP.make_doc(text)
+    words = [t.lower_ for t in doc]
+    return [doc[a:b].text for a, b in tag_questions(words.__getitem__, len(words), range(len(words)), TAGS)]
+
+
+@pytest.mark.parametrize("text, tags", [
+    ("Clear to close, right", ["right"]),
+    ("Clear to close, is it", ["is it"]),
+    ("Kreuzprobe negativ, oder.", ["oder"]),
+    ("Apte au vol, c'est ça. Merci", ["c'est ça"]),
+    ("Negative crossmatch, courier booked, right", ["right"]),
+])
+def test_a_tag_after_a_comma_that_ends_its_sentence_asks(text, tags):
+    assert _tagged(text) == tags
+
+
+@pytest.mark.parametrize("text", [
+    "Airworthy, right?",                      # the question mark hedges it already
+    "Airworthy, right side brakes checked",   # the tag does not end its sentence
+    "Clear to close. Right, thanks team",     # no comma before it
+    "Clear to close right",
+    "Kreuzprobe negativ oder positiv",
+])
+def test_a_word_of_a_tag_elsewhere_asks_nothing(text):
+    assert _tagged(text) == []
+
+
+@pytest.mark.parametrize("text, domain, words", [
+    ("Kreuzprobe negativ, oder", "medical_logistics", ["oder"]),
+    ("Aeronavegable, verdad", "aviation_maintenance", ["verdad"]),
+    ("Clear to close, is it", "mortgage", ["is", "it"]),
+])
+def test_a_tag_question_escalates_quoting_the_tag(decide, text, domain, words):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    reason = next(r for r in decision["reasons"] if r["code"] == "question_word_order")
+    assert reason["words"] == words
