@@ -206,6 +206,8 @@ WordFacts = Tuple[Optional[str], Tuple[str, ...]]
 _MISSING = object()
 #: the rules by which a word after a time makes the time name a thing ("from the 06:00 shift")
 _THING_RULES = frozenset({NEUTRAL, NAME, DOMAIN_PHRASE})
+#: the rules by which a word after a question's verb names its subject ("is aircraft airworthy")
+_SUBJECT_RULES = frozenset({NEUTRAL, NAME})
 _AT_START = (0,)
 
 
@@ -586,12 +588,14 @@ class CoverageRules:
         return not head[cut[-1][1] if cut else 0:].strip()
 
     def questions(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
-                  ends: Sequence[int]) -> List[Tuple[int, int]]:
+                  ends: Sequence[int], explained: Sequence[Optional[str]] = ()) -> List[Tuple[int, int]]:
         """The sentences asked by their word order and the tags that ask (``core.questions``), as
         token ranges in text order.
 
         reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding an
             opener or a tag's last word is read further.
+        explained: The rule per token: a word a neutral list or a known name explains names a
+            thing, which may be a question's subject ("is aircraft airworthy").
         """
         openers = reading[1][ASKS]
         if openers.isdisjoint(keys):
@@ -602,7 +606,8 @@ class CoverageRules:
             return _fold(text[starts[i]:ends[i]])
 
         asked = word_order_questions(word, len(keys), candidates, self.question_openers, self.question_subjects,
-                                     self.question_wishes)
+                                     self.question_wishes,
+                                     lambda i: i < len(explained) and explained[i] in _SUBJECT_RULES)
         tagged = tag_questions(word, len(keys), candidates, self.question_tags)
         if not tagged:
             return asked

@@ -5,7 +5,8 @@ Chat drops the "?": "is it clear to close", "are we airworthy yet", "is
 Every word is explained (stop words, the clearance's own), so without this
 the clearance reads as stated. A sentence that opens with a verb of the
 pack's ``question_openers`` followed by a subject (a word of
-``question_subjects``, or an identifier) asks whether something holds; it
+``question_subjects``, an identifier, or a word that names a thing: a
+neutral word or a known name, "is aircraft airworthy") asks whether something holds; it
 escalates as ``question_word_order``, as a sentence with "?" is hedged.
 A verb before anything else opens a statement whose subject was dropped
 ("Has been released to service", "Ist freigegeben") and is left alone, as
@@ -38,7 +39,8 @@ def _has_digit(word: str) -> bool:
 
 def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterable[int],
                          openers: FrozenSet[str], subjects: FrozenSet[str],
-                         wishes: FrozenSet[Tuple[str, str]] = frozenset()) -> List[Tuple[int, int]]:
+                         wishes: FrozenSet[Tuple[str, str]] = frozenset(),
+                         names_a_thing: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
     """(first token, end token) of each sentence asked by its word order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -49,6 +51,8 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
     openers, subjects (FrozenSet[str]): The packs' question verbs and subjects, folded.
     wishes (FrozenSet[Tuple[str, str]]): Opener and subject pairs that begin a wish or an order
         ("have a": "Have a good flight"), folded: no question.
+    names_a_thing (Callable[[int], bool]): Whether a token names a thing, by index: a subject too
+        ("is aircraft airworthy", "ist Akte abschlussbereit").
     RETURNS (List[Tuple[int, int]]): Token ranges in text order, the closing punctuation left out.
     """
     out: List[Tuple[int, int]] = []
@@ -56,7 +60,7 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
         if i + 1 >= n or words(i) not in openers or (out and i < out[-1][1]):
             continue
         after = words(i + 1)
-        if (after not in subjects and not _has_digit(after)) or (words(i), after) in wishes:
+        if (after not in subjects and not _has_digit(after) and not names_a_thing(i + 1)) or (words(i), after) in wishes:
             continue
         if not opens_sentence(words, i):
             continue

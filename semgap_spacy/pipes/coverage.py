@@ -129,7 +129,7 @@ class Coverage(SemgapPipe):
             if cue_group is not None:
                 applied = {(s.start, s.end) for s in cue_group}
         rows, marks = findings(text, starts, ends, explained, matches, applied, breaks,
-                               rules.questions(text, reading, keys, starts, ends),
+                               rules.questions(text, reading, keys, starts, ends, explained),
                                rules.hearsay(text, reading, keys, starts, ends, domain, explained),
                                partial_counts(text, starts, ends),
                                rules.times(text, reading, keys, starts, ends, explained,

@@ -131,3 +131,22 @@ def test_a_tag_question_escalates_quoting_the_tag(decide, text, domain, words):
     assert decision["decision"] == "escalate"
     reason = next(r for r in decision["reasons"] if r["code"] == "question_word_order")
     assert reason["words"] == words
+
+
+@pytest.mark.parametrize("text, domain, words", [
+    ("Is aircraft airworthy", "aviation_maintenance", ["Is", "aircraft"]),
+    ("Is file clear to close", "mortgage", ["Is", "file"]),
+    ("Ist Flugzeug lufttüchtig", "aviation_maintenance", ["Ist", "Flugzeug"]),
+])
+def test_a_word_that_names_a_thing_is_a_subject(decide, text, domain, words):
+    decision = decide(text, domain=domain)
+    reason = next(r for r in decision["reasons"] if r["code"] == "question_word_order")
+    assert reason["words"] == words
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Is now airworthy", "aviation_maintenance"),      # a stop word names nothing: a dropped subject
+    ("Is clear to close", "mortgage"),
+])
+def test_a_verb_before_a_stop_word_or_the_clearance_is_a_statement(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "proceed"
