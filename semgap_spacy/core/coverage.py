@@ -190,13 +190,15 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: the first word of a clause-break cue of two words or more ("mientras que"), whose words
 #: explain themselves only where that clause holds a term (``explain_breaks``); ``ASKS``, a verb
 #: that may open a question by its word order (``questions``); ``PARTY`` and ``SAYING``, a party of
-#: the domain without authority and a word of saying or a colon (``hearsay``); ``TIMES``, the
-#: longest word of a word that sets a time, and ``PAST``, the last word of one that states a
-#: past (``time_conditions``). Each is known by the word's reading (``_fold``), so "iS" or
+#: the domain without authority and a word of saying or a colon (``hearsay``); ``TIMES`` and
+#: ``PAST``, the longest word of a word that sets a time or states a past, and ``DAYS``, a day or
+#: month written as a word (``time_conditions``);
+#: ``TAGS``, the last word of a question tag (``questions``). Each is known by the word's reading
+#: (``_fold``), so "iS" or
 #: "ＢＯＲＲＯＷＥＲ" is found as "is" and "borrower" are.
-BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, PAST = ("break", "phrase", "opener", "asks", "party", "saying",
-                                                         "times", "past")
-_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, PAST)
+BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, TAGS = (
+    "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "tags")
+_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, TAGS)
 #: the kinds of a word as one shared tuple per combination (a flag per kind, in ``_KINDS`` order)
 _KIND_TUPLES = {flags: tuple(kind for kind, on in zip(_KINDS, flags) if on)
                 for flags in product((False, True), repeat=len(_KINDS))}
@@ -204,6 +206,7 @@ _KIND_TUPLES = {flags: tuple(kind for kind, on in zip(_KINDS, flags) if on)
 #: neutral entry (None for none) and its kinds. Plain values, which the collector stops tracking.
 WordFacts = Tuple[Optional[str], Tuple[str, ...]]
 _MISSING = object()
+_DIGIT = re.compile(r"\d")
 #: the rules by which a word after a time makes the time name a thing ("from the 06:00 shift")
 _THING_RULES = frozenset({NEUTRAL, NAME, DOMAIN_PHRASE})
 #: the rules by which a word after a question's verb names its subject ("is aircraft airworthy")
@@ -309,7 +312,7 @@ class CoverageRules:
         # ``core.time_conditions``
         self.time_keys = frozenset(_fold(max(w.split(), key=len)) for pack in packs for w in pack.time_prepositions)
         self.past_states = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.past_state_words)
-        self.past_keys = frozenset(seq[-1] for seq in self.past_states)
+        self.past_keys = frozenset(max(seq, key=len) for seq in self.past_states)
         # compared with their accents: fr "é" is no "e" ("apte", "aeronavegable")
         self.participle_endings = tuple(exact(e) for pack in packs for e in pack.participle_endings)
         self.time_words = frozenset(_fold(w) for pack in packs for w in pack.time_words)
@@ -383,11 +386,12 @@ class CoverageRules:
         folded = _fold(text)
         in_phrase = text in rules.name_words or folded in rules.neutral_seq_words
         return (self._word_rule(text, rules), _KIND_TUPLES[bool(self.clauses.break_starts(text)), in_phrase,
-                                                           folded in self.openers,
-                                                           folded in self.question_openers or folded in self.tag_ends,
+                                                           folded in self.openers, folded in self.question_openers,
                                                            folded in rules.no_authority,
                                                            folded in self.saying or folded == ":",
-                                                           folded in self.time_keys, folded in self.past_keys])
+                                                           folded in self.time_keys, folded in self.time_words,
+                                                           folded in self.past_keys,
+                                                           folded in self.tag_ends])
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -540,10 +544,15 @@ class CoverageRules:
         """
         kinds = reading[1]
         timed = []
-        if not kinds[TIMES].isdisjoint(keys):
+        # a time is written with a digit or as a day's word
+        if not kinds[TIMES].isdisjoint(keys) and (_DIGIT.search(text) or not kinds[DAYS].isdisjoint(keys)):
             timed = time_conditions(text, starts, ends,
                                     lambda i: self._names_a_thing(explained[i], text[starts[i]:ends[i]]))
-        if not timed and kinds[PAST].isdisjoint(keys):
+        # a past counts right before a term, with at most two words between
+        past = kinds[PAST]
+        pasts = not past.isdisjoint(keys) and any(
+            TERM in explained[i + 1:i + 4] for i, key in enumerate(keys) if key in past)
+        if not timed and not pasts:
             return []
         terms = clearances()
         if not terms:
@@ -551,7 +560,7 @@ class CoverageRules:
         found = [(first, end) for first, end in timed
                  if any(self._one_clause(text, starts, ends, (first, end), term)
                         or self._own_clause_beside(text, starts, ends, (first, end), term) for term in terms)]
-        if not kinds[PAST].isdisjoint(keys):
+        if pasts:
             endings = self.participle_endings
             found += past_states(lambda i: _fold(text[starts[i]:ends[i]]), terms, self.past_states,
                                  lambda i: bool(endings) and exact(text[starts[i]:ends[i]]).endswith(endings),
@@ -597,18 +606,19 @@ class CoverageRules:
         explained: The rule per token: a word a neutral list or a known name explains names a
             thing, which may be a question's subject ("is aircraft airworthy").
         """
-        openers = reading[1][ASKS]
-        if openers.isdisjoint(keys):
+        openers, tags = reading[1][ASKS], reading[1][TAGS]
+        asks, ends_tag = not openers.isdisjoint(keys), "," in text and not tags.isdisjoint(keys)  # "…, right"
+        if not asks and not ends_tag:
             return []
-        candidates = [i for i, key in enumerate(keys) if key in openers]
 
         def word(i: int) -> str:
             return _fold(text[starts[i]:ends[i]])
 
-        asked = word_order_questions(word, len(keys), candidates, self.question_openers, self.question_subjects,
-                                     self.question_wishes,
-                                     lambda i: i < len(explained) and explained[i] in _SUBJECT_RULES)
-        tagged = tag_questions(word, len(keys), candidates, self.question_tags)
+        asked = word_order_questions(word, len(keys), [i for i, key in enumerate(keys) if key in openers],
+                                     self.question_openers, self.question_subjects, self.question_wishes,
+                                     lambda i: i < len(explained) and explained[i] in _SUBJECT_RULES) if asks else []
+        tagged = tag_questions(word, len(keys), [i for i, key in enumerate(keys) if key in tags],
+                               self.question_tags) if ends_tag else []
         if not tagged:
             return asked
         inside = {i for first, end in asked for i in range(first, end)}
