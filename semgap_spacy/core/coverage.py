@@ -64,9 +64,9 @@ from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
 from .hearsay import HEARSAY, hearsay_spans
 from .partial import PARTIAL_COUNT, partial_counts
-from .time_conditions import TIME_CONDITION, past_states, time_conditions
 from .questions import QUESTION_WORD_ORDER, tag_questions, word_order_questions
 from .reasons import make_reason
+from .time_conditions import TIME_CONDITION, past_states, time_conditions
 from .context import closes_question
 from .textview import digit_spellings, read_word
 
@@ -192,10 +192,9 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: that may open a question by its word order (``questions``); ``PARTY`` and ``SAYING``, a party of
 #: the domain without authority and a word of saying or a colon (``hearsay``); ``TIMES`` and
 #: ``PAST``, the longest word of a word that sets a time or states a past, and ``DAYS``, a day or
-#: month written as a word (``time_conditions``);
-#: ``TAGS``, the last word of a question tag (``questions``). Each is known by the word's reading
-#: (``_fold``), so "iS" or
-#: "ＢＯＲＲＯＷＥＲ" is found as "is" and "borrower" are.
+#: month written as a word (``times``); ``TAGS``, the last word of a question tag (``questions``).
+#: Each is known by the word's reading (``_fold``), so "iS" or "ＢＯＲＲＯＷＥＲ" is found as "is"
+#: and "borrower" are.
 BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, TAGS = (
     "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "tags")
 _KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, TAGS)
@@ -206,6 +205,7 @@ _KIND_TUPLES = {flags: tuple(kind for kind, on in zip(_KINDS, flags) if on)
 #: neutral entry (None for none) and its kinds. Plain values, which the collector stops tracking.
 WordFacts = Tuple[Optional[str], Tuple[str, ...]]
 _MISSING = object()
+#: a digit: a time written with digits needs one ("by 18:00"); without one, only a day's word is a time
 _DIGIT = re.compile(r"\d")
 #: the rules by which a word after a time makes the time name a thing ("from the 06:00 shift")
 _THING_RULES = frozenset({NEUTRAL, NAME, DOMAIN_PHRASE})
@@ -583,7 +583,7 @@ class CoverageRules:
         """Whether a time is a clause of its own right beside a clearance's clause ("Clear to close,
         by 18:00"; "By 18:00 - clear to close"): one break stands between the two and nothing else,
         and one more break, or the text's edge, on its other side."""
-        (a_start, a_end), (b_start, b_end) = sorted((timed, term))
+        (_, a_end), (b_start, _) = sorted((timed, term))
         gap = text[ends[a_end - 1]:starts[b_start]]
         if len(self.clauses.breaks(gap)) != 1 or any(ch.isalnum() for ch in gap):
             return False
@@ -607,18 +607,25 @@ class CoverageRules:
             thing, which may be a question's subject ("is aircraft airworthy").
         """
         openers, tags = reading[1][ASKS], reading[1][TAGS]
-        asks, ends_tag = not openers.isdisjoint(keys), "," in text and not tags.isdisjoint(keys)  # "…, right"
+        asks = not openers.isdisjoint(keys)
+        ends_tag = "," in text and not tags.isdisjoint(keys)  # a tag follows a comma: "…, right"
         if not asks and not ends_tag:
             return []
 
         def word(i: int) -> str:
             return _fold(text[starts[i]:ends[i]])
 
-        asked = word_order_questions(word, len(keys), [i for i, key in enumerate(keys) if key in openers],
-                                     self.question_openers, self.question_subjects, self.question_wishes,
-                                     lambda i: i < len(explained) and explained[i] in _SUBJECT_RULES) if asks else []
-        tagged = tag_questions(word, len(keys), [i for i, key in enumerate(keys) if key in tags],
-                               self.question_tags) if ends_tag else []
+        def names_a_thing(i: int) -> bool:
+            return i < len(explained) and explained[i] in _SUBJECT_RULES
+
+        asked, tagged = [], []
+        if asks:
+            asked = word_order_questions(word, len(keys), [i for i, key in enumerate(keys) if key in openers],
+                                         self.question_openers, self.question_subjects, self.question_wishes,
+                                         names_a_thing)
+        if ends_tag:
+            tagged = tag_questions(word, len(keys), [i for i, key in enumerate(keys) if key in tags],
+                                   self.question_tags)
         if not tagged:
             return asked
         inside = {i for first, end in asked for i in range(first, end)}

@@ -26,8 +26,8 @@ from .hearsay import HEARSAY
 from .identifiers import CONFLICTING_IDENTIFIERS
 from .partial import PARTIAL_COUNT
 from .questions import QUESTION_WORD_ORDER
-from .time_conditions import TIME_CONDITION
 from .reasons import ESCALATE, SCHEMA, make_reason, outcome_for
+from .time_conditions import TIME_CONDITION
 
 #: the first item of every record, so nothing else stored under its key is read as one
 RECORD_TAG = "semgap/decision-record/v1"

@@ -60,7 +60,8 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
         if i + 1 >= n or words(i) not in openers or (out and i < out[-1][1]):
             continue
         after = words(i + 1)
-        if (after not in subjects and not _has_digit(after) and not names_a_thing(i + 1)) or (words(i), after) in wishes:
+        subject = after in subjects or _has_digit(after) or names_a_thing(i + 1)
+        if not subject or (words(i), after) in wishes:
             continue
         if not opens_sentence(words, i):
             continue

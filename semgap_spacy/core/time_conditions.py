@@ -18,11 +18,12 @@ escalates as ``time_condition``, quoting it. Words such as "until",
 already (§4.1), so they escalate without this rule.
 
 The text is read as a person sees it (§4.1: NFKC, invisible characters
-ignored), so "by 18\u200b:00" and "from ０６:００" are times. Left alone: a
-time followed by a colon after other words, the stamp of a message ("Update
-from 14:05: clear to close"; "From 06:00: airworthy" sets one); a time that
-names another thing ("notes from 14:05 call", "from the 06:00 shift": the
-caller says which words name a thing); a bare number ("signed by 2
+ignored), so "by 18<U+200B>:00" and full-width "from ０６:００" are times.
+Left alone: a time followed by a colon after other words, the stamp of a
+message ("Update from 14:05: clear to close"; "From 06:00: airworthy" sets
+one); a time that names another thing ("from 06:00 serum", "from the 06:00
+shift": the caller says which words name a thing, and a stop word names
+none, so "notes from 14:05 call" still sets a time); a bare number ("signed by 2
 engineers") and a number with a decimal point ("rate up by 0.25"): neither
 is a time as written. Which clause a time must share with a clearance is
 the caller's rule (``coverage.CoverageRules.times``).

@@ -111,8 +111,9 @@ class LanguagePack(BaseModel):
     #: words that state a past ("was", "had been"): right before a clearance term, it says how
     #: things stood, not how they stand (``core.time_conditions``)
     past_state_words: List[str] = []
-    #: endings of a participle ("ed"): a clearance that opens with one reports an act that stands
-    #: ("was cleared to close"), and a word that states a past before it is no finding
+    #: endings of a participle ("ed", es "ado", fr "é"), compared with their accents: a clearance
+    #: with a word so ending reports an act that stands ("was cleared to close", "CRS signed"), and
+    #: a word that states a past before it is no finding
     participle_endings: List[str] = []
     #: endings by which a word agrees in number or gender ("s": batches; es "a", "os": liberada,
     #: liberados): the only forms of a clearance's words that still state it (``core.own_forms``);
