@@ -66,7 +66,7 @@ from .hearsay import HEARSAY, hearsay_spans
 from .partial import PARTIAL_COUNT, partial_counts
 from .questions import QUESTION_WORD_ORDER, tag_questions, word_order_questions
 from .reasons import make_reason
-from .time_conditions import TIME_CONDITION, past_states, time_conditions
+from .time_conditions import TIME_CONDITION, past_states, past_times, time_conditions
 from .context import closes_question
 from .textview import digit_spellings, read_word
 
@@ -192,12 +192,13 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: that may open a question by its word order (``questions``); ``PARTY`` and ``SAYING``, a party of
 #: the domain without authority and a word of saying or a colon (``hearsay``); ``TIMES`` and
 #: ``PAST``, the longest word of a word that sets a time or states a past, and ``DAYS``, a day or
-#: month written as a word (``times``); ``TAGS``, the last word of a question tag (``questions``).
+#: month written as a word, and ``AGO``, the longest word of a day gone by (``times``); ``TAGS``,
+#: the last word of a question tag (``questions``).
 #: Each is known by the word's reading (``_fold``), so "iS" or "ＢＯＲＲＯＷＥＲ" is found as "is"
 #: and "borrower" are.
-BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, TAGS = (
-    "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "tags")
-_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, TAGS)
+BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, TAGS = (
+    "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "ago", "tags")
+_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, TAGS)
 #: the kinds of a word as one shared tuple per combination (a flag per kind, in ``_KINDS`` order)
 _KIND_TUPLES = {flags: tuple(kind for kind, on in zip(_KINDS, flags) if on)
                 for flags in product((False, True), repeat=len(_KINDS))}
@@ -316,6 +317,10 @@ class CoverageRules:
         # compared with their accents: fr "é" is no "e" ("apte", "aeronavegable")
         self.participle_endings = tuple(exact(e) for pack in packs for e in pack.participle_endings)
         self.time_words = frozenset(_fold(w) for pack in packs for w in pack.time_words)
+        self.past_times = frozenset(day for day in (tuple(_fold(t) for t in tokenize(w) if t.strip())
+                                                    for pack in packs for w in pack.past_time_words) if day)
+        self.ago_keys = frozenset(max(day, key=len) for day in self.past_times)
+        self.since_words = frozenset(_fold(w) for pack in packs for w in pack.since_words)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -390,7 +395,7 @@ class CoverageRules:
                                                            folded in rules.no_authority,
                                                            folded in self.saying or folded == ":",
                                                            folded in self.time_keys, folded in self.time_words,
-                                                           folded in self.past_keys,
+                                                           folded in self.past_keys, folded in self.ago_keys,
                                                            folded in self.tag_ends])
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
@@ -549,10 +554,16 @@ class CoverageRules:
             timed = time_conditions(text, starts, ends,
                                     lambda i: self._names_a_thing(explained[i], text[starts[i]:ends[i]]))
         # a past counts right before a term, with at most two words between
-        past = kinds[PAST]
+        past, ago = kinds[PAST], kinds[AGO]
         pasts = not past.isdisjoint(keys) and any(
             TERM in explained[i + 1:i + 4] for i, key in enumerate(keys) if key in past)
-        if not timed and not pasts:
+
+        def word(i: int) -> str:
+            return _fold(text[starts[i]:ends[i]])
+
+        days = [] if ago.isdisjoint(keys) else past_times(
+            word, len(keys), [i for i, key in enumerate(keys) if key in ago], self.past_times, self.since_words)
+        if not timed and not pasts and not days:
             return []
         terms = clearances()
         if not terms:
@@ -560,11 +571,16 @@ class CoverageRules:
         found = [(first, end) for first, end in timed
                  if any(self._one_clause(text, starts, ends, (first, end), term)
                         or self._own_clause_beside(text, starts, ends, (first, end), term) for term in terms)]
+        endings = self.participle_endings
+
+        def participle(i: int) -> bool:
+            return bool(endings) and exact(text[starts[i]:ends[i]]).endswith(endings)
+
         if pasts:
-            endings = self.participle_endings
-            found += past_states(lambda i: _fold(text[starts[i]:ends[i]]), terms, self.past_states,
-                                 lambda i: bool(endings) and exact(text[starts[i]:ends[i]]).endswith(endings),
-                                 lambda i: explained[i] is STOP_WORD)
+            found += past_states(word, terms, self.past_states, participle, lambda i: explained[i] is STOP_WORD)
+        if days:
+            states = [term for term in terms if not any(participle(i) for i in range(*term))]
+            found += [day for day in days if any(self._one_clause(text, starts, ends, day, term) for term in states)]
         return sorted(set(found))
 
     def _names_a_thing(self, rule: Optional[str], word: str) -> bool:

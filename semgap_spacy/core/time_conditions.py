@@ -37,7 +37,13 @@ already; en "was" and es "fue" are stop words of every other sentence
 été"), with at most two stop words after it ("was also airworthy"), right
 before a clearance term escalates too, unless a word of the term is a
 participle (``participle_endings``: "was cleared to close", "was released to
-service", "fue liberado", "CRS signed" report an act that stands).
+service", "fue liberado", "CRS signed" report an act that stands). So does
+a day gone by in the clearance's clause (each pack's ``past_time_words``:
+"yesterday", "last night", "ayer", "hier", "gestern": "N418QX airworthy
+yesterday", "aeronavegable según el turno de ayer"), unless a word of
+``since_words`` stands right before it ("seit gestern", "desde ayer": it
+holds since then) or the clearance reports an act ("Lot released
+yesterday").
 """
 import re
 from bisect import bisect_right
@@ -159,4 +165,28 @@ def past_states(words: Callable[[int], str], clearances: Sequence[Tuple[int, int
             if before == 0 or not skippable(before - 1):
                 break
             before -= 1
+    return sorted(set(out))
+
+
+def past_times(words: Callable[[int], str], n: int, candidates: Sequence[int],
+               phrases: FrozenSet[Tuple[str, ...]], since: FrozenSet[str]) -> List[Tuple[int, int]]:
+    """(first token, end token) of each day gone by ("yesterday", "last night") not after "since".
+
+    words (Callable[[int], str]): A token's text, folded, by index.
+    n (int): The number of tokens.
+    candidates (Sequence[int]): The tokens that may be a phrase's longest word, in order.
+    phrases (FrozenSet[Tuple[str, ...]]): The packs' ``past_time_words``, folded, as word sequences.
+    since (FrozenSet[str]): The packs' ``since_words``, folded.
+    RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
+    """
+    out: List[Tuple[int, int]] = []
+    for i in candidates:
+        for phrase in phrases:
+            first = i - phrase.index(max(phrase, key=len))
+            end = first + len(phrase)
+            if first < 0 or end > n or tuple(words(j) for j in range(first, end)) != phrase:
+                continue
+            if first == 0 or words(first - 1) not in since:
+                out.append((first, end))
+            break
     return sorted(set(out))

@@ -111,6 +111,11 @@ class LanguagePack(BaseModel):
     #: words that state a past ("was", "had been"): right before a clearance term, it says how
     #: things stood, not how they stand (``core.time_conditions``)
     past_state_words: List[str] = []
+    #: days gone by ("yesterday", "last night", "ayer"): in a clearance's clause, it says how
+    #: things stood then (``core.time_conditions``)
+    past_time_words: List[str] = []
+    #: words after which a day gone by is where a state began, not when it held ("since yesterday")
+    since_words: List[str] = []
     #: endings of a participle ("ed", es "ado", fr "é"), compared with their accents: a clearance
     #: with a word so ending reports an act that stands ("was cleared to close", "CRS signed"), and
     #: a word that states a past before it is no finding
@@ -144,7 +149,7 @@ class LanguagePack(BaseModel):
                                    "agreement_endings", "number_words", "question_openers",
                                    "question_subjects", "question_wishes", "question_tags", "reporting_words",
                                    "time_prepositions", "time_words", "past_state_words",
-                                   "participle_endings")(_words)
+                                   "participle_endings", "past_time_words", "since_words")(_words)
 
     @field_validator("neutral_after")
     @classmethod

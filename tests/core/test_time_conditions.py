@@ -2,7 +2,7 @@
 import pytest
 import spacy
 
-from semgap_spacy.core.time_conditions import past_states, time_conditions
+from semgap_spacy.core.time_conditions import past_states, past_times, time_conditions
 from semgap_spacy.util.textnorm import fold
 
 _NLP = spacy.blank("en")
@@ -102,3 +102,24 @@ def _past(text, clearance):
 ])
 def test_a_clearance_stated_for_the_past(text, clearance, found):
     assert _past(text, clearance) == found
+
+
+_DAYS = frozenset({("yesterday",), ("last", "night"), ("la", "semana", "pasada"), ("gestern",)})
+_SINCE = frozenset({"since", "seit"})
+
+
+@pytest.mark.parametrize("text, found", [
+    ("N418QX airworthy yesterday", ["yesterday"]),
+    ("Airworthy as of last night", ["last night"]),
+    ("Listo la semana pasada", ["la semana pasada"]),
+    ("Airworthy since yesterday", []),        # it holds since then
+    ("Lufttüchtig seit gestern", []),
+    ("Lufttüchtig gestern", ["gestern"]),
+    ("semana", []),                          # a phrase's word at the text's edge: no phrase
+])
+def test_a_day_gone_by(text, found):
+    doc = _NLP.make_doc(text)
+    words = [fold(t.text) for t in doc]
+    keys = {max(day, key=len) for day in _DAYS}
+    candidates = [i for i, w in enumerate(words) if w in keys]
+    assert [doc[a:b].text for a, b in past_times(words.__getitem__, len(words), candidates, _DAYS, _SINCE)] == found
