@@ -527,7 +527,7 @@ class CoverageRules:
                 in_names.append(_match(texts, rules.names) if rules.names else set())
             return i in in_names[0]
 
-        return hearsay_spans(lambda i: _fold(text[starts[i]:ends[i]]), len(keys), candidates, rules.no_authority,
+        return hearsay_spans(_words_of(text, starts, ends), len(keys), candidates, rules.no_authority,
                              self.saying, lambda i: explained[i] is TERM, is_name)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
@@ -557,10 +557,7 @@ class CoverageRules:
         past, ago = kinds[PAST], kinds[AGO]
         pasts = not past.isdisjoint(keys) and any(
             TERM in explained[i + 1:i + 4] for i, key in enumerate(keys) if key in past)
-
-        def word(i: int) -> str:
-            return _fold(text[starts[i]:ends[i]])
-
+        word = _words_of(text, starts, ends)
         days = [] if ago.isdisjoint(keys) else past_times(
             word, len(keys), [i for i, key in enumerate(keys) if key in ago], self.past_times, self.since_words)
         if not timed and not pasts and not days:
@@ -627,9 +624,7 @@ class CoverageRules:
         ends_tag = "," in text and not tags.isdisjoint(keys)  # a tag follows a comma: "…, right"
         if not asks and not ends_tag:
             return []
-
-        def word(i: int) -> str:
-            return _fold(text[starts[i]:ends[i]])
+        word = _words_of(text, starts, ends)
 
         def names_a_thing(i: int) -> bool:
             return i < len(explained) and explained[i] in _SUBJECT_RULES
@@ -891,6 +886,12 @@ def _glossary_words(glossary: GlossarySet, tokenize) -> FrozenSet[str]:
 
 #: a run of digits with a letter on each side
 _DIGITS_IN_WORD = re.compile(r"(?<=[^\W\d_])\d+(?=[^\W\d_])")
+
+
+def _words_of(text: str, starts: Sequence[int], ends: Sequence[int]) -> Callable[[int], str]:
+    """A token's word as the rules compare it (folded), by index: what the rules of findings of
+    their own (``core.hearsay``, ``core.questions``, ``core.time_conditions``) read."""
+    return lambda i: _fold(text[starts[i]:ends[i]])
 
 
 def _titlecase_name(text: str) -> bool:

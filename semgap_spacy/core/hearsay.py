@@ -26,6 +26,7 @@ HEARSAY = "hearsay"
 #: how many words may stand between a party and its word of saying ("the borrower just told me")
 REACH = 3
 
+
 def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int], parties: FrozenSet[str],
                   saying: FrozenSet[str], is_term: Callable[[int], bool],
                   is_name: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:

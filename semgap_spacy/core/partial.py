@@ -15,8 +15,9 @@ los 5"; es and fr also with the counted word between: "2 lotes de 5", "2 lots
 sur 5"), not from "2/5", which is also a date.
 """
 import re
-from bisect import bisect_right
 from typing import List, Sequence, Tuple
+
+from .textview import token_matches
 
 PARTIAL_COUNT = "partial_count"
 
@@ -26,21 +27,12 @@ _COUNT = re.compile(
 
 
 def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> List[Tuple[int, int]]:
-    """(first token, end token) of each count "N of M" with N < M.
+    """(first token, end token) of each count "N of M" with N < M, read as a person reads the text.
 
     text (str): The text; starts, ends: every token's character offsets.
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
-    out: List[Tuple[int, int]] = []
     if " " not in text:
-        return out
-    for found in _COUNT.finditer(text):
-        part, whole = int(found.group(1)), int(found.group(2))
-        if not 0 <= part < whole:
-            continue
-        first = bisect_right(starts, found.start()) - 1
-        last = bisect_right(starts, found.end() - 1) - 1
-        if first < 0 or starts[first] != found.start() or ends[last] != found.end():
-            continue  # the count does not start and end on token edges
-        out.append((first, last + 1))
-    return out
+        return []
+    return [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
+            if 0 <= int(found.group(1)) < int(found.group(2))]

@@ -32,12 +32,13 @@ import re
 import unicodedata
 from collections import Counter
 from importlib import resources
-from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
+from bisect import bisect_right
+from typing import FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..util.caches import cached
 
 __all__ = ["TextView", "TokenReading", "SuspiciousChar", "read_text", "read_token", "read_word", "is_ignorable",
-           "is_canonical", "reads_as_itself", "digit_spellings", "STRUCK"]
+           "is_canonical", "reads_as_itself", "digit_spellings", "token_matches", "STRUCK"]
 
 
 def _code_point(spec: str) -> int:
@@ -277,6 +278,32 @@ def read_text(text: str) -> TextView:
 
 # The last view built: a view is never changed once built, so sharing it is safe.
 _LAST: List[Optional[TextView]] = [None]
+
+
+def token_matches(pattern: "re.Pattern", text: str, starts: Sequence[int],
+                  ends: Sequence[int]) -> Iterator[Tuple["re.Match", str, int, int]]:
+    """Each match of ``pattern`` on ``text`` as a person reads it (``read_text``), on whole tokens.
+
+    The rules that read a phrase with a pattern ("2 of 5", "by 18:00") see
+    "by 18<U+200B>:00" as "by 18:00" and still point at the original tokens. A
+    match that starts inside a token is no phrase; one that ends inside a token
+    counts when only punctuation follows in it ("0600Z." is one token).
+
+    pattern (re.Pattern): The phrase's pattern, on the reading.
+    text (str): The original text; starts, ends: every token's character offsets.
+    YIELDS (Tuple[re.Match, str, int, int]): The match, the reading it was made on, and the
+        first and end token it covers.
+    """
+    view = read_text(text)
+    for found in pattern.finditer(view.text):
+        start, end = view.original_range(found.start(), found.end())
+        first = bisect_right(starts, start) - 1
+        last = bisect_right(starts, end - 1) - 1
+        if first < 0 or starts[first] != start:
+            continue
+        if ends[last] != end and any(ch.isalnum() for ch in text[end:ends[last]]):
+            continue
+        yield found, view.text, first, last + 1
 
 
 def _read_text(text: str) -> TextView:

@@ -46,12 +46,11 @@ holds since then) or the clearance reports an act ("Lot released
 yesterday").
 """
 import re
-from bisect import bisect_right
 from functools import lru_cache
 from typing import Callable, FrozenSet, List, Sequence, Tuple
 
 from ..lang import generation, packs
-from .textview import read_text
+from .textview import token_matches
 
 TIME_CONDITION = "time_condition"
 
@@ -104,21 +103,10 @@ def time_conditions(text: str, starts: Sequence[int], ends: Sequence[int],
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
     out: List[Tuple[int, int]] = []
-    view = read_text(text)
-    read = view.text
-    for found in _pattern(generation()).finditer(read):
-        if _stamp(read, found.start(), found.end()):
+    for found, read, first, end in token_matches(_pattern(generation()), text, starts, ends):
+        if _stamp(read, found.start(), found.end()) or (end < len(starts) and names_a_thing(end)):
             continue
-        start, end = view.original_range(found.start(), found.end())
-        first = _token_at(starts, start)
-        last = _token_at(starts, end - 1)
-        if first < 0 or starts[first] != start:
-            continue  # the word is glued to the one before it
-        if ends[last] != end and any(ch.isalnum() for ch in text[end:ends[last]]):
-            continue  # the time runs on into a word ("by 18:00am-ish" is read by its words)
-        if last + 1 < len(starts) and names_a_thing(last + 1):
-            continue
-        out.append((first, last + 1))
+        out.append((first, end))
     return out
 
 
@@ -130,11 +118,6 @@ def _stamp(read: str, start: int, end: int) -> bool:
         return False  # no colon, or a face (":)")
     before = read[:start].rstrip(" ")
     return bool(before) and before[-1] not in ".!?;\n"
-
-
-def _token_at(starts: Sequence[int], offset: int) -> int:
-    """The token that holds character ``offset`` (the last one starting at or before it), or -1."""
-    return bisect_right(starts, offset) - 1
 
 
 def past_states(words: Callable[[int], str], clearances: Sequence[Tuple[int, int]],

@@ -1,11 +1,9 @@
 """Two identifiers of one form that differ escalate (``core.identifiers``); one, or two of
 different forms, do not."""
 import pytest
-import spacy
 
 from semgap_spacy.core.identifiers import identifier_conflicts
-
-_NLP = spacy.blank("en")
+from tests.token_rows import token_rows
 
 
 _STOP = {"at", "in", "of", "for", "and"}
@@ -14,9 +12,7 @@ _STOP = {"at", "in", "of", "for", "and"}
 def _conflicts(text, shaped=None):
     """The values each conflict quotes, with every token counted as a shape token unless
     ``shaped`` says which are; a few words count as stop words."""
-    doc = _NLP.make_doc(text)
-    starts = [t.idx for t in doc]
-    ends = [t.idx + len(t) for t in doc]
+    doc, starts, ends = token_rows(text)
     rules = ["shape" if shaped is None or shaped(t.text) else "stop" if t.lower_ in _STOP else None for t in doc]
     return [[text[s:e] for s, e in spans]
             for _, _, spans in identifier_conflicts(text, starts, ends, rules, "shape", "stop")]

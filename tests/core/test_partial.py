@@ -1,16 +1,12 @@
 """A part of a count escalates (``core.partial``): the clearance may cover part of it only."""
 import pytest
-import spacy
 
 from semgap_spacy.core.partial import partial_counts
-
-_NLP = spacy.blank("en")
+from tests.token_rows import token_rows
 
 
 def _counts(text):
-    doc = _NLP.make_doc(text)
-    starts = [t.idx for t in doc]
-    ends = [t.idx + len(t) for t in doc]
+    doc, starts, ends = token_rows(text)
     return [doc[a:b].text for a, b in partial_counts(text, starts, ends)]
 
 
@@ -22,6 +18,8 @@ def _counts(text):
     ("Lote liberado; 2 lotes de 5", ["2 lotes de 5"]),
     ("Lot libéré; 2 lots sur 5", ["2 lots sur 5"]),
     ("Kreuzprobe negativ, 3 von 4 Proben", ["3 von 4"]),
+    ("2 of\u200b 5 lots released", ["2 of\u200b 5"]),     # read as a person sees it
+    ("２ of ５ lots released", ["２ of ５"]),               # full-width digits
 ])
 def test_a_part_of_a_count(text, found):
     assert _counts(text) == found

@@ -3,6 +3,7 @@ import pytest
 import spacy
 
 from semgap_spacy.core.questions import tag_questions, word_order_questions
+from tests.token_rows import token_rows
 
 _NLP = spacy.blank("en")
 OPENERS = frozenset({"is", "are", "ist"})
@@ -10,9 +11,7 @@ SUBJECTS = frozenset({"it", "we", "die"})
 
 
 def _asked(text):
-    doc = _NLP.make_doc(text)
-    starts = [t.idx for t in doc]
-    ends = [t.idx + len(t) for t in doc]
+    doc, starts, ends = token_rows(text)
     words = [t.lower_ for t in doc]
     found = word_order_questions(words.__getitem__, len(words), range(len(words)), OPENERS, SUBJECTS)
     return [text[starts[a]:ends[b - 1]] for a, b in found]

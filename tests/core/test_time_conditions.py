@@ -4,15 +4,14 @@ import spacy
 
 from semgap_spacy.core.time_conditions import past_states, past_times, time_conditions
 from semgap_spacy.util.textnorm import fold
+from tests.token_rows import token_rows
 
 _NLP = spacy.blank("en")
 _PAST = frozenset({("was",), ("were",), ("had", "been")})
 
 
 def _found(text):
-    doc = _NLP.make_doc(text)
-    starts = [t.idx for t in doc]
-    ends = [t.idx + len(t) for t in doc]
+    doc, starts, ends = token_rows(text)
     return [doc[a:b].text for a, b in time_conditions(text, starts, ends)]
 
 
@@ -67,9 +66,7 @@ def test_no_time_set(text):
 
 
 def test_a_time_that_names_a_thing_is_left_to_the_caller():
-    doc = _NLP.make_doc("Negative crossmatch from 06:00 serum")
-    starts = [t.idx for t in doc]
-    ends = [t.idx + len(t) for t in doc]
+    doc, starts, ends = token_rows("Negative crossmatch from 06:00 serum")
     thing = {doc[-1].i}
     assert time_conditions(doc.text, starts, ends, lambda i: i in thing) == []
     assert time_conditions(doc.text, starts, ends) == [(2, 4)]
