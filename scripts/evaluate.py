@@ -66,6 +66,7 @@ ABLATIONS: Dict[str, Dict[str, object]] = {
     # the wider name sources switched ON (they widen what may proceed): proceeds regained, unsafe proceeds added.
     "+names_titlecase": {"components.semgap_coverage.titlecase": True},
     # the decision's looser reading of untied quantities (also widens what may proceed)
+    "+untied_contract_kinds": {"components.semgap_decision.untied_quantities": "contract_kinds"},
     "+untied_named_fields": {"components.semgap_decision.untied_quantities": "named_fields"},
 }
 COMPONENTS, ABLATIONS = _ablated(COMPONENTS), _ablated(ABLATIONS)

@@ -64,9 +64,10 @@ from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
 from .hearsay import HEARSAY, hearsay_spans
 from .partial import PARTIAL_COUNT, partial_counts
-from .questions import QUESTION_WORD_ORDER, tag_questions, word_order_questions
+from .questions import (QUESTION_WORD_ORDER, asks_first, ends_statement, final_questions, next_word,
+                        tag_questions, word_order_questions)
 from .reasons import make_reason
-from .time_conditions import TIME_CONDITION, past_states, past_times, time_conditions
+from .time_conditions import TIME_CONDITION, past_states, past_times, states_to_come, time_conditions
 from .context import closes_question
 from .textview import digit_spellings, read_word
 
@@ -192,13 +193,16 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: that may open a question by its word order (``questions``); ``PARTY`` and ``SAYING``, a party of
 #: the domain without authority and a word of saying or a colon (``hearsay``); ``TIMES`` and
 #: ``PAST``, the longest word of a word that sets a time or states a past, and ``DAYS``, a day or
-#: month written as a word, and ``AGO``, the longest word of a day gone by (``times``); ``TAGS``,
-#: the last word of a question tag (``questions``).
+#: month written as a word, ``AGO``, the longest word of a day gone by, and ``COMING``, the last
+#: word of a state still to come (``times``); ``TAGS``, the last word of a question tag or a
+#: word that asks at a sentence's end (``questions``); ``PART``, a word that may name a part of
+#: what the term after it names (``unexplain_parts``).
 #: Each is known by the word's reading (``_fold``), so "iS" or "ＢＯＲＲＯＷＥＲ" is found as "is"
 #: and "borrower" are.
-BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, TAGS = (
-    "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "ago", "tags")
-_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, TAGS)
+BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART = (
+    "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "ago", "coming", "tags",
+    "part")
+_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART)
 #: the kinds of a word as one shared tuple per combination (a flag per kind, in ``_KINDS`` order)
 _KIND_TUPLES = {flags: tuple(kind for kind, on in zip(_KINDS, flags) if on)
                 for flags in product((False, True), repeat=len(_KINDS))}
@@ -211,8 +215,15 @@ _DIGIT = re.compile(r"\d")
 #: the rules by which a word after a time makes the time name a thing ("from the 06:00 shift")
 _THING_RULES = frozenset({NEUTRAL, NAME, DOMAIN_PHRASE})
 #: the rules by which a word after a question's verb names its subject ("is aircraft airworthy")
-_SUBJECT_RULES = frozenset({NEUTRAL, NAME})
+_SUBJECT_RULES = frozenset({NEUTRAL, NAME, DOMAIN_PHRASE})
 _AT_START = (0,)
+
+
+def _between(word: str) -> bool:
+    """Whether a token may stand between a clearance and the words beside it as no word does: a
+    mark inside a sentence (":", "-", "("), not a comma (after one a new predicate may begin:
+    "Akte abschlussbereit, wird heute gesendet") nor its end."""
+    return not any(ch.isalnum() for ch in word) and word != "," and not ends_statement(word)
 
 
 #: One text's words as the per-word table reads them: each token's rule by its word alone
@@ -302,10 +313,14 @@ class CoverageRules:
         packs = [get_pack(code) for code in pack_codes]
         self.question_openers = frozenset(_fold(w) for pack in packs for w in pack.question_openers)
         self.question_subjects = frozenset(_fold(w) for pack in packs for w in pack.question_subjects)
+        self.question_copulas = frozenset(_fold(w) for pack in packs for w in pack.question_copulas)
+        self.question_preamble = frozenset(_fold(w) for pack in packs for w in pack.question_preamble)
+        self.question_addressees = frozenset(_fold(w) for pack in packs for w in pack.question_addressees)
         self.question_wishes = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.question_wishes)
         self.question_tags = frozenset(tag for tag in (tuple(_fold(t) for t in tokenize(w) if t.strip())
                                                        for pack in packs for w in pack.question_tags) if tag)
-        self.tag_ends = frozenset(tag[-1] for tag in self.question_tags)
+        self.question_ends = frozenset(_fold(w) for pack in packs for w in pack.question_ends)
+        self.tag_ends = frozenset(tag[-1] for tag in self.question_tags) | self.question_ends
         # a clearance in the words of a party without authority ("Borrower says …", "Courier: …":
         # ``core.hearsay``)
         self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words)
@@ -321,6 +336,13 @@ class CoverageRules:
                                                     for pack in packs for w in pack.past_time_words) if day)
         self.ago_keys = frozenset(max(day, key=len) for day in self.past_times)
         self.since_words = frozenset(_fold(w) for pack in packs for w in pack.since_words)
+        self.to_come = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.to_come_words)
+        self.to_come_keys = frozenset(seq[-1] for seq in self.to_come)  # "be": rarer than "to"
+        self.finding_words = frozenset(_fold(w) for pack in packs for w in pack.finding_words)
+        # stop words that name a part of what a clearance's term names, right before it ("some
+        # lots released")
+        self.part_words = frozenset(_fold(w) for pack in packs for w in pack.part_words)
+        self.conjunctions = frozenset(_fold(w) for pack in packs for w in pack.list_conjunctions)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -396,7 +418,8 @@ class CoverageRules:
                                                            folded in self.saying or folded == ":",
                                                            folded in self.time_keys, folded in self.time_words,
                                                            folded in self.past_keys, folded in self.ago_keys,
-                                                           folded in self.tag_ends])
+                                                           folded in self.to_come_keys, folded in self.tag_ends,
+                                                           folded in self.part_words])
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -533,15 +556,15 @@ class CoverageRules:
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],
               clearances: Callable[[], Sequence[Tuple[int, int]]]) -> List[Tuple[int, int]]:
-        """Each time a clearance is set for and each past it is stated for (``core.time_conditions``),
-        as token ranges in text order.
+        """Each time a clearance is set for, each past it is stated for and each state to come it is
+        put in (``core.time_conditions``), as token ranges in text order.
 
         A time counts in a clause with a clearance, or in a clause of its own ("Clear to close,
         by 18:00"); one among other words of another clause sets it for them ("Airworthy; crew at
         the gate by 06:00").
 
         reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding a word
-            that sets a time, or one that states a past, is read further.
+            that sets a time, states a past or puts a state to come, is read further.
         explained: The rule per token: a neutral word, a name or a domain phrase after a time makes
             it name a thing ("from 14:05 call"); a stop word may stand after a past ("was also").
         clearances (Callable[[], Sequence[Tuple[int, int]]]): (start, end) tokens of every
@@ -557,10 +580,14 @@ class CoverageRules:
         past, ago = kinds[PAST], kinds[AGO]
         pasts = not past.isdisjoint(keys) and any(
             TERM in explained[i + 1:i + 4] for i, key in enumerate(keys) if key in past)
+        # a state to come counts right before or after a term, with at most two words between
+        coming = kinds[COMING]
+        comes = not coming.isdisjoint(keys) and any(
+            TERM in explained[max(i - 5, 0):i + 4] for i, key in enumerate(keys) if key in coming)
         word = _words_of(text, starts, ends)
         days = [] if ago.isdisjoint(keys) else past_times(
             word, len(keys), [i for i, key in enumerate(keys) if key in ago], self.past_times, self.since_words)
-        if not timed and not pasts and not days:
+        if not timed and not pasts and not days and not comes:
             return []
         terms = clearances()
         if not terms:
@@ -575,8 +602,15 @@ class CoverageRules:
 
         if pasts:
             found += past_states(word, terms, self.past_states, participle, lambda i: explained[i] is STOP_WORD)
+        # a clearance with a participle reports an act that stands ("was cleared", "released to be loaded")
+        states = [term for term in terms if not any(participle(i) for i in range(*term))]
+        if comes:
+            # a conjunction starts a predicate of its own ("Clear to close and can be signed today")
+            found += states_to_come(word, len(keys), terms, self.to_come,
+                                    lambda i: (explained[i] is STOP_WORD and word(i) not in self.conjunctions)
+                                    or _between(word(i)),
+                                    lambda term: any(participle(i) for i in range(*term)), self.finding_words)
         if days:
-            states = [term for term in terms if not any(participle(i) for i in range(*term))]
             found += [day for day in days if any(self._one_clause(text, starts, ends, day, term) for term in states)]
         return sorted(set(found))
 
@@ -616,31 +650,80 @@ class CoverageRules:
 
         reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding an
             opener or a tag's last word is read further.
-        explained: The rule per token: a word a neutral list or a known name explains names a
-            thing, which may be a question's subject ("is aircraft airworthy").
+        explained: The rule per token: a word a neutral list, a known name or a domain phrase
+            explains names a thing, which may be a question's subject ("is aircraft airworthy",
+            "is loan clear to close"); so does a term's word that no participle is, right after a
+            form of "to be" (``question_copulas``) that opens its sentence with no word or number
+            before it, when the term goes on after it or a participle follows ("is lot released",
+            "is CTC issued"; but "is released to service" states with its subject dropped, "have
+            CRS signed" reports, and "2207 is clear to close" may say what is clear).
         """
         openers, tags = reading[1][ASKS], reading[1][TAGS]
         asks = not openers.isdisjoint(keys)
-        ends_tag = "," in text and not tags.isdisjoint(keys)  # a tag follows a comma: "…, right"
+        ends_tag = not tags.isdisjoint(keys)
         if not asks and not ends_tag:
             return []
         word = _words_of(text, starts, ends)
 
+        endings = self.participle_endings
+
+        def participle(i: int) -> bool:
+            return bool(endings) and exact(text[starts[i]:ends[i]]).endswith(endings)
+
         def names_a_thing(i: int) -> bool:
-            return i < len(explained) and explained[i] in _SUBJECT_RULES
+            if i >= len(explained):
+                return False
+            if explained[i] is TERM:
+                opener, after = i - 1, next_word(word, len(explained), i + 1)
+                while opener > 0 and not word(opener).strip():
+                    opener -= 1
+                return (after < len(explained) and (explained[after] is TERM or participle(after))
+                        and not participle(i) and word(opener) in self.question_copulas
+                        and asks_first(word, opener, self.question_preamble, self.question_addressees,
+                                       bare_numbers=False))
+            return explained[i] in _SUBJECT_RULES
 
         asked, tagged = [], []
         if asks:
             asked = word_order_questions(word, len(keys), [i for i, key in enumerate(keys) if key in openers],
                                          self.question_openers, self.question_subjects, self.question_wishes,
-                                         names_a_thing)
+                                         names_a_thing, self.question_preamble, self.question_addressees)
         if ends_tag:
-            tagged = tag_questions(word, len(keys), [i for i, key in enumerate(keys) if key in tags],
-                                   self.question_tags)
+            candidates = [i for i, key in enumerate(keys) if key in tags]
+            if "," in text:  # a tag follows a comma: "…, right"
+                tagged = tag_questions(word, len(keys), candidates, self.question_tags)
+            if self.question_ends:
+                tagged += final_questions(word, len(keys), candidates, self.question_ends,
+                                          lambda i: explained[i] is TERM)
+                tagged.sort()
         if not tagged:
             return asked
         inside = {i for first, end in asked for i in range(first, end)}
         return sorted(asked + [tag for tag in tagged if tag[0] not in inside])
+
+    def unexplain_parts(self, explained: List[Optional[str]], text: str, reading: WordReading,
+                        keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int]) -> List[Optional[str]]:
+        """Rule 3 taken back, in place, for a stop word of a pack's ``part_words`` right before a
+        clearance's term: "Some lots released", "Quelques lots libérés" clear a part only;
+        "several shipments booked" names no clearance's part and stays a stop word.
+
+        explained (List[Optional[str]]): The rule per token, changed here.
+        text (str): The text; starts, ends: the tokens' character offsets.
+        reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding such a
+            word is read further.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        if reading[1][PART].isdisjoint(keys):
+            return explained
+        n = len(explained)
+        for i in range(n - 1):
+            if explained[i] is STOP_WORD and _fold(text[starts[i]:ends[i]]) in self.part_words:
+                j = i + 1
+                while j < n and not text[starts[j]:ends[j]].strip():
+                    j += 1
+                if j < n and explained[j] is TERM:
+                    explained[i] = None
+        return explained
 
     def explain_after(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                       ends: Sequence[int]) -> List[Optional[str]]:
@@ -979,6 +1062,9 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
                 lo += 1
             while hi > lo and text[hi - 1].isspace():
                 hi -= 1
+            # a break's own word opens its clause, before the break's end: the span holds it
+            # ("Airworthy though")
+            lo = min(lo, starts[tokens[0]])
             spans = tuple([(starts[i], ends[i]) for i in tokens])
             rows.append({"code": UNEXPLAINED_CONTENT, "start_char": lo, "end_char": hi,
                          "words": tuple(dict.fromkeys([text[s:e] for s, e in spans])), "word_spans": spans})
@@ -991,7 +1077,7 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
             marks.append((first, last, CONFLICTING_IDENTIFIERS))
             unordered = True
     for first, end in questions:
-        spans = tuple((starts[k], ends[k]) for k in range(first, min(first + 2, end)))
+        spans = tuple((starts[k], ends[k]) for k in range(first, end) if text[starts[k]:ends[k]].strip())[:2]
         rows.append({"code": QUESTION_WORD_ORDER, "start_char": starts[first], "end_char": ends[end - 1],
                      "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
         marks.append((first, end, QUESTION_WORD_ORDER))
@@ -1039,8 +1125,8 @@ _MESSAGES = {
     HEARSAY: "{}: the text reports what a party without that authority says; a clearance comes from "
              "the one who gives it",
     PARTIAL_COUNT: "{} is a part of a count: the clearance, or what it rests on, may cover part of it only",
-    TIME_CONDITION: "{} ties what the text states to a time: it may hold from then, be due by then or have "
-                    "held before, and not now",
+    TIME_CONDITION: "{} ties what the text states to a time other than now: it may hold from a later time, "
+                    "be still to come or have held before",
     # a question whose sentence holds no term
     ("unattached_hedge", "question"): "question {} asks about no term: the text leaves something open",
 }

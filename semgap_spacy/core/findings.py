@@ -486,28 +486,54 @@ def timestamp_findings(fields: List[FieldMention], terms: List[TermRow], quantit
     return out
 
 
+#: a number of one or two digits with one letter glued on ("3C", "10K"): a bay or a gate more often than a unit
+_LETTER_UNIT = re.compile(r"[0-9]{1,2}[A-Za-z]\.?")
+
+
+def _in_code(text: str, start: int, end: int) -> bool:
+    """Whether the characters at start:end are glued to letters, digits or a hyphen on either side."""
+    before, after = text[start - 1:start], text[end:end + 1]
+    return any(ch.isalnum() or ch in "-/" for ch in before + after)
+
+
 def untied_quantity_findings(quantities: List[QuantityRow], fields_by_kind: Dict[str, Tuple[str, ...]],
-                             text: str) -> List[dict]:
+                             text: str, every_kind: bool = True) -> List[dict]:
     """``quantity_untied`` for each text quantity of a kind that a contract of the case's domain
     governs but that no field mention in its clause claims ("xm neg, ischemia 30 h", "CIT – 30h",
     "tire pressure 200 psi on wheel 1, 150 psi on wheel 2").
 
     Such a number may state a field's value, and nothing checks it: the reader
     knows its kind, not whose value it is. A quantity of a kind no contract of
-    the domain has ("40 %" in a batch record) says nothing a contract could
-    check, and is explained like any other quantity (spec §4.1 rule 1).
+    the domain governs ("brakes 600 °C" in aviation, "assay 85 %" in a batch
+    record) states a measurement that no contract can judge, and escalates
+    too (``every_kind``), with no field; a number with one letter glued on
+    ("gate 3C", "stand 10K") is left alone, as a place more often than a
+    unit ("600C" is a temperature), and so is a quantity glued into a longer
+    code ("P/N 2-1577-3C").
 
     quantities (List[QuantityRow]): The quantity spans, with their kinds.
     fields_by_kind (Dict[str, Tuple[str, ...]]): The domain's fields by contract kind (``contract_kinds``).
     text (str): The doc text, to quote the quantity.
+    every_kind (bool): Whether a quantity of a kind no contract of the domain governs escalates
+        (``untied_quantities = "any"``); "contract_kinds" and "named_fields" leave it alone.
     RETURNS (List[dict]): Findings in the shape of ``quantity_findings``', in the rows' order.
     """
     out = []
     for q_start, q_end, field, _, _, kind in quantities:
-        names = fields_by_kind.get(kind) if field is None else None
-        if not names:
+        if field is not None:
             continue
+        names = fields_by_kind.get(kind)
         written = text[q_start:q_end]
+        if not names:
+            # "gate 3C", "stand 5K": a letter glued to a number names a place before a unit; a
+            # number glued into a longer code is a part of the code ("P/N 2-1577-3C")
+            if (every_kind and kind not in fields_by_kind and not _LETTER_UNIT.fullmatch(written)
+                    and not _in_code(text, q_start, q_end)):
+                out.append(_finding(None, None, "untied", "quantity_untied",
+                                    f"'{written}' in the text is a {kind}, and no contract of the domain governs "
+                                    f"that kind: nothing checks whether it is acceptable", None, None,
+                                    q_start, q_end))
+            continue
         out.append(_finding(names[0] if len(names) == 1 else None, None, "untied", "quantity_untied",
                             f"'{written}' in the text is a {kind}, the kind of {' and '.join(names)}, but no "
                             f"mention of a field in its clause claims it: it may state a value that nothing "

@@ -19,6 +19,19 @@ less its outer punctuation, with a currency sign one space from it
 chat holds several) are not identifiers; nor is anything another rule
 explains (a quantity, a term).
 
+Values that share their digits and differ only in a suffix of one or two
+letters after three digits or more are two things of one series too
+("2231-A"/"2231-B", "2231–A", "N482QX"/"N482QY"): the letters are the part
+of the name that tells them apart, and a letter glued on is part of the
+value whatever else explains it ("A" is a stop word, "A." an initial). A shorter number with a letter ("27L"/"27R",
+"12A"/"12B") is a runway, seat or bay, and left alone.
+
+Two bare numbers of four digits or more that hold the same digits in
+another order are one number typed twice, once wrong ("file 4417; this is
+4471", "MRN 448190 ... 448109", "4417 ... #4471"), unless two different
+words label them ("recipient 1133, donor 1331"); four digits that read as a
+time of day ("at 1215 ... at 1125") count only where a word labels them.
+
 A bare number of three or more digits becomes one when a word labels it:
 the word one space before it, letters only and no stop word ("recipient
 1133", "Empfänger 1331"). Its form is the word with the number as "0", so
@@ -39,6 +52,15 @@ _DIGITS = re.compile(r"[0-9]+")
 _TWO_DIGIT_RUNS = re.compile(r"[0-9][^0-9]+[0-9]")
 #: the fewest digits of a bare number that a word can label as an identifier ("recipient 1133")
 _LABELLED_DIGITS = 3
+#: the fewest digits of two bare numbers that are one mistyped ("4417"/"4471"); shorter ones
+#: name small things of one series too often ("orders 215 and 251", "at 915 … at 951")
+_SLIP_DIGITS = 4
+#: a value whose name ends in one or two letters after three digits or more ("2231-A", "N482QX")
+_LETTER_SUFFIX = re.compile(r"(.*[0-9]{3}[-‐‑‒–—_/.]?)([a-z]{1,2})")
+#: a bare number with the sign that may open it ("#4471", "№ 4471")
+_SIGNED_NUMBER = re.compile(r"[#№]?([0-9]+)")
+#: four digits that read as a time of day ("1215", "0600"): a chat holds several
+_CLOCK_DIGITS = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
 
 
 #: punctuation that opens an identifier rather than the sentence ("#6097", "№ 12")
@@ -48,7 +70,7 @@ _NUMBER_SIGNS = frozenset("#№")
 def _is_punctuation(text: str, leading: bool = False) -> bool:
     if leading and text in _NUMBER_SIGNS:
         return False
-    return all(unicodedata.category(ch)[0] == "P" for ch in text)
+    return all(unicodedata.category(ch)[0] == "P" or ch.isspace() for ch in text)
 
 
 def _is_currency(text: str) -> bool:
@@ -57,14 +79,19 @@ def _is_currency(text: str) -> bool:
 
 def _run_around(i: int, text: str, starts: Sequence[int], ends: Sequence[int], rules: Sequence[Any],
                 shape: Any) -> Tuple[int, int]:
-    """[first, last] token of the run of shape tokens (rule ``shape``) with nothing between them
-    that holds token i, less its outer punctuation ("N123AB." is "N123AB"; "$412,000" and "#6097"
+    """[first, last] token of the run of shape tokens (rule ``shape``, or a letter or two) with
+    nothing between them that holds token i, less its outer punctuation ("N123AB." is "N123AB"; "$412,000" and "#6097"
     keep their signs), and with a currency sign one space from a bare number ("412.000 €")."""
     n = len(rules)
     first = last = i
-    while first > 0 and rules[first - 1] is shape and ends[first - 1] == starts[first]:
+
+    def part(k: int) -> bool:  # a shape, or a letter or two glued on ("2231-A": "A" is a stop word too,
+        word = text[starts[k]:ends[k]]  # and "A." an initial at a sentence's end)
+        return rules[k] is shape or (len(word.rstrip(".")) <= 2 and word.rstrip(".").isalpha())
+
+    while first > 0 and part(first - 1) and ends[first - 1] == starts[first]:
         first -= 1
-    while last + 1 < n and rules[last + 1] is shape and ends[last] == starts[last + 1]:
+    while last + 1 < n and part(last + 1) and ends[last] == starts[last + 1]:
         last += 1
     while first < i and _is_punctuation(text[starts[first]:ends[first]], leading=True):
         first += 1
@@ -118,6 +145,8 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
     if not _TWO_DIGIT_RUNS.search(text):
         return []
     by_form: Dict[str, Dict[str, Tuple[int, int, int, int]]] = {}
+    # bare numbers by their digits in order, with the word that labels each, if any
+    slips: Dict[str, Dict[str, Tuple[Optional[str], Tuple[int, int, int, int]]]] = {}
     done = -1  # the last token of the run read last: a run with two digit groups is read once
     for found in _DIGITS.finditer(text):
         i = bisect_right(starts, found.start()) - 1
@@ -126,13 +155,34 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         first, last = _run_around(i, text, starts, ends, rules, shape_rule)
         done = last
         value = text[starts[first]:ends[last]]
+        if value.endswith(".") and value[-2:-1].isalpha():
+            value = value[:-1]  # "2231-A." ends a sentence
+        end_char = starts[first] + len(value)
         form = _form(value)
+        label = None if form is not None else _label_before(first, value, text, starts, ends, rules, shape_rule,
+                                                             stop_rule)
+        number = _SIGNED_NUMBER.fullmatch(value)
+        if number and len(number.group(1)) >= _SLIP_DIGITS and (
+                label is not None or not _CLOCK_DIGITS.fullmatch(number.group(1))):
+            digits = number.group(1)
+            slips.setdefault("".join(sorted(digits)), {}).setdefault(
+                digits, (label, (first, last, starts[first], end_char)))
         if form is None:
-            label = _label_before(first, value, text, starts, ends, rules, shape_rule, stop_rule)
             if label is None:
                 continue
             form, value, first = f"{label} 0", f"{label} {value}", first - 1
-        by_form.setdefault(form, {}).setdefault(value.lower(), (first, last, starts[first], ends[last]))
+        where = (first, last, starts[first], end_char)
+        by_form.setdefault(form, {}).setdefault(value.lower(), where)
+        series = _LETTER_SUFFIX.fullmatch(value.lower())
+        if series:
+            by_form.setdefault(f"{series.group(1)} +letters", {}).setdefault(value.lower(), where)
+    for digits, values in slips.items():
+        # the same digits in another order: one number mistyped ("file 4417; this is 4471"), unless
+        # two labels say they are two kinds of thing ("recipient 1133, donor 1331"); numbers that
+        # one word labels all are one form already
+        labels = [label for label, _ in values.values()]
+        if len(values) > 1 and None in labels and len(set(labels) - {None}) <= 1:
+            by_form[f"digits {digits}"] = {value: where for value, (_, where) in values.items()}
     out = []
     for values in by_form.values():
         if len(values) > 1:

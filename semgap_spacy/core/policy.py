@@ -210,10 +210,11 @@ def _field_places(fields: List[FieldMention], quantities: List[QuantityRow]) -> 
     return places
 
 
-#: ``untied_quantities`` settings: every quantity of a contract kind that no field claims
-#: escalates (the default), or only one of the kind of a field the text names
-UNTIED_ANY, UNTIED_NAMED = "any", "named_fields"
-UNTIED_SETTINGS = (UNTIED_ANY, UNTIED_NAMED)
+#: ``untied_quantities`` settings: every quantity that no field claims escalates (the default),
+#: only one of a kind a contract of the domain governs, or only one of the kind of a field the
+#: text names
+UNTIED_ANY, UNTIED_CONTRACT_KINDS, UNTIED_NAMED = "any", "contract_kinds", "named_fields"
+UNTIED_SETTINGS = (UNTIED_ANY, UNTIED_CONTRACT_KINDS, UNTIED_NAMED)
 
 
 def component_error_reasons(errors: Optional[list]) -> List[dict]:
@@ -228,7 +229,7 @@ class Policy:
     """The decision policy for one glossary set.
 
     glossary (GlossarySet): The glossary set.
-    untied_quantities (str): ``UNTIED_ANY`` or ``UNTIED_NAMED`` (``semgap_decision``'s switch).
+    untied_quantities (str): One of ``UNTIED_SETTINGS`` (``semgap_decision``'s switch).
     """
 
     def __init__(self, glossary: GlossarySet, untied_quantities: str = UNTIED_ANY):
@@ -310,7 +311,8 @@ class Policy:
                 if self.untied_quantities == UNTIED_NAMED:
                     said = {m.field for m in named}
                     kinds = {kind: tuple(f for f in of_kind if f in said) for kind, of_kind in kinds.items()}
-                reasons.extend(untied_quantity_findings(quantities, kinds, text))
+                reasons.extend(untied_quantity_findings(quantities, kinds, text,
+                                                        every_kind=self.untied_quantities == UNTIED_ANY))
             reasons.extend(bare_number_findings(named, rows, quantities, text, found, number_words))
             reasons.extend(timestamp_findings(named, rows, quantities, text))
             if case.coverage:

@@ -21,7 +21,12 @@ sentence's end after it, and no "?" (which hedges already).
 
 A sentence here starts at the text's start, after ".", "!", "?", "…", ";",
 a line break or a speaker's colon ("[09:52] Ben: is it clear to close");
-tokens before its first word (a time stamp, a bracket) are skipped.
+tokens before its first word (a time stamp, a bracket, an @mention, a word
+of the pack's ``question_preamble``: "Hi is it clear to close", "Thanks,
+are we airworthy") are skipped, and so are words of ``question_addressees``
+after a greeting or before a comma ("Hi team is it …", "Team, is it …";
+"Team is ready" states). A comma alone starts no question: "Clear to close,
+will update the borrower" drops its subject.
 """
 from typing import Callable, FrozenSet, Iterable, List, Tuple
 
@@ -31,6 +36,8 @@ QUESTION_WORD_ORDER = "question_word_order"
 ENDS_STATEMENT = frozenset({".", "!", "?", "…", "...", ";"})
 #: after these a sentence starts: a statement's end, a speaker's colon ("Ben: is it …"), a pilcrow
 _STARTS_SENTENCE = ENDS_STATEMENT | {":", "¶"}
+#: what closes a stamp or a number of a list before a sentence ("[09:52]", "1)")
+_CLOSES_STAMP = frozenset({"]", ")"})
 
 
 def _has_digit(word: str) -> bool:
@@ -40,7 +47,9 @@ def _has_digit(word: str) -> bool:
 def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterable[int],
                          openers: FrozenSet[str], subjects: FrozenSet[str],
                          wishes: FrozenSet[Tuple[str, str]] = frozenset(),
-                         names_a_thing: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
+                         names_a_thing: Callable[[int], bool] = lambda i: False,
+                         greetings: FrozenSet[str] = frozenset(),
+                         addressees: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each sentence asked by its word order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -53,19 +62,23 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
         ("have a": "Have a good flight"), folded: no question.
     names_a_thing (Callable[[int], bool]): Whether a token names a thing, by index: a subject too
         ("is aircraft airworthy", "ist Akte abschlussbereit").
+    greetings, addressees (FrozenSet[str]): Words that may stand before the verb (``asks_first``).
     RETURNS (List[Tuple[int, int]]): Token ranges in text order, the closing punctuation left out.
     """
     out: List[Tuple[int, int]] = []
     for i in candidates:
         if i + 1 >= n or words(i) not in openers or (out and i < out[-1][1]):
             continue
-        after = words(i + 1)
-        subject = after in subjects or _has_digit(after) or names_a_thing(i + 1)
+        j = next_word(words, n, i + 1)  # "Is  lot released": spaces are no word
+        if j >= n:
+            continue
+        after = words(j)
+        subject = after in subjects or _has_digit(after) or names_a_thing(j)
         if not subject or (words(i), after) in wishes:
             continue
-        if not opens_sentence(words, i):
+        if not asks_first(words, i, greetings, addressees):
             continue
-        end = i + 2
+        end = j + 1
         while end < n and not _starts_sentence(words(end)):
             end += 1
         if end < n and words(end) == "?":
@@ -99,6 +112,29 @@ def tag_questions(words: Callable[[int], str], n: int, candidates: Iterable[int]
     return out
 
 
+def final_questions(words: Callable[[int], str], n: int, candidates: Iterable[int], ends: FrozenSet[str],
+                    after_term: Callable[[int], bool]) -> List[Tuple[int, int]]:
+    """(first token, end token) of each word of ``ends`` that ends a sentence right after a
+    clearance ("airworthy already", "clear to close, already!"): it asks or urges; elsewhere
+    ("borrower already notified") it says nothing of the clearance.
+
+    candidates (Iterable[int]): The tokens that may be such a word, in order.
+    after_term (Callable[[int], bool]): Whether a token is a word of a clearance term.
+    """
+    out: List[Tuple[int, int]] = []
+    for i in candidates:
+        if words(i) not in ends or (i + 1 < n and not _starts_sentence(words(i + 1))):
+            continue
+        if i + 1 < n and words(i + 1) == "?":
+            continue  # the question mark hedges it already
+        k = i - 1
+        while k >= 0 and not any(ch.isalnum() for ch in words(k)) and not _starts_sentence(words(k)):
+            k -= 1  # a space or a comma between
+        if k >= 0 and after_term(k):
+            out.append((i, i + 1))
+    return out
+
+
 def opens_sentence(words: Callable[[int], str], i: int) -> bool:
     """Whether token i is the first word of its sentence: only tokens without letters (a time
     stamp, a bracket, a bullet) stand between it and the sentence's start ("[09:52] Ben: is it
@@ -107,6 +143,45 @@ def opens_sentence(words: Callable[[int], str], i: int) -> bool:
     while k >= 0 and not _starts_sentence(words(k)) and not any(ch.isalpha() for ch in words(k)):
         k -= 1
     return k < 0 or _starts_sentence(words(k))
+
+
+def next_word(words: Callable[[int], str], n: int, i: int) -> int:
+    """The first token from i on that is no run of spaces (spaCy keeps a second space as a token)."""
+    while i < n and not words(i).strip():
+        i += 1
+    return i
+
+
+def asks_first(words: Callable[[int], str], i: int, greetings: FrozenSet[str] = frozenset(),
+               addressees: FrozenSet[str] = frozenset(), bare_numbers: bool = True) -> bool:
+    """Whether a verb at token i stands first in what it may ask: first in its sentence, behind
+    marks, a stamp, an @mention or a greeting ("Hi is it ...", "Thanks, are we ...", "@ops is
+    aircraft ..."), and behind those it greets ("Hi team is it ...", "Morning all, are we ...",
+    "Team, is it ...": after a greeting or before a comma; "Team is ready" states).
+
+    greetings, addressees (FrozenSet[str]): The packs' ``question_preamble`` and
+        ``question_addressees``, folded.
+    bare_numbers (bool): Whether a bare number may stand before it too, as a stamp; when not,
+        only one closed by a bracket may ("[09:52]", "1)"), since "2207 is clear to close" may
+        name what is clear.
+    """
+    k = i - 1
+    while k >= 0 and not words(k).strip():
+        k -= 1
+    comma = k >= 0 and words(k) == ","
+    before: List[str] = []
+    while k >= 0 and not _starts_sentence(words(k)):
+        word = words(k)
+        if any(ch.isalpha() for ch in word):
+            if word not in greetings and word not in addressees and not word.startswith("@"):
+                return False
+            before.append(word)
+        elif any(ch.isdigit() for ch in word) and not bare_numbers and words(k + 1) not in _CLOSES_STAMP:
+            return False
+        k -= 1
+    if any(word in addressees for word in before):
+        return comma or before[-1] in greetings
+    return True
 
 
 def ends_statement(word: str) -> bool:

@@ -43,7 +43,14 @@ a day gone by in the clearance's clause (each pack's ``past_time_words``:
 yesterday", "aeronavegable según el turno de ayer"), unless a word of
 ``since_words`` stands right before it ("seit gestern", "desde ayer": it
 holds since then) or the clearance reports an act ("Lot released
-yesterday").
+yesterday"). A state still to come is the other side: a word of
+``to_come_words`` ("to be", "yet to be", "becomes", de "wird"), with at most
+two stop words or punctuation marks between, right before a clearance term
+("Aircraft to be airworthy", "File to be cleared to close") or right after
+one ("CTC to be issued", "CTC: to be issued") says the clearance is due, not
+given, unless, after it, the clearance reports an act ("Batch released to
+be loaded" says what for); the same words elsewhere are left alone
+("Airworthy; crew to be at the gate by 06:00").
 """
 import re
 from functools import lru_cache
@@ -148,6 +155,75 @@ def past_states(words: Callable[[int], str], clearances: Sequence[Tuple[int, int
             if before == 0 or not skippable(before - 1):
                 break
             before -= 1
+    return sorted(set(out))
+
+
+def states_to_come(words: Callable[[int], str], n: int, clearances: Sequence[Tuple[int, int]],
+                   to_come: FrozenSet[Tuple[str, ...]], skippable: Callable[[int], bool] = lambda i: False,
+                   reports_act: Callable[[Tuple[int, int]], bool] = lambda term: False,
+                   finding: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+    """(first token, end token) of each clearance and the words beside it that put its state still
+    to come: between a frame's words ("crossmatch to be negative"), right before it ("Aircraft to
+    be airworthy", "File to be cleared to close", "wird lufttüchtig"), or right after it unless it
+    reports an act ("CTC to be issued", "CTC is yet to be issued"; "Batch released to be loaded"
+    says what for). Spaces are no words ("to  be"), and a word of finding up to three words
+    before makes a report of what was found ("confirmed to be airworthy", "reported the
+    crossmatch to be negative").
+
+    words (Callable[[int], str]): A token's text, folded, by index; asked only near a clearance.
+    n (int): The number of tokens.
+    clearances (Sequence[Tuple[int, int]]): (start, end) tokens of every clearance term, in order.
+    to_come (FrozenSet[Tuple[str, ...]]): The packs' ``to_come_words``, folded, as word sequences.
+    skippable (Callable[[int], bool]): Whether a token may stand between the two ("is", ":"): up to two.
+    reports_act (Callable[[Tuple[int, int]], bool]): Whether a clearance reports an act (a participle).
+    finding (FrozenSet[str]): The packs' ``finding_words``, folded.
+    RETURNS (List[Tuple[int, int]]): Token ranges from the phrase to the term's nearest word.
+    """
+    # the words of the text without its runs of spaces, by position; a term's tokens are words
+    kept = [i for i in range(n) if words(i).strip()]
+    at = {token: k for k, token in enumerate(kept)}
+    m = len(kept)
+    out: List[Tuple[int, int]] = []
+    longest = max(map(len, to_come), default=0)
+
+    def phrase(first: int, last: int) -> bool:
+        return 0 <= first and last <= m and tuple(words(kept[k]) for k in range(first, last)) in to_come
+
+    def found_before(k: int) -> bool:
+        return any(words(kept[j]) in finding for j in range(max(k - 3, 0), k))
+
+    for start, end in clearances:
+        if start not in at or end - 1 not in at:
+            continue
+        first, last = at[start], at[end - 1] + 1
+        # inside a frame's words ("crossmatch to be negative")
+        inside = next((k for k in range(first + 1, last - 1) for j in range(longest, 0, -1)
+                       if k + j < last and phrase(k, k + j)), None)
+        if inside is not None:
+            if not found_before(inside):
+                out.append((start, end))
+            continue
+        before = first
+        for _ in range(3):
+            size = next((j for j in range(longest, 0, -1) if phrase(before - j, before)), 0)
+            if size:
+                if not found_before(before - size):
+                    out.append((kept[before - size], start + 1))
+                break
+            if before == 0 or not skippable(kept[before - 1]):
+                break
+            before -= 1
+        if reports_act((start, end)):
+            continue
+        after = last
+        for _ in range(3):
+            size = next((j for j in range(longest, 0, -1) if phrase(after, after + j)), 0)
+            if size:
+                out.append((end - 1, kept[after + size - 1] + 1))
+                break
+            if after >= m or not skippable(kept[after]):
+                break
+            after += 1
     return sorted(set(out))
 
 

@@ -25,7 +25,7 @@ from typing import Callable, Dict, FrozenSet, List, Set, Tuple, Union
 import srsly
 from spacy.attrs import LIKE_NUM
 from spacy.util import get_lang_class
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..util.spacy_lists import has_language_module, spacy_like_num
 from ..util.textnorm import exact, fold
@@ -93,12 +93,24 @@ class LanguagePack(BaseModel):
     #: ("is 512QX released"); a verb before anything else is a statement whose subject was
     #: dropped ("Has been released to service", "Ist freigegeben")
     question_subjects: List[str] = []
+    #: the openers that are forms of "to be" ("is", "ist"): before the clearance's own noun they
+    #: ask ("Is lot released"), where "Have CRS signed" reports
+    question_copulas: List[str] = []
+    #: words of a greeting that may stand before a question's verb in its sentence ("Hi is it
+    #: clear to close", "Thanks, are we airworthy", "So is lot released")
+    question_preamble: List[str] = []
+    #: words that address people before a question's verb, after a greeting or before a comma
+    #: ("Hi team is it …", "Team, is it …"), never alone ("Team is ready" states)
+    question_addressees: List[str] = []
     #: an opener and a subject that together begin a wish or an order, never a question
     #: ("Have a good flight", "Do a walkaround first"), as two words
     question_wishes: List[str] = []
     #: tags that ask when they end a sentence after a comma ("right", "is it", "oder", "verdad"):
     #: "Clear to close, right" is a question without its mark (``core.questions``)
     question_tags: List[str] = []
+    #: words that ask or urge when they end a sentence right after a clearance ("airworthy
+    #: already", "clear to close already"), with or without a comma (``core.questions``)
+    question_ends: List[str] = []
     #: words of saying ("says", "told", "according"): a clearance in the words of a party of the
     #: domain's ``vocabulary.no_authority`` near one is hearsay (``core.hearsay``)
     reporting_words: List[str] = []
@@ -111,6 +123,15 @@ class LanguagePack(BaseModel):
     #: words that state a past ("was", "had been"): right before a clearance term, it says how
     #: things stood, not how they stand (``core.time_conditions``)
     past_state_words: List[str] = []
+    #: words that put a state still to come ("to be", "yet to be"): right after a clearance term,
+    #: it says the clearance is due, not given ("CTC to be issued"; ``core.time_conditions``)
+    to_come_words: List[str] = []
+    #: stop words that name a part of what they stand before ("some", "several", "quelques"):
+    #: right before a clearance's term they are unexplained ("Some lots released")
+    part_words: List[str] = []
+    #: words of finding ("confirmed", "found"): up to three words before such a phrase, it reports
+    #: a state found, not one to come ("confirmed to be airworthy")
+    finding_words: List[str] = []
     #: days gone by ("yesterday", "last night", "ayer"): in a clearance's clause, it says how
     #: things stood then (``core.time_conditions``)
     past_time_words: List[str] = []
@@ -147,8 +168,11 @@ class LanguagePack(BaseModel):
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words", "question_openers",
-                                   "question_subjects", "question_wishes", "question_tags", "reporting_words",
-                                   "time_prepositions", "time_words", "past_state_words",
+                                   "question_subjects", "question_copulas", "question_preamble",
+                                   "question_addressees", "question_wishes", "question_tags",
+                                   "question_ends", "reporting_words",
+                                   "time_prepositions", "time_words", "past_state_words", "to_come_words",
+                                   "finding_words", "part_words",
                                    "participle_endings", "past_time_words", "since_words")(_words)
 
     @field_validator("neutral_after")
@@ -169,6 +193,14 @@ class LanguagePack(BaseModel):
                 raise ValueError(f"{unit!r} has no words")
             _words(words)
         return value
+
+    @model_validator(mode="after")
+    def _check_copulas(self) -> "LanguagePack":
+        # a copula asks only as an opener: one that is none would silently ask nothing
+        stray = sorted(set(self.question_copulas) - set(self.question_openers))
+        if stray:
+            raise ValueError(f"question_copulas {stray} are not question_openers")
+        return self
 
 
 def load_pack(folder: Union[str, Path]) -> LanguagePack:

@@ -112,6 +112,7 @@ class Coverage(SemgapPipe):
         explained = rules.unglue_shapes(rules.explain_words(reading[0], covered, matches), text, starts, ends,
                                         domain)
         unread_colon_values(explained, text, starts, ends, TERM, SHAPE)
+        rules.unexplain_parts(explained, text, reading, keys, starts, ends)
         if None in explained:
             rules.explain_after(explained, text, starts, ends)
         breaks = None

@@ -222,11 +222,12 @@ def make_decision(nlp: Language, name: str, enabled: bool, spans_key: str, ablat
     default_domain (Optional[str]): The domain of a doc that names none (plain ``nlp(text)``);
         recorded in each decision that used it. Defaults to None: such a doc escalates ``unknown_domain``.
     untied_quantities (str): Which text quantities that no field mention claims escalate
-        (``quantity_untied``): "any" (the default) every one of a kind a contract of the domain
-        governs ("xm neg, 30 h"); "named_fields" only one of the kind of a field the text names,
-        by a mention or a word of its phrases ("xm neg, ischemia 30 h"), so that "Next update in
-        1 day" proceeds. "named_fields" widens what may proceed and is recorded in every decision
-        (``"widened"``).
+        (``quantity_untied``): "any" (the default) every one, of a kind a contract of the domain
+        governs ("xm neg, 30 h") or of a kind none governs, which nothing can judge ("brakes 600
+        °C"); "contract_kinds" only those of a kind a contract governs; "named_fields" only one of
+        the kind of a field the text names, by a mention or a word of its phrases ("xm neg,
+        ischemia 30 h"), so that "Next update in 1 day" proceeds. Each but "any" widens what may
+        proceed and is recorded in every decision (``"widened"``).
     RETURNS (Decision): The component.
     """
     return Decision(nlp, name, enabled=enabled, spans_key=spans_key, quantities_key=quantities_key,

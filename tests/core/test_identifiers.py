@@ -6,7 +6,7 @@ from semgap_spacy.core.identifiers import identifier_conflicts
 from tests.token_rows import token_rows
 
 
-_STOP = {"at", "in", "of", "for", "and"}
+_STOP = {"at", "in", "of", "for", "and", "is", "this", "on", "the"}
 
 
 def _conflicts(text, shaped=None):
@@ -35,6 +35,12 @@ def _digit_or_sign(word):
      ["recipient 1133", "recipient 1331"]),
     ("Empfänger 1133 bestätigt, Empfänger 1331 gebucht", ["Empfänger 1133", "Empfänger 1331"]),
     ("Loan 4471 is clear; loan 4472 next", ["Loan 4471", "loan 4472"]),
+    # the same digits and a different letter after them: two of one series
+    ("Re lot 2231-A: lot released for 2231-B", ["2231-A", "2231-B"]),
+    ("N482QX airworthy, N482QY in the hangar", ["N482QX", "N482QY"]),
+    ("Lot released for 2231-A. Order for 2231-B.", ["2231-A", "2231-B"]),  # "A." ends a sentence
+    ("Lot released for 2231-A\norder for 2231-B", ["2231-A", "2231-B"]),   # a line break is no part
+    ("Lot released for 2231–A; order for 2231–B", ["2231–A", "2231–B"]),    # an en dash
 ])
 def test_two_values_of_one_form_conflict(text, values):
     assert _conflicts(text, _digit_or_sign) == [values]
@@ -57,6 +63,36 @@ def test_two_values_of_one_form_conflict(text, values):
 ])
 def test_one_value_or_values_of_different_forms_do_not(text):
     assert _conflicts(text, _digit_or_sign) == []
+
+
+@pytest.mark.parametrize("text, values", [
+    ("Clear to close for file 4417; this is 4471", ["4417", "4471"]),
+    ("MRN 448190 on the form, 448109 on the tube", ["448190", "448109"]),
+    ("loan 4417 and loan 4471", ["loan 4417", "loan 4471"]),
+    ("CTC for 4417; funds for #4471", ["4417", "#4471"]),  # a number sign is no other number
+    ("xm neg for 4417; van at 1215 for 4471", ["4417", "4471"]),
+])
+def test_one_number_with_its_digits_in_another_order_conflicts(text, values):
+    assert sorted(_conflicts(text, _digit_or_sign)) == sorted([values])
+
+
+@pytest.mark.parametrize("text", [
+    "file 4417, funding at 1400",  # other digits
+    "recipient 1133, donor 1331",  # two labels: two kinds of thing
+    "bag 12 and bag 21",  # fewer than three digits
+    "runway 27L and 27R",  # a letter after two digits: a runway, a seat, a bay
+    "crew at 1215, departure at 1125",  # times of day written without their colon
+    "1203 to warehouse 3012",  # one of them a time of day
+    "orders 215 and 251",  # fewer than four digits: small things of one series
+])
+def test_other_digits_or_short_numbers_do_not(text):
+    assert _conflicts(text, _digit_or_sign) == []
+
+
+def test_a_letter_glued_on_belongs_to_the_value_whatever_explains_it():
+    # "A" is a stop word ("a"), "B" is not: both are the series' letter
+    shaped = lambda w: _digit_or_sign(w) or w == "B"  # noqa: E731
+    assert _conflicts("lot 2231-A and 2231-B", shaped) == [["2231-A", "2231-B"]]
 
 
 def test_only_shape_tokens_count():

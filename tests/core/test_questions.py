@@ -2,7 +2,7 @@
 import pytest
 import spacy
 
-from semgap_spacy.core.questions import tag_questions, word_order_questions
+from semgap_spacy.core.questions import asks_first, final_questions, tag_questions, word_order_questions
 from tests.token_rows import token_rows
 
 _NLP = spacy.blank("en")
@@ -130,7 +130,76 @@ def test_a_word_of_a_tag_elsewhere_asks_nothing(text):
 
 @pytest.mark.parametrize("text, domain", [
     ("Is now airworthy", "aviation_maintenance"),      # a stop word names nothing: a dropped subject
-    ("Is clear to close", "mortgage"),
+    ("Is airworthy", "aviation_maintenance"),          # a term of one word is the statement itself
+    ("Is released to service", "aviation_maintenance"),  # a participle reports the act
+    ("2207 is clear to close.", "mortgage"),           # the number before the verb may be the subject
 ])
 def test_a_verb_before_a_stop_word_or_the_clearance_is_a_statement(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+@pytest.mark.parametrize("text, domain, words", [
+    ("Is lot released", "pharma_qa", ["Is", "lot"]),
+    ("Is crossmatch negative", "medical_logistics", ["Is", "crossmatch"]),
+    ("Is CRS signed", "aviation_maintenance", ["Is", "CRS"]),
+    ("Ist Kreuzprobe negativ", "medical_logistics", ["Ist", "Kreuzprobe"]),
+    # "clear" may be the statement with its subject dropped or the question: it asks, in doubt
+    ("Is clear to close", "mortgage", ["Is", "clear"]),
+])
+def test_a_verb_before_a_term_that_goes_on_asks_about_the_terms_first_word(decide, text, domain, words):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    reason = next(r for r in decision["reasons"] if r["code"] == "question_word_order")
+    assert reason["words"] == words
+
+
+def _final(text, term_words):
+    doc, _, _ = token_rows(text)
+    words = [t.lower_ for t in doc]
+    found = final_questions(words.__getitem__, len(words), range(len(words)), frozenset({"already"}),
+                            lambda i: words[i] in term_words)
+    return [doc[a:b].text for a, b in found]
+
+
+@pytest.mark.parametrize("text, asked", [
+    ("airworthy already", ["already"]),
+    ("Airworthy, already!", ["already"]),            # a comma between, an urging mark after
+    ("Airworthy already. Crew at gate", ["already"]),
+    ("airworthy already?", []),                       # the question mark hedges it already
+    ("crew already at the gate, airworthy", []),      # not at its sentence's end
+    ("Airworthy; crew there already", []),            # not right after the clearance
+])
+def test_a_word_that_ends_a_sentence_right_after_a_clearance_asks(text, asked):
+    assert _final(text, {"airworthy"}) == asked
+
+
+@pytest.mark.parametrize("text, first, numbered_first", [
+    ("Is lot released", True, True),
+    ("  Is lot released", True, True),           # spaces
+    ("[09:52] is lot released", True, True),     # a stamp in brackets
+    ("1) is lot released", True, True),          # a list's number
+    ("Hi. Is lot released", True, True),
+    ("Hi, is lot released", True, True),         # behind a greeting
+    ("Hi is lot released", True, True),
+    ("@qa is lot released", True, True),         # behind an @mention
+    ("Hi team is lot released", True, True),     # behind those a greeting greets
+    ("Team, is lot released", True, True),       # or before a comma
+    ("2207 is clear to close", True, False),     # a bare number: a stamp, or what is clear
+    ("Team is ready", False, False),             # "team" is the subject
+    ("Clear to close, is all done", False, False),  # a comma alone: a subject dropped
+    ("This is it", False, False),
+])
+def test_a_verb_asks_first_behind_greetings_marks_and_stamps(text, first, numbered_first):
+    doc, _, _ = token_rows(text)
+    words = [t.lower_ for t in doc]
+    verb = next(t.i for t in doc if t.lower_ == "is")
+    greetings, addressees = frozenset({"hi"}), frozenset({"team"})
+    assert asks_first(words.__getitem__, verb, greetings, addressees) is first
+    assert asks_first(words.__getitem__, verb, greetings, addressees, bare_numbers=False) is numbered_first
+
+
+def test_every_copula_of_a_pack_is_one_of_its_openers():
+    from semgap_spacy.lang import get_pack
+    for code in ("en", "es", "fr", "de"):
+        pack = get_pack(code)
+        assert set(pack.question_copulas) <= set(pack.question_openers), code

@@ -2,7 +2,7 @@
 import pytest
 import spacy
 
-from semgap_spacy.core.time_conditions import past_states, past_times, time_conditions
+from semgap_spacy.core.time_conditions import past_states, past_times, states_to_come, time_conditions
 from semgap_spacy.util.textnorm import fold
 from tests.token_rows import token_rows
 
@@ -99,6 +99,43 @@ def _past(text, clearance):
 ])
 def test_a_clearance_stated_for_the_past(text, clearance, found):
     assert _past(text, clearance) == found
+
+
+_TO_COME = frozenset({("to", "be"), ("yet", "to", "be"), ("wird",)})
+
+
+def _to_come(text, clearance):
+    doc = _NLP.make_doc(text)
+    first, words = clearance.split()[0], [fold(t.text) for t in doc]
+    start = next(t.i for t in doc if t.text == first)
+    term = [(start, start + len(clearance.split()))]
+    return [doc[a:b].text for a, b in states_to_come(words.__getitem__, len(doc), term, _TO_COME,
+                                                     lambda i: words[i] in {"is", "still", ","},
+                                                     lambda t: any(words[i].endswith("ed") for i in range(*t)),
+                                                     frozenset({"confirmed", "reported"}))]
+
+
+@pytest.mark.parametrize("text, clearance, found", [
+    ("CTC to be issued", "CTC", ["CTC to be"]),
+    ("CTC is yet to be issued", "CTC", ["CTC is yet to be"]),   # the longest phrase, a word between
+    ("CTC is still to be issued", "CTC", ["CTC is still to be"]),
+    ("CTC, to be issued", "CTC", ["CTC, to be"]),               # a mark the caller lets stand between
+    ("Aircraft to be airworthy", "airworthy", ["to be airworthy"]),  # right before it
+    ("File to be cleared to close", "cleared to close", ["to be cleared"]),  # before: an act to come
+    ("Flugzeug wird lufttüchtig", "lufttüchtig", ["wird lufttüchtig"]),
+    ("crossmatch to be negative", "crossmatch to be negative", ["crossmatch to be negative"]),  # in a frame
+    ("Batch released to be loaded", "Batch released", []),      # after an act: what it is for
+    ("CTC issued, crew to be told", "CTC", []),                # only right beside the term
+    ("CTC. To be issued", "CTC", []),                          # the caller's marks only
+    ("CTC to", "CTC", []),                                     # the text ends inside the phrase
+    ("CTC  to  be issued", "CTC", ["CTC  to  be"]),            # spaces are no words
+    ("Aircraft to\nbe airworthy", "airworthy", ["to\nbe airworthy"]),
+    ("Aircraft confirmed to be airworthy", "airworthy", []),   # a word of finding: a report
+    ("crossmatch confirmed to be negative", "crossmatch confirmed to be negative", []),
+    ("Lab reported the crossmatch to be negative", "crossmatch to be negative", []),
+])
+def test_a_clearance_put_still_to_come(text, clearance, found):
+    assert _to_come(text, clearance) == found
 
 
 _DAYS = frozenset({("yesterday",), ("last", "night"), ("la", "semana", "pasada"), ("gestern",)})

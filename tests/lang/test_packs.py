@@ -127,6 +127,12 @@ def test_without_the_toy_pack_its_words_mean_nothing():
     ({"range_words": [""]}, "range_words"),
     ({"neutral_after": {"back": []}}, "neutral_after"),
     ({"neutral_after": {"back": [""]}}, "neutral_after"),
+    ({"question_openers": ["is"], "question_copulas": ["are"]}, "question_copulas"),
+    ({"to_come_words": ["to be", ""]}, "to_come_words"),
+    ({"question_ends": [" "]}, "question_ends"),
+    ({"part_words": ["some", ""]}, "part_words"),
+    ({"finding_words": [""]}, "finding_words"),
+    ({"question_addressees": [" "]}, "question_addressees"),
 ])
 def test_a_bad_pack_fails_at_load_naming_the_field(tmp_path, change, message):
     folder = _toy_pack(tmp_path / "bad", **change)

@@ -757,3 +757,31 @@ def test_spanish_todo_without_a_colon_is_no_task_list(decide):
 
 def test_due_as_a_cause_or_a_review_is_a_pseudo_cue(decide):
     assert decide("Clear to close, due diligence done", domain="mortgage")["decision"] == "proceed"
+
+
+@pytest.mark.parametrize("text", [
+    "Airworthy though",            # a break's word that opens an empty clause
+    "Airworthy, though",
+    "Airworthy although",
+    "Airworthy though brakes worn",
+])
+def test_an_unexplained_clause_span_holds_its_words(decide, text):
+    decision = decide(text, domain="aviation_maintenance")
+    found = [r for r in decision["reasons"] if r["code"] == "unexplained_content"]
+    assert found
+    for reason in found:
+        assert reason["start_char"] < reason["end_char"]
+        assert all(reason["start_char"] <= s and e <= reason["end_char"] for s, e in reason["word_spans"])
+        assert reason["evidence"] == text[reason["start_char"]:reason["end_char"]]
+
+
+@pytest.mark.parametrize("text, domain, unexplained", [
+    ("Some lots released", "pharma_qa", ["Some"]),            # a part of what the clearance names
+    ("Quelques lots libérés", "pharma_qa", ["Quelques"]),
+    ("Einige Kreuzprobe negativ", "medical_logistics", ["Einige"]),
+    ("Lot released; some shipments booked", "pharma_qa", []),  # a part of something else
+])
+def test_a_part_word_right_before_a_clearance_is_unexplained(decide, text, domain, unexplained):
+    decision = decide(text, domain=domain)
+    words = [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]]
+    assert words == unexplained

@@ -47,11 +47,27 @@ def test_an_untied_quantity_names_the_fields_of_its_kind(decide):
 
 @pytest.mark.parametrize("text, domain, readings", [
     ("xm neg, cold ischemia 6 h", MED, COLD),          # tied: checked against the reading
-    ("Batch released, 40 % humidity noted", PHA, None),  # no pharma contract is a ratio
-    ("Clear to close, 3 pages signed at 14:00", MTG, None),
+    ("Clear to close, 3 pages signed at 14:00", MTG, None),  # a count and a time are no quantities
+    ("Airworthy; gate 3C", AVN, None),                       # a letter glued to a short number: a place
+    ("Airworthy; brake P/N 2-1577-3C", AVN, None),           # a number inside a code
 ])
-def test_a_quantity_tied_or_of_no_contract_kind_is_not_untied(decide, text, domain, readings):
+def test_a_quantity_tied_or_no_quantity_at_all_is_not_untied(decide, text, domain, readings):
     assert "quantity_untied" not in codes(decide(text, domain=domain, readings=readings))
+
+
+@pytest.mark.parametrize("text, domain, kind", [
+    ("brakes 600 °C, airworthy", AVN, "temperature"),      # no aviation contract is a temperature
+    ("Batch released, assay 85 %", PHA, "ratio"),            # nor a pharma one a ratio
+    ("Batch released, 40 % humidity noted", PHA, "ratio"),
+    ("xm neg, cooler lid 30 psi", MED, "pressure"),
+    ("Clear to close, garage at 3 °C", MTG, "temperature"),
+])
+def test_a_quantity_of_a_kind_no_contract_governs_escalates_as_nothing_checks_it(decide, text, domain, kind):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    untied = [r for r in decision["reasons"] if r["code"] == "quantity_untied"]
+    assert len(untied) == 1 and untied[0]["field"] is None
+    assert kind in untied[0]["message"] and text[untied[0]["start_char"]].isdigit()
 
 
 def test_chatter_with_a_duration_escalates_in_a_domain_with_duration_contracts(decide):
@@ -218,8 +234,10 @@ def test_named_fields_still_escalates_a_quantity_of_a_named_fields_kind(named_nl
 
 
 def test_named_fields_lets_a_quantity_through_when_no_field_of_its_kind_is_named(named_nlp):
-    # the price of the switch: a bare "30 h" next to a clearance is read as chatter
+    # the price of the switch: a bare "30 h" next to a clearance is read as chatter, and so is
+    # a value of a kind no contract of the domain governs
     assert _decide_with(named_nlp, "xm neg, 30 h", readings=COLD)["decision"] == "proceed"
+    assert _decide_with(named_nlp, "brakes 600 °C, airworthy", domain=AVN)["decision"] == "proceed"
 
 
 def test_untied_quantities_survives_to_disk_and_rejects_unknown_values(named_nlp, tmp_path):
@@ -231,3 +249,14 @@ def test_untied_quantities_survives_to_disk_and_rejects_unknown_values(named_nlp
     assert _decide_with(loaded, "Clear to close. Next update in 1 day.", domain=MTG)["decision"] == "proceed"
     with pytest.raises(ValueError, match="untied_quantities"):
         build_pipeline(config={"semgap_decision": {"untied_quantities": "none"}})
+
+
+def test_contract_kinds_lets_a_quantity_no_contract_governs_through_and_says_so(decide):
+    from semgap_spacy import build_pipeline
+    nlp = build_pipeline(config={"semgap_decision": {"untied_quantities": "contract_kinds"}})
+    decision = _decide_with(nlp, "brakes 600 °C, airworthy", domain=AVN)
+    assert decision["decision"] == "proceed"
+    assert decision["widened"] == {"untied_quantities": "contract_kinds"}
+    assert decide("brakes 600 °C, airworthy", domain=AVN)["decision"] == "escalate"  # the default
+    # a quantity of a kind a contract governs still escalates
+    assert _decide_with(nlp, "xm neg, 30 h", readings=COLD)["decision"] == "escalate"
