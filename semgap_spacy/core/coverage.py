@@ -653,10 +653,10 @@ class CoverageRules:
         explained: The rule per token: a word a neutral list, a known name or a domain phrase
             explains names a thing, which may be a question's subject ("is aircraft airworthy",
             "is loan clear to close"); so does a term's word that no participle is, right after a
-            form of "to be" (``question_copulas``) that opens its sentence with no word or number
-            before it, when the term goes on after it or a participle follows ("is lot released",
-            "is CTC issued"; but "is released to service" states with its subject dropped, "have
-            CRS signed" reports, and "2207 is clear to close" may say what is clear).
+            form of "to be" (``question_copulas``) that opens its sentence (``asks_first``, with no
+            bare number before it), when the term goes on after it or a participle follows ("is lot
+            released", "is CTC issued"; but "is released to service" states with its subject
+            dropped, "have CRS signed" reports, and "2207 is clear to close" may say what is clear).
         """
         openers, tags = reading[1][ASKS], reading[1][TAGS]
         asks = not openers.isdisjoint(keys)

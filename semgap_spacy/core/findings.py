@@ -491,7 +491,8 @@ _LETTER_UNIT = re.compile(r"[0-9]{1,2}[A-Za-z]\.?")
 
 
 def _in_code(text: str, start: int, end: int) -> bool:
-    """Whether the characters at start:end are glued to letters, digits or a hyphen on either side."""
+    """Whether the characters at start:end are glued to a letter, a digit, a hyphen or a slash on
+    either side."""
     before, after = text[start - 1:start], text[end:end + 1]
     return any(ch.isalnum() or ch in "-/" for ch in before + after)
 

@@ -23,8 +23,9 @@ Values that share their digits and differ only in a suffix of one or two
 letters after three digits or more are two things of one series too
 ("2231-A"/"2231-B", "2231–A", "N482QX"/"N482QY"): the letters are the part
 of the name that tells them apart, and a letter glued on is part of the
-value whatever else explains it ("A" is a stop word, "A." an initial). A shorter number with a letter ("27L"/"27R",
-"12A"/"12B") is a runway, seat or bay, and left alone.
+value whatever else explains it ("A" is a stop word, "A." an initial). A
+shorter number with a letter ("27L"/"27R", "12A"/"12B") is a runway, seat
+or bay, and left alone.
 
 Two bare numbers of four digits or more that hold the same digits in
 another order are one number typed twice, once wrong ("file 4417; this is
@@ -57,7 +58,7 @@ _LABELLED_DIGITS = 3
 _SLIP_DIGITS = 4
 #: a value whose name ends in one or two letters after three digits or more ("2231-A", "N482QX")
 _LETTER_SUFFIX = re.compile(r"(.*[0-9]{3}[-‐‑‒–—_/.]?)([a-z]{1,2})")
-#: a bare number with the sign that may open it ("#4471", "№ 4471")
+#: a bare number with the sign that may open it ("#4471", "№4471")
 _SIGNED_NUMBER = re.compile(r"[#№]?([0-9]+)")
 #: four digits that read as a time of day ("1215", "0600"): a chat holds several
 _CLOCK_DIGITS = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
@@ -79,15 +80,17 @@ def _is_currency(text: str) -> bool:
 
 def _run_around(i: int, text: str, starts: Sequence[int], ends: Sequence[int], rules: Sequence[Any],
                 shape: Any) -> Tuple[int, int]:
-    """[first, last] token of the run of shape tokens (rule ``shape``, or a letter or two) with
-    nothing between them that holds token i, less its outer punctuation ("N123AB." is "N123AB"; "$412,000" and "#6097"
-    keep their signs), and with a currency sign one space from a bare number ("412.000 €")."""
+    """[first, last] token of the run of shape tokens (rule ``shape``, or a letter or two glued on:
+    "2231-A", where "A" is a stop word, and "2231-A." with an initial at a sentence's end) with
+    nothing between them that holds token i, less its outer punctuation ("N123AB." is "N123AB";
+    "$412,000" and "#6097" keep their signs), and with a currency sign one space from a bare
+    number ("412.000 €")."""
     n = len(rules)
     first = last = i
 
-    def part(k: int) -> bool:  # a shape, or a letter or two glued on ("2231-A": "A" is a stop word too,
-        word = text[starts[k]:ends[k]]  # and "A." an initial at a sentence's end)
-        return rules[k] is shape or (len(word.rstrip(".")) <= 2 and word.rstrip(".").isalpha())
+    def part(k: int) -> bool:
+        letters = text[starts[k]:ends[k]].rstrip(".")
+        return rules[k] is shape or (len(letters) <= 2 and letters.isalpha())
 
     while first > 0 and part(first - 1) and ends[first - 1] == starts[first]:
         first -= 1

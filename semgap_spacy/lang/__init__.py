@@ -123,8 +123,9 @@ class LanguagePack(BaseModel):
     #: words that state a past ("was", "had been"): right before a clearance term, it says how
     #: things stood, not how they stand (``core.time_conditions``)
     past_state_words: List[str] = []
-    #: words that put a state still to come ("to be", "yet to be"): right after a clearance term,
-    #: it says the clearance is due, not given ("CTC to be issued"; ``core.time_conditions``)
+    #: words that put a state still to come ("to be", "yet to be", "wird"): right before or after a
+    #: clearance term, or between a frame's words, they say the clearance is due, not given
+    #: ("Aircraft to be airworthy", "CTC to be issued"; ``core.time_conditions``)
     to_come_words: List[str] = []
     #: stop words that name a part of what they stand before ("some", "several", "quelques"):
     #: right before a clearance's term they are unexplained ("Some lots released")
