@@ -12,11 +12,16 @@ samples" are whole counts and are left alone.
 The count is read by its words in the four languages ("of", "out of", es
 "de", fr "sur", de "von", "aus", with an article between: "2 of the 5", "2 de
 los 5"; es and fr also with the counted word between: "2 lotes de 5", "2 lots
-sur 5"), not from "2/5", which is also a date.
+sur 5"), not from "2/5", which is also a date. A count written in words,
+one side or both, is a part when its two sides differ ("two of three lots",
+"one of the 2 borrowers", "zwei von drei Proben"; spaCy's ``like_num`` of the
+pack languages, or a pack's ``number_words``): the reader has no value for
+"two", and a count of a whole names its number once ("all three lots").
 """
 import re
 from typing import List, Sequence, Tuple
 
+from ..lang import number_word
 from .textview import token_matches
 
 PARTIAL_COUNT = "partial_count"
@@ -24,6 +29,18 @@ PARTIAL_COUNT = "partial_count"
 _COUNT = re.compile(
     r"(?<![\w.,/:-])(\d{1,4})\s+(?:(?:of|out\s+of|von|aus)|(?:[^\W\d_]+\s+)?(?:de|sur))\s+"
     r"(?:(?:the|los|las|les|des|den|der)\s+)?(\d{1,4})(?![\w.,/:]\w)", re.IGNORECASE)
+#: a count with a side in words ("two of three"), its sides read by ``number_word``
+_WORDED = re.compile(
+    r"(?<![\w.,/:-])([^\W_]+)\s+(?:of|out\s+of|von|aus|de|sur)\s+"
+    r"(?:(?:the|los|las|les|des|den|der)\s+)?([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
+
+
+#: what a count's sides stand around, in any text that may hold one
+_CONNECTOR = re.compile(r"\b(?:of|von|aus|de|sur)\b", re.IGNORECASE)
+
+
+def _side(word: str) -> bool:
+    return (word.isdigit() and len(word) <= 4) or number_word(word)
 
 
 def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -34,5 +51,13 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> Lis
     """
     if " " not in text:
         return []
-    return [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
-            if 0 <= int(found.group(1)) < int(found.group(2))]
+    out = [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
+           if 0 <= int(found.group(1)) < int(found.group(2))]
+    if not _CONNECTOR.search(text):
+        return out
+    for found, _, first, end in token_matches(_WORDED, text, starts, ends):
+        low, high = found.group(1), found.group(2)
+        if (not (low.isdigit() and high.isdigit()) and _side(low) and _side(high)
+                and low.casefold() != high.casefold()):
+            out.append((first, end))
+    return sorted(set(out))

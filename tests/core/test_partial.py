@@ -20,6 +20,12 @@ def _counts(text):
     ("Kreuzprobe negativ, 3 von 4 Proben", ["3 von 4"]),
     ("2 of\u200b 5 lots released", ["2 of\u200b 5"]),     # read as a person sees it
     ("２ of ５ lots released", ["２ of ５"]),               # full-width digits
+    # a side in words: a part when the two sides differ
+    ("Two of three lots released", ["Two of three"]),
+    ("Clear to close; one of the 2 borrowers signed", ["one of the 2"]),
+    ("Kreuzprobe negativ, zwei von drei Proben", ["zwei von drei"]),
+    ("Lot libéré, deux sur trois", ["deux sur trois"]),
+    ("two of\u200b three lots", ["two of\u200b three"]),
 ])
 def test_a_part_of_a_count(text, found):
     assert _counts(text) == found
@@ -32,6 +38,9 @@ def test_a_part_of_a_count(text, found):
     "v2 of 5a",  # not numbers standing alone
     "LOT-2 of 5",
     "Clear to close, 1,250 of 2,000 USD",  # not a count of things
+    "Three of three samples checked",  # a whole count in words
+    "one of the best files",  # no number on the other side
+    "the proof of two",  # "proof" is no number
 ])
 def test_anything_else_is_no_part(text):
     assert _counts(text) == []
