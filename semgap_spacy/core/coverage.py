@@ -196,7 +196,7 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: month written as a word, ``AGO``, the longest word of a day gone by, and ``COMING``, the last
 #: word of a state still to come (``times``); ``TAGS``, the last word of a question tag or a
 #: word that asks at a sentence's end (``questions``); ``PART``, a word that may name a part of
-#: what the term after it names (``unexplain_parts``).
+#: what the term after it names, or order it as a step (``unexplain_parts``).
 #: Each is known by the word's reading (``_fold``), so "iS" or "ＢＯＲＲＯＷＥＲ" is found as "is"
 #: and "borrower" are.
 BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART = (
@@ -342,6 +342,8 @@ class CoverageRules:
         # stop words that name a part of what a clearance's term names, right before it ("some
         # lots released")
         self.part_words = frozenset(_fold(w) for pack in packs for w in pack.part_words)
+        # stop words that order steps, right beside a clearance's term ("Next: clear to close")
+        self.step_words = frozenset(_fold(w) for pack in packs for w in pack.step_words)
         self.conjunctions = frozenset(_fold(w) for pack in packs for w in pack.list_conjunctions)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
@@ -419,7 +421,7 @@ class CoverageRules:
                                                            folded in self.time_keys, folded in self.time_words,
                                                            folded in self.past_keys, folded in self.ago_keys,
                                                            folded in self.to_come_keys, folded in self.tag_ends,
-                                                           folded in self.part_words])
+                                                           folded in self.part_words or folded in self.step_words])
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -705,7 +707,10 @@ class CoverageRules:
                         keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int]) -> List[Optional[str]]:
         """Rule 3 taken back, in place, for a stop word of a pack's ``part_words`` right before a
         clearance's term: "Some lots released", "Quelques lots libérés" clear a part only;
-        "several shipments booked" names no clearance's part and stays a stop word.
+        "several shipments booked" names no clearance's part and stays a stop word. So for a word
+        of ``step_words`` right beside a term, marks but no sentence's end between: "Next: clear
+        to close", "Airworthy next", "First lot released" order the clearance as a step still to
+        come; "next shift", "Airworthy; first departure 06:00" do not.
 
         explained (List[Optional[str]]): The rule per token, changed here.
         text (str): The text; starts, ends: the tokens' character offsets.
@@ -713,16 +718,27 @@ class CoverageRules:
             word is read further.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if reading[1][PART].isdisjoint(keys):
+        parts = reading[1][PART]
+        if parts.isdisjoint(keys):
             return explained
         n = len(explained)
-        for i in range(n - 1):
-            if explained[i] is STOP_WORD and _fold(text[starts[i]:ends[i]]) in self.part_words:
-                j = i + 1
-                while j < n and not text[starts[j]:ends[j]].strip():
-                    j += 1
-                if j < n and explained[j] is TERM:
-                    explained[i] = None
+
+        def term_beside(i: int, step: int, marks: bool) -> bool:
+            j = i + step
+            while 0 <= j < n and not any(ch.isalnum() for ch in text[starts[j]:ends[j]]):
+                if text[starts[j]:ends[j]].strip() and (not marks or ends_statement(text[starts[j]:ends[j]])):
+                    return False
+                j += step
+            return 0 <= j < n and explained[j] is TERM
+
+        for i, key in enumerate(keys):
+            if key not in parts or explained[i] is not STOP_WORD:
+                continue
+            folded = _fold(text[starts[i]:ends[i]])
+            if folded in self.part_words and term_beside(i, 1, False):
+                explained[i] = None
+            elif folded in self.step_words and (term_beside(i, 1, True) or term_beside(i, -1, True)):
+                explained[i] = None
         return explained
 
     def explain_after(self, explained: List[Optional[str]], text: str, starts: Sequence[int],

@@ -130,6 +130,9 @@ class LanguagePack(BaseModel):
     #: stop words that name a part of what they stand before ("some", "several", "quelques"):
     #: right before a clearance's term they are unexplained ("Some lots released")
     part_words: List[str] = []
+    #: stop words that order steps ("next", "first"): right beside a clearance's term, marks but
+    #: no sentence's end between, they are unexplained ("Next: clear to close", "Airworthy next")
+    step_words: List[str] = []
     #: words of finding ("confirmed", "found"): up to three words before such a phrase, it reports
     #: a state found, not one to come ("confirmed to be airworthy")
     finding_words: List[str] = []
@@ -173,7 +176,7 @@ class LanguagePack(BaseModel):
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
-                                   "finding_words", "part_words",
+                                   "finding_words", "part_words", "step_words",
                                    "participle_endings", "past_time_words", "since_words")(_words)
 
     @field_validator("neutral_after")

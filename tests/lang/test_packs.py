@@ -131,6 +131,7 @@ def test_without_the_toy_pack_its_words_mean_nothing():
     ({"to_come_words": ["to be", ""]}, "to_come_words"),
     ({"question_ends": [" "]}, "question_ends"),
     ({"part_words": ["some", ""]}, "part_words"),
+    ({"step_words": [""]}, "step_words"),
     ({"finding_words": [""]}, "finding_words"),
     ({"question_addressees": [" "]}, "question_addressees"),
 ])

@@ -785,3 +785,16 @@ def test_a_part_word_right_before_a_clearance_is_unexplained(decide, text, domai
     decision = decide(text, domain=domain)
     words = [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]]
     assert words == unexplained
+
+
+@pytest.mark.parametrize("text, domain, unexplained", [
+    ("Next: clear to close", "mortgage", ["Next"]),          # a step word beside a clearance
+    ("Clear to close next.", "mortgage", ["next"]),
+    ("First lot released", "pharma_qa", ["First"]),
+    ("Clear to close. Next shift notified.", "mortgage", []),  # beside another word
+    ("Airworthy; first departure 06:00.", "aviation_maintenance", []),  # a sentence's end between
+])
+def test_a_step_word_right_beside_a_clearance_is_unexplained(decide, text, domain, unexplained):
+    decision = decide(text, domain=domain)
+    words = [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]]
+    assert words == unexplained
