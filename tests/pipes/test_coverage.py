@@ -780,21 +780,13 @@ def test_an_unexplained_clause_span_holds_its_words(decide, text):
     ("Quelques lots libérés", "pharma_qa", ["Quelques"]),
     ("Einige Kreuzprobe negativ", "medical_logistics", ["Einige"]),
     ("Lot released; some shipments booked", "pharma_qa", []),  # a part of something else
-])
-def test_a_part_word_right_before_a_clearance_is_unexplained(decide, text, domain, unexplained):
-    decision = decide(text, domain=domain)
-    words = [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]]
-    assert words == unexplained
-
-
-@pytest.mark.parametrize("text, domain, unexplained", [
     ("Next: clear to close", "mortgage", ["Next"]),          # a step word beside a clearance
     ("Clear to close next.", "mortgage", ["next"]),
     ("First lot released", "pharma_qa", ["First"]),
     ("Clear to close. Next shift notified.", "mortgage", []),  # beside another word
     ("Airworthy; first departure 06:00.", "aviation_maintenance", []),  # a sentence's end between
 ])
-def test_a_step_word_right_beside_a_clearance_is_unexplained(decide, text, domain, unexplained):
+def test_a_part_or_step_word_right_beside_a_clearance_is_unexplained(decide, text, domain, unexplained):
     decision = decide(text, domain=domain)
     words = [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]]
     assert words == unexplained
