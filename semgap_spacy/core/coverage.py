@@ -64,8 +64,8 @@ from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
 from .hearsay import HEARSAY, hearsay_spans
 from .partial import PARTIAL_COUNT, partial_counts
-from .questions import (QUESTION_WORD_ORDER, asks_first, ends_statement, final_questions, next_word,
-                        tag_questions, word_order_questions)
+from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
+                        previous_word, tag_questions, word_order_questions)
 from .reasons import make_reason
 from .time_conditions import TIME_CONDITION, past_states, past_times, states_to_come, time_conditions
 from .context import closes_question
@@ -597,10 +597,8 @@ class CoverageRules:
         found = [(first, end) for first, end in timed
                  if any(self._one_clause(text, starts, ends, (first, end), term)
                         or self._own_clause_beside(text, starts, ends, (first, end), term) for term in terms)]
-        endings = self.participle_endings
-
         def participle(i: int) -> bool:
-            return bool(endings) and exact(text[starts[i]:ends[i]]).endswith(endings)
+            return self._participle(text[starts[i]:ends[i]])
 
         if pasts:
             found += past_states(word, terms, self.past_states, participle, lambda i: explained[i] is STOP_WORD)
@@ -615,6 +613,10 @@ class CoverageRules:
         if days:
             found += [day for day in days if any(self._one_clause(text, starts, ends, day, term) for term in states)]
         return sorted(set(found))
+
+    def _participle(self, word: str) -> bool:
+        """Whether a word ends as a participle of a pack (``participle_endings``, with accents)."""
+        return bool(self.participle_endings) and exact(word).endswith(self.participle_endings)
 
     def _names_a_thing(self, rule: Optional[str], word: str) -> bool:
         """Whether a word after a time makes it name a thing ("14:05 call", "06:00 shift"): a
@@ -655,7 +657,7 @@ class CoverageRules:
         explained: The rule per token: a word a neutral list, a known name or a domain phrase
             explains names a thing, which may be a question's subject ("is aircraft airworthy",
             "is loan clear to close"); so does a term's word that no participle is, right after a
-            form of "to be" (``question_copulas``) that opens its sentence (``asks_first``, with no
+            form of "to be" (``question_copulas``) that opens its sentence (``opens_sentence``, with no
             bare number before it), when the term goes on after it or a participle follows ("is lot
             released", "is CTC issued"; but "is released to service" states with its subject
             dropped, "have CRS signed" reports, and "2207 is clear to close" may say what is clear).
@@ -667,22 +669,19 @@ class CoverageRules:
             return []
         word = _words_of(text, starts, ends)
 
-        endings = self.participle_endings
-
         def participle(i: int) -> bool:
-            return bool(endings) and exact(text[starts[i]:ends[i]]).endswith(endings)
+            return self._participle(text[starts[i]:ends[i]])
 
         def names_a_thing(i: int) -> bool:
             if i >= len(explained):
                 return False
             if explained[i] is TERM:
-                opener, after = i - 1, next_word(word, len(explained), i + 1)
-                while opener > 0 and not word(opener).strip():
-                    opener -= 1
-                return (after < len(explained) and (explained[after] is TERM or participle(after))
-                        and not participle(i) and word(opener) in self.question_copulas
-                        and asks_first(word, opener, self.question_preamble, self.question_addressees,
-                                       bare_numbers=False))
+                opener, after = previous_word(word, i - 1), next_word(word, len(explained), i + 1)
+                return (opener >= 0 and after < len(explained)
+                        and (explained[after] is TERM or participle(after)) and not participle(i)
+                        and word(opener) in self.question_copulas
+                        and opens_sentence(word, opener, self.question_preamble, self.question_addressees,
+                                           bare_numbers=False))
             return explained[i] in _SUBJECT_RULES
 
         asked, tagged = [], []

@@ -62,7 +62,7 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
         ("have a": "Have a good flight"), folded: no question.
     names_a_thing (Callable[[int], bool]): Whether a token names a thing, by index: a subject too
         ("is aircraft airworthy", "ist Akte abschlussbereit").
-    greetings, addressees (FrozenSet[str]): Words that may stand before the verb (``asks_first``).
+    greetings, addressees (FrozenSet[str]): Words that may stand before the verb (``opens_sentence``).
     RETURNS (List[Tuple[int, int]]): Token ranges in text order, the closing punctuation left out.
     """
     out: List[Tuple[int, int]] = []
@@ -76,7 +76,7 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
         subject = after in subjects or _has_digit(after) or names_a_thing(j)
         if not subject or (words(i), after) in wishes:
             continue
-        if not asks_first(words, i, greetings, addressees):
+        if not opens_sentence(words, i, greetings, addressees):
             continue
         end = j + 1
         while end < n and not _starts_sentence(words(end)):
@@ -135,16 +135,6 @@ def final_questions(words: Callable[[int], str], n: int, candidates: Iterable[in
     return out
 
 
-def opens_sentence(words: Callable[[int], str], i: int) -> bool:
-    """Whether token i is the first word of its sentence: only tokens without letters (a time
-    stamp, a bracket, a bullet) stand between it and the sentence's start ("[09:52] Ben: is it
-    ..." starts after the colon)."""
-    k = i - 1
-    while k >= 0 and not _starts_sentence(words(k)) and not any(ch.isalpha() for ch in words(k)):
-        k -= 1
-    return k < 0 or _starts_sentence(words(k))
-
-
 def next_word(words: Callable[[int], str], n: int, i: int) -> int:
     """The first token from i on that is no run of spaces (spaCy keeps a second space as a token)."""
     while i < n and not words(i).strip():
@@ -152,12 +142,20 @@ def next_word(words: Callable[[int], str], n: int, i: int) -> int:
     return i
 
 
-def asks_first(words: Callable[[int], str], i: int, greetings: FrozenSet[str] = frozenset(),
+def previous_word(words: Callable[[int], str], i: int) -> int:
+    """The last token from i back that is no run of spaces; -1 when there is none."""
+    while i >= 0 and not words(i).strip():
+        i -= 1
+    return i
+
+
+def opens_sentence(words: Callable[[int], str], i: int, greetings: FrozenSet[str] = frozenset(),
                addressees: FrozenSet[str] = frozenset(), bare_numbers: bool = True) -> bool:
-    """Whether a verb at token i stands first in what it may ask: first in its sentence, behind
-    marks, a stamp, an @mention or a greeting ("Hi is it ...", "Thanks, are we ...", "@ops is
-    aircraft ..."), and behind those it greets ("Hi team is it ...", "Morning all, are we ...",
-    "Team, is it ...": after a greeting or before a comma; "Team is ready" states).
+    """Whether token i is the first word of its sentence ("[09:52] Ben: is it ..." starts after
+    the colon), behind marks, a stamp, a bullet or an @mention, and, for a question's verb,
+    behind a greeting ("Hi is it ...", "Thanks, are we ...", "@ops is aircraft ...") and those it
+    greets ("Hi team is it ...", "Morning all, are we ...", "Team, is it ...": after a greeting
+    or before a comma; "Team is ready" states).
 
     greetings, addressees (FrozenSet[str]): The packs' ``question_preamble`` and
         ``question_addressees``, folded.
@@ -165,9 +163,7 @@ def asks_first(words: Callable[[int], str], i: int, greetings: FrozenSet[str] = 
         only one closed by a bracket may ("[09:52]", "1)"), since "2207 is clear to close" may
         name what is clear.
     """
-    k = i - 1
-    while k >= 0 and not words(k).strip():
-        k -= 1
+    k = previous_word(words, i - 1)
     comma = k >= 0 and words(k) == ","
     before: List[str] = []
     while k >= 0 and not _starts_sentence(words(k)):

@@ -2,7 +2,7 @@
 import pytest
 import spacy
 
-from semgap_spacy.core.questions import asks_first, final_questions, tag_questions, word_order_questions
+from semgap_spacy.core.questions import final_questions, opens_sentence, tag_questions, word_order_questions
 from tests.token_rows import token_rows
 
 _NLP = spacy.blank("en")
@@ -186,13 +186,13 @@ def test_a_word_that_ends_a_sentence_right_after_a_clearance_asks(text, asked):
     ("Clear to close, is all done", False, False),  # a comma alone: a subject dropped
     ("This is it", False, False),
 ])
-def test_a_verb_asks_first_behind_greetings_marks_and_stamps(text, first, numbered_first):
+def test_a_verb_opens_its_sentence_behind_greetings_marks_and_stamps(text, first, numbered_first):
     doc, _, _ = token_rows(text)
     words = [t.lower_ for t in doc]
     verb = next(t.i for t in doc if t.lower_ == "is")
     greetings, addressees = frozenset({"hi"}), frozenset({"team"})
-    assert asks_first(words.__getitem__, verb, greetings, addressees) is first
-    assert asks_first(words.__getitem__, verb, greetings, addressees, bare_numbers=False) is numbered_first
+    assert opens_sentence(words.__getitem__, verb, greetings, addressees) is first
+    assert opens_sentence(words.__getitem__, verb, greetings, addressees, bare_numbers=False) is numbered_first
 
 
 def test_every_copula_of_a_pack_is_one_of_its_openers():
