@@ -81,7 +81,7 @@ NER_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT"}
 _SENTENCE_END = frozenset({".", "!", "?", "…", "..."})
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
 _URL = re.compile(r"^(https?://|www\.)\S+$", re.IGNORECASE)
-_HANDLE = re.compile(r"^[@#]\w+$")
+_HANDLE = re.compile(r"^[@#]\w+([.-]\w+)*$")  # "@jen.k", "#qa-hold"
 _INITIAL = re.compile(r"^[^\W\d_]\.?$")
 
 _fold = cached(65536)(fold)
@@ -323,7 +323,8 @@ class CoverageRules:
         self.tag_ends = frozenset(tag[-1] for tag in self.question_tags) | self.question_ends
         # a clearance in the words of a party without authority ("Borrower says …", "Courier: …":
         # ``core.hearsay``)
-        self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words)
+        self.saying_before = frozenset(_fold(w) for pack in packs for w in pack.reporting_prepositions)
+        self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
         # a time a clearance is set for ("by 18:00"), or a past it is stated for ("was airworthy"):
         # ``core.time_conditions``
         self.time_keys = frozenset(_fold(max(w.split(), key=len)) for pack in packs for w in pack.time_prepositions)
@@ -553,7 +554,7 @@ class CoverageRules:
             return i in in_names[0]
 
         return hearsay_spans(_words_of(text, starts, ends), len(keys), candidates, rules.no_authority,
-                             self.saying, lambda i: explained[i] is TERM, is_name)
+                             self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],
@@ -709,7 +710,8 @@ class CoverageRules:
         "several shipments booked" names no clearance's part and stays a stop word. So for a word
         of ``step_words`` right beside a term, marks but no sentence's end between: "Next: clear
         to close", "Airworthy next", "First lot released" order the clearance as a step still to
-        come; "next shift", "Airworthy; first departure 06:00" do not.
+        come; "next shift", "Airworthy; first departure 06:00" do not. A step word that ends its
+        sentence orders what comes before it: "Airworthy - check the logbook first".
 
         explained (List[Optional[str]]): The rule per token, changed here.
         text (str): The text; starts, ends: the tokens' character offsets.
@@ -730,13 +732,24 @@ class CoverageRules:
                 j += step
             return 0 <= j < n and explained[j] is TERM
 
+        def ends_sentence(i: int) -> bool:
+            """Only marks, with a statement's end among them, or the text's end after token i."""
+            for j in range(i + 1, n):
+                word = text[starts[j]:ends[j]]
+                if any(ch.isalnum() for ch in word):
+                    return False
+                if ends_statement(word):
+                    return True
+            return True
+
         for i, key in enumerate(keys):
             if key not in parts or explained[i] is not STOP_WORD:
                 continue
             folded = _fold(text[starts[i]:ends[i]])
             if folded in self.part_words and term_beside(i, 1, False):
                 explained[i] = None
-            elif folded in self.step_words and (term_beside(i, 1, True) or term_beside(i, -1, True)):
+            elif folded in self.step_words and (term_beside(i, 1, True) or term_beside(i, -1, True)
+                                                or ends_sentence(i)):
                 explained[i] = None
         return explained
 

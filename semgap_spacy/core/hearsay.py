@@ -6,10 +6,11 @@
 clear the action, and a person would ask the one who can. Each domain's
 glossary lists its parties without that authority (``vocabulary.no_authority``,
 governed: taking a party off the list is a weakening); each language pack lists
-its words of saying (``reporting_words``: "says", "told", "according",
-"confirms", "by", "per", "dicen", "selon", "laut"). A sentence in which a
-word of saying stands within ``REACH`` words of such a party, and that holds a
-term, escalates as ``hearsay``, quoting both; so does a sentence that opens
+its words of saying (``reporting_words``: "says", "told", "confirms", "dicen";
+and ``reporting_prepositions``, which name their party after them: "by",
+"per", "according", "selon", "laut"). A sentence in which a word of saying
+stands within ``REACH`` words of such a party, and that holds a term,
+escalates as ``hearsay``, quoting both; so does a sentence that opens
 with the party as a speaker's label ("Courier: negative crossmatch"). "The lab says negative crossmatch" and
 "Underwriting says clear to close" name parties with that authority and are
 left alone, as is a party that says nothing ("Courier booked, xm neg"),
@@ -29,7 +30,8 @@ REACH = 3
 
 def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int], parties: FrozenSet[str],
                   saying: FrozenSet[str], is_term: Callable[[int], bool],
-                  is_name: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
+                  is_name: Callable[[int], bool] = lambda i: False,
+                  prepositions: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -41,6 +43,10 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     is_term (Callable[[int], bool]): Whether a token is part of a term: only a sentence with one
         reports a clearance.
     is_name (Callable[[int], bool]): Whether a token is part of a known name, which names no party.
+    prepositions (FrozenSet[str]): The words of saying among ``saying`` that name their party
+        after them ("by", "per", "según"): within their own clause ("lot released by QA, customer
+        notified" cites QA), or right before them as the speaker ("Borrower, by phone: …"), never
+        across another word ("borrower notified by phone" cites nobody).
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -51,6 +57,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         if word == ":":
             labelled = i > 0 and words(i - 1) in parties and not is_name(i - 1) and opens_sentence(words, i - 1)
             party = i - 1 if labelled else None
+        elif word in prepositions:
+            party = _party_near(words, n, i, parties, is_name, before=0, past_commas=False)
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name)
         else:
@@ -75,17 +83,19 @@ def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Cal
 
 
 def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],
-                is_name: Callable[[int], bool]):
-    """The nearest party within ``REACH`` words of token i in its sentence (before it first), or None."""
-    for step in (-1, 1):
+                is_name: Callable[[int], bool], before: int = REACH, past_commas: bool = True):
+    """The nearest party in the sentence of token i, within ``before`` words before it (first),
+    else within ``REACH`` words after it (before a comma unless ``past_commas``); or None. Marks
+    are no words: "Borrower, by phone" has none between the party and "by"."""
+    for step, reach in ((-1, before), (1, REACH)):
         j, seen = i + step, 0
-        while 0 <= j < n and seen <= REACH:
+        while 0 <= j < n and seen <= reach:
             word = words(j)
-            if ends_statement(word):
+            if ends_statement(word) or (word == "," and not past_commas and step == 1):
                 break
             if word in parties and not is_name(j):
                 return j
-            if word.strip():
+            if any(ch.isalnum() for ch in word):
                 seen += 1
             j += step
     return None

@@ -114,6 +114,9 @@ class LanguagePack(BaseModel):
     #: words of saying ("says", "told", "according"): a clearance in the words of a party of the
     #: domain's ``vocabulary.no_authority`` near one is hearsay (``core.hearsay``)
     reporting_words: List[str] = []
+    #: words of saying that name their party after them ("by", "per", "according", "selon"):
+    #: "borrower notified by phone" cites nobody (``core.hearsay``)
+    reporting_prepositions: List[str] = []
     #: words that set a time for what a text states ("by", "from", "desde", "nach"): followed by a
     #: time or a day, the clearance may hold from then or be due by then (``core.time_conditions``)
     time_prepositions: List[str] = []
@@ -174,7 +177,7 @@ class LanguagePack(BaseModel):
                                    "agreement_endings", "number_words", "question_openers",
                                    "question_subjects", "question_copulas", "question_preamble",
                                    "question_addressees", "question_wishes", "question_tags",
-                                   "question_ends", "reporting_words",
+                                   "question_ends", "reporting_words", "reporting_prepositions",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
                                    "finding_words", "part_words", "step_words",
                                    "participle_endings", "past_time_words", "since_words")(_words)

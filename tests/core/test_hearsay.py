@@ -29,6 +29,21 @@ def test_a_party_without_authority_and_a_word_of_saying(text, found):
 
 
 @pytest.mark.parametrize("text, found", [
+    ("Clear to close per borrower", ["per borrower"]),
+    ("Clear to close, confirmed by the borrower", ["by the borrower"]),
+    ("Borrower, by phone: clear to close", ["Borrower, by"]),  # the speaker right before it
+    ("Clear to close, borrower notified by phone", []),  # the party is not the one "by" names
+    ("Clear to close by underwriting, borrower notified", []),  # "by" names no party in its clause
+])
+def test_a_word_of_saying_that_names_its_party_after_it(text, found):
+    doc = _NLP.make_doc(text)
+    words = [t.lower_ for t in doc]
+    spans = hearsay_spans(words.__getitem__, len(words), range(len(words)), PARTIES, SAYING | {"by", "per"},
+                          lambda i: words[i] in ("clear", "close"), prepositions=frozenset({"by", "per"}))
+    assert [doc[a:b].text for a, b in spans] == found
+
+
+@pytest.mark.parametrize("text, found", [
     ("Borrower: clear to close", ["Borrower:"]),
     ("[09:52] Driver: xm neg", ["Driver:"]),
     ("Update. Borrower: clear to close", ["Borrower:"]),
@@ -82,6 +97,8 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Underwriter says clear to close", "mortgage"),
     ("Lab says negative crossmatch", "medical_logistics"),
     ("Courier said ETA 14:00. Negative crossmatch.", "medical_logistics"),
+    ("Clear to close, borrower notified by phone", "mortgage"),
+    ("Lot released by QA, customer notified", "pharma_qa"),
 ])
 def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"

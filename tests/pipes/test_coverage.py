@@ -254,7 +254,7 @@ def test_rule_5_identifiers_keep_their_shape(nlp, word):
 
 
 @pytest.mark.parametrize("word", ["https://mx.example.com/wo/42", "https://mx.example-air.com/aircraft/N123AB.pdf",
-                                  "closer@titleco.example.com", "@qa_lead_sam"])
+                                  "closer@titleco.example.com", "@qa_lead_sam", "@jen.k"])
 def test_rule_5_addresses_are_explained_whole(nlp, word):
     doc = assess(nlp, f"Airworthy, {word}", domain="aviation_maintenance")
     assert {t.text: t._.semgap_explained_by for t in doc}[word] == "shape"
@@ -785,8 +785,13 @@ def test_an_unexplained_clause_span_holds_its_words(decide, text):
     ("First lot released", "pharma_qa", ["First"]),
     ("Clear to close. Next shift notified.", "mortgage", []),  # beside another word
     ("Airworthy; first departure 06:00.", "aviation_maintenance", []),  # a sentence's end between
+    ("Airworthy - check the logbook first", "aviation_maintenance", ["first"]),  # ends its sentence
+    ("Clear to close, check the file first. Thanks", "mortgage", ["first"]),
+    ("Airworthy; crew checked the first wheel.", "aviation_maintenance", []),  # a word follows
+    ("Prueba cruzada negativa, expediente revisado primero", "medical_logistics", ["primero"]),
+    ("Zuerst Kreuzprobe negativ", "medical_logistics", ["Zuerst"]),
 ])
-def test_a_part_or_step_word_right_beside_a_clearance_is_unexplained(decide, text, domain, unexplained):
+def test_a_part_or_step_word_beside_a_clearance_or_ending_a_sentence_is_unexplained(decide, text, domain, unexplained):
     decision = decide(text, domain=domain)
     words = [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]]
     assert words == unexplained
