@@ -890,7 +890,7 @@ class CoverageRules:
         """Whether an identifier holds a word that by itself states a problem or escalates
         ("AOG-7", "OOS-42": ``_problem_words``): it names the problem, so rule 5 does not
         explain it ("LOT-42" does not: "lot" is a clearance's word)."""
-        return any(_fold(part) in self.problem_words for part in _LETTER_RUNS.findall(text))
+        return any(_fold(part) in self.problem_words for part in _LETTER_RUNS.findall(_no_numerals(text)))
 
     def _spells_an_unexplained_word(self, text: str, rules: DomainRules) -> bool:
         """Whether an identifier spells out a word of five letters or more that no rule explains
@@ -905,9 +905,10 @@ class CoverageRules:
             return False
         if _URL.match(text):
             path = _URL_PATH.match(text).group(1)
-            return any(self._word_rule(part, rules) is None for part in _PATH_WORDS.findall(path)
+            return any(self._word_rule(part, rules) is None for part in _PATH_WORDS.findall(_no_numerals(path))
                        if part.lower() not in _FILE_TYPES)
-        return any(self._word_rule(part, rules) is None for part in _WORD_RUNS.findall(text))
+        return any(self._word_rule(part, rules) is None for part in _WORD_RUNS.findall(_no_numerals(text))
+                   if part != text)
 
 
 @lru_cache(maxsize=1)
@@ -972,7 +973,14 @@ def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
     return frozenset(words)
 
 
-#: the letter runs of a token ("OOS-42": "OOS"), and those of five letters or more
+def _no_numerals(text: str) -> str:
+    """The text with a space for every numeral character: ``\\d`` matches decimal digits only,
+    so a letter run would hold a superscript or circled digit ("close¹", "label①")."""
+    return text if text.isascii() else "".join(" " if ch.isnumeric() else ch for ch in text)
+
+
+#: the letter runs of a token ("OOS-42": "OOS"), and those of five letters or more (of
+#: ``_no_numerals``)
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
 _WORD_RUNS = re.compile(r"[^\W\d_]{5,}")
 #: what follows a URL's host, and the words in it

@@ -796,3 +796,19 @@ def test_a_part_or_step_word_beside_a_clearance_or_ending_a_sentence_is_unexplai
     decision = decide(text, domain=domain)
     words = [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]]
     assert words == unexplained
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Clear to close¹", "mortgage"),             # a footnote mark glued to a word
+    ("Airworthy; engine²", "aviation_maintenance"),
+    ("Lot released; label① failed²", "pharma_qa"),
+    ("²SCTC", "pharma_qa"),
+])
+def test_a_numeral_that_is_no_decimal_digit_is_read_without_error(decide, text, domain):
+    # "¹".isdigit() is true while the regex \d does not match it: a letter run held it, and the
+    # run was the token again (a recursion without end)
+    decision = decide(text, domain=domain)
+    assert "component_error" not in _codes(decision)
+    assert decision["decision"] in ("proceed", "escalate")
+    if "failed" in text:
+        assert decision["decision"] == "escalate"
