@@ -491,9 +491,22 @@ class CueTable:
         or a word whose reading ends in one ("released︖"); of a run of them ("??"), the first,
         which is the mark ``read`` names when it hedges a term of the sentence. Among the cue
         matches, a mark that hedges none is left for ``semgap_coverage`` to report, as a hedge
-        that reaches no term ("CRS signed... by whom??")."""
-        marks = [i for i, f in enumerate(rows.facts) if f.mark == _QUESTION]
-        return [(i, i + 1, QUESTION) for k, i in enumerate(marks) if k == 0 or marks[k - 1] != i - 1]
+        that reaches no term ("CRS signed... by whom??"). A "¿" that no "?" closes before its
+        sentence ends opens a question all the same ("Lote liberado. ¿Y el laboratorio")."""
+        facts = rows.facts
+        marks = [i for i, f in enumerate(facts) if f.mark == _QUESTION]
+        found = [(i, i + 1, QUESTION) for k, i in enumerate(marks) if k == 0 or marks[k - 1] != i - 1]
+        opened = None
+        for i, f in enumerate(facts):
+            if f.mark == _QUESTION_OPEN:
+                opened = i if opened is None else opened
+            elif f.mark is not None:  # "?" closes it; any other mark ends its sentence
+                if f.mark != _QUESTION and opened is not None:
+                    found.append((opened, opened + 1, QUESTION))
+                opened = None
+        if opened is not None:
+            found.append((opened, opened + 1, QUESTION))
+        return sorted(found)
 
     def read(self, rows: TokenRows, scan: Scan, targets: Sequence[Target], *, negation: bool = True,
              hedges: bool = True, questions: bool = True, asked: Optional[bool] = None) -> List[Reading]:
@@ -556,12 +569,17 @@ def _asked(rows: TokenRows, start: int, end: int) -> Optional[Hit]:
     facts = rows.facts
     if end > start and facts[end - 1].mark == _QUESTION:  # its own last word carries the mark
         return Hit(0, (end - 1, end), ((end - 1, end),))
+    opened = None  # a "¿" after the target that no "?" closes still opens a question
     for i in range(end, len(facts)):  # the sentence's closing mark
         mark = facts[i].mark
         if mark == _QUESTION:
             return Hit(i - end, (i, i + 1), ((i, i + 1),))
-        if mark is not None and mark != _QUESTION_OPEN:
+        if mark == _QUESTION_OPEN:
+            opened = i if opened is None else opened
+        elif mark is not None:
             break
+    if opened is not None:
+        return Hit(opened - end, (opened, opened + 1), ((opened, opened + 1),))
     for i in range(start - 1, -1, -1):  # Spanish opens questions with "¿"
         mark = facts[i].mark
         if mark == _QUESTION_OPEN:

@@ -196,7 +196,8 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: month written as a word, ``AGO``, the longest word of a day gone by, and ``COMING``, the last
 #: word of a state still to come (``times``); ``TAGS``, the last word of a question tag or a
 #: word that asks at a sentence's end (``questions``); ``PART``, a word that may name a part of
-#: what the term after it names, or order it as a step (``unexplain_parts``).
+#: what the term after it names, or order it as a step (``unexplain_parts``), or ask for a check or
+#: mark one still to do (``unexplain_checks``).
 #: Each is known by the word's reading (``_fold``), so "iS" or "ＢＯＲＲＯＷＥＲ" is found as "is"
 #: and "borrower" are.
 BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART = (
@@ -324,6 +325,7 @@ class CoverageRules:
         # a clearance in the words of a party without authority ("Borrower says …", "Courier: …":
         # ``core.hearsay``)
         self.saying_before = frozenset(_fold(w) for pack in packs for w in pack.reporting_prepositions)
+        self.speaker_channels = frozenset(_fold(w) for pack in packs for w in pack.speaker_channels)
         self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
         # a time a clearance is set for ("by 18:00"), or a past it is stated for ("was airworthy"):
         # ``core.time_conditions``
@@ -345,7 +347,14 @@ class CoverageRules:
         self.part_words = frozenset(_fold(w) for pack in packs for w in pack.part_words)
         # stop words that order steps, right beside a clearance's term ("Next: clear to close")
         self.step_words = frozenset(_fold(w) for pack in packs for w in pack.step_words)
+        # a check asked for or still to do ("Airworthy; check brakes", "lab will confirm", "title to
+        # clear"): ``unexplain_checks``
+        self.check_verbs = frozenset(_fold(w) for pack in packs for w in pack.check_verbs)
+        self.check_done = frozenset(_fold(w) for pack in packs for w in pack.check_done_words)
+        self.request_words = frozenset(_fold(w) for pack in packs for w in pack.request_words)
+        self.to_do_markers = frozenset(_fold(w) for pack in packs for w in pack.to_do_markers)
         self.conjunctions = frozenset(_fold(w) for pack in packs for w in pack.list_conjunctions)
+        self.number_suffixes = frozenset(_fold(w) for pack in packs for w in pack.number_suffixes)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -422,7 +431,9 @@ class CoverageRules:
                                                            folded in self.time_keys, folded in self.time_words,
                                                            folded in self.past_keys, folded in self.ago_keys,
                                                            folded in self.to_come_keys, folded in self.tag_ends,
-                                                           folded in self.part_words or folded in self.step_words])
+                                                           folded in self.part_words or folded in self.step_words
+                                                           or folded in self.check_verbs
+                                                           or folded in self.to_do_markers])
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -554,7 +565,8 @@ class CoverageRules:
             return i in in_names[0]
 
         return hearsay_spans(_words_of(text, starts, ends), len(keys), candidates, rules.no_authority,
-                             self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before)
+                             self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before,
+                             self.speaker_channels)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],
@@ -753,6 +765,66 @@ class CoverageRules:
                 explained[i] = None
         return explained
 
+    def unexplain_checks(self, explained: List[Optional[str]], text: str, reading: WordReading,
+                         keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int],
+                         domain: Optional[str]) -> List[Optional[str]]:
+        """Rules 3, 4 and 7 taken back, in place, for a check asked for or still to do: the
+        spec's neutral "check" and "confirm" also order one ("Airworthy; check brakes",
+        "Negative crossmatch; please confirm with lab"), and a stop word can put a check or a
+        clearance's own verb still to come ("lab will confirm", "title to clear", "dossier à
+        clôturer"). So a word of the packs' ``check_verbs`` is unexplained where it opens its
+        clause (after marks or ``request_words`` only) with a word after it that is no
+        ``check_done_words`` ("Check complete: airworthy", "Paperwork? Check." report a check
+        done), or right after a word of ``to_do_markers``; and such a marker is unexplained
+        right before a word of a clearance's or field's phrase as the phrase writes it, outside
+        any term ("Clear to close" is a term; "aircraft to gate 3" names a place, "file to
+        closing desk" the desk).
+
+        explained (List[Optional[str]]): The rule per token, changed here.
+        text (str): The text; starts, ends: the tokens' character offsets.
+        reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding such a
+            word is read further.
+        domain (Optional[str]): The case's domain, whose phrases' words a marker may stand before.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        parts = reading[1][PART]
+        if parts.isdisjoint(keys) or not (self.check_verbs or self.to_do_markers):
+            return explained
+        phrase_words = (self.domains.get(domain or "") or self.empty).phrase_words
+        n = len(explained)
+        words = _words_of(text, starts, ends)
+
+        def step(i: int, by: int) -> int:
+            """The next token from i (by 1 or -1) that is not whitespace, or -1 / n."""
+            i += by
+            while 0 <= i < n and not words(i).strip():
+                i += by
+            return i
+
+        def asks(i: int) -> bool:
+            j = step(i, -1)
+            while j >= 0 and words(j) in self.request_words:
+                j = step(j, -1)
+            if j >= 0 and words(j) in self.to_do_markers and explained[j] is not TERM:
+                return True
+            if j >= 0 and any(ch.isalnum() for ch in words(j)):
+                return False  # a subject or another word before it: "lab checked", "QC check"
+            k = step(i, 1)
+            return k < n and any(ch.isalnum() for ch in words(k)) and words(k) not in self.check_done
+
+        for i, key in enumerate(keys):
+            if key not in parts or explained[i] is TERM or explained[i] is CUE or explained[i] is None:
+                continue
+            word = words(i)
+            if word in self.check_verbs:
+                if asks(i):
+                    explained[i] = None
+            elif word in self.to_do_markers and explained[i] is STOP_WORD:
+                k = step(i, 1)
+                if k < n and explained[k] is not TERM and (words(k) in phrase_words or words(k) in self.check_verbs):
+                    explained[i] = None
+        return explained
+
     def explain_after(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                       ends: Sequence[int]) -> List[Optional[str]]:
         """Rule 3 for a never-neutral stop word right after a word its pack names
@@ -895,8 +967,10 @@ class CoverageRules:
     def _spells_an_unexplained_word(self, text: str, rules: DomainRules) -> bool:
         """Whether an identifier spells out a word of five letters or more that no rule explains
         by itself ("LOT-FAILED-42", "INC-2231-WRONG-PATIENT"): the word says something the
-        identifier's shape does not. "N123AB", "INC0012345" and "LOT-42" hold no such word;
-        an e-mail address, @mention or #tag is explained whole (rule 5). A URL's host names a
+        identifier's shape does not. "N123AB", "INC0012345" and "LOT-42" hold no such word.
+        Letters glued after a number count as one, of any length, unless they end an ordinal or
+        a time of day (the packs' ``number_suffixes``: "2nd", "10am"): "150FH", "3000cyc". An
+        e-mail address, @mention or #tag is explained whole (rule 5). A URL's host names a
         site and is not read; its path may say what the page is about, so each word of three
         letters or more in it must be explained ("…/sample-mislabeled-redraw" is not), a file
         type aside. A reviewer who teaches the word as neutral ("COVID-19": "covid") explains
@@ -907,6 +981,10 @@ class CoverageRules:
             path = _URL_PATH.match(text).group(1)
             return any(self._word_rule(part, rules) is None for part in _PATH_WORDS.findall(_no_numerals(path))
                        if part.lower() not in _FILE_TYPES)
+        glued = _GLUED_TO_NUMBER.match(text)
+        if (glued and _fold(glued.group(1)) not in self.number_suffixes
+                and self._word_rule(glued.group(1), rules) is None):
+            return True  # "150FH", "3000cyc": a unit or a word no rule reads, not an ordinal's ending
         return any(self._word_rule(part, rules) is None for part in _WORD_RUNS.findall(_no_numerals(text))
                    if part != text)
 
@@ -983,6 +1061,8 @@ def _no_numerals(text: str) -> str:
 #: ``_no_numerals``)
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
 _WORD_RUNS = re.compile(r"[^\W\d_]{5,}")
+#: a number with two letters or more glued after it ("150FH", "2nd", "10am")
+_GLUED_TO_NUMBER = re.compile(r"^[0-9]+([^\W\d_]{2,})$")
 #: what follows a URL's host, and the words in it
 _URL_PATH = re.compile(r"^(?:https?://|www\.)[^/?#]*(.*)$", re.IGNORECASE)
 _PATH_WORDS = re.compile(r"[^\W\d_]{3,}")

@@ -11,7 +11,8 @@ and ``reporting_prepositions``, which name their party after them: "by",
 "per", "according", "selon", "laut"). A sentence in which a word of saying
 stands within ``REACH`` words of such a party, and that holds a term,
 escalates as ``hearsay``, quoting both; so does a sentence that opens
-with the party as a speaker's label ("Courier: negative crossmatch"). "The lab says negative crossmatch" and
+with the party as a speaker's label ("Courier: negative crossmatch", "Borrower
+email: clear to close"). "The lab says negative crossmatch" and
 "Underwriting says clear to close" name parties with that authority and are
 left alone, as is a party that says nothing ("Courier booked, xm neg"),
 says something in a sentence of its own ("Courier said ETA 14:00. Negative
@@ -31,7 +32,8 @@ REACH = 3
 def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int], parties: FrozenSet[str],
                   saying: FrozenSet[str], is_term: Callable[[int], bool],
                   is_name: Callable[[int], bool] = lambda i: False,
-                  prepositions: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  prepositions: FrozenSet[str] = frozenset(),
+                  channels: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -47,6 +49,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         after them ("by", "per", "según"): within their own clause ("lot released by QA, customer
         notified" cites QA), or right before them as the speaker ("Borrower, by phone: …"), never
         across another word ("borrower notified by phone" cites nobody).
+    channels (FrozenSet[str]): Words that may stand between a speaker's label and its colon, the
+        way the party spoke ("Borrower email: clear to close", "Crew message: airworthy").
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -55,12 +59,13 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     for i in candidates:
         word = words(i)
         if word == ":":
-            labelled = i > 0 and words(i - 1) in parties and not is_name(i - 1) and opens_sentence(words, i - 1)
-            party = i - 1 if labelled else None
+            label = i - 2 if i > 1 and words(i - 1) in channels else i - 1
+            labelled = label >= 0 and words(label) in parties and not is_name(label) and opens_sentence(words, label)
+            party = label if labelled else None
         elif word in prepositions:
-            party = _party_near(words, n, i, parties, is_name, before=0, past_commas=False)
+            party = _party_near(words, n, i, parties, is_name, is_term, preposition=True)
         elif word in saying:
-            party = _party_near(words, n, i, parties, is_name)
+            party = _party_near(words, n, i, parties, is_name, is_term)
         else:
             continue
         if party is not None and _sentence_has_term(words, n, i, is_term):
@@ -83,19 +88,32 @@ def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Cal
 
 
 def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],
-                is_name: Callable[[int], bool], before: int = REACH, past_commas: bool = True):
-    """The nearest party in the sentence of token i, within ``before`` words before it (first),
-    else within ``REACH`` words after it (before a comma unless ``past_commas``); or None. Marks
-    are no words: "Borrower, by phone" has none between the party and "by"."""
-    for step, reach in ((-1, before), (1, REACH)):
+                is_name: Callable[[int], bool], is_term: Callable[[int], bool], preposition: bool = False):
+    """The nearest party within ``REACH`` words of token i in its sentence (before it first), or
+    None. After a verb only when no word but a term's stands right before it: a word there is
+    its subject ("Lab reports xm neg, courier booked"); "xm neg, says the driver" and "xm neg
+    says driver" name the driver after it.
+    A preposition's party stands after it, before a comma, or right before it with marks only
+    between, as the speaker ("Borrower, by phone")."""
+    if preposition:
+        j = i - 1
+        while j >= 0 and not any(ch.isalnum() for ch in words(j)) and not ends_statement(words(j)):
+            j -= 1
+        if j >= 0 and words(j) in parties and not is_name(j):
+            return j
+    before = i - 1
+    while before >= 0 and not words(before).strip():
+        before -= 1
+    subject = before >= 0 and any(ch.isalnum() for ch in words(before)) and not is_term(before)
+    for step in ((1,) if preposition else (-1,) if subject else (-1, 1)):
         j, seen = i + step, 0
-        while 0 <= j < n and seen <= reach:
+        while 0 <= j < n and seen <= REACH:
             word = words(j)
-            if ends_statement(word) or (word == "," and not past_commas and step == 1):
+            if ends_statement(word) or (preposition and word == ","):
                 break
             if word in parties and not is_name(j):
                 return j
-            if any(ch.isalnum() for ch in word):
+            if word.strip():
                 seen += 1
             j += step
     return None

@@ -44,6 +44,28 @@ def test_a_word_of_saying_that_names_its_party_after_it(text, found):
 
 
 @pytest.mark.parametrize("text, found", [
+    ("Borrower email: clear to close", ["Borrower email:"]),  # how the party spoke, before the colon
+    ("Lab email: clear to close", []),
+    ("Note from the borrower email: clear to close", []),
+])
+def test_a_channel_between_the_label_and_its_colon(text, found):
+    doc = _NLP.make_doc(text)
+    words = [t.lower_ for t in doc]
+    spans = hearsay_spans(words.__getitem__, len(words), range(len(words)), PARTIES, SAYING,
+                          lambda i: words[i] in ("clear", "close"), channels=frozenset({"email"}))
+    assert [doc[a:b].text for a, b in spans] == found
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Lab says clear to close, borrower booked", []),  # the lab is the one who says it
+    ("clear to close says the borrower", ["says the borrower"]),  # a term before the verb: no subject
+    ("clear to close, says the borrower", ["says the borrower"]),
+])
+def test_a_verb_with_its_subject_before_it_cites_no_party_after_it(text, found):
+    assert _found(text) == found
+
+
+@pytest.mark.parametrize("text, found", [
     ("Borrower: clear to close", ["Borrower:"]),
     ("[09:52] Driver: xm neg", ["Driver:"]),
     ("Update. Borrower: clear to close", ["Borrower:"]),

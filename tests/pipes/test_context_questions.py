@@ -9,6 +9,7 @@ from semgap_spacy import build_pipeline
     ("medical_logistics", "is the crossmatch negative?"),
     ("pharma_qa", "Batch released? Please confirm"),
     ("medical_logistics", "¿prueba cruzada negativa?"),
+    ("pharma_qa", "Lote liberado, ¿y el laboratorio"),  # a "¿" that no "?" closes still asks
     ("mortgage", "CTC cancelled"),
     ("mortgage", "CTC requested"),
     ("mortgage", "CTC on hold"),
@@ -31,6 +32,7 @@ def test_not_asserted_clearances_escalate(decide, domain, text):
 @pytest.mark.parametrize("domain,text", [
     ("pharma_qa", "Any update? Batch released."),      # the question is another sentence
     ("mortgage", "Clear to close. Fund today?"),
+    ("pharma_qa", "Lote liberado. ¿Y el laboratorio"),
 ])
 def test_question_in_another_sentence_does_not_hedge(decide, domain, text):
     # the clearance stays one; the question, about no term, leaves something open (coverage)
