@@ -11,7 +11,8 @@ Such a text escalates (``conflicting_identifiers``), as a person would ask.
 
 Two values are of one form when they have the same letters and symbols in
 the same places and differ only in their digits ("LOT-42"/"LOT-43",
-"24-117"/"24-118", "#6097"/"#7740", "$412,000"/"$438,500"): values of
+"24-117"/"24-118", "#6097"/"#7740", "$412,000"/"$438,500"), separators
+aside ("B117"/"B-118", "24-117"/"24/118", "LOT-42"/"LOT42" is one value): values of
 different kinds differ in their letters ("WO-4471" and "LOT-42", "A320neo"
 and "N123AB"). A value is a run of shape tokens with nothing between them,
 less its outer punctuation, with a currency sign one space from it
@@ -58,6 +59,8 @@ _LABELLED_DIGITS = 3
 _SLIP_DIGITS = 4
 #: a value whose name ends in one or two letters after three digits or more ("2231-A", "N482QX")
 _LETTER_SUFFIX = re.compile(r"(.*[0-9]{3}[-‐‑‒–—_/.]?)([a-z]{1,2})")
+#: what may stand between an identifier's parts, and tells no two of them apart when it differs
+_SEPARATORS = re.compile(r"[-‐‑‒–—_/.]")
 #: a bare number with the sign that may open it ("#4471", "№4471")
 _SIGNED_NUMBER = re.compile(r"[#№]?([0-9]+)")
 #: four digits that read as a time of day ("1215", "0600"): a chat holds several
@@ -164,6 +167,8 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         form = _form(value)
         label = None if form is not None else _label_before(first, value, text, starts, ends, rules, shape_rule,
                                                              stop_rule)
+        if form is not None:  # "B117" and "B-118", "24-117" and "24/118": one form, written two ways
+            form, value = _SEPARATORS.sub("", form), _SEPARATORS.sub("", value)
         number = _SIGNED_NUMBER.fullmatch(value)
         if number and len(number.group(1)) >= _SLIP_DIGITS and (
                 label is not None or not _CLOCK_DIGITS.fullmatch(number.group(1))):
@@ -177,7 +182,7 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         where = (first, last, starts[first], end_char)
         by_form.setdefault(form, {}).setdefault(value.lower(), where)
         series = _LETTER_SUFFIX.fullmatch(value.lower())
-        if series:
+        if series:  # the separators are gone: "N123AB" and "N-123AC" are one series
             by_form.setdefault(f"{series.group(1)} +letters", {}).setdefault(value.lower(), where)
     for digits, values in slips.items():
         # the same digits in another order: one number mistyped ("file 4417; this is 4471"), unless

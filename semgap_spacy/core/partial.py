@@ -9,10 +9,11 @@ the count; a text without a clearance escalates anyway, so the whole text
 is read, not the clearance's sentence. "5 of 5 shipments" and "3 of 3
 samples" are whole counts and are left alone.
 
-The count is read by its words in the four languages ("of", "out of", es
-"de", fr "sur", de "von", "aus", with an article between: "2 of the 5", "2 de
-los 5"; es and fr also with the counted word between: "2 lotes de 5", "2 lots
-sur 5"), not from "2/5", which is also a date. A count written in words,
+The count is read by its words in the four languages ("of", "out of",
+"among", es "de", "de cada", fr "sur", "parmi", de "von", "aus", with an
+article between: "2 of the 5", "2 de los 5"; with the counted word between:
+"1 borrower of 2", "2 lotes de 5", "2 lots sur 5"), not from "2/5", which is
+also a date. A count written in words,
 one side or both, is a part when its two sides differ ("two of three lots",
 "one of the 2 borrowers", "zwei von drei Proben"; spaCy's ``like_num`` of the
 pack languages, or a pack's ``number_words``): the reader has no value for
@@ -27,7 +28,7 @@ from .textview import token_matches
 PARTIAL_COUNT = "partial_count"
 
 _COUNT = re.compile(
-    r"(?<![\w.,/:-])(\d{1,4})\s+(?:(?:of|out\s+of|von|aus)|(?:[^\W\d_]+\s+)?(?:de|sur))\s+"
+    r"(?<![\w.,/:-])(\d{1,4})\s+(?:[^\W\d_]+\s+)?(?:of|out\s+of|among|von|aus|de(?:\s+cada)?|sur|parmi)\s+"
     r"(?:(?:the|los|las|les|des|den|der)\s+)?(\d{1,4})(?![\w.,/:]\w)", re.IGNORECASE)
 #: a count with a side in words ("two of three"), its sides read by ``number_word``
 _WORDED = re.compile(
@@ -36,7 +37,7 @@ _WORDED = re.compile(
 
 
 #: what a count's sides stand around, in any text that may hold one
-_CONNECTOR = re.compile(r"\b(?:of|von|aus|de|sur)\b", re.IGNORECASE)
+_CONNECTOR = re.compile(r"\b(?:of|among|von|aus|de|sur|parmi)\b", re.IGNORECASE)
 
 
 def _side(word: str) -> bool:

@@ -134,6 +134,13 @@ def test_without_the_toy_pack_its_words_mean_nothing():
     ({"step_words": [""]}, "step_words"),
     ({"finding_words": [""]}, "finding_words"),
     ({"question_addressees": [" "]}, "question_addressees"),
+    ({"reporting_prepositions": [""]}, "reporting_prepositions"),
+    ({"speaker_channels": [" "]}, "speaker_channels"),
+    ({"check_verbs": ["check", ""]}, "check_verbs"),
+    ({"check_done_words": [""]}, "check_done_words"),
+    ({"request_words": [" "]}, "request_words"),
+    ({"to_do_markers": [""]}, "to_do_markers"),
+    ({"number_suffixes": [""]}, "number_suffixes"),
 ])
 def test_a_bad_pack_fails_at_load_naming_the_field(tmp_path, change, message):
     folder = _toy_pack(tmp_path / "bad", **change)

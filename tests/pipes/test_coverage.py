@@ -786,8 +786,8 @@ def test_an_unexplained_clause_span_holds_its_words(decide, text):
     ("First lot released", "pharma_qa", ["First"]),
     ("Clear to close. Next shift notified.", "mortgage", []),  # beside another word
     ("Airworthy; first departure 06:00.", "aviation_maintenance", []),  # a sentence's end between
-    ("Airworthy - check the logbook first", "aviation_maintenance", ["first"]),  # ends its sentence
-    ("Clear to close, check the file first. Thanks", "mortgage", ["first"]),
+    ("Airworthy - check the logbook first", "aviation_maintenance", ["check", "first"]),  # ends its sentence
+    ("Clear to close; the file checked first. Thanks", "mortgage", ["first"]),
     ("Airworthy; crew checked the first wheel.", "aviation_maintenance", []),  # a word follows
     ("Prueba cruzada negativa, expediente revisado primero", "medical_logistics", ["primero"]),
     ("Zuerst Kreuzprobe negativ", "medical_logistics", ["Zuerst"]),

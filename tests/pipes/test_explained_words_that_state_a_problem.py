@@ -167,6 +167,12 @@ UNSAFE = [
     ('aviation_maintenance', 'brakes 600 °C, airworthy'),
     ('aviation_maintenance', 'brakes 600C, airworthy'),
     ('pharma_qa', 'Batch released, assay 85 %'),
+    ('pharma_qa', 'Batch released: B117; shipment B-118'),       # one form, written two ways
+    ('pharma_qa', 'Batch released: 24-117. Shipment 24/118'),
+    ('aviation_maintenance', 'N123AB airworthy; departure N-123AC'),
+    ('mortgage', 'Clear to close; 1 borrower of 2 signed'),        # a count with its word between
+    ('pharma_qa', 'Lote liberado: 4 de cada 6'),
+    ('pharma_qa', 'Lot libéré : 4 lots parmi 6'),
     # a white-box hunt of the rules (checks asked for, steps to do, hearsay, questions, times, parts)
     ('aviation_maintenance', 'Airworthy; check brakes'),
     ('pharma_qa', 'Batch released; please check labels'),
@@ -398,6 +404,9 @@ HARMLESS = [
     ('mortgage', 'Clear to close; wire received'),
     ('medical_logistics', 'Negative crossmatch; sample received at lab'),
     ('aviation_maintenance', 'Airworthy; engine 2 checked, CRS signed'),
+    ('pharma_qa', 'Batch released: LOT-42; shipment LOT42'),
+    ('aviation_maintenance', 'N123AB airworthy; departure N-123AB 06:00'),
+    ('mortgage', 'Clear to close; 2 borrowers of 2 signed')
 ]
 
 
