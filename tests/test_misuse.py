@@ -277,7 +277,8 @@ def test_tokens_merged_or_split_between_the_semgap_pipes_escalate():
                       (merged, "Clear to close")):
         decision = decision_of(assess(nlp, text, domain="mortgage"))
         assert decision["decision"] == "escalate"
-        assert "tokens changed after an earlier semgap pipe ran" in decision["reasons"][0]["message"]
+        # the rules after the change read misplaced spans too (and may add reasons of their own)
+        assert any("tokens changed after an earlier semgap pipe ran" in r["message"] for r in decision["reasons"])
     before = build_pipeline()
     before.add_pipe("split_slash_between", first=True)  # before the first semgap pipe: nothing changes under it
     assert decision_of(assess(before, "4821/22 clear to close", domain="mortgage"))["decision"] == "proceed"
