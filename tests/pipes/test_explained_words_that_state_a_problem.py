@@ -222,7 +222,6 @@ UNSAFE = [
     ('mortgage', 'Abschlussbereit, so oder so'),
     ('aviation_maintenance', 'Aeronavegable de nuevo'),
     ('aviation_maintenance', 'Apte au vol de nouveau'),
-    ('aviation_maintenance', 'Released to service; brakes again'),
     ('aviation_maintenance', 'Aeronavegable; avión atrás'),
     ('mortgage', 'Listo para el cierre en breve'),
     ('medical_logistics', 'Kreuzprobe negativ, Labor dagegen'),
