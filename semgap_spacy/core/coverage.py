@@ -347,14 +347,13 @@ class CoverageRules:
         self.part_words = frozenset(_fold(w) for pack in packs for w in pack.part_words)
         # stop words that order steps, right beside a clearance's term ("Next: clear to close")
         self.step_words = frozenset(_fold(w) for pack in packs for w in pack.step_words)
-        # a check asked for or still to do ("Airworthy; check brakes", "lab will confirm", "title to
-        # clear"): ``unexplain_checks``
+        # a check asked for or still to do ("Airworthy; check brakes", "lab will confirm"):
+        # ``unexplain_checks``
         self.check_verbs = frozenset(_fold(w) for pack in packs for w in pack.check_verbs)
         self.check_done = frozenset(_fold(w) for pack in packs for w in pack.check_done_words)
         self.request_words = frozenset(_fold(w) for pack in packs for w in pack.request_words)
         self.to_do_markers = frozenset(_fold(w) for pack in packs for w in pack.to_do_markers)
         self.conjunctions = frozenset(_fold(w) for pack in packs for w in pack.list_conjunctions)
-        self.number_suffixes = frozenset(_fold(w) for pack in packs for w in pack.number_suffixes)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
         # domain (None for every domain the glossary lacks) -> word key -> rule, with the kinds
@@ -432,8 +431,7 @@ class CoverageRules:
                                                            folded in self.past_keys, folded in self.ago_keys,
                                                            folded in self.to_come_keys, folded in self.tag_ends,
                                                            folded in self.part_words or folded in self.step_words
-                                                           or folded in self.check_verbs
-                                                           or folded in self.to_do_markers])
+                                                           or folded in self.check_verbs])
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -722,8 +720,7 @@ class CoverageRules:
         "several shipments booked" names no clearance's part and stays a stop word. So for a word
         of ``step_words`` right beside a term, marks but no sentence's end between: "Next: clear
         to close", "Airworthy next", "First lot released" order the clearance as a step still to
-        come; "next shift", "Airworthy; first departure 06:00" do not. A step word that ends its
-        sentence orders what comes before it: "Airworthy - check the logbook first".
+        come; "next shift", "Airworthy; first departure 06:00" do not.
 
         explained (List[Optional[str]]): The rule per token, changed here.
         text (str): The text; starts, ends: the tokens' character offsets.
@@ -744,53 +741,39 @@ class CoverageRules:
                 j += step
             return 0 <= j < n and explained[j] is TERM
 
-        def ends_sentence(i: int) -> bool:
-            """Only marks, with a statement's end among them, or the text's end after token i."""
-            for j in range(i + 1, n):
-                word = text[starts[j]:ends[j]]
-                if any(ch.isalnum() for ch in word):
-                    return False
-                if ends_statement(word):
-                    return True
-            return True
-
         for i, key in enumerate(keys):
             if key not in parts or explained[i] is not STOP_WORD:
                 continue
             folded = _fold(text[starts[i]:ends[i]])
             if folded in self.part_words and term_beside(i, 1, False):
                 explained[i] = None
-            elif folded in self.step_words and (term_beside(i, 1, True) or term_beside(i, -1, True)
-                                                or ends_sentence(i)):
+            elif folded in self.step_words and (term_beside(i, 1, True) or term_beside(i, -1, True)):
                 explained[i] = None
         return explained
 
     def unexplain_checks(self, explained: List[Optional[str]], text: str, reading: WordReading,
-                         keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int],
-                         domain: Optional[str]) -> List[Optional[str]]:
-        """Rules 3, 4 and 7 taken back, in place, for a check asked for or still to do: the
-        spec's neutral "check" and "confirm" also order one ("Airworthy; check brakes",
-        "Negative crossmatch; please confirm with lab"), and a stop word can put a check or a
-        clearance's own verb still to come ("lab will confirm", "title to clear", "dossier à
-        clôturer"). So a word of the packs' ``check_verbs`` is unexplained where it opens its
-        clause (after marks or ``request_words`` only) with a word after it that is no
-        ``check_done_words`` ("Check complete: airworthy", "Paperwork? Check." report a check
-        done), or right after a word of ``to_do_markers``; and such a marker is unexplained
-        right before a word of a clearance's or field's phrase as the phrase writes it, outside
-        any term ("Clear to close" is a term; "aircraft to gate 3" names a place, "file to
-        closing desk" the desk).
+                         keys: Sequence[Hashable], starts: Sequence[int],
+                         ends: Sequence[int]) -> List[Optional[str]]:
+        """Rule 7 (or 3) taken back, in place, for a check asked for or still to do: the spec's
+        neutral "check" and "confirm" also order one ("Airworthy; check brakes", "Negative
+        crossmatch; please confirm with lab"), and a stop word can put one still to come ("lab
+        will confirm", "dossier à vérifier"). So a word of the packs' ``check_verbs`` is
+        unexplained where it follows a word of ``to_do_markers``, or opens its clause (after marks
+        or ``request_words`` only) with words after it in its clause; unless one of those is a
+        word of ``check_done_words``, which make it no order: a check done ("Check complete:
+        airworthy", "Confirm received"), a check named ("Check is in the file", "Check A
+        complete"), another verb ("crew will check in at 05:00"). "lab checked" and "QC check"
+        have a word before the verb, and order nothing.
 
         explained (List[Optional[str]]): The rule per token, changed here.
         text (str): The text; starts, ends: the tokens' character offsets.
         reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding such a
             word is read further.
-        domain (Optional[str]): The case's domain, whose phrases' words a marker may stand before.
         RETURNS (List[Optional[str]]): ``explained``.
         """
         parts = reading[1][PART]
-        if parts.isdisjoint(keys) or not (self.check_verbs or self.to_do_markers):
+        if parts.isdisjoint(keys) or not self.check_verbs:
             return explained
-        phrase_words = (self.domains.get(domain or "") or self.empty).phrase_words
         n = len(explained)
         words = _words_of(text, starts, ends)
 
@@ -801,28 +784,25 @@ class CoverageRules:
                 i += by
             return i
 
-        def asks(i: int) -> bool:
+        def orders(i: int) -> bool:
             j = step(i, -1)
             while j >= 0 and words(j) in self.request_words:
                 j = step(j, -1)
-            if j >= 0 and words(j) in self.to_do_markers and explained[j] is not TERM:
-                return True
-            if j >= 0 and any(ch.isalnum() for ch in words(j)):
+            to_do = j >= 0 and words(j) in self.to_do_markers and explained[j] is not TERM
+            if j >= 0 and any(ch.isalnum() for ch in words(j)) and not to_do:
                 return False  # a subject or another word before it: "lab checked", "QC check"
-            k = step(i, 1)
-            return k < n and any(ch.isalnum() for ch in words(k)) and words(k) not in self.check_done
+            k, said = step(i, 1), False
+            while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
+                if words(k) in self.check_done:
+                    return False
+                said = said or any(ch.isalnum() for ch in words(k))
+                k = step(k, 1)
+            return said or to_do
 
         for i, key in enumerate(keys):
-            if key not in parts or explained[i] is TERM or explained[i] is CUE or explained[i] is None:
-                continue
-            word = words(i)
-            if word in self.check_verbs:
-                if asks(i):
-                    explained[i] = None
-            elif word in self.to_do_markers and explained[i] is STOP_WORD:
-                k = step(i, 1)
-                if k < n and explained[k] is not TERM and (words(k) in phrase_words or words(k) in self.check_verbs):
-                    explained[i] = None
+            if key in parts and explained[i] is not TERM and explained[i] is not CUE and explained[i] is not None \
+                    and words(i) in self.check_verbs and orders(i):
+                explained[i] = None
         return explained
 
     def explain_after(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
@@ -967,9 +947,7 @@ class CoverageRules:
     def _spells_an_unexplained_word(self, text: str, rules: DomainRules) -> bool:
         """Whether an identifier spells out a word of five letters or more that no rule explains
         by itself ("LOT-FAILED-42", "INC-2231-WRONG-PATIENT"): the word says something the
-        identifier's shape does not. "N123AB", "INC0012345" and "LOT-42" hold no such word.
-        Letters glued after a number count as one, of any length, unless they end an ordinal or
-        a time of day (the packs' ``number_suffixes``: "2nd", "10am"): "150FH", "3000cyc". An
+        identifier's shape does not. "N123AB", "INC0012345" and "LOT-42" hold no such word; an
         e-mail address, @mention or #tag is explained whole (rule 5). A URL's host names a
         site and is not read; its path may say what the page is about, so each word of three
         letters or more in it must be explained ("…/sample-mislabeled-redraw" is not), a file
@@ -981,10 +959,6 @@ class CoverageRules:
             path = _URL_PATH.match(text).group(1)
             return any(self._word_rule(part, rules) is None for part in _PATH_WORDS.findall(_no_numerals(path))
                        if part.lower() not in _FILE_TYPES)
-        glued = _GLUED_TO_NUMBER.match(text)
-        if (glued and _fold(glued.group(1)) not in self.number_suffixes
-                and self._word_rule(glued.group(1), rules) is None):
-            return True  # "150FH", "3000cyc": a unit or a word no rule reads, not an ordinal's ending
         return any(self._word_rule(part, rules) is None for part in _WORD_RUNS.findall(_no_numerals(text))
                    if part != text)
 
@@ -1051,6 +1025,15 @@ def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
     return frozenset(words)
 
 
+#: marks that end a clause for a verb of checking (``unexplain_checks``), besides a statement's end
+_CLAUSE_MARKS = frozenset({",", ":", "-", "–", "—", "(", ")"})
+
+
+def _ends_clause(word: str) -> bool:
+    """Whether a mark ends the clause a verb of checking stands in."""
+    return word in _CLAUSE_MARKS or ends_statement(word)
+
+
 def _no_numerals(text: str) -> str:
     """The text with a space for every numeral character: ``\\d`` matches decimal digits only,
     so a letter run would hold a superscript or circled digit ("close¹", "label①")."""
@@ -1061,8 +1044,6 @@ def _no_numerals(text: str) -> str:
 #: ``_no_numerals``)
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
 _WORD_RUNS = re.compile(r"[^\W\d_]{5,}")
-#: a number with two letters or more glued after it ("150FH", "2nd", "10am")
-_GLUED_TO_NUMBER = re.compile(r"^[0-9]+([^\W\d_]{2,})$")
 #: what follows a URL's host, and the words in it
 _URL_PATH = re.compile(r"^(?:https?://|www\.)[^/?#]*(.*)$", re.IGNORECASE)
 _PATH_WORDS = re.compile(r"[^\W\d_]{3,}")

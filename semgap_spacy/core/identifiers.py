@@ -12,7 +12,8 @@ Such a text escalates (``conflicting_identifiers``), as a person would ask.
 Two values are of one form when they have the same letters and symbols in
 the same places and differ only in their digits ("LOT-42"/"LOT-43",
 "24-117"/"24-118", "#6097"/"#7740", "$412,000"/"$438,500"), separators
-aside ("B117"/"B-118", "24-117"/"24/118", "LOT-42"/"LOT42" is one value): values of
+aside where a value has letters ("B117"/"B-118", "N123AB"/"N-123AC";
+"LOT-42"/"LOT42" is one value; "03/14" and "03-15" keep theirs): values of
 different kinds differ in their letters ("WO-4471" and "LOT-42", "A320neo"
 and "N123AB"). A value is a run of shape tokens with nothing between them,
 less its outer punctuation, with a currency sign one space from it
@@ -167,7 +168,9 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         form = _form(value)
         label = None if form is not None else _label_before(first, value, text, starts, ends, rules, shape_rule,
                                                              stop_rule)
-        if form is not None:  # "B117" and "B-118", "24-117" and "24/118": one form, written two ways
+        if form is not None and any(ch.isalpha() for ch in value):
+            # "B117" and "B-118": one form, written two ways; digits alone keep their separators,
+            # which tell a date ("03/14") from a range or a code ("03-15")
             form, value = _SEPARATORS.sub("", form), _SEPARATORS.sub("", value)
         number = _SIGNED_NUMBER.fullmatch(value)
         if number and len(number.group(1)) >= _SLIP_DIGITS and (

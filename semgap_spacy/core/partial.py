@@ -11,9 +11,9 @@ samples" are whole counts and are left alone.
 
 The count is read by its words in the four languages ("of", "out of",
 "among", es "de", "de cada", fr "sur", "parmi", de "von", "aus", with an
-article between: "2 of the 5", "2 de los 5"; with the counted word between:
-"1 borrower of 2", "2 lotes de 5", "2 lots sur 5"), not from "2/5", which is
-also a date. A count written in words,
+article between: "2 of the 5", "2 de los 5"; es and fr also with the
+counted word between: "2 lotes de 5", "2 lots sur 5", "4 lots parmi 6"; not
+"3 shipments of 200", a size), not from "2/5", which is also a date. A count written in words,
 one side or both, is a part when its two sides differ ("two of three lots",
 "one of the 2 borrowers", "zwei von drei Proben"; spaCy's ``like_num`` of the
 pack languages, or a pack's ``number_words``): the reader has no value for
@@ -28,7 +28,7 @@ from .textview import token_matches
 PARTIAL_COUNT = "partial_count"
 
 _COUNT = re.compile(
-    r"(?<![\w.,/:-])(\d{1,4})\s+(?:[^\W\d_]+\s+)?(?:of|out\s+of|among|von|aus|de(?:\s+cada)?|sur|parmi)\s+"
+    r"(?<![\w.,/:-])(\d{1,4})\s+(?:(?:of|out\s+of|among|von|aus|de\s+cada)|(?:[^\W\d_]+\s+)?(?:de|sur|parmi))\s+"
     r"(?:(?:the|los|las|les|des|den|der)\s+)?(\d{1,4})(?![\w.,/:]\w)", re.IGNORECASE)
 #: a count with a side in words ("two of three"), its sides read by ``number_word``
 _WORDED = re.compile(

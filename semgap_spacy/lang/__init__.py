@@ -123,11 +123,12 @@ class LanguagePack(BaseModel):
     #: clause, or after a word of ``to_do_markers``, they ask for a check not yet done
     #: (``core.coverage``, ``unexplain_checks``)
     check_verbs: List[str] = []
-    #: words after such a verb that report the check done ("Check complete: airworthy")
+    #: words after such a verb, in its clause, that make it no order: a check done ("Check
+    #: complete: airworthy"), a check named ("Check is in the file"), another verb ("check in")
     check_done_words: List[str] = []
     #: words of asking that may stand before such a verb ("please check labels")
     request_words: List[str] = []
-    #: stop words that put the verb after them still to do ("lab will confirm", "title to clear")
+    #: stop words that put a verb of checking after them still to do ("lab will confirm")
     to_do_markers: List[str] = []
     #: words that set a time for what a text states ("by", "from", "desde", "nach"): followed by a
     #: time or a day, the clearance may hold from then or be due by then (``core.time_conditions``)
@@ -168,10 +169,6 @@ class LanguagePack(BaseModel):
     #: (spaCy gives en, es and fr one, not de): a value written in words, which no
     #: contract can check (``number_word``)
     number_words: List[str] = []
-    #: letters written right after a number that make it an ordinal or a time of day ("2nd",
-    #: "10am", "1er"): other letters glued to a number ("150FH", "3000cyc") are read as a word
-    #: (``core.coverage``)
-    number_suffixes: List[str] = []
     #: words typo repair never rewrites (unit words, cue-like words)
     protected_words: List[str]
     #: the language's words for units, by Pint unit name ("hour": ["hour", "hours"]);
@@ -190,7 +187,7 @@ class LanguagePack(BaseModel):
                                    "never_neutral_cased",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
-                                   "agreement_endings", "number_words", "number_suffixes", "question_openers",
+                                   "agreement_endings", "number_words", "question_openers",
                                    "question_subjects", "question_copulas", "question_preamble",
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions", "speaker_channels",

@@ -113,7 +113,7 @@ class Coverage(SemgapPipe):
                                         domain)
         unread_colon_values(explained, text, starts, ends, TERM, SHAPE)
         rules.unexplain_parts(explained, text, reading, keys, starts, ends)
-        rules.unexplain_checks(explained, text, reading, keys, starts, ends, domain)
+        rules.unexplain_checks(explained, text, reading, keys, starts, ends)
         if None in explained:
             rules.explain_after(explained, text, starts, ends)
         breaks = None

@@ -140,7 +140,6 @@ def test_without_the_toy_pack_its_words_mean_nothing():
     ({"check_done_words": [""]}, "check_done_words"),
     ({"request_words": [" "]}, "request_words"),
     ({"to_do_markers": [""]}, "to_do_markers"),
-    ({"number_suffixes": [""]}, "number_suffixes"),
 ])
 def test_a_bad_pack_fails_at_load_naming_the_field(tmp_path, change, message):
     folder = _toy_pack(tmp_path / "bad", **change)
