@@ -777,26 +777,19 @@ class CoverageRules:
         n = len(explained)
         words = _words_of(text, starts, ends)
 
-        def step(i: int, by: int) -> int:
-            """The next token from i (by 1 or -1) that is not whitespace, or -1 / n."""
-            i += by
-            while 0 <= i < n and not words(i).strip():
-                i += by
-            return i
-
         def orders(i: int) -> bool:
-            j = step(i, -1)
+            j = previous_word(words, i - 1)
             while j >= 0 and words(j) in self.request_words:
-                j = step(j, -1)
+                j = previous_word(words, j - 1)
             to_do = j >= 0 and words(j) in self.to_do_markers and explained[j] is not TERM
             if j >= 0 and any(ch.isalnum() for ch in words(j)) and not to_do:
                 return False  # a subject or another word before it: "lab checked", "QC check"
-            k, said = step(i, 1), False
+            k, said = next_word(words, n, i + 1), False
             while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
                 if words(k) in self.check_done:
                     return False
                 said = said or any(ch.isalnum() for ch in words(k))
-                k = step(k, 1)
+                k = next_word(words, n, k + 1)
             return said or to_do
 
         for i, key in enumerate(keys):

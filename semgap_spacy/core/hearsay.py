@@ -22,7 +22,7 @@ airworthy": a company, not the gate).
 """
 from typing import Callable, FrozenSet, Iterable, List, Tuple
 
-from .questions import ends_statement, opens_sentence
+from .questions import ends_statement, opens_sentence, previous_word
 
 HEARSAY = "hearsay"
 
@@ -119,9 +119,7 @@ def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[
             j -= 1
         if j >= 0 and words(j) in parties and not is_name(j):
             return j
-    before = i - 1
-    while before >= 0 and not words(before).strip():
-        before -= 1
+    before = previous_word(words, i - 1)
     subject = before >= 0 and any(ch.isalnum() for ch in words(before)) and not is_term(before)
     for step in ((1,) if preposition else (-1,) if subject else (-1, 1)):
         j, seen = i + step, 0
