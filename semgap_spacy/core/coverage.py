@@ -47,7 +47,6 @@ import unicodedata
 from bisect import bisect_left
 from functools import lru_cache, partial
 from importlib import resources
-from itertools import product
 from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Sequence,
                     Set, Tuple)
 
@@ -62,13 +61,14 @@ from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
-from .hearsay import HEARSAY, hearsay_spans
+from .hearsay import HEARSAY, LABEL_MARKS, closes_label, hearsay_spans
 from .partial import PARTIAL_COUNT, partial_counts
 from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
                         previous_word, tag_questions, word_order_questions)
 from .reasons import make_reason
 from .time_conditions import TIME_CONDITION, past_states, past_times, states_to_come, time_conditions
 from .context import closes_question
+from .number_shapes import is_time_or_date
 from .textview import digit_spellings, read_word
 
 TERM, CUE, STOP_WORD, DOMAIN_PHRASE, SHAPE, NAME, NEUTRAL = (
@@ -204,9 +204,19 @@ BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS
     "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "ago", "coming", "tags",
     "part")
 _KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART)
-#: the kinds of a word as one shared tuple per combination (a flag per kind, in ``_KINDS`` order)
-_KIND_TUPLES = {flags: tuple(kind for kind, on in zip(_KINDS, flags) if on)
-                for flags in product((False, True), repeat=len(_KINDS))}
+#: the kinds of a word as one shared tuple per combination met (a flag per kind, in ``_KINDS`` order)
+_KIND_TUPLES: Dict[Tuple[bool, ...], Tuple[str, ...]] = {}
+
+
+def _kinds_of(*flags: bool) -> Tuple[str, ...]:
+    """The kinds flagged, as the tuple every word with the same flags shares: made when first met,
+    rather than all 8,192 at import, which every process would pay for as it starts."""
+    kinds = _KIND_TUPLES.get(flags)
+    if kinds is None:
+        kinds = _KIND_TUPLES[flags] = tuple(kind for kind, on in zip(_KINDS, flags) if on)
+    return kinds
+
+
 #: What a word says by itself in one domain: its rule by rules 3, 4, 5 or a one-word
 #: neutral entry (None for none) and its kinds. Plain values, which the collector stops tracking.
 WordFacts = Tuple[Optional[str], Tuple[str, ...]]
@@ -326,7 +336,9 @@ class CoverageRules:
         # ``core.hearsay``)
         self.saying_before = frozenset(_fold(w) for pack in packs for w in pack.reporting_prepositions)
         self.speaker_channels = frozenset(_fold(w) for pack in packs for w in pack.speaker_channels)
-        self.saying = frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
+        self.attributions = frozenset(_fold(w) for pack in packs for w in pack.attribution_prepositions)
+        self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
+                       | self.attributions)
         # a time a clearance is set for ("by 18:00"), or a past it is stated for ("was airworthy"):
         # ``core.time_conditions``
         self.time_keys = frozenset(_fold(max(w.split(), key=len)) for pack in packs for w in pack.time_prepositions)
@@ -353,6 +365,8 @@ class CoverageRules:
         self.check_done = frozenset(_fold(w) for pack in packs for w in pack.check_done_words)
         self.request_words = frozenset(_fold(w) for pack in packs for w in pack.request_words)
         self.to_do_markers = frozenset(_fold(w) for pack in packs for w in pack.to_do_markers)
+        self.to_do_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.to_do_auxiliaries)
+        self.checks_present = frozenset(_fold(w) for pack in packs for w in pack.check_verbs_present)
         self.conjunctions = frozenset(_fold(w) for pack in packs for w in pack.list_conjunctions)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
@@ -423,15 +437,18 @@ class CoverageRules:
         """The facts of one word (``WordFacts``)."""
         folded = _fold(text)
         in_phrase = text in rules.name_words or folded in rules.neutral_seq_words
-        return (self._word_rule(text, rules), _KIND_TUPLES[bool(self.clauses.break_starts(text)), in_phrase,
+        return (self._word_rule(text, rules), _kinds_of(bool(self.clauses.break_starts(text)), in_phrase,
                                                            folded in self.openers, folded in self.question_openers,
                                                            folded in rules.no_authority,
-                                                           folded in self.saying or folded == ":",
+                                                           folded in self.saying or folded in LABEL_MARKS
+                                                           or closes_label(folded),
                                                            folded in self.time_keys, folded in self.time_words,
                                                            folded in self.past_keys, folded in self.ago_keys,
                                                            folded in self.to_come_keys, folded in self.tag_ends,
                                                            folded in self.part_words or folded in self.step_words
-                                                           or folded in self.check_verbs])
+                                                           or folded in self.check_verbs
+                                                           or folded in self.to_do_auxiliaries
+                                                           or folded in self.checks_present))
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -564,7 +581,7 @@ class CoverageRules:
 
         return hearsay_spans(_words_of(text, starts, ends), len(keys), candidates, rules.no_authority,
                              self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before,
-                             self.speaker_channels)
+                             self.speaker_channels, self.attributions)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],
@@ -741,13 +758,47 @@ class CoverageRules:
                 j += step
             return 0 <= j < n and explained[j] is TERM
 
+        words = _words_of(text, starts, ends)
+
+        def is_term(j: int) -> bool:
+            return explained[j] is TERM
+
+        def done(j: int) -> bool:
+            return words(j) in self.check_done or words(j) in self.finding_words
+
+        def clause_holds(i: int, test: Callable[[int], bool], after_only: bool = False) -> bool:
+            """Whether a token of i's clause passes ``test``: "Batch released for some orders",
+            "Clear to close; several docs signed"."""
+            for step in ((1,) if after_only else (1, -1)):
+                j = i + step
+                while 0 <= j < n and not _ends_clause(words(j)):
+                    if test(j):
+                        return True
+                    j += step
+            return False
+
+        def orders_a_step(i: int) -> bool:
+            """A step word that ends its clause after a word that names a thing ("brakes first,
+            thanks", "logbook first please"), or opens it before a stop word or a comma ("first
+            the brakes", "First, the logbook"); not "is the first", "order 4471 first", "first
+            departure 06:00"."""
+            before, after = previous_word(words, i - 1), next_word(words, n, i + 1)
+            while after < n and words(after) in self.request_words:
+                after = next_word(words, n, after + 1)
+            if before >= 0 and explained[before] in _THING_RULES and (after >= n or _ends_clause(words(after))):
+                return True
+            return ((before < 0 or _ends_clause(words(before))) and after < n
+                    and (words(after) == "," or explained[after] is STOP_WORD))
+
         for i, key in enumerate(keys):
             if key not in parts or explained[i] is not STOP_WORD:
                 continue
             folded = _fold(text[starts[i]:ends[i]])
-            if folded in self.part_words and term_beside(i, 1, False):
+            if folded in self.part_words and (term_beside(i, 1, False) or clause_holds(i, is_term)
+                                              or clause_holds(i, done, after_only=True)):
                 explained[i] = None
-            elif folded in self.step_words and (term_beside(i, 1, True) or term_beside(i, -1, True)):
+            elif folded in self.step_words and (term_beside(i, 1, True) or term_beside(i, -1, True)
+                                                or orders_a_step(i)):
                 explained[i] = None
         return explained
 
@@ -777,24 +828,53 @@ class CoverageRules:
         n = len(explained)
         words = _words_of(text, starts, ends)
 
+        def to_do(j: int) -> bool:
+            return j >= 0 and words(j) in self.to_do_markers and explained[j] is not TERM
+
         def orders(i: int) -> bool:
             j = previous_word(words, i - 1)
             while j >= 0 and words(j) in self.request_words:
                 j = previous_word(words, j - 1)
-            to_do = j >= 0 and words(j) in self.to_do_markers and explained[j] is not TERM
-            if j >= 0 and any(ch.isalnum() for ch in words(j)) and not to_do:
-                return False  # a subject or another word before it: "lab checked", "QC check"
-            k, said = next_word(words, n, i + 1), False
+            # a subject or another word before it orders nothing ("lab checked", "QC check")
+            opens = j < 0 or not any(ch.isalnum() for ch in words(j)) or to_do(j)
+            k, said, asked = next_word(words, n, i + 1), False, False
+            if k < n and words(k) in _LABEL_MARKS:  # "Check: brakes"; but "Check: airworthy" labels
+                k = next_word(words, n, k + 1)
+                if k < n and explained[k] is TERM:
+                    return False
             while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
                 if words(k) in self.check_done:
                     return False
+                asked = asked or words(k) in self.request_words  # "lab confirm pls"
                 said = said or any(ch.isalnum() for ch in words(k))
                 k = next_word(words, n, k + 1)
-            return said or to_do
+            return asked or (opens and (said or to_do(j)))
+
+        def scheduled(i: int) -> bool:
+            """A check in the present tense with a clock time after it in its clause and no term
+            between: still to come ("lab confirms at 14:00", "QA checks labels at 14:00"); not "lab
+            confirmed at 14:00" nor "Lab confirms negative crossmatch at 03:12", which reports."""
+            k = next_word(words, n, i + 1)
+            while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
+                if explained[k] is TERM:
+                    return False
+                if is_time_or_date(words(k)) and any(ch.isdigit() for ch in words(k)):
+                    return True
+                k = next_word(words, n, k + 1)
+            return False
+
+        def still_to_do(i: int) -> bool:
+            """An auxiliary of a step still to do, after a marker with a word after it ("brakes to be
+            checked", "docs are to be signed")."""
+            k = next_word(words, n, i + 1)
+            return to_do(previous_word(words, i - 1)) and k < n and any(ch.isalnum() for ch in words(k))
 
         for i, key in enumerate(keys):
-            if key in parts and explained[i] is not TERM and explained[i] is not CUE and explained[i] is not None \
-                    and words(i) in self.check_verbs and orders(i):
+            if key not in parts or explained[i] is TERM or explained[i] is CUE or explained[i] is None:
+                continue
+            word = words(i)
+            if ((word in self.check_verbs and orders(i)) or (word in self.to_do_auxiliaries and still_to_do(i))
+                    or (word in self.checks_present and scheduled(i))):
                 explained[i] = None
         return explained
 
@@ -1020,6 +1100,10 @@ def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
 
 #: marks that end a clause for a verb of checking (``unexplain_checks``), besides a statement's end
 _CLAUSE_MARKS = frozenset({",", ":", "-", "–", "—", "(", ")"})
+
+
+#: marks after a verb of checking that it may order across ("Check: brakes", "check - brakes")
+_LABEL_MARKS = frozenset({":", "-", "–", "—"})
 
 
 def _ends_clause(word: str) -> bool:

@@ -20,7 +20,7 @@ says something in a sentence of its own ("Courier said ETA 14:00. Negative
 crossmatch.") or is a word of a known name ("Iron Gate Parts says
 airworthy": a company, not the gate).
 """
-from typing import Callable, FrozenSet, Iterable, List, Tuple
+from typing import Callable, FrozenSet, Iterable, List, Optional, Tuple
 
 from .questions import ends_statement, opens_sentence, previous_word
 
@@ -34,7 +34,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   saying: FrozenSet[str], is_term: Callable[[int], bool],
                   is_name: Callable[[int], bool] = lambda i: False,
                   prepositions: FrozenSet[str] = frozenset(),
-                  channels: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  channels: FrozenSet[str] = frozenset(),
+                  attributions: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -50,19 +51,43 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         after them ("by", "per", "según"): within their own clause ("lot released by QA, customer
         notified" cites QA), or right before them as the speaker ("Borrower, by phone: …"), never
         across another word ("borrower notified by phone" cites nobody).
-    channels (FrozenSet[str]): Words that may stand between a speaker's label and its colon, the
-        way the party spoke ("Borrower email: clear to close", "Crew message: airworthy").
+    channels (FrozenSet[str]): Words that may stand beside the party in a speaker's label, the way
+        it spoke and the words that join them ("Borrower email: clear to close", "Crew report:
+        airworthy", "Email from borrower: …", "Borrower via email: …"). A label is a party
+        and such words only: before a colon that opens the sentence, inside brackets
+        ("Airworthy (pilot)"), or after a dash that ends the text, a signature ("Clear to close.
+        — Borrower"). "Customer order 4471: lot released" and "Gate 12B: airworthy" name
+        other things than a speaker.
+    attributions (FrozenSet[str]): Words that name the party a clearance came from when they
+        follow the clearance's term and the party ends the clause: "Negative crossmatch from the
+        driver", "Airworthy, from the captain", "Clear to close via the borrower"; not "kidney
+        from donor 4471" nor "docs from borrower received".
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
     if not parties:
         return out
+
+    def label_party(first: int, end: int) -> Optional[int]:
+        """The party of a label made of tokens first..end-1: a party and how it spoke only."""
+        return _label_party(words, first, end, parties, channels, is_name)
+
     for i in candidates:
         word = words(i)
-        if word == ":":
-            label = i - 2 if i > 1 and words(i - 1) in channels else i - 1
-            labelled = label >= 0 and words(label) in parties and not is_name(label) and opens_sentence(words, label)
-            party = label if labelled else None
+        if closes_label(word):
+            first = _label_start(words, i)
+            party = label_party(first, i) if first >= 0 and opens_sentence(words, first) else None
+        elif word == "(":
+            close = _closing(words, n, i)
+            party = label_party(i + 1, close) if close > i + 1 else None
+        elif word in SIGNATURE_MARKS:
+            end = _text_end(words, n, i + 1)
+            party = label_party(i + 1, end) if end > i + 1 and any(is_term(j) for j in range(i)) else None
+            if party is not None:
+                out.append((i, end))
+            continue
+        elif word in attributions:
+            party = _attributed(words, n, i, parties, is_name, is_term)
         elif word in prepositions:
             party = _party_near(words, n, i, parties, is_name, is_term, preposition=True)
         elif word in saying:
@@ -76,6 +101,88 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             if not out or first >= out[-1][1]:
                 out.append((first, last + 1))
     return out
+
+
+#: a dash before a signature that ends the text ("Clear to close. — Borrower")
+SIGNATURE_MARKS = frozenset({"-", "–", "—", "--", "~"})
+#: the marks that open a speaker's label or may close one (a colon: ``closes_label``)
+LABEL_MARKS = frozenset({":", "("}) | SIGNATURE_MARKS
+#: marks a label may hold besides its words ("Borrower (email):", "Borrower's email:")
+_IN_LABEL = frozenset({"(", ")", "'", "’", "'s", "’s", "/"})
+#: the most tokens a label holds
+_LABEL_SIZE = 6
+
+
+def closes_label(word: str) -> bool:
+    """Whether a token is a colon that may close a speaker's label, marks glued before it or not
+    ("Borrower (email): …" has "):")."""
+    return word.endswith(":") and not any(ch.isalnum() for ch in word)
+
+
+def _label_start(words: Callable[[int], str], colon: int) -> int:
+    """The first token of the label before a colon (the words back to the sentence's start), or
+    -1 when it is longer than a label."""
+    j = colon - 1
+    while j >= 0 and colon - j <= _LABEL_SIZE:
+        if j == 0 or ends_statement(words(j - 1)) or words(j - 1) == ":":
+            return j
+        j -= 1
+    return -1
+
+
+def _closing(words: Callable[[int], str], n: int, i: int) -> int:
+    """The token that closes the bracket opened at i, within a label's size, or i."""
+    for j in range(i + 1, min(n, i + 2 + _LABEL_SIZE)):
+        if words(j) == ")":
+            return j
+    return i
+
+
+def _text_end(words: Callable[[int], str], n: int, i: int) -> int:
+    """Where the words from token i end, if only marks follow them to the text's end within a
+    label's size; else i."""
+    end = n
+    while end > i and not any(ch.isalnum() for ch in words(end - 1)):
+        end -= 1
+    return end if end - i <= _LABEL_SIZE else i
+
+
+def _label_party(words: Callable[[int], str], first: int, end: int, parties: FrozenSet[str],
+                 channels: FrozenSet[str], is_name: Callable[[int], bool]) -> Optional[int]:
+    """The party of tokens first..end-1 when they are a party and words of how it spoke only."""
+    party = None
+    for j in range(first, end):
+        word = words(j)
+        if word in parties and not is_name(j):
+            party = j if party is None else party
+        elif word not in channels and word not in _IN_LABEL and word.strip():
+            return None
+    return party
+
+
+def _attributed(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],
+                is_name: Callable[[int], bool], is_term: Callable[[int], bool]) -> Optional[int]:
+    """The party a word of ``attributions`` at i names, or None: it follows a term (marks between)
+    and the party, after two words at most, ends its clause."""
+    before = i - 1
+    while before >= 0 and not any(ch.isalnum() for ch in words(before)) and not ends_statement(words(before)):
+        before -= 1
+    if before < 0 or not is_term(before):
+        return None
+    for j in range(i + 1, min(n, i + 4)):
+        word = words(j)
+        if not any(ch.isalnum() for ch in word):
+            return None
+        if is_term(j):
+            return None
+        if word in parties and not is_name(j):
+            k = j + 1
+            while k < n and not any(ch.isalnum() for ch in words(k)):
+                if ends_statement(words(k)) or words(k) in (",", ")"):
+                    break
+                k += 1
+            return j if k >= n or not any(ch.isalnum() for ch in words(k)) else None
+    return None
 
 
 def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool]) -> bool:

@@ -61,7 +61,11 @@ _SLIP_DIGITS = 4
 #: a value whose name ends in one or two letters after three digits or more ("2231-A", "N482QX")
 _LETTER_SUFFIX = re.compile(r"(.*[0-9]{3}[-‐‑‒–—_/.]?)([a-z]{1,2})")
 #: what may stand between an identifier's parts, and tells no two of them apart when it differs
-_SEPARATORS = re.compile(r"[-‐‑‒–—_/.]")
+_SEPARATORS = re.compile(r"[-‐‑‒–—_/.:#]")
+#: a value that ends in three digits or more: one of a series whose other values add a letter or two
+_SERIES_HEAD = re.compile(r".*[^0-9\W][^a-z]*[0-9]{3}")
+#: the most capital letters a code before a number may have, a space between ("LOT 43", "D 4471")
+_CODE_LETTERS = 4
 #: a bare number with the sign that may open it ("#4471", "№4471")
 _SIGNED_NUMBER = re.compile(r"[#№]?([0-9]+)")
 #: four digits that read as a time of day ("1215", "0600"): a chat holds several
@@ -126,13 +130,18 @@ def _label_before(first: int, value: str, text: str, starts: Sequence[int], ends
                   rules: Sequence[Any], shape_rule: Any, stop_rule: Any) -> Optional[str]:
     """The word that labels a bare number of ``_LABELLED_DIGITS`` or more digits: the token one
     space before it, letters only, explained by neither rule 5 nor the stop words."""
-    if len(value) < _LABELLED_DIGITS or not value.isdigit() or first == 0:
+    if not value.isdigit() or first == 0:
         return None
     k = first - 1
-    if ends[k] + 1 != starts[first] or text[ends[k]] != " " or rules[k] is shape_rule or rules[k] is stop_rule:
-        return None
     word = text[starts[k]:ends[k]]
-    return word.lower() if word.isalpha() else None
+    if ends[k] + 1 != starts[first] or text[ends[k]] != " " or rules[k] is stop_rule or not word.isalpha():
+        return None
+    if word.isupper() and len(word) <= _CODE_LETTERS and len(value) >= 2 and not _CLOCK_DIGITS.fullmatch(value):
+        # a code written with a space ("LOT 43" is "LOT-43"; "B 118", where "B" is an initial)
+        return word.lower() + "0"
+    if rules[k] is shape_rule:
+        return None
+    return word.lower() if len(value) >= _LABELLED_DIGITS else None
 
 
 def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], rules: Sequence[Any],
@@ -181,12 +190,17 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         if form is None:
             if label is None:
                 continue
-            form, value, first = f"{label} 0", f"{label} {value}", first - 1
+            if label.endswith("0"):  # a code: its letters and the number, as written without the space
+                form, value, first = label, label[:-1] + value, first - 1
+            else:
+                form, value, first = f"{label} 0", f"{label} {value}", first - 1
         where = (first, last, starts[first], end_char)
         by_form.setdefault(form, {}).setdefault(value.lower(), where)
         series = _LETTER_SUFFIX.fullmatch(value.lower())
         if series:  # the separators are gone: "N123AB" and "N-123AC" are one series
             by_form.setdefault(f"{series.group(1)} +letters", {}).setdefault(value.lower(), where)
+        elif _SERIES_HEAD.fullmatch(value.lower()):  # "B117" heads the series of "B117A"
+            by_form.setdefault(f"{value.lower()} +letters", {}).setdefault(value.lower(), where)
     for digits, values in slips.items():
         # the same digits in another order: one number mistyped ("file 4417; this is 4471"), unless
         # two labels say they are two kinds of thing ("recipient 1133, donor 1331"); numbers that

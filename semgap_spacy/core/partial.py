@@ -27,17 +27,25 @@ from .textview import token_matches
 
 PARTIAL_COUNT = "partial_count"
 
+#: what may stand before a count's whole: an article or a word that points or owns ("2 of our 3")
+_DETERMINERS = (r"(?:(?:the|these|those|our|your|their|my|los|las|estos|estas|nuestros|nuestras|sus|les|des|ces"
+                r"|nos|vos|leurs|den|der|diesen|unseren|ihren)\s+)?")
 _COUNT = re.compile(
-    r"(?<![\w.,/:-])(\d{1,4})\s+(?:(?:of|out\s+of|among|von|aus|de\s+cada)|(?:[^\W\d_]+\s+)?(?:de|sur|parmi))\s+"
-    r"(?:(?:the|los|las|les|des|den|der)\s+)?(\d{1,4})(?![\w.,/:]\w)", re.IGNORECASE)
+    r"(?<![\w.,/:-])(\d{1,4})\s+(?:(?:of|out\s+of|among|von|aus|de\s+cada|des)|(?:[^\W\d_]+\s+)?(?:de|sur|parmi))\s+"
+    + _DETERMINERS + r"(\d{1,4})(?![\w.,/:]\w)", re.IGNORECASE)
 #: a count with a side in words ("two of three"), its sides read by ``number_word``
 _WORDED = re.compile(
-    r"(?<![\w.,/:-])([^\W_]+)\s+(?:of|out\s+of|von|aus|de|sur)\s+"
-    r"(?:(?:the|los|las|les|des|den|der)\s+)?([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
+    r"(?<![\w.,/:-])([^\W_]+)\s+(?:of|out\s+of|von|aus|de|des|sur)\s+" + _DETERMINERS
+    + r"([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
+#: a count in words with the counted word between ("one borrower of two"): with digits on either
+#: side that is a size as often ("3 shipments of 200", "two pallets of 200")
+_WORDED_AROUND = re.compile(
+    r"(?<![\w.,/:-])([^\W\d_]+)\s+[^\W\d_]+\s+(?:of|out\s+of|von|aus|de|sur|parmi)\s+" + _DETERMINERS
+    + r"([^\W\d_]+)(?![\w.,/:]\w)", re.IGNORECASE)
 
 
 #: what a count's sides stand around, in any text that may hold one
-_CONNECTOR = re.compile(r"\b(?:of|among|von|aus|de|sur|parmi)\b", re.IGNORECASE)
+_CONNECTOR = re.compile(r"\b(?:of|among|von|aus|de|des|sur|parmi)\b", re.IGNORECASE)
 
 
 def _side(word: str) -> bool:
@@ -56,9 +64,10 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> Lis
            if 0 <= int(found.group(1)) < int(found.group(2))]
     if not _CONNECTOR.search(text):
         return out
-    for found, _, first, end in token_matches(_WORDED, text, starts, ends):
-        low, high = found.group(1), found.group(2)
-        if (not (low.isdigit() and high.isdigit()) and _side(low) and _side(high)
-                and low.casefold() != high.casefold()):
-            out.append((first, end))
+    for pattern in (_WORDED, _WORDED_AROUND):
+        for found, _, first, end in token_matches(pattern, text, starts, ends):
+            low, high = found.group(1), found.group(2)
+            if (not (low.isdigit() and high.isdigit()) and _side(low) and _side(high)
+                    and low.casefold() != high.casefold()):
+                out.append((first, end))
     return sorted(set(out))

@@ -117,12 +117,19 @@ class LanguagePack(BaseModel):
     #: words of saying that name their party after them ("by", "per", "according", "selon"):
     #: "borrower notified by phone" cites nobody (``core.hearsay``)
     reporting_prepositions: List[str] = []
-    #: how a party spoke, between its label and the colon ("Borrower email: …", ``core.hearsay``)
+    #: how a party spoke, and the words that join it to the party, in a speaker's label ("Borrower
+    #: email: …", "Email from borrower: …", "Airworthy (pilot)", ``core.hearsay``)
     speaker_channels: List[str] = []
+    #: words that name where a clearance came from when a party after them ends its clause
+    #: ("Negative crossmatch from the driver", ``core.hearsay``)
+    attribution_prepositions: List[str] = []
     #: verbs of checking, as written to order one ("check", "confirm", "vérifiez"): opening a
     #: clause, or after a word of ``to_do_markers``, they ask for a check not yet done
     #: (``core.coverage``, ``unexplain_checks``)
     check_verbs: List[str] = []
+    #: verbs of checking in the present tense ("confirms", "bestätigt"): with a clock time after
+    #: them in their clause, a check still to come ("lab confirms at 14:00")
+    check_verbs_present: List[str] = []
     #: words after such a verb, in its clause, that make it no order: a check done ("Check
     #: complete: airworthy"), a check named ("Check is in the file"), another verb ("check in")
     check_done_words: List[str] = []
@@ -130,6 +137,9 @@ class LanguagePack(BaseModel):
     request_words: List[str] = []
     #: stop words that put a verb of checking after them still to do ("lab will confirm")
     to_do_markers: List[str] = []
+    #: auxiliaries that, after such a marker and before a word, put a step still to do whatever
+    #: the verb ("brakes to be checked", "docs are to be signed")
+    to_do_auxiliaries: List[str] = []
     #: words that set a time for what a text states ("by", "from", "desde", "nach"): followed by a
     #: time or a day, the clearance may hold from then or be due by then (``core.time_conditions``)
     time_prepositions: List[str] = []
@@ -191,7 +201,9 @@ class LanguagePack(BaseModel):
                                    "question_subjects", "question_copulas", "question_preamble",
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions", "speaker_channels",
-                                   "check_verbs", "check_done_words", "request_words", "to_do_markers",
+                                   "attribution_prepositions",
+                                   "check_verbs", "check_verbs_present", "check_done_words", "request_words", "to_do_markers",
+                                   "to_do_auxiliaries",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
                                    "finding_words", "part_words", "step_words",
                                    "participle_endings", "past_time_words", "since_words")(_words)
