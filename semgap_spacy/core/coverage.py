@@ -367,6 +367,7 @@ class CoverageRules:
         self.to_do_markers = frozenset(_fold(w) for pack in packs for w in pack.to_do_markers)
         self.to_do_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.to_do_auxiliaries)
         self.checks_present = frozenset(_fold(w) for pack in packs for w in pack.check_verbs_present)
+        self.check_participles = frozenset(_fold(w) for pack in packs for w in pack.check_participles)
         self.conjunctions = frozenset(_fold(w) for pack in packs for w in pack.list_conjunctions)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
@@ -864,10 +865,11 @@ class CoverageRules:
             return False
 
         def still_to_do(i: int) -> bool:
-            """An auxiliary of a step still to do, after a marker with a word after it ("brakes to be
-            checked", "docs are to be signed")."""
+            """An auxiliary after a marker and before a check's participle: a check still to do
+            ("brakes to be checked", "docs are to be signed"; not "to be loaded today", "crew to be
+            at the gate", "confirmed to be airworthy")."""
             k = next_word(words, n, i + 1)
-            return to_do(previous_word(words, i - 1)) and k < n and any(ch.isalnum() for ch in words(k))
+            return to_do(previous_word(words, i - 1)) and k < n and words(k) in self.check_participles
 
         for i, key in enumerate(keys):
             if key not in parts or explained[i] is TERM or explained[i] is CUE or explained[i] is None:

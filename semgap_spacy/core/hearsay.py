@@ -74,17 +74,20 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
 
     for i in candidates:
         word = words(i)
+        span = None  # the tokens a label quotes: all of it
         if closes_label(word):
-            first = _label_start(words, i)
-            party = label_party(first, i) if first >= 0 and opens_sentence(words, first) else None
+            first = _label_start(words, i, parties, channels)
+            party = label_party(first, i) if first < i and opens_sentence(words, first) else None
+            span = (first, i + 1)
         elif word == "(":
             close = _closing(words, n, i)
             party = label_party(i + 1, close) if close > i + 1 else None
+            span = (i, close + 1)
         elif word in SIGNATURE_MARKS:
             end = _text_end(words, n, i + 1)
             party = label_party(i + 1, end) if end > i + 1 and any(is_term(j) for j in range(i)) else None
-            if party is not None:
-                out.append((i, end))
+            if party is not None and (not out or i >= out[-1][1]):
+                out.append((i, end))  # a signature vouches for the whole text, whichever sentence
             continue
         elif word in attributions:
             party = _attributed(words, n, i, parties, is_name, is_term)
@@ -97,9 +100,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         else:
             continue
         if party is not None and _sentence_has_term(words, n, i, is_term):
-            first, last = min(i, party), max(i, party)
+            first, end = span or (min(i, party), max(i, party) + 1)
             if not out or first >= out[-1][1]:
-                out.append((first, last + 1))
+                out.append((first, end))
     return out
 
 
@@ -119,15 +122,17 @@ def closes_label(word: str) -> bool:
     return word.endswith(":") and not any(ch.isalnum() for ch in word)
 
 
-def _label_start(words: Callable[[int], str], colon: int) -> int:
-    """The first token of the label before a colon (the words back to the sentence's start), or
-    -1 when it is longer than a label."""
-    j = colon - 1
-    while j >= 0 and colon - j <= _LABEL_SIZE:
-        if j == 0 or ends_statement(words(j - 1)) or words(j - 1) == ":":
-            return j
+def _label_start(words: Callable[[int], str], colon: int, parties: FrozenSet[str], channels: FrozenSet[str]) -> int:
+    """The first token of the words before a colon that a label may hold (a party, a channel, a
+    mark of ``_IN_LABEL``), at most ``_LABEL_SIZE`` of them; the colon itself when there are none.
+    Whether it opens its sentence (behind a stamp, a bullet, an @mention) is ``opens_sentence``'s."""
+    j = colon
+    while j > 0 and colon - j < _LABEL_SIZE:
+        word = words(j - 1)
+        if word not in parties and word not in channels and word not in _IN_LABEL:
+            break
         j -= 1
-    return -1
+    return j
 
 
 def _closing(words: Callable[[int], str], n: int, i: int) -> int:

@@ -137,9 +137,11 @@ class LanguagePack(BaseModel):
     request_words: List[str] = []
     #: stop words that put a verb of checking after them still to do ("lab will confirm")
     to_do_markers: List[str] = []
-    #: auxiliaries that, after such a marker and before a word, put a step still to do whatever
-    #: the verb ("brakes to be checked", "docs are to be signed")
+    #: auxiliaries that, after such a marker and before a word of ``check_participles``, put a
+    #: check still to do ("brakes to be checked", "docs are to be signed")
     to_do_auxiliaries: List[str] = []
+    #: participles of a check or of what one makes sure of ("checked", "signed", "received")
+    check_participles: List[str] = []
     #: words that set a time for what a text states ("by", "from", "desde", "nach"): followed by a
     #: time or a day, the clearance may hold from then or be due by then (``core.time_conditions``)
     time_prepositions: List[str] = []
@@ -203,7 +205,7 @@ class LanguagePack(BaseModel):
                                    "question_ends", "reporting_words", "reporting_prepositions", "speaker_channels",
                                    "attribution_prepositions",
                                    "check_verbs", "check_verbs_present", "check_done_words", "request_words", "to_do_markers",
-                                   "to_do_auxiliaries",
+                                   "to_do_auxiliaries", "check_participles",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
                                    "finding_words", "part_words", "step_words",
                                    "participle_endings", "past_time_words", "since_words")(_words)

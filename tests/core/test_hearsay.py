@@ -82,6 +82,49 @@ def test_a_party_inside_a_sentence_is_no_label(text):
     assert _found(text) == []
 
 
+_CHANNELS = frozenset({"email", "report", "from", "via", "on", "phone", "the", "'s"})
+_LABEL_PARTIES = PARTIES | {"customer", "gate", "donor", "crew"}
+
+
+def _labelled(text):
+    doc = _NLP.make_doc(text)
+    words = [t.lower_ for t in doc]
+    spans = hearsay_spans(words.__getitem__, len(words), range(len(words)), _LABEL_PARTIES, SAYING,
+                          lambda i: words[i] in ("clear", "close", "xm", "neg", "airworthy", "released"),
+                          channels=_CHANNELS, attributions=frozenset({"from", "via"}))
+    return [doc[a:b].text for a, b in spans]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Borrower via email: clear to close", ["Borrower via email:"]),  # a party and how it spoke
+    ("Email from borrower: clear to close", ["Email from borrower:"]),
+    ("Crew report: airworthy", ["Crew report:"]),
+    ("Borrower's email: clear to close", ["Borrower's email:"]),
+    ("Borrower (email): clear to close", ["Borrower (email):"]),  # "):" is one token
+    ("[09:52] Borrower on phone: clear to close", ["Borrower on phone:"]),  # behind a stamp
+    ("xm neg (driver)", ["(driver)"]),  # a party in brackets
+    ("Clear to close. - Borrower", ["- Borrower"]),  # a signature that ends the text
+    ("xm neg from the driver", ["from the driver"]),  # where the clearance came from
+    ("Clear to close, via the borrower.", ["via the borrower"]),
+])
+def test_a_label_brackets_a_signature_or_an_attribution_name_the_party(text, found):
+    assert _labelled(text) == found
+
+
+@pytest.mark.parametrize("text", [
+    "Customer order 4471: lot released",  # the label names an order, not a speaker
+    "Gate 12B: airworthy",
+    "xm neg; kidney from donor 4471",  # "from" after no term, and the party does not end it
+    "Clear to close, docs from borrower received",
+    "xm neg from donor 4471",
+    "Lot released - customer notified",  # the dash's words are more than a signature
+    "xm neg (donor 4471)",
+    "Borrower: on the way. xm neg",  # the label's sentence holds no term
+])
+def test_a_party_among_other_words_is_no_label(text):
+    assert _labelled(text) == []
+
+
 @pytest.mark.parametrize("text", [
     "Underwriter says we are clear to close",  # a party with that authority
     "Borrower signed, clear to close",  # a party that says nothing
@@ -116,11 +159,27 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
 
 
 @pytest.mark.parametrize("text, domain", [
+    ("Borrower via email: clear to close", "mortgage"),
+    ("Crew report: airworthy", "aviation_maintenance"),
+    ("Negative crossmatch (driver)", "medical_logistics"),
+    ("Batch released - customer", "pharma_qa"),
+    ("Negative crossmatch from the driver", "medical_logistics"),
+    ("Correo del prestatario: listo para el cierre", "mortgage"),
+    ("Message du client : lot libéré", "pharma_qa"),
+])
+def test_the_packs_name_how_a_party_spoke(decide, text, domain):
+    assert "hearsay" in {r["code"] for r in decide(text, domain=domain)["reasons"]}
+
+
+@pytest.mark.parametrize("text, domain", [
     ("Underwriter says clear to close", "mortgage"),
     ("Lab says negative crossmatch", "medical_logistics"),
     ("Courier said ETA 14:00. Negative crossmatch.", "medical_logistics"),
     ("Clear to close, borrower notified by phone", "mortgage"),
     ("Lot released by QA, customer notified", "pharma_qa"),
+    ("Customer order 4471: batch released", "pharma_qa"),
+    ("Negative crossmatch; kidney from donor 4471", "medical_logistics"),
+    ("Update from the lab: negative crossmatch", "medical_logistics"),
 ])
 def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"

@@ -226,6 +226,27 @@ UNSAFE = [
     ('aviation_maintenance', 'Airworthy :|'),
     ('aviation_maintenance', 'Airworthy 📉'),
     ('aviation_maintenance', 'Airworthy 🩹'),
+    # checks ordered with an adverb, across a label's mark, with a request after them, or still to do
+    ('aviation_maintenance', 'Airworthy; just check brakes'),
+    ('mortgage', 'Clear to close; also confirm funds'),
+    ('aviation_maintenance', 'Airworthy; Check: brakes'),
+    ('medical_logistics', 'Negative crossmatch; lab confirm pls'),
+    ('pharma_qa', 'Lote liberado; confirma con el laboratorio'),
+    ('pharma_qa', 'Lote liberado; también ver expediente'),
+    ('aviation_maintenance', 'Airworthy; brakes to be checked'),
+    ('mortgage', 'Clear to close; docs are to be signed'),
+    ('medical_logistics', 'xm neg; lab confirms at 14:00'),
+    ('aviation_maintenance', 'Airworthy; engineering checks brakes at 14:00'),
+    ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma a las 14:00'),
+    # a step ordered before the clearance, a part of what it covers
+    ('aviation_maintenance', 'Airworthy - brakes first, thanks'),
+    ('aviation_maintenance', 'Airworthy; first the brakes'),
+    ('aviation_maintenance', 'Airworthy. Next up: brakes'),
+    ('aviation_maintenance', 'Aeronavegable; avión primero, gracias'),
+    ('pharma_qa', 'Lot libéré ; laboratoire en premier, merci'),
+    ('pharma_qa', 'Batch released for some orders'),
+    ('medical_logistics', 'Negative crossmatch for some samples'),
+    ('mortgage', 'Clear to close; several docs signed'),
 ]
 
 HARMLESS = [
@@ -398,7 +419,13 @@ HARMLESS = [
     ('pharma_qa', 'Lote liberado; gracias de nuevo'),
     ('aviation_maintenance', 'Airworthy; crew at gate 12B, where the aircraft is'),
     ('mortgage', 'Clear to close; call the desk for anything'),
-    ('pharma_qa', 'Lot libéré ; dossier dans lequel tout est signé')
+    ('pharma_qa', 'Lot libéré ; dossier dans lequel tout est signé'),
+    # look-alikes of the rules that followed a fifth reading
+    ('medical_logistics', 'Lab confirms negative crossmatch at 03:12'),  # reports the result
+    ('medical_logistics', 'Kreuzprobe negativ, bestätigt vom Labor um 08:15.'),  # a participle
+    ('aviation_maintenance', 'Airworthy; crew to be at the gate by 06:00.'),
+    ('aviation_maintenance', 'Airworthy; departure 06:00 is the first'),
+    ('pharma_qa', 'Batch released; several shipments booked'),
 ]
 
 
