@@ -368,6 +368,7 @@ class CoverageRules:
         self.to_do_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.to_do_auxiliaries)
         self.checks_present = frozenset(_fold(w) for pack in packs for w in pack.check_verbs_present)
         self.check_participles = frozenset(_fold(w) for pack in packs for w in pack.check_participles)
+        self.clearance_verbs = frozenset(_fold(w) for pack in packs for w in pack.clearance_verbs)
         self.conjunctions = frozenset(_fold(w) for pack in packs for w in pack.list_conjunctions)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
         self._break_starts = cached(65536)(self.clauses.break_starts)
@@ -449,7 +450,8 @@ class CoverageRules:
                                                            folded in self.part_words or folded in self.step_words
                                                            or folded in self.check_verbs
                                                            or folded in self.to_do_auxiliaries
-                                                           or folded in self.checks_present))
+                                                           or folded in self.checks_present
+                                                           or folded in self.clearance_verbs))
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -761,32 +763,35 @@ class CoverageRules:
 
         words = _words_of(text, starts, ends)
 
-        def is_term(j: int) -> bool:
-            return explained[j] is TERM
+        def for_a_part(i: int) -> bool:
+            """A part word after a stop word right after a term: "Batch released for some orders",
+            "Negative crossmatch for some samples"."""
+            j = previous_word(words, i - 1)
+            return j >= 0 and explained[j] is STOP_WORD and 0 < j and explained[previous_word(words, j - 1)] is TERM
 
         def done(j: int) -> bool:
-            return words(j) in self.check_done or words(j) in self.finding_words
+            """A word that says something was done: "several docs signed", "some samples confirmed"."""
+            return words(j) in self.finding_words or words(j) in self.check_participles
 
-        def clause_holds(i: int, test: Callable[[int], bool], after_only: bool = False) -> bool:
-            """Whether a token of i's clause passes ``test``: "Batch released for some orders",
-            "Clear to close; several docs signed"."""
-            for step in ((1,) if after_only else (1, -1)):
-                j = i + step
-                while 0 <= j < n and not _ends_clause(words(j)):
-                    if test(j):
-                        return True
-                    j += step
+        def clause_holds(i: int, test: Callable[[int], bool]) -> bool:
+            """Whether a token after i in its clause passes ``test``."""
+            j = i + 1
+            while j < n and not _ends_clause(words(j)):
+                if test(j):
+                    return True
+                j += 1
             return False
 
         def orders_a_step(i: int) -> bool:
             """A step word that ends its clause after a word that names a thing ("brakes first,
             thanks", "logbook first please"), or opens it before a stop word or a comma ("first
             the brakes", "First, the logbook"); not "is the first", "order 4471 first", "first
-            departure 06:00"."""
+            departure 06:00", "the file checked first" (a participle: a step done)."""
             before, after = previous_word(words, i - 1), next_word(words, n, i + 1)
             while after < n and words(after) in self.request_words:
                 after = next_word(words, n, after + 1)
-            if before >= 0 and explained[before] in _THING_RULES and (after >= n or _ends_clause(words(after))):
+            if (before >= 0 and explained[before] in _THING_RULES and (after >= n or _ends_clause(words(after)))
+                    and not self._participle(text[starts[before]:ends[before]])):
                 return True
             return ((before < 0 or _ends_clause(words(before))) and after < n
                     and (words(after) == "," or explained[after] is STOP_WORD))
@@ -795,8 +800,8 @@ class CoverageRules:
             if key not in parts or explained[i] is not STOP_WORD:
                 continue
             folded = _fold(text[starts[i]:ends[i]])
-            if folded in self.part_words and (term_beside(i, 1, False) or clause_holds(i, is_term)
-                                              or clause_holds(i, done, after_only=True)):
+            if folded in self.part_words and (term_beside(i, 1, False) or for_a_part(i)
+                                              or clause_holds(i, done)):
                 explained[i] = None
             elif folded in self.step_words and (term_beside(i, 1, True) or term_beside(i, -1, True)
                                                 or orders_a_step(i)):
@@ -864,6 +869,19 @@ class CoverageRules:
                 k = next_word(words, n, k + 1)
             return False
 
+        def clearance_to_do(i: int) -> bool:
+            """A verb of the clearance itself after a marker, with nothing but times after it in its
+            clause: a clearance still to give ("title to clear", "funds to clear today", "QP will
+            release", "dossier à clôturer"; not "sent to loan processor", "ready to close at 14:00")."""
+            if not to_do(previous_word(words, i - 1)):
+                return False
+            k = next_word(words, n, i + 1)
+            while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
+                if words(k) not in self.time_words and words(k) not in self.request_words:
+                    return False
+                k = next_word(words, n, k + 1)
+            return True
+
         def still_to_do(i: int) -> bool:
             """An auxiliary after a marker and before a check's participle: a check still to do
             ("brakes to be checked", "docs are to be signed"; not "to be loaded today", "crew to be
@@ -876,7 +894,8 @@ class CoverageRules:
                 continue
             word = words(i)
             if ((word in self.check_verbs and orders(i)) or (word in self.to_do_auxiliaries and still_to_do(i))
-                    or (word in self.checks_present and scheduled(i))):
+                    or (word in self.checks_present and scheduled(i))
+                    or (word in self.clearance_verbs and clearance_to_do(i))):
                 explained[i] = None
         return explained
 

@@ -142,6 +142,10 @@ class LanguagePack(BaseModel):
     to_do_auxiliaries: List[str] = []
     #: participles of a check or of what one makes sure of ("checked", "signed", "received")
     check_participles: List[str] = []
+    #: verbs of the clearances themselves ("clear", "release", "clôturer"): after a word of
+    #: ``to_do_markers``, with nothing but times after them in their clause, a clearance still
+    #: to give ("title to clear", "QP will release")
+    clearance_verbs: List[str] = []
     #: words that set a time for what a text states ("by", "from", "desde", "nach"): followed by a
     #: time or a day, the clearance may hold from then or be due by then (``core.time_conditions``)
     time_prepositions: List[str] = []
@@ -205,7 +209,7 @@ class LanguagePack(BaseModel):
                                    "question_ends", "reporting_words", "reporting_prepositions", "speaker_channels",
                                    "attribution_prepositions",
                                    "check_verbs", "check_verbs_present", "check_done_words", "request_words", "to_do_markers",
-                                   "to_do_auxiliaries", "check_participles",
+                                   "to_do_auxiliaries", "check_participles", "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
                                    "finding_words", "part_words", "step_words",
                                    "participle_endings", "past_time_words", "since_words")(_words)

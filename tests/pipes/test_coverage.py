@@ -786,7 +786,7 @@ def test_an_unexplained_clause_span_holds_its_words(decide, text):
     ("First lot released", "pharma_qa", ["First"]),
     ("Clear to close. Next shift notified.", "mortgage", []),  # beside another word
     ("Airworthy; first departure 06:00.", "aviation_maintenance", []),  # a sentence's end between
-    ("Airworthy - check the logbook first", "aviation_maintenance", ["check"]),  # an order to check
+    ("Airworthy - check the logbook first", "aviation_maintenance", ["check", "first"]),  # an order, a step
     ("Clear to close; the file checked first. Thanks", "mortgage", []),  # "first" ends no step
     ("Airworthy; crew checked the first wheel.", "aviation_maintenance", []),  # a word follows
     ("Primero: prueba cruzada negativa", "medical_logistics", ["Primero"]),
