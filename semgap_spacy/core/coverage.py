@@ -364,10 +364,12 @@ class CoverageRules:
         self.check_verbs = frozenset(_fold(w) for pack in packs for w in pack.check_verbs)
         self.check_done = frozenset(_fold(w) for pack in packs for w in pack.check_done_words)
         self.request_words = frozenset(_fold(w) for pack in packs for w in pack.request_words)
+        self.check_adverbs = frozenset(_fold(w) for pack in packs for w in pack.check_adverbs)
         self.to_do_markers = frozenset(_fold(w) for pack in packs for w in pack.to_do_markers)
         self.to_do_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.to_do_auxiliaries)
         self.checks_present = frozenset(_fold(w) for pack in packs for w in pack.check_verbs_present)
         self.check_participles = frozenset(_fold(w) for pack in packs for w in pack.check_participles)
+        self.part_prepositions = frozenset(_fold(w) for pack in packs for w in pack.part_prepositions)
         self.clearance_verbs = frozenset(_fold(w) for pack in packs for w in pack.clearance_verbs)
         self.conjunctions = frozenset(_fold(w) for pack in packs for w in pack.list_conjunctions)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
@@ -764,44 +766,45 @@ class CoverageRules:
         words = _words_of(text, starts, ends)
 
         def for_a_part(i: int) -> bool:
-            """A part word after a stop word right after a term: "Batch released for some orders",
-            "Negative crossmatch for some samples"."""
+            """A part word after a word of ``part_prepositions`` right after a term: "Batch released
+            for some orders", "Negative crossmatch for some samples"; not "and many thanks"."""
             j = previous_word(words, i - 1)
-            return j >= 0 and explained[j] is STOP_WORD and 0 < j and explained[previous_word(words, j - 1)] is TERM
+            return j > 0 and words(j) in self.part_prepositions and explained[previous_word(words, j - 1)] is TERM
 
         def done(j: int) -> bool:
             """A word that says something was done: "several docs signed", "some samples confirmed"."""
             return words(j) in self.finding_words or words(j) in self.check_participles
 
-        def clause_holds(i: int, test: Callable[[int], bool]) -> bool:
-            """Whether a token after i in its clause passes ``test``."""
-            j = i + 1
-            while j < n and not _ends_clause(words(j)):
-                if test(j):
+        def done_after(i: int) -> bool:
+            """Whether one of the two words after i says something was done ("several docs
+            signed"; not "certain the logbook is signed")."""
+            j = next_word(words, n, i + 1)
+            for _ in range(2):
+                if j >= n or _ends_clause(words(j)):
+                    return False
+                if done(j):
                     return True
-                j += 1
+                j = next_word(words, n, j + 1)
             return False
 
         def orders_a_step(i: int) -> bool:
             """A step word that ends its clause after a word that names a thing ("brakes first,
-            thanks", "logbook first please"), or opens it before a stop word or a comma ("first
-            the brakes", "First, the logbook"); not "is the first", "order 4471 first", "first
-            departure 06:00", "the file checked first" (a participle: a step done)."""
+            thanks", "logbook first please"); not "is the first", "order 4471 first", "first
+            departure 06:00", "the file checked first" (a participle: a step done). Opening its
+            clause it cannot be told from a greeting's ("First of all, thanks", "Next, the signing
+            at 14:00") by the words around it."""
             before, after = previous_word(words, i - 1), next_word(words, n, i + 1)
             while after < n and words(after) in self.request_words:
                 after = next_word(words, n, after + 1)
-            if (before >= 0 and explained[before] in _THING_RULES and (after >= n or _ends_clause(words(after)))
-                    and not self._participle(text[starts[before]:ends[before]])):
-                return True
-            return ((before < 0 or _ends_clause(words(before))) and after < n
-                    and (words(after) == "," or explained[after] is STOP_WORD))
+            return (before >= 0 and explained[before] in _THING_RULES and (after >= n or _ends_clause(words(after)))
+                    and not self._participle(text[starts[before]:ends[before]]))
 
         for i, key in enumerate(keys):
             if key not in parts or explained[i] is not STOP_WORD:
                 continue
             folded = _fold(text[starts[i]:ends[i]])
             if folded in self.part_words and (term_beside(i, 1, False) or for_a_part(i)
-                                              or clause_holds(i, done)):
+                                              or done_after(i)):
                 explained[i] = None
             elif folded in self.step_words and (term_beside(i, 1, True) or term_beside(i, -1, True)
                                                 or orders_a_step(i)):
@@ -839,35 +842,36 @@ class CoverageRules:
 
         def orders(i: int) -> bool:
             j = previous_word(words, i - 1)
-            while j >= 0 and words(j) in self.request_words:
+            while j >= 0 and (words(j) in self.request_words or words(j) in self.check_adverbs):
                 j = previous_word(words, j - 1)
             # a subject or another word before it orders nothing ("lab checked", "QC check")
             opens = j < 0 or not any(ch.isalnum() for ch in words(j)) or to_do(j)
-            k, said, asked = next_word(words, n, i + 1), False, False
-            if k < n and words(k) in _LABEL_MARKS:  # "Check: brakes"; but "Check: airworthy" labels
-                k = next_word(words, n, k + 1)
-                if k < n and explained[k] is TERM:
-                    return False
+            k, said, last = next_word(words, n, i + 1), False, -1
             while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
                 if words(k) in self.check_done:
                     return False
-                asked = asked or words(k) in self.request_words  # "lab confirm pls"
                 said = said or any(ch.isalnum() for ch in words(k))
+                last = k
                 k = next_word(words, n, k + 1)
+            asked = last > i and words(last) in self.request_words  # "lab confirm pls"
             return asked or (opens and (said or to_do(j)))
 
         def scheduled(i: int) -> bool:
-            """A check in the present tense with a clock time after it in its clause and no term
-            between: still to come ("lab confirms at 14:00", "QA checks labels at 14:00"); not "lab
-            confirmed at 14:00" nor "Lab confirms negative crossmatch at 03:12", which reports."""
-            k = next_word(words, n, i + 1)
+            """A check in the present tense with a clock time after it in its clause, and neither a
+            term nor a word of a check done there: still to come ("lab confirms at 14:00", "QA checks
+            labels at 14:00"); not "lab confirmed at 14:00", "Lab confirms negative crossmatch at
+            03:12", which reports, "Checks complete 06:30", nor a stamp ("Lab confirms 03:12: …")."""
+            k, timed = next_word(words, n, i + 1), False
             while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
-                if explained[k] is TERM:
-                    return False
+                if explained[k] is TERM or words(k) in self.check_done:
+                    return False  # it reports the clearance, or a check done ("Checks complete 06:30")
                 if is_time_or_date(words(k)) and any(ch.isdigit() for ch in words(k)):
-                    return True
+                    after = next_word(words, n, k + 1)
+                    if after < n and words(after) in (":", "-", "–", "—"):
+                        return False  # a stamp: "Lab confirms 03:12: negative crossmatch"
+                    timed = True
                 k = next_word(words, n, k + 1)
-            return False
+            return timed
 
         def clearance_to_do(i: int) -> bool:
             """A verb of the clearance itself after a marker, with nothing but times after it in its
@@ -1121,10 +1125,6 @@ def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
 
 #: marks that end a clause for a verb of checking (``unexplain_checks``), besides a statement's end
 _CLAUSE_MARKS = frozenset({",", ":", "-", "–", "—", "(", ")"})
-
-
-#: marks after a verb of checking that it may order across ("Check: brakes", "check - brakes")
-_LABEL_MARKS = frozenset({":", "-", "–", "—"})
 
 
 def _ends_clause(word: str) -> bool:

@@ -22,6 +22,7 @@ airworthy": a company, not the gate).
 """
 from typing import Callable, FrozenSet, Iterable, List, Optional, Tuple
 
+from .number_shapes import is_time_or_date
 from .questions import ends_statement, opens_sentence, previous_word
 
 HEARSAY = "hearsay"
@@ -54,14 +55,16 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     channels (FrozenSet[str]): Words that may stand beside the party in a speaker's label, the way
         it spoke and the words that join them ("Borrower email: clear to close", "Crew report:
         airworthy", "Email from borrower: …", "Borrower via email: …"). A label is a party
-        and such words only: before a colon that opens the sentence, inside brackets
-        ("Airworthy (pilot)"), or after a dash that ends the text, a signature ("Clear to close.
-        — Borrower"). "Customer order 4471: lot released" and "Gate 12B: airworthy" name
-        other things than a speaker.
-    attributions (FrozenSet[str]): Words that name the party a clearance came from when they
-        follow the clearance's term and the party ends the clause: "Negative crossmatch from the
-        driver", "Airworthy, from the captain", "Clear to close via the borrower"; not "kidney
-        from donor 4471" nor "docs from borrower received".
+        and such words only: before a colon that opens the sentence, or after a dash that
+        follows a sentence's end and ends the text, a signature ("Clear to close. — Borrower").
+        "Customer order 4471: lot released", "Gate 12B: airworthy", "Update on the borrower: …"
+        and "package sent - borrower" name other things than a speaker; a party in brackets
+        says whom a clearance is for as often as who gave it ("Negative crossmatch
+        (recipient)"), and is left alone.
+    attributions (FrozenSet[str]): Words that name the party a clearance came from when they open
+        a clause of their own right after the clearance's and the party ends it: "Airworthy, from
+        the captain", "Clear to close - via the borrower"; not "Lot released from the
+        warehouse", "Clear to close via escrow", "kidney from donor 4471".
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -79,13 +82,10 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             first = _label_start(words, i, parties, channels)
             party = label_party(first, i) if first < i and opens_sentence(words, first) else None
             span = (first, i + 1)
-        elif word == "(":
-            close = _closing(words, n, i)
-            party = label_party(i + 1, close) if close > i + 1 else None
-            span = (i, close + 1)
         elif word in SIGNATURE_MARKS:
             end = _text_end(words, n, i + 1)
-            party = label_party(i + 1, end) if end > i + 1 and any(is_term(j) for j in range(i)) else None
+            signs = i > 0 and ends_statement(words(i - 1)) and end > i + 1 and any(is_term(j) for j in range(i))
+            party = label_party(i + 1, end) if signs else None
             if party is not None and (not out or i >= out[-1][1]):
                 out.append((i, end))  # a signature vouches for the whole text, whichever sentence
             continue
@@ -109,9 +109,11 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
 #: a dash before a signature that ends the text ("Clear to close. — Borrower")
 SIGNATURE_MARKS = frozenset({"-", "–", "—", "--", "~"})
 #: the marks that open a speaker's label or may close one (a colon: ``closes_label``)
-LABEL_MARKS = frozenset({":", "("}) | SIGNATURE_MARKS
+LABEL_MARKS = frozenset({":"}) | SIGNATURE_MARKS
 #: marks a label may hold besides its words ("Borrower (email):", "Borrower's email:")
-_IN_LABEL = frozenset({"(", ")", "'", "’", "'s", "’s", "/"})
+_IN_LABEL = frozenset({"(", ")", "'", "’", "'s", "’s"})
+#: marks after which an attribution opens a clause of its own
+_CLAUSE_OPENERS = frozenset({",", "-", "–", "—"})
 #: the most tokens a label holds
 _LABEL_SIZE = 6
 
@@ -124,23 +126,15 @@ def closes_label(word: str) -> bool:
 
 def _label_start(words: Callable[[int], str], colon: int, parties: FrozenSet[str], channels: FrozenSet[str]) -> int:
     """The first token of the words before a colon that a label may hold (a party, a channel, a
-    mark of ``_IN_LABEL``), at most ``_LABEL_SIZE`` of them; the colon itself when there are none.
+    mark of ``_IN_LABEL``, a clock time: "Borrower email 14:05:"), at most ``_LABEL_SIZE`` of them; the colon itself when there are none.
     Whether it opens its sentence (behind a stamp, a bullet, an @mention) is ``opens_sentence``'s."""
     j = colon
     while j > 0 and colon - j < _LABEL_SIZE:
         word = words(j - 1)
-        if word not in parties and word not in channels and word not in _IN_LABEL:
+        if word not in parties and word not in channels and word not in _IN_LABEL and not is_time_or_date(word):
             break
         j -= 1
     return j
-
-
-def _closing(words: Callable[[int], str], n: int, i: int) -> int:
-    """The token that closes the bracket opened at i, within a label's size, or i."""
-    for j in range(i + 1, min(n, i + 2 + _LABEL_SIZE)):
-        if words(j) == ")":
-            return j
-    return i
 
 
 def _text_end(words: Callable[[int], str], n: int, i: int) -> int:
@@ -160,19 +154,21 @@ def _label_party(words: Callable[[int], str], first: int, end: int, parties: Fro
         word = words(j)
         if word in parties and not is_name(j):
             party = j if party is None else party
-        elif word not in channels and word not in _IN_LABEL and word.strip():
+        elif word not in channels and word not in _IN_LABEL and word.strip() and not is_time_or_date(word):
             return None
     return party
 
 
 def _attributed(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],
                 is_name: Callable[[int], bool], is_term: Callable[[int], bool]) -> Optional[int]:
-    """The party a word of ``attributions`` at i names, or None: it follows a term (marks between)
-    and the party, after two words at most, ends its clause."""
-    before = i - 1
+    """The party a word of ``attributions`` at i names, or None: it opens a clause of its own right
+    after a term's (a comma or a dash between) and the party, after two words at most, ends it
+    ("Airworthy, from the captain"; not "Lot released from the warehouse", "via escrow")."""
+    before, marked = i - 1, False
     while before >= 0 and not any(ch.isalnum() for ch in words(before)) and not ends_statement(words(before)):
+        marked = marked or words(before) in _CLAUSE_OPENERS
         before -= 1
-    if before < 0 or not is_term(before):
+    if before < 0 or not is_term(before) or not marked:
         return None
     for j in range(i + 1, min(n, i + 4)):
         word = words(j)

@@ -62,8 +62,6 @@ _SLIP_DIGITS = 4
 _LETTER_SUFFIX = re.compile(r"(.*[0-9]{3}[-‐‑‒–—_/.]?)([a-z]{1,2})")
 #: what may stand between an identifier's parts, and tells no two of them apart when it differs
 _SEPARATORS = re.compile(r"[-‐‑‒–—_/.:#]")
-#: a value that ends in three digits or more: one of a series whose other values add a letter or two
-_SERIES_HEAD = re.compile(r".*[^0-9\W][^a-z]*[0-9]{3}")
 #: the most capital letters a code before a number may have, a space between ("LOT 43", "D 4471")
 _CODE_LETTERS = 4
 #: a bare number with the sign that may open it ("#4471", "№4471")
@@ -137,7 +135,8 @@ def _label_before(first: int, value: str, text: str, starts: Sequence[int], ends
     if ends[k] + 1 != starts[first] or text[ends[k]] != " " or rules[k] is stop_rule or not word.isalpha():
         return None
     if word.isupper() and len(word) <= _CODE_LETTERS and len(value) >= 2 and not _CLOCK_DIGITS.fullmatch(value):
-        # a code written with a space ("LOT 43" is "LOT-43"; "B 118", where "B" is an initial)
+        # a code written with a space ("LOT 43" is "LOT-43"; "B 118", where "B" is an initial), as
+        # "<letters>0": ``identifier_conflicts`` compares it with the codes written glued only
         return word.lower() + "0"
     if rules[k] is shape_rule:
         return None
@@ -164,6 +163,7 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
     # bare numbers by their digits in order, with the word that labels each, if any
     slips: Dict[str, Dict[str, Tuple[Optional[str], Tuple[int, int, int, int]]]] = {}
     done = -1  # the last token of the run read last: a run with two digit groups is read once
+    spaced: List[Tuple[str, str, Tuple[int, int, int, int]]] = []  # codes written with a space
     for found in _DIGITS.finditer(text):
         i = bisect_right(starts, found.start()) - 1
         if i <= done or i < 0 or rules[i] is not shape_rule:
@@ -190,17 +190,18 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         if form is None:
             if label is None:
                 continue
-            if label.endswith("0"):  # a code: its letters and the number, as written without the space
-                form, value, first = label, label[:-1] + value, first - 1
-            else:
-                form, value, first = f"{label} 0", f"{label} {value}", first - 1
+            if label.endswith("0"):  # a code written with a space: one of the codes written glued, if any
+                spaced.append((label, label[:-1] + value, (first - 1, last, starts[first - 1], end_char)))
+                continue
+            form, value, first = f"{label} 0", f"{label} {value}", first - 1
         where = (first, last, starts[first], end_char)
         by_form.setdefault(form, {}).setdefault(value.lower(), where)
         series = _LETTER_SUFFIX.fullmatch(value.lower())
         if series:  # the separators are gone: "N123AB" and "N-123AC" are one series
             by_form.setdefault(f"{series.group(1)} +letters", {}).setdefault(value.lower(), where)
-        elif _SERIES_HEAD.fullmatch(value.lower()):  # "B117" heads the series of "B117A"
-            by_form.setdefault(f"{value.lower()} +letters", {}).setdefault(value.lower(), where)
+    for form, value, where in spaced:
+        if form in by_form:  # "LOT-42 … LOT 43"; but "QC 12 and QC 14 signed", "stand B 12 … B 14" name places
+            by_form[form].setdefault(value, where)
     for digits, values in slips.items():
         # the same digits in another order: one number mistyped ("file 4417; this is 4471"), unless
         # two labels say they are two kinds of thing ("recipient 1133, donor 1331"); numbers that

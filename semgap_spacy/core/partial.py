@@ -37,11 +37,6 @@ _COUNT = re.compile(
 _WORDED = re.compile(
     r"(?<![\w.,/:-])([^\W_]+)\s+(?:of|out\s+of|von|aus|de|des|sur)\s+" + _DETERMINERS
     + r"([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
-#: a count in words with the counted word between ("one borrower of two"): with digits on either
-#: side that is a size as often ("3 shipments of 200", "two pallets of 200")
-_WORDED_AROUND = re.compile(
-    r"(?<![\w.,/:-])([^\W\d_]+)\s+[^\W\d_]+\s+(?:of|out\s+of|von|aus|de|sur|parmi)\s+" + _DETERMINERS
-    + r"([^\W\d_]+)(?![\w.,/:]\w)", re.IGNORECASE)
 
 
 #: what a count's sides stand around, in any text that may hold one
@@ -64,10 +59,9 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> Lis
            if 0 <= int(found.group(1)) < int(found.group(2))]
     if not _CONNECTOR.search(text):
         return out
-    for pattern in (_WORDED, _WORDED_AROUND):
-        for found, _, first, end in token_matches(pattern, text, starts, ends):
-            low, high = found.group(1), found.group(2)
-            if (not (low.isdigit() and high.isdigit()) and _side(low) and _side(high)
-                    and low.casefold() != high.casefold()):
-                out.append((first, end))
+    for found, _, first, end in token_matches(_WORDED, text, starts, ends):
+        low, high = found.group(1), found.group(2)
+        if (not (low.isdigit() and high.isdigit()) and _side(low) and _side(high)
+                and low.casefold() != high.casefold()):
+            out.append((first, end))
     return sorted(set(out))

@@ -133,8 +133,11 @@ class LanguagePack(BaseModel):
     #: words after such a verb, in its clause, that make it no order: a check done ("Check
     #: complete: airworthy"), a check named ("Check is in the file"), another verb ("check in")
     check_done_words: List[str] = []
-    #: words of asking that may stand before such a verb ("please check labels")
+    #: words of asking that may stand before such a verb ("please check labels"), or end its
+    #: clause ("lab confirm pls")
     request_words: List[str] = []
+    #: words that may stand before such a verb opening its clause ("just check brakes")
+    check_adverbs: List[str] = []
     #: stop words that put a verb of checking after them still to do ("lab will confirm")
     to_do_markers: List[str] = []
     #: auxiliaries that, after such a marker and before a word of ``check_participles``, put a
@@ -160,8 +163,12 @@ class LanguagePack(BaseModel):
     #: ("Aircraft to be airworthy", "CTC to be issued"; ``core.time_conditions``)
     to_come_words: List[str] = []
     #: stop words that name a part of what they stand before ("some", "several", "quelques"):
-    #: right before a clearance's term they are unexplained ("Some lots released")
+    #: right before a clearance's term they are unexplained ("Some lots released"), as after a
+    #: word of ``part_prepositions`` right after one ("Batch released for some orders") or two
+    #: words at most before a check's participle ("several docs signed")
     part_words: List[str] = []
+    #: prepositions that give a clearance's scope ("for", "para", "pour", "für")
+    part_prepositions: List[str] = []
     #: stop words that order steps ("next", "first"): right beside a clearance's term, marks but
     #: no sentence's end between, they are unexplained ("Next: clear to close", "Airworthy next")
     step_words: List[str] = []
@@ -208,10 +215,11 @@ class LanguagePack(BaseModel):
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions", "speaker_channels",
                                    "attribution_prepositions",
-                                   "check_verbs", "check_verbs_present", "check_done_words", "request_words", "to_do_markers",
+                                   "check_verbs", "check_verbs_present", "check_done_words", "request_words", "check_adverbs",
+                                   "to_do_markers",
                                    "to_do_auxiliaries", "check_participles", "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
-                                   "finding_words", "part_words", "step_words",
+                                   "finding_words", "part_words", "part_prepositions", "step_words",
                                    "participle_endings", "past_time_words", "since_words")(_words)
 
     @field_validator("neutral_after")

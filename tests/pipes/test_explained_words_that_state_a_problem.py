@@ -226,13 +226,10 @@ UNSAFE = [
     ('aviation_maintenance', 'Airworthy :|'),
     ('aviation_maintenance', 'Airworthy 📉'),
     ('aviation_maintenance', 'Airworthy 🩹'),
-    # checks ordered with an adverb, across a label's mark, with a request after them, or still to do
+    # checks ordered with an adverb before them, a request ending their clause, or still to do
     ('aviation_maintenance', 'Airworthy; just check brakes'),
     ('mortgage', 'Clear to close; also confirm funds'),
-    ('aviation_maintenance', 'Airworthy; Check: brakes'),
     ('medical_logistics', 'Negative crossmatch; lab confirm pls'),
-    ('pharma_qa', 'Lote liberado; confirma con el laboratorio'),
-    ('pharma_qa', 'Lote liberado; también ver expediente'),
     ('aviation_maintenance', 'Airworthy; brakes to be checked'),
     ('mortgage', 'Clear to close; docs are to be signed'),
     ('medical_logistics', 'xm neg; lab confirms at 14:00'),
@@ -240,10 +237,7 @@ UNSAFE = [
     ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma a las 14:00'),
     # a step ordered before the clearance, a part of what it covers
     ('aviation_maintenance', 'Airworthy - brakes first, thanks'),
-    ('aviation_maintenance', 'Airworthy; first the brakes'),
-    ('aviation_maintenance', 'Airworthy. Next up: brakes'),
     ('aviation_maintenance', 'Aeronavegable; avión primero, gracias'),
-    ('pharma_qa', 'Lot libéré ; laboratoire en premier, merci'),
     ('pharma_qa', 'Batch released for some orders'),
     ('medical_logistics', 'Negative crossmatch for some samples'),
     ('mortgage', 'Clear to close; several docs signed'),
@@ -420,12 +414,24 @@ HARMLESS = [
     ('aviation_maintenance', 'Airworthy; crew at gate 12B, where the aircraft is'),
     ('mortgage', 'Clear to close; call the desk for anything'),
     ('pharma_qa', 'Lot libéré ; dossier dans lequel tout est signé'),
-    # look-alikes of the rules that followed a fifth reading
+    # look-alikes of the rules that followed them, some from a fifth hunt
     ('medical_logistics', 'Lab confirms negative crossmatch at 03:12'),  # reports the result
     ('medical_logistics', 'Kreuzprobe negativ, bestätigt vom Labor um 08:15.'),  # a participle
     ('aviation_maintenance', 'Airworthy; crew to be at the gate by 06:00.'),
     ('aviation_maintenance', 'Airworthy; departure 06:00 is the first'),
     ('pharma_qa', 'Batch released; several shipments booked'),
+    ('pharma_qa', 'QA confirm lot released just now.'),
+    ('aviation_maintenance', 'Checks complete 06:30, airworthy.'),
+    ('medical_logistics', 'Lab confirms 03:12: negative crossmatch.'),
+    ('pharma_qa', 'Lot released and many thanks to QA.'),
+    ('mortgage', 'First of all, thanks: clear to close.'),
+    ('mortgage', 'Clear to close. Next, the signing at 14:00.'),
+    ('medical_logistics', 'Confirma el laboratorio: prueba cruzada negativa.'),
+    ('mortgage', 'Listo para el cierre, ver expediente 4471.'),
+    ('pharma_qa', 'Lot released, ready to be loaded.'),
+    ('aviation_maintenance', 'Airworthy. Stand B 12 now, stand B 14 at 06:00.'),
+    ('aviation_maintenance', 'Airworthy: B737 at stand 12, B737F at stand 14.'),
+    ('aviation_maintenance', 'Airworthy, one crew of four on the flight.'),
 ]
 
 
