@@ -61,7 +61,7 @@ from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
-from .hearsay import HEARSAY, LABEL_MARKS, closes_label, hearsay_spans
+from .hearsay import HEARSAY, SIGNATURE_MARKS, closes_label, hearsay_spans
 from .partial import PARTIAL_COUNT, partial_counts
 from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
                         previous_word, tag_questions, word_order_questions)
@@ -444,7 +444,7 @@ class CoverageRules:
         return (self._word_rule(text, rules), _kinds_of(bool(self.clauses.break_starts(text)), in_phrase,
                                                            folded in self.openers, folded in self.question_openers,
                                                            folded in rules.no_authority,
-                                                           folded in self.saying or folded in LABEL_MARKS
+                                                           folded in self.saying or folded in SIGNATURE_MARKS
                                                            or closes_label(folded),
                                                            folded in self.time_keys, folded in self.time_words,
                                                            folded in self.past_keys, folded in self.ago_keys,
@@ -742,7 +742,10 @@ class CoverageRules:
         "several shipments booked" names no clearance's part and stays a stop word. So for a word
         of ``step_words`` right beside a term, marks but no sentence's end between: "Next: clear
         to close", "Airworthy next", "First lot released" order the clearance as a step still to
-        come; "next shift", "Airworthy; first departure 06:00" do not.
+        come; "next shift", "Airworthy; first departure 06:00" do not. Beyond the term: a part
+        word after a word of ``part_prepositions`` right after one ("Batch released for some
+        orders") or two words at most before a check's participle ("several docs signed"), and a
+        step word that ends its clause after a word that names a thing ("brakes first, thanks").
 
         explained (List[Optional[str]]): The rule per token, changed here.
         text (str): The text; starts, ends: the tokens' character offsets.
@@ -823,7 +826,12 @@ class CoverageRules:
         word of ``check_done_words``, which make it no order: a check done ("Check complete:
         airworthy", "Confirm received"), a check named ("Check is in the file", "Check A
         complete"), another verb ("crew will check in at 05:00"). "lab checked" and "QC check"
-        have a word before the verb, and order nothing.
+        have a word before the verb, and order nothing, unless a request word ends its clause ("lab
+        confirm pls"). Words of ``check_adverbs`` may stand before it as request words do ("just
+        check brakes"). Still to come or to do, whatever stands before: a verb of
+        ``check_verbs_present`` with a clock time after it (``scheduled``), an auxiliary of
+        ``to_do_auxiliaries`` before a check's participle, and a verb of ``clearance_verbs`` after a
+        marker with nothing but times after it.
 
         explained (List[Optional[str]]): The rule per token, changed here.
         text (str): The text; starts, ends: the tokens' character offsets.
@@ -867,7 +875,7 @@ class CoverageRules:
                     return False  # it reports the clearance, or a check done ("Checks complete 06:30")
                 if is_time_or_date(words(k)) and any(ch.isdigit() for ch in words(k)):
                     after = next_word(words, n, k + 1)
-                    if after < n and words(after) in (":", "-", "–", "—"):
+                    if after < n and (closes_label(words(after)) or words(after) in SIGNATURE_MARKS):
                         return False  # a stamp: "Lab confirms 03:12: negative crossmatch"
                     timed = True
                 k = next_word(words, n, k + 1)

@@ -108,8 +108,6 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
 
 #: a dash before a signature that ends the text ("Clear to close. — Borrower")
 SIGNATURE_MARKS = frozenset({"-", "–", "—", "--", "~"})
-#: the marks that open a speaker's label or may close one (a colon: ``closes_label``)
-LABEL_MARKS = frozenset({":"}) | SIGNATURE_MARKS
 #: marks a label may hold besides its words ("Borrower (email):", "Borrower's email:")
 _IN_LABEL = frozenset({"(", ")", "'", "’", "'s", "’s"})
 #: marks after which an attribution opens a clause of its own
@@ -124,10 +122,12 @@ def closes_label(word: str) -> bool:
     return word.endswith(":") and not any(ch.isalnum() for ch in word)
 
 
-def _label_start(words: Callable[[int], str], colon: int, parties: FrozenSet[str], channels: FrozenSet[str]) -> int:
+def _label_start(words: Callable[[int], str], colon: int, parties: FrozenSet[str],
+                 channels: FrozenSet[str]) -> int:
     """The first token of the words before a colon that a label may hold (a party, a channel, a
-    mark of ``_IN_LABEL``, a clock time: "Borrower email 14:05:"), at most ``_LABEL_SIZE`` of them; the colon itself when there are none.
-    Whether it opens its sentence (behind a stamp, a bullet, an @mention) is ``opens_sentence``'s."""
+    mark of ``_IN_LABEL``, a clock time: "Borrower email 14:05:"), at most ``_LABEL_SIZE`` of
+    them; the colon itself when there are none. Whether it opens its sentence (behind a stamp, a
+    bullet, an @mention) is ``opens_sentence``'s."""
     j = colon
     while j > 0 and colon - j < _LABEL_SIZE:
         word = words(j - 1)

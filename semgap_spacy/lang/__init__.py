@@ -118,10 +118,10 @@ class LanguagePack(BaseModel):
     #: "borrower notified by phone" cites nobody (``core.hearsay``)
     reporting_prepositions: List[str] = []
     #: how a party spoke, and the words that join it to the party, in a speaker's label ("Borrower
-    #: email: …", "Email from borrower: …", "Airworthy (pilot)", ``core.hearsay``)
+    #: email: …", "Email from borrower: …", "Clear to close. — Borrower", ``core.hearsay``)
     speaker_channels: List[str] = []
-    #: words that name where a clearance came from when a party after them ends its clause
-    #: ("Negative crossmatch from the driver", ``core.hearsay``)
+    #: words that name where a clearance came from when they open a clause of their own right
+    #: after the clearance's and a party ends it ("Airworthy, from the captain", ``core.hearsay``)
     attribution_prepositions: List[str] = []
     #: verbs of checking, as written to order one ("check", "confirm", "vérifiez"): opening a
     #: clause, or after a word of ``to_do_markers``, they ask for a check not yet done
@@ -215,9 +215,9 @@ class LanguagePack(BaseModel):
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions", "speaker_channels",
                                    "attribution_prepositions",
-                                   "check_verbs", "check_verbs_present", "check_done_words", "request_words", "check_adverbs",
-                                   "to_do_markers",
-                                   "to_do_auxiliaries", "check_participles", "clearance_verbs",
+                                   "check_verbs", "check_verbs_present", "check_done_words", "request_words",
+                                   "check_adverbs", "to_do_markers", "to_do_auxiliaries", "check_participles",
+                                   "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
                                    "finding_words", "part_words", "part_prepositions", "step_words",
                                    "participle_endings", "past_time_words", "since_words")(_words)
