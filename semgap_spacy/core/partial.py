@@ -23,7 +23,7 @@ import re
 from typing import List, Sequence, Tuple
 
 from ..lang import number_word
-from .textview import token_matches
+from .textview import read_text, token_matches
 
 PARTIAL_COUNT = "partial_count"
 
@@ -39,8 +39,18 @@ _WORDED = re.compile(
     + r"([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
 
 
-#: what a count's sides stand around, in any text that may hold one
-_CONNECTOR = re.compile(r"\b(?:of|among|von|aus|de|des|sur|parmi)\b", re.IGNORECASE)
+#: the words between a count's sides, one of which any text that holds a count has between spaces
+#: ("out of" and "de cada" hold one)
+_CONNECTORS = frozenset({"of", "among", "von", "aus", "de", "des", "sur", "parmi"})
+
+
+def _loose_fold(text: str) -> str:
+    """``text`` casefolded, with the dotless "ı" and a combining dot above ("İ" folds to "i" and
+    one) read as the patterns' IGNORECASE reads them: as an "i"."""
+    low = text.casefold()
+    if "ı" in low or "\u0307" in low:
+        low = low.replace("ı", "i").replace("\u0307", "")
+    return low
 
 
 def _side(word: str) -> bool:
@@ -53,12 +63,10 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> Lis
     text (str): The text; starts, ends: every token's character offsets.
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
-    if " " not in text:
+    if _CONNECTORS.isdisjoint(_loose_fold(read_text(text).text).split()):
         return []
     out = [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
            if 0 <= int(found.group(1)) < int(found.group(2))]
-    if not _CONNECTOR.search(text):
-        return out
     for found, _, first, end in token_matches(_WORDED, text, starts, ends):
         low, high = found.group(1), found.group(2)
         if (not (low.isdigit() and high.isdigit()) and _side(low) and _side(high)

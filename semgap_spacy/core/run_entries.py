@@ -16,7 +16,7 @@ string, a value of another type) keep the entry as a dict, as it always was.
 import json
 from typing import Any, List, Optional, Sequence
 
-_FIELDS = ("name", "factory", "status")
+_FIELDS = {"name": 0, "factory": 1, "status": 2}
 
 
 def config_text(config: dict) -> Optional[str]:
@@ -66,13 +66,14 @@ def entry_dict(entry: Any) -> Any:
 
 def entry_names(record: Sequence) -> List[Any]:
     """The ``name`` of each entry of a record (``entry_field``), in order."""
-    return [entry_field(e, "name") for e in record]
+    return [e[0] if type(e) is tuple and len(e) == 4 else entry_field(e, "name") for e in record]
 
 
 def entry_field(entry: Any, field: str) -> Any:
     """One of ``name``, ``factory``, ``status`` of an entry or of a dict entry; None for anything else."""
+    kind = type(entry)
+    if kind is tuple or kind is list:
+        return entry[_FIELDS[field]] if len(entry) == 4 else None
     if isinstance(entry, dict):
         return entry.get(field)
-    if type(entry) in (tuple, list) and len(entry) == 4:
-        return entry[_FIELDS.index(field)]
     return None

@@ -20,6 +20,8 @@ def _counts(text):
     ("Kreuzprobe negativ, 3 von 4 Proben", ["3 von 4"]),
     ("2 of\u200b 5 lots released", ["2 of\u200b 5"]),     # read as a person sees it
     ("２ of ５ lots released", ["２ of ５"]),               # full-width digits
+    ("2\u00a0of\u00a05\u00a0lots\u00a0released", ["2\u00a0of\u00a05"]),  # no ASCII space at all
+    ("2 ＯＦ 5 lots released", ["2 ＯＦ 5"]),               # full-width letters
     # a side in words: a part when the two sides differ
     ("Two of three lots released", ["Two of three"]),
     ("Clear to close; one of the 2 borrowers signed", ["one of the 2"]),
