@@ -368,6 +368,7 @@ class CoverageRules:
         self.to_do_markers = frozenset(_fold(w) for pack in packs for w in pack.to_do_markers)
         self.to_do_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.to_do_auxiliaries)
         self.checks_present = frozenset(_fold(w) for pack in packs for w in pack.check_verbs_present)
+        self.later_words = frozenset(_fold(w) for pack in packs for w in pack.later_words)
         self.check_participles = frozenset(_fold(w) for pack in packs for w in pack.check_participles)
         self.part_prepositions = frozenset(_fold(w) for pack in packs for w in pack.part_prepositions)
         self.clearance_verbs = frozenset(_fold(w) for pack in packs for w in pack.clearance_verbs)
@@ -865,15 +866,17 @@ class CoverageRules:
             return asked or (opens and (said or to_do(j)))
 
         def scheduled(i: int) -> bool:
-            """A check in the present tense with a clock time after it in its clause, and neither a
-            term nor a word of a check done there: still to come ("lab confirms at 14:00", "QA checks
-            labels at 14:00"); not "lab confirmed at 14:00", "Lab confirms negative crossmatch at
-            03:12", which reports, "Checks complete 06:30", nor a stamp ("Lab confirms 03:12: …")."""
+            """A check in the present tense with a clock time or a later time in words after it in its
+            clause, and neither a term nor a word of a check done there: still to come ("lab confirms
+            at 14:00", "QA checks labels this afternoon"); not "lab confirmed at 14:00", "Lab confirms
+            negative crossmatch at 03:12", which reports, "Checks complete 06:30", nor a stamp ("Lab
+            confirms 03:12: …", "Lab confirms this morning: …")."""
             k, timed = next_word(words, n, i + 1), False
             while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
-                if explained[k] is TERM or words(k) in self.check_done:
+                word = words(k)
+                if explained[k] is TERM or word in self.check_done:
                     return False  # it reports the clearance, or a check done ("Checks complete 06:30")
-                if is_time_or_date(words(k)) and any(ch.isdigit() for ch in words(k)):
+                if word in self.later_words or (is_time_or_date(word) and any(ch.isdigit() for ch in word)):
                     after = next_word(words, n, k + 1)
                     if after < n and (closes_label(words(after)) or words(after) in SIGNATURE_MARKS):
                         return False  # a stamp: "Lab confirms 03:12: negative crossmatch"

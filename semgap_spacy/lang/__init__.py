@@ -130,6 +130,10 @@ class LanguagePack(BaseModel):
     #: verbs of checking in the present tense ("confirms", "bestätigt"): with a clock time after
     #: them in their clause, a check still to come ("lab confirms at 14:00")
     check_verbs_present: List[str] = []
+    #: times of day and later times written as words ("afternoon", "tomorrow", "turno"): after such
+    #: a verb in its clause they put the check still to come as a clock time does ("QA checks labels
+    #: this afternoon")
+    later_words: List[str] = []
     #: words after such a verb, in its clause, that make it no order: a check done ("Check
     #: complete: airworthy"), a check named ("Check is in the file"), another verb ("check in")
     check_done_words: List[str] = []
@@ -215,7 +219,7 @@ class LanguagePack(BaseModel):
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions", "speaker_channels",
                                    "attribution_prepositions",
-                                   "check_verbs", "check_verbs_present", "check_done_words", "request_words",
+                                   "check_verbs", "check_verbs_present", "later_words", "check_done_words", "request_words",
                                    "check_adverbs", "to_do_markers", "to_do_auxiliaries", "check_participles",
                                    "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
