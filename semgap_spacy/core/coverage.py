@@ -369,6 +369,7 @@ class CoverageRules:
         self.to_do_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.to_do_auxiliaries)
         self.checks_present = frozenset(_fold(w) for pack in packs for w in pack.check_verbs_present)
         self.later_words = frozenset(_fold(w) for pack in packs for w in pack.later_words)
+        self.check_prepositions = frozenset(_fold(w) for pack in packs for w in pack.check_prepositions)
         self.check_participles = frozenset(_fold(w) for pack in packs for w in pack.check_participles)
         self.part_prepositions = frozenset(_fold(w) for pack in packs for w in pack.part_prepositions)
         self.clearance_verbs = frozenset(_fold(w) for pack in packs for w in pack.clearance_verbs)
@@ -904,12 +905,19 @@ class CoverageRules:
             k = next_word(words, n, i + 1)
             return to_do(previous_word(words, i - 1)) and k < n and words(k) in self.check_participles
 
+        def asks_with(i: int) -> bool:
+            """A verb in the present tense that opens its clause with a word of ``check_prepositions``
+            right after it: an order, as the imperative of the same form ("confirma con el
+            laboratorio"); "Confirma el laboratorio: …" names who states it."""
+            k = next_word(words, n, i + 1)
+            return k < n and words(k) in self.check_prepositions and orders(i)
+
         for i, key in enumerate(keys):
             if key not in parts or explained[i] is TERM or explained[i] is CUE or explained[i] is None:
                 continue
             word = words(i)
             if ((word in self.check_verbs and orders(i)) or (word in self.to_do_auxiliaries and still_to_do(i))
-                    or (word in self.checks_present and scheduled(i))
+                    or (word in self.checks_present and (scheduled(i) or asks_with(i)))
                     or (word in self.clearance_verbs and clearance_to_do(i))):
                 explained[i] = None
         return explained

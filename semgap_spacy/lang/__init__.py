@@ -134,6 +134,10 @@ class LanguagePack(BaseModel):
     #: a verb in its clause they put the check still to come as a clock time does ("QA checks labels
     #: this afternoon")
     later_words: List[str] = []
+    #: words that may follow such a verb where it opens its clause and make it an order, the
+    #: person to ask after them (es "Lote liberado; confirma con el laboratorio": "confirma" is
+    #: also the imperative; not "Confirma el laboratorio: …", which states)
+    check_prepositions: List[str] = []
     #: words after such a verb, in its clause, that make it no order: a check done ("Check
     #: complete: airworthy"), a check named ("Check is in the file"), another verb ("check in")
     check_done_words: List[str] = []
@@ -219,7 +223,7 @@ class LanguagePack(BaseModel):
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions", "speaker_channels",
                                    "attribution_prepositions",
-                                   "check_verbs", "check_verbs_present", "later_words", "check_done_words", "request_words",
+                                   "check_verbs", "check_verbs_present", "later_words", "check_prepositions", "check_done_words", "request_words",
                                    "check_adverbs", "to_do_markers", "to_do_auxiliaries", "check_participles",
                                    "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",

@@ -239,6 +239,7 @@ UNSAFE = [
     ('aviation_maintenance', 'Airworthy; engineering checks brakes on the next shift'),
     ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma en el turno de noche'),
     ('medical_logistics', 'Kreuzprobe negativ; Labor prüft später'),
+    ('pharma_qa', 'Lote liberado; confirma con el laboratorio'),
     # a step ordered before the clearance, a part of what it covers
     ('aviation_maintenance', 'Airworthy - brakes first, thanks'),
     ('aviation_maintenance', 'Aeronavegable; avión primero, gracias'),
@@ -304,6 +305,8 @@ HARMLESS = [
     ('mortgage', '2207 is clear to close.'),
     ('medical_logistics', 'Lab confirms this morning: negative crossmatch.'),
     ('aviation_maintenance', 'Brake checks this morning ok, airworthy.'),
+    ('medical_logistics', 'Confirma el laboratorio: prueba cruzada negativa.'),
+    ('pharma_qa', 'El laboratorio confirma con el QP: lote liberado.'),
     ('aviation_maintenance', 'Is released to service.'),
     ('mortgage', 'Clear to close. Really, thanks.'),
     ('mortgage', 'CTC issued; borrower already notified.'),
