@@ -371,6 +371,7 @@ class CoverageRules:
         self.later_words = frozenset(_fold(w) for pack in packs for w in pack.later_words)
         self.check_prepositions = frozenset(_fold(w) for pack in packs for w in pack.check_prepositions)
         self.check_participles = frozenset(_fold(w) for pack in packs for w in pack.check_participles)
+        self.progress_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.progress_auxiliaries)
         self.part_prepositions = frozenset(_fold(w) for pack in packs for w in pack.part_prepositions)
         self.clearance_verbs = frozenset(_fold(w) for pack in packs for w in pack.clearance_verbs)
         self.conjunctions = frozenset(_fold(w) for pack in packs for w in pack.list_conjunctions)
@@ -454,6 +455,7 @@ class CoverageRules:
                                                            folded in self.part_words or folded in self.step_words
                                                            or folded in self.check_verbs
                                                            or folded in self.to_do_auxiliaries
+                                                           or folded in self.progress_auxiliaries
                                                            or folded in self.checks_present
                                                            or folded in self.clearance_verbs))
 
@@ -905,6 +907,20 @@ class CoverageRules:
             k = next_word(words, n, i + 1)
             return to_do(previous_word(words, i - 1)) and k < n and words(k) in self.check_participles
 
+        def in_progress(i: int) -> bool:
+            """An auxiliary of ``progress_auxiliaries`` before a check's participle in its clause, and
+            neither a term nor a word of a check done between: a check not done yet ("brakes get
+            checked at 14:00", "Akte wird geprüft", "wird vom Labor bestätigt";
+            not "Kreuzprobe wird als negativ bestätigt", which states the term)."""
+            k = next_word(words, n, i + 1)
+            while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
+                if explained[k] is TERM or words(k) in self.check_done:
+                    return False
+                if words(k) in self.check_participles:
+                    return True
+                k = next_word(words, n, k + 1)
+            return False
+
         def asks_with(i: int) -> bool:
             """A verb in the present tense that opens its clause with a word of ``check_prepositions``
             right after it: an order, as the imperative of the same form ("confirma con el
@@ -918,6 +934,7 @@ class CoverageRules:
             word = words(i)
             if ((word in self.check_verbs and orders(i)) or (word in self.to_do_auxiliaries and still_to_do(i))
                     or (word in self.checks_present and (scheduled(i) or asks_with(i)))
+                    or (word in self.progress_auxiliaries and in_progress(i))
                     or (word in self.clearance_verbs and clearance_to_do(i))):
                 explained[i] = None
         return explained

@@ -153,6 +153,10 @@ class LanguagePack(BaseModel):
     to_do_auxiliaries: List[str] = []
     #: participles of a check or of what one makes sure of ("checked", "signed", "received")
     check_participles: List[str] = []
+    #: auxiliaries of a passive or a check in progress: before a word of ``check_participles`` in
+    #: their clause, with no term nor word of a check done between, a check not yet done ("brakes
+    #: get checked at 14:00", "Akte wird geprüft")
+    progress_auxiliaries: List[str] = []
     #: verbs of the clearances themselves ("clear", "release", "clôturer"): after a word of
     #: ``to_do_markers``, with nothing but times after them in their clause, a clearance still
     #: to give ("title to clear", "QP will release")
@@ -225,6 +229,7 @@ class LanguagePack(BaseModel):
                                    "attribution_prepositions",
                                    "check_verbs", "check_verbs_present", "later_words", "check_prepositions", "check_done_words", "request_words",
                                    "check_adverbs", "to_do_markers", "to_do_auxiliaries", "check_participles",
+                                   "progress_auxiliaries",
                                    "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
                                    "finding_words", "part_words", "part_prepositions", "step_words",

@@ -240,6 +240,9 @@ UNSAFE = [
     ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma en el turno de noche'),
     ('medical_logistics', 'Kreuzprobe negativ; Labor prüft später'),
     ('pharma_qa', 'Lote liberado; confirma con el laboratorio'),
+    ('aviation_maintenance', 'Airworthy; brakes get checked at 14:00'),
+    ('mortgage', 'Abschlussbereit; Akte wird geprüft'),
+    ('medical_logistics', 'Kreuzprobe negativ; wird vom Labor bestätigt'),
     # a step ordered before the clearance, a part of what it covers
     ('aviation_maintenance', 'Airworthy - brakes first, thanks'),
     ('aviation_maintenance', 'Aeronavegable; avión primero, gracias'),
@@ -307,6 +310,7 @@ HARMLESS = [
     ('aviation_maintenance', 'Brake checks this morning ok, airworthy.'),
     ('medical_logistics', 'Confirma el laboratorio: prueba cruzada negativa.'),
     ('pharma_qa', 'El laboratorio confirma con el QP: lote liberado.'),
+    ('medical_logistics', 'Kreuzprobe negativ; Probe wird gesendet.'),
     ('aviation_maintenance', 'Is released to service.'),
     ('mortgage', 'Clear to close. Really, thanks.'),
     ('mortgage', 'CTC issued; borrower already notified.'),
