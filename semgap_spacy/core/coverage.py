@@ -337,8 +337,9 @@ class CoverageRules:
         self.saying_before = frozenset(_fold(w) for pack in packs for w in pack.reporting_prepositions)
         self.speaker_channels = frozenset(_fold(w) for pack in packs for w in pack.speaker_channels)
         self.attributions = frozenset(_fold(w) for pack in packs for w in pack.attribution_prepositions)
+        self.sign_offs = frozenset(_fold(w) for pack in packs for w in pack.sign_offs)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
-                       | self.attributions)
+                       | self.attributions | self.sign_offs)
         # a time a clearance is set for ("by 18:00"), or a past it is stated for ("was airworthy"):
         # ``core.time_conditions``
         self.time_keys = frozenset(_fold(max(w.split(), key=len)) for pack in packs for w in pack.time_prepositions)
@@ -590,7 +591,7 @@ class CoverageRules:
 
         return hearsay_spans(_words_of(text, starts, ends), len(keys), candidates, rules.no_authority,
                              self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before,
-                             self.speaker_channels, self.attributions)
+                             self.speaker_channels, self.attributions, self.sign_offs)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],

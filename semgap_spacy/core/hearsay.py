@@ -36,7 +36,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   is_name: Callable[[int], bool] = lambda i: False,
                   prepositions: FrozenSet[str] = frozenset(),
                   channels: FrozenSet[str] = frozenset(),
-                  attributions: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  attributions: FrozenSet[str] = frozenset(),
+                  sign_offs: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -65,6 +66,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         a clause of their own right after the clearance's and the party ends it: "Airworthy, from
         the captain", "Clear to close - via the borrower"; not "Lot released from the
         warehouse", "Clear to close via escrow", "kidney from donor 4471".
+    sign_offs (FrozenSet[str]): Words that close a message before its signature, as a dash does:
+        "Clear to close. Regards, the borrower"; not "Clear to close. Thanks, borrower", which
+        may thank them.
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -82,7 +86,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             first = _label_start(words, i, parties, channels)
             party = label_party(first, i) if first < i and opens_sentence(words, first) else None
             span = (first, i + 1)
-        elif word in SIGNATURE_MARKS:
+        elif word in SIGNATURE_MARKS or word in sign_offs:
             end = _text_end(words, n, i + 1)
             signs = i > 0 and ends_statement(words(i - 1)) and end > i + 1 and any(is_term(j) for j in range(i))
             party = label_party(i + 1, end) if signs else None
@@ -108,8 +112,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
 
 #: a dash before a signature that ends the text ("Clear to close. — Borrower")
 SIGNATURE_MARKS = frozenset({"-", "–", "—", "--", "~"})
-#: marks a label may hold besides its words ("Borrower (email):", "Borrower's email:")
-_IN_LABEL = frozenset({"(", ")", "'", "’", "'s", "’s"})
+#: marks a label may hold besides its words ("Borrower (email):", "Borrower's email:", "Captain, 14:05:")
+_IN_LABEL = frozenset({"(", ")", "'", "’", "'s", "’s", ","})
 #: marks after which an attribution opens a clause of its own
 _CLAUSE_OPENERS = frozenset({",", "-", "–", "—"})
 #: the most tokens a label holds

@@ -120,6 +120,9 @@ class LanguagePack(BaseModel):
     #: how a party spoke, and the words that join it to the party, in a speaker's label ("Borrower
     #: email: …", "Email from borrower: …", "Clear to close. — Borrower", ``core.hearsay``)
     speaker_channels: List[str] = []
+    #: words that close a message before its signature: after a sentence's end, a party that then
+    #: ends the text signs it, as after a dash ("Clear to close. Regards, the borrower")
+    sign_offs: List[str] = []
     #: words that name where a clearance came from when they open a clause of their own right
     #: after the clearance's and a party ends it ("Airworthy, from the captain", ``core.hearsay``)
     attribution_prepositions: List[str] = []
@@ -226,6 +229,7 @@ class LanguagePack(BaseModel):
                                    "question_subjects", "question_copulas", "question_preamble",
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions", "speaker_channels",
+                                   "sign_offs",
                                    "attribution_prepositions",
                                    "check_verbs", "check_verbs_present", "later_words", "check_prepositions", "check_done_words", "request_words",
                                    "check_adverbs", "to_do_markers", "to_do_auxiliaries", "check_participles",

@@ -82,7 +82,7 @@ def test_a_party_inside_a_sentence_is_no_label(text):
     assert _found(text) == []
 
 
-_CHANNELS = frozenset({"email", "report", "from", "via", "phone", "the", "'s", "at"})
+_CHANNELS = frozenset({"email", "report", "from", "via", "phone", "the", "'s", "at", "thread", "and", "today"})
 _LABEL_PARTIES = PARTIES | {"customer", "gate", "donor", "crew"}
 
 
@@ -91,7 +91,8 @@ def _labelled(text):
     words = [t.lower_ for t in doc]
     spans = hearsay_spans(words.__getitem__, len(words), range(len(words)), _LABEL_PARTIES, SAYING,
                           lambda i: words[i] in ("clear", "close", "xm", "neg", "airworthy", "released"),
-                          channels=_CHANNELS, attributions=frozenset({"from", "via"}))
+                          channels=_CHANNELS, attributions=frozenset({"from", "via"}),
+                          sign_offs=frozenset({"regards", "cheers"}))
     return [doc[a:b].text for a, b in spans]
 
 
@@ -107,6 +108,11 @@ def _labelled(text):
     ("Clear to close. - Borrower", ["- Borrower"]),  # a signature that ends the text
     ("Clear to close, via the borrower.", ["via the borrower"]),  # where the clearance came from
     ("Airworthy - from the crew", ["from the crew"]),
+    ("Borrower thread: clear to close", ["Borrower thread:"]),  # where it was written
+    ("Borrower and driver: clear to close", ["Borrower and driver:"]),  # two parties
+    ("Borrower, 09:30: clear to close", ["Borrower, 09:30:"]),  # a comma before the time
+    ("Borrower today: clear to close", ["Borrower today:"]),  # a day
+    ("Clear to close. Regards, the borrower", ["Regards, the borrower"]),  # signed after a sign-off
 ])
 def test_a_label_a_signature_or_an_attribution_names_the_party(text, found):
     assert _labelled(text) == found
@@ -125,6 +131,8 @@ def test_a_label_a_signature_or_an_attribution_names_the_party(text, found):
     "Update on the borrower: clear to close",  # about the party
     "Clear to close, package sent - borrower",  # no sentence's end before the dash
     "xm neg from the driver",  # no clause of its own: "released from the warehouse"
+    "Clear to close. Thanks, borrower",  # "thanks" may thank them: no sign-off
+    "Clear to close, borrower: see the attached file",  # the label opens no sentence
 ])
 def test_a_party_among_other_words_is_no_label(text):
     assert _labelled(text) == []
@@ -171,6 +179,10 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Borrower email 14:05: clear to close", "mortgage"),
     ("Correo del prestatario: listo para el cierre", "mortgage"),
     ("Message du client : lot libéré", "pharma_qa"),
+    ("Captain this morning: airworthy", "aviation_maintenance"),
+    ("Buyer and seller: clear to close", "mortgage"),
+    ("Lot released. Cheers, customer", "pharma_qa"),
+    ("Listo para el cierre. Saludos, el prestatario", "mortgage"),
 ])
 def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     assert "hearsay" in {r["code"] for r in decide(text, domain=domain)["reasons"]}
