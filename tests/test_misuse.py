@@ -192,6 +192,24 @@ def test_a_doc_fed_again_after_a_run_without_the_decision_gets_a_new_record(nlp,
     assert [e["factory"] for e in doc._.semgap_pipeline] == list(PIPE_NAMES)
 
 
+@pytest.mark.parametrize("read_first", [False, True])
+def test_a_run_without_the_decision_leaves_no_earlier_decision(nlp, read_first):
+    """A doc decided once and run again without the decision pipe (``select_pipes``, another
+    pipeline) holds no decision, not the first run's proceed; a user pipe between the semgap
+    pipes of the new run sees none either."""
+    doc = nlp.make_doc("Clear to close issued")
+    doc._.semgap_domain = "mortgage"
+    nlp(doc)
+    if read_first:
+        assert doc._.semgap_decision["decision"] == "proceed"
+    doc._.semgap_domain = "pharma_qa"  # the case has changed: the earlier proceed is not its answer
+    with nlp.select_pipes(disable=["semgap_decision"]):
+        nlp(doc)
+    assert doc._.semgap_decision is None
+    assert decision_of(doc)["decision"] == "escalate"
+    assert decision_of(nlp(doc))["decision"] != "proceed"
+
+
 def test_each_run_record_is_judged_after_full_reads():
     """A record like a full read's but with a switch off, a pipe failed or an entry that is not
     a plain dict escalates, however many full reads the same decision pipe saw before."""
@@ -435,6 +453,22 @@ def test_context_on_another_span_group_escalates():
     nlp = build_pipeline(config={"semgap_context": {"spans_key": "elsewhere"}})
     decision = decision_of(assess(nlp, *NEGATED))
     assert decision["decision"] == "escalate" and _incomplete(decision)["pipes"] == ["semgap_context"]
+
+
+@pytest.mark.parametrize("pipe, key, group", [
+    ("semgap_coverage", "unexplained_key", "semgap_quantities"),
+    ("semgap_coverage", "unexplained_key", "semgap_terms"),
+    ("semgap_context", "cues_key", "semgap_terms"),
+    ("semgap_context", "cues_key", "semgap_quantities"),
+])
+def test_cues_or_unexplained_words_kept_in_a_group_the_decision_reads_escalate(pipe, key, group):
+    """Unexplained words written into the quantity group took its quantities' place ("Clear to
+    close 85 %" proceeded); any pipe keeping its own spans in a group the decision reads is no
+    full read."""
+    nlp = build_pipeline(config={pipe: {key: group}})
+    for text in ("Clear to close 85 %", "Clear to close issued"):
+        decision = decision_of(assess(nlp, text, domain="mortgage"))
+        assert decision["decision"] == "escalate" and pipe in _incomplete(decision)["pipes"], text
 
 
 _PIPES_WITH_A_TERM_GROUP = ("semgap_terms", "semgap_context", "semgap_quantities", "semgap_coverage",

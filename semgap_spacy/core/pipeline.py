@@ -111,6 +111,12 @@ def _setting(switch: str, value: Any, full: Any) -> str:
     return f"{switch} = {json.dumps(value)} (a full read needs {json.dumps(full)})"
 
 
+#: the switches that name a span group of cues or unexplained words (``semgap_context`` writes its
+#: cues there, ``semgap_coverage`` reads them and writes the unexplained words): set to a group the
+#: decision reads, they put those spans among its terms or quantities
+_WRITES = ("cues_key", "unexplained_key")
+
+
 def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = None,
                quantities_key: Optional[str] = None, spec: Optional[Contract] = None) -> RunCheck:
     """Check a run record against the contract.
@@ -121,7 +127,9 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
         a wrong order and pipes that read another span group are never excused.
     spans_key (Optional[str]): The term span group the decision reads; a pipe configured for
         another group (context marking spans the decision never sees) is not a full read.
-    quantities_key (Optional[str]): The quantity span group the decision reads; likewise.
+    quantities_key (Optional[str]): The quantity span group the decision reads; likewise. A pipe
+        that keeps cues or unexplained words in either group (``cues_key``, ``unexplained_key``) is
+        not a full read either: the decision would read them as terms or quantities.
     RETURNS (RunCheck): The reasons and, with ablation, what was off.
 
     Every entry of a required pipe is checked, not only the first: a second copy that
@@ -139,7 +147,8 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
                 entries.append(e)
                 of_factory.setdefault(factory, []).append(e)
     keys = [(k, v) for k, v in (("spans_key", spans_key), ("quantities_key", quantities_key)) if v is not None]
-    missing, disabled, failed, off, elsewhere = [], [], [], {}, []
+    missing, disabled, failed, off, elsewhere, overwrites = [], [], [], {}, [], []
+    read_groups = {v for _, v in keys}
     settings: Dict[str, List[str]] = {}  # how each switched-off switch was set, for the message
     for req in spec.required:
         found = of_factory.get(req.factory)
@@ -157,6 +166,8 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
                     settings[name] = [_setting(k, config.get(k), v) for k, v in req.full_read if k in switches]
                 if any(config.get(k, v) != v for k, v in keys):
                     elsewhere.append(name)
+                elif any(config.get(k) in read_groups for k in _WRITES):
+                    overwrites.append(name)
             elif status == DISABLED:
                 disabled.append(name)
             elif status != SKIPPED:  # failed, or a status no pipe writes: not a full read
@@ -169,11 +180,13 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
             misordered = True
             break
         last = r
-    if not (missing or disabled or failed or off or misordered or elsewhere):
+    if not (missing or disabled or failed or off or misordered or elsewhere or overwrites):
         return RunCheck([], {"missing": [], "disabled": [], "switched_off": {}} if ablation else None)
     problems = [f"{name} failed" for name in failed]
     groups = " and ".join(repr(v) for _, v in keys)
     problems += [f"{name} reads another span group than the decision ({groups})" for name in elsewhere]
+    problems += [f"{name} keeps cues or unexplained words in a span group the decision reads ({groups})"
+                 for name in overwrites]
     if misordered:
         problems.append(f"the pipes ran in the order {_arrow([e.get('name') or e['factory'] for e in entries])}")
     if not ablation:
@@ -182,7 +195,7 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
                     + problems)
     reasons = []
     if problems:
-        named = ([] if ablation else missing + disabled + list(off)) + failed + elsewhere
+        named = ([] if ablation else missing + disabled + list(off)) + failed + elsewhere + overwrites
         if misordered:
             named += [e.get("name") or e["factory"] for e in entries]
         reasons.append(make_reason(

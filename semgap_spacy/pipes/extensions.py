@@ -536,19 +536,23 @@ def begin_run(doc: Doc, decision_factory: str, name: str) -> bool:
     A record that ends with the decision, or already holds this pipe, belongs
     to an earlier run (a doc fed through the pipeline again, or redone one at
     a time after a batch failed): a new record starts rather than one that
-    looks misordered.
+    looks misordered. A new run drops any decision the doc holds, so a run
+    without the decision pipe (``select_pipes``, another pipeline) leaves none
+    rather than an earlier run's.
     """
     data = doc.user_data
     record = data.get(_PIPELINE_KEY)
     if record is None:
         record = data.get(_RUN_KEY)
-    if not record:
-        return True
-    if entry_field(record[-1], "factory") == decision_factory or name in entry_names(record):
+    if record and entry_field(record[-1], "factory") != decision_factory and name not in entry_names(record):
+        return False
+    if record:
         data.pop(_RUN_KEY, None)
         data[_PIPELINE_KEY] = None
-        return True
-    return False
+    # an earlier run's decision is not this run's: a run without a decision pipe must not show it
+    data.pop(_DECISION_KEY, None)
+    data.pop(_RECORD_KEY, None)
+    return True
 
 
 def record_run(doc: Doc, entry: Any) -> None:
