@@ -54,7 +54,7 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, get_pack,
-                    neutral_after, packs as language_packs)
+                    neutral_after, never_neutral_words, packs as language_packs)
 from ..lang.cues import BREAK as BREAK_CUE
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
@@ -169,8 +169,15 @@ def is_neutral_shape(text: str) -> bool:
         return True
     if _HANDLE.match(text) or _EMAIL.match(text) or _URL.match(text):
         return True
-    return all(unicodedata.category(ch)[0] in "PSZ" or unicodedata.category(ch) in ("Cf", "Mn")
-               for ch in text)
+    return all((unicodedata.category(ch)[0] in "PSZ" and not _letter_symbol(ch))
+               or unicodedata.category(ch) in ("Cf", "Mn") for ch in text)
+
+
+@lru_cache(maxsize=4096)
+def _letter_symbol(ch: str) -> bool:
+    """A symbol that is a letter in a frame ("Ⓝ", "⒩", "🄽", "🅽", a regional indicator): read
+    one after another they spell words ("ⓃⓄⓉ" is "NOT"), so they are no neutral symbols."""
+    return "LETTER" in unicodedata.name(ch, "")
 
 
 def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, ...]]]:
@@ -287,8 +294,11 @@ class CoverageRules:
         self.domains: Dict[str, DomainRules] = {}
         self.glossary_words = _glossary_words(glossary, tokenize)
         self.problem_words = _problem_words(glossary)
-        # what a word written with digits for letters may read as ("A0G", "0OS")
-        self._spellable = self.glossary_words | self.problem_words
+        # what a word written with digits for letters may read as ("A0G", "0OS", "N0T")
+        never = frozenset(_fold(w) for w in never_neutral_words())
+        self._spellable = self.glossary_words | self.problem_words | never
+        # what letters written one by one may spell ("N O T"): not every glossary word ("T O")
+        self._spelt = self.problem_words | never
         # never-neutral stop words rule 3 explains after certain words ("called back")
         # (only words a pack's stop words hold: rule 3 is what explains them there)
         spacy_stops = {_fold(w) for code in pack_codes for w in spacy_stop_words(get_pack(code).spacy_lang)}
@@ -563,6 +573,33 @@ class CoverageRules:
             if last > first and self._word_rule(text[starts[first]:ends[last]], rules) is None:
                 explained[first:last + 1] = [None] * (last + 1 - first)
             i = j
+        return explained
+
+    def unspell(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
+                ends: Sequence[int]) -> List[Optional[str]]:
+        """Rules 3 and 5 taken back, in place, for words a person reads that no token is: letters
+        written one by one that spell a never-neutral word or a glossary's ("N O T clear to
+        close", "Ｎ Ｏ Ｔ", "Ⓝ Ⓞ Ⓣ"), each an initial or a stop word alone; and a stop word
+        glued by a hyphen before a term, which makes another word of it ("un-airworthy", es and
+        fr "un" being stop words; "non-airworthy" is never neutral already).
+
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        if _SPELT.search(text) is not None:
+            n, i = len(explained), 0
+            while i < n:
+                j = i
+                while (j < n and ends[j] - starts[j] == 1 and explained[j] is not None
+                       and (j == i or starts[j] - ends[j - 1] <= 1)):
+                    j += 1
+                if j - i > 1 and "".join(_fold(text[starts[k]]) for k in range(i, j)) in self._spelt:
+                    explained[i:j] = [None] * (j - i)
+                i = max(j, i + 1)
+        if "-" in text:
+            for i in range(len(explained) - 2):
+                if (explained[i] is STOP_WORD and explained[i + 2] is TERM and ends[i] == starts[i + 1]
+                        and ends[i + 1] == starts[i + 2] and text[starts[i + 1]:ends[i + 1]] == "-"):
+                    explained[i] = None
         return explained
 
     def hearsay(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
@@ -1198,6 +1235,9 @@ def _glossary_words(glossary: GlossarySet, tokenize) -> FrozenSet[str]:
             words.update(_fold(t) for t in tokenize(text) if any(c.isalpha() for c in t))
     return frozenset(words)
 
+
+#: two characters or more standing alone, a single space between each: letters spelt one by one
+_SPELT = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
 
 #: a run of digits with a letter on each side
 _DIGITS_IN_WORD = re.compile(r"(?<=[^\W\d_])\d+(?=[^\W\d_])")

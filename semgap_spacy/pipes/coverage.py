@@ -109,8 +109,8 @@ class Coverage(SemgapPipe):
         reading = rules.read(domain, keys, doc.vocab.strings.__getitem__)
         covered = _covered(doc, span_group(doc, self.spans_key), span_group(doc, self.quantities_key), starts)
         matches = data.get(_CUE_MATCHES) or ()
-        explained = rules.unglue_shapes(rules.explain_words(reading[0], covered, matches), text, starts, ends,
-                                        domain)
+        explained = rules.unspell(rules.unglue_shapes(rules.explain_words(reading[0], covered, matches), text,
+                                                      starts, ends, domain), text, starts, ends)
         unread_colon_values(explained, text, starts, ends, TERM, SHAPE)
         rules.unexplain_parts(explained, text, reading, keys, starts, ends)
         rules.unexplain_checks(explained, text, reading, keys, starts, ends)
