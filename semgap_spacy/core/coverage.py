@@ -1088,7 +1088,8 @@ class CoverageRules:
         if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):
             return DOMAIN_PHRASE
         if (is_neutral_shape(text) and not self._spelled_with_digits(text) and not holds_trouble_symbol(text)
-                and not self._names_a_problem(text) and not self._spells_an_unexplained_word(text, rules)):
+                and not self._names_a_problem(text) and not self._spells_an_unexplained_word(text, rules)
+                and not _SCIENTIFIC.fullmatch(text)):
             return SHAPE
         if f in rules.neutral_words:
             # a one-word neutral entry; a known name is found later, but both explain the word
@@ -1235,6 +1236,10 @@ def _glossary_words(glossary: GlossarySet, tokenize) -> FrozenSet[str]:
             words.update(_fold(t) for t in tokenize(text) if any(c.isalpha() for c in t))
     return frozenset(words)
 
+
+#: a number in scientific notation ("6e2", "8.5E1"): a value no rule reads, which a person reads
+#: as a number ("6e2 °C" is 600 °C), so no identifier's neutral shape
+_SCIENTIFIC = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)?[eE][+-]?[0-9]+")
 
 #: two characters or more standing alone, a single space between each: letters spelt one by one
 _SPELT = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")

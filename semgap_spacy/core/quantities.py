@@ -64,7 +64,7 @@ _GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of somet
 _NUM_RE = re.compile(
     r"(?P<num>[0-9][0-9]*(?:[.,][0-9]+)*)"
     r"(?:(?:" + SPACE + r"*|-)"  # "30 h", "30h", "30-hour"
-    r"(?P<w1>[°º˚℃℉%]|[^\W\d_]+)"
+    r"(?P<w1>[°º˚℃℉%٪‰‱]|[^\W\d_]+)"
     r"(?:(?P<sp>" + SPACE + r"?)(?P<w2>[^\W\d_]+))?)?"
 )
 _ISO_RE = re.compile(ISO_DURATION_PATTERN + r"(?![\w])")

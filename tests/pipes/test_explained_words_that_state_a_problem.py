@@ -248,6 +248,11 @@ UNSAFE = [
     ('mortgage', '\u24c3\u24c4\u24c9 clear to close'),
     ('mortgage', '\U0001f17d\U0001f17e\U0001f183 clear to close'),
     ('aviation_maintenance', 'un-airworthy'),
+    # a value in scientific notation, a percent sign of another script
+    ('aviation_maintenance', 'Airworthy, brakes 6e2 °C'),
+    ('pharma_qa', 'Batch released, assay 8.5E1%'),
+    ('mortgage', 'Clear to close 85 \u066a'),
+    ('mortgage', 'Clear to close 85 \u2030'),
     ('aviation_maintenance', 'Airworthy; brakes get checked at 14:00'),
     ('mortgage', 'Abschlussbereit; Akte wird geprüft'),
     ('medical_logistics', 'Kreuzprobe negativ; wird vom Labor bestätigt'),

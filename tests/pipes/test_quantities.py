@@ -92,6 +92,7 @@ def quantities(doc):
     ("32 degrees Celsius", [("32 degrees Celsius", 32.0, "degree_Celsius", "ok")]),
     ("38%", [("38%", 38.0, "percent", "ok")]),
     ("38 pct", [("38 pct", 38.0, "percent", "ok")]),
+    ("38 \u066a", [("38 \u066a", 38.0, "percent", "ok")]),  # the Arabic percent sign
     ("5 por ciento", [("5 por ciento", 5.0, "percent", "ok")]),
     ("205 psi", [("205 psi", 205.0, "pound_force_per_square_inch", "ok")]),
     ("14 bar", [("14 bar", 14.0, "bar", "ok")]),
@@ -118,6 +119,7 @@ def quantities(doc):
     ("5°", [("5°", 5.0, None, "ambiguous")]),
     ("3 months", [("3 months", 3.0, "month", "unsupported")]),
     ("2 yrs", [("2 yrs", 2.0, "year", "unsupported")]),
+    ("5 \u2030", [("5 \u2030", 5.0, "permille", "unsupported")]),
     ("P1M", [("P1M", None, None, "unsupported")]),
     # not quantities
     ("30", []), ("CIT pending", []), ("30 apples", []), ("1h30", []), ("10:30 h", []),
