@@ -259,6 +259,18 @@ def test_a_switch_of_a_built_pipe_is_refused_with_a_message(pipe, switch, value)
     assert decision_of(assess(nlp, "Negative crossmatch?", domain="medical_logistics"))["decision"] == "escalate"
 
 
+@pytest.mark.parametrize("pipe, switch, value", [
+    ("semgap_typo_repair", "min_length", "5"), ("semgap_typo_repair", "short_max", 0),
+    ("semgap_typo_repair", "cache_size", -1), ("semgap_terms", "cache_size", 0),
+    ("semgap_context", "cache_size", 0), ("semgap_coverage", "cache_size", 0),
+    ("semgap_coverage", "cache_size", -1),
+])
+def test_a_size_that_is_no_positive_integer_stops_the_build(pipe, switch, value):
+    """spaCy lets "5" through an int switch; accepted, it failed every doc (component_error)."""
+    with pytest.raises(ValueError, match=f"{pipe}: {switch} must be a positive integer, not {value!r}"):
+        build_pipeline(config={pipe: {switch: value}})
+
+
 @pytest.mark.parametrize("switches, said", [
     ({"min_length": 3}, "min_length = 3 (a full read needs 5)"),
     ({"short_max": 5}, "short_max = 5 (a full read needs 7)"),

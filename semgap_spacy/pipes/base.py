@@ -60,6 +60,18 @@ def _text_length(doc: Doc) -> int:
     return last.idx + len(last.text_with_ws)
 
 
+def positive_int(pipe: str, switch: str, value: Any) -> int:
+    """``value`` when it is a whole number of at least 1 (not a bool, not a string of one).
+
+    spaCy lets a string such as "5" through an ``int`` switch; refused here, it
+    stops the build with a message rather than failing every doc.
+    RAISES (ValueError): Naming the pipe, the switch and the value.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{pipe}: {switch} must be a positive integer, not {value!r}")
+    return value
+
+
 def _copied(value):
     """A copy of a plain value that shares no list or dict with it."""
     if isinstance(value, list):

@@ -48,7 +48,7 @@ from ..core.context import EMPTY_SCAN, CueTable, Reading, Target, TokenRows, own
 from ..lang import get_pack, languages as languages_available
 from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.textnorm import fold
-from .base import SemgapPipe
+from .base import SemgapPipe, positive_int
 from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_text, drop_span_values, has_span_values,
                          is_term_span, set_span_values, span_group, term_facts)
 
@@ -103,8 +103,7 @@ class Context(SemgapPipe):
             raise ValueError(f"{name}: window must be null or a non-negative integer, not {window!r}")
         if targets not in TARGETS:
             raise ValueError(f"{name}: targets must be one of {list(TARGETS)}, not {targets!r}")
-        if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 1:
-            raise ValueError(f"{name}: cache_size must be a positive integer, not {cache_size!r}")
+        positive_int(name, "cache_size", cache_size)
         if languages is None:
             languages = languages_available()
         if isinstance(languages, str) or not languages or not all(isinstance(x, str) for x in languages):

@@ -43,7 +43,7 @@ from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import generation, languages as languages_available, union
 from ..lang.cues import HEDGE, NEGATION, QUESTION
 from ..util.textnorm import fold
-from .base import SemgapPipe
+from .base import SemgapPipe, positive_int
 from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, doc_key, doc_text, span_group,
                          span_value, term_facts)
 
@@ -75,7 +75,7 @@ class Coverage(SemgapPipe):
             raise ValueError(f"semgap_coverage: no language pack for {sorted(unknown)}")
         self.spans_key, self.quantities_key, self.cues_key = spans_key, quantities_key, cues_key
         self.unexplained_key = unexplained_key
-        self.cache_size = cache_size
+        self.cache_size = positive_int(name, "cache_size", cache_size)
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(ner=self.ner, titlecase=self.titlecase, languages=list(self.languages or []) or None,
                         spans_key=spans_key, quantities_key=quantities_key, cues_key=cues_key,

@@ -35,7 +35,7 @@ from ..core.term_matches import (FoundTerm, FramePair, MatchRow, beaten, danglin
                                  settled)
 from .extensions import TERMS_KEY, doc_get, doc_set, doc_text, pack_span_id, set_span_values, term_facts
 from ..lang.inflection import FormIndex
-from .base import SemgapPipe
+from .base import SemgapPipe, positive_int
 from ..core.clauses import clause_rule
 from ..core.textview import read_token, read_word
 from ..util.caches import WordCache, WordSet
@@ -259,7 +259,7 @@ class Terms(SemgapPipe):
                  frames: bool = True, cross_domain: bool = True, ambiguity: bool = True,
                  write_norm: bool = False, cache_size: int = 100_000):
         self.spans_key = spans_key
-        self.cache_size = cache_size
+        self.cache_size = positive_int(name, "cache_size", cache_size)
         self.write_norm = write_norm
         self.annotate_ents = annotate_ents
         self.inflection = inflection

@@ -28,7 +28,7 @@ from .extensions import doc_set, doc_text, token_set
 from ..lang import packs, union
 from ..util.caches import WordCache, WordSet
 from ..lang.inflection import read_table
-from .base import SemgapPipe
+from .base import SemgapPipe, positive_int
 from ..util.textnorm import fold
 from ..core.textview import is_canonical, read_token, read_word, reads_as_itself
 from ..core.vocabulary import build_vocabulary, form_index_for
@@ -84,8 +84,9 @@ class TypoRepair(SemgapPipe):
     def __init__(self, nlp: Language, name: str = "semgap_typo_repair", *, enabled: bool = True,
                  min_length: int = 5, short_max: int = 7, protect_dictionary_words: bool = True,
                  cache_size: int = 50_000):
-        self.min_length = min_length
-        self.short_max = short_max
+        self.min_length = positive_int(name, "min_length", min_length)
+        self.short_max = positive_int(name, "short_max", short_max)
+        positive_int(name, "cache_size", cache_size)
         self.protect_dictionary_words = protect_dictionary_words
         self._cache: Dict[str, Tuple[Optional[str], Optional[List[str]]]] = WordCache(cache_size)
         self._folds: Dict[str, str] = WordCache(cache_size)
