@@ -15,7 +15,7 @@ from ..api import build_pipeline, decide_cases, decide_lines, pipeline_glossary,
 from ..pipes.base import load_pipeline
 from ..util.heap import settle_owned_process
 from ..util.live_lines import LiveLines
-from ..util.safe_output import output_file, one_line
+from ..util.safe_output import OutputClash, output_file, one_line, refuse_clash
 from .cli_support import SubCommandParser, positive_int, reader_gone
 from ..util.signals import handled
 
@@ -64,6 +64,11 @@ def count_lines(path: str) -> Optional[int]:
 def _cmd_assess(args) -> int:
     if args.workers < 0:
         print("semgap: --workers must be 0 (one per CPU) or more", file=sys.stderr)
+        return 2
+    try:
+        refuse_clash(args.out, [args.cases], folders=[args.glossaries, args.pipeline])
+    except OutputClash as exc:
+        print(f"semgap: {exc}", file=sys.stderr)
         return 2
     if args.engine == "dask":
         from .dask_engine import cmd_assess_dask  # the ``dask`` extra, imported only when asked for

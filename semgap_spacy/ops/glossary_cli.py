@@ -21,7 +21,7 @@ from ..glossary.drafts import TeachingError, objections_to
 from ..glossary.governance import ERROR, GovernanceError, diff, replay, validate
 from ..glossary.governance.approval import approve, open_drafts
 from ..glossary.roster import ROSTER_CONFIG, RosterError, load_roster
-from ..util.safe_output import output_file
+from ..util.safe_output import output_file, refuse_clash
 
 
 def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
@@ -181,6 +181,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _cmd_changelog(args: argparse.Namespace) -> int:
+    # OLD and NEW are folders, files or archived versions: a changelog goes into none of them
+    refuse_clash(args.out, [args.old, args.new], folders=[args.old, args.new])
     report = diff(args.old, args.new)
     text = report.to_markdown()
     if args.out:

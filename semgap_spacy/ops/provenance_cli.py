@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .cli_support import field, guard, printable, standalone_main
 from ..core.provenance import sign_decision, verify_evidence
 from ..util.jsonl import without_bom
+from ..util.safe_output import refuse_clash
 from ..util.signing import KEY_ENV_CONFIG, KEY_FILE_CONFIG, SigningKeyError, load_key
 
 # Beyond this a line is refused before it is parsed (a log line is a few kB).
@@ -125,6 +126,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_sign(args: argparse.Namespace) -> int:
+    refuse_clash(args.out, [args.decisions])
     key = _key(args)
     if key is None:
         raise SigningKeyError(f"signing needs a key: --key-file, --key-env, ${KEY_FILE_CONFIG} "

@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .cli_support import Command, err, field, guard, json_line, printable, standalone_main
 from ..util.jsonl import read_jsonl
-from ..util.safe_output import output_file
+from ..util.safe_output import output_file, refuse_clash
 from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue, text_sha256
 from ..glossary.roster import ROSTER_CONFIG, RosterError, load_roster
 from ..util.signing import KEY_ENV_CONFIG, KEY_FILE_CONFIG, SigningKeyError, load_key
@@ -294,6 +294,7 @@ def _cmd_head(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
+    refuse_clash(args.out, [args.db])
     with _open(args) as queue:
         with output_file(args.out or "-") as out:  # a failed export leaves OUT as it was
             n = queue.export(out)

@@ -30,6 +30,7 @@ from .draft_miner import (CandidateWriteError, check_candidates_path, mine_candi
                           write_candidates)
 from .drift import RATE_NAMES, DriftReport, compare_windows, load_config, monitor
 from ..util.jsonl import file_lines, read_jsonl
+from ..util.safe_output import OutputClash, refuse_clash
 
 FORMATS = ("text", "markdown", "json")
 # Exit code of ``drift --fail-on-drift`` when a threshold was crossed, so a
@@ -59,7 +60,7 @@ def register(subparsers: "argparse._SubParsersAction") -> None:
     p.add_argument("--png", help="also draw the figures to this PNG file (needs the 'plot' extra)")
     p.add_argument("--fail-on-drift", action="store_true",
                    help=f"exit {DRIFT_FOUND} when any threshold is crossed")
-    p.set_defaults(func=guard(_cmd_drift, (ReportError, CandidateWriteError, OSError),
+    p.set_defaults(func=guard(_cmd_drift, (ReportError, CandidateWriteError, OutputClash, OSError),
                               inputs=("baseline", "current", "records", "config")))
 
     p = subparsers.add_parser(
@@ -78,7 +79,7 @@ def register(subparsers: "argparse._SubParsersAction") -> None:
     p.add_argument("--write", help="also write the drafts to this candidates file: YAML when it is named "
                                    ".yaml or .yml, JSON when .json, other names refused (refused inside "
                                    "glossaries/, except glossaries/candidates/)")
-    p.set_defaults(func=guard(_cmd_drafts, (ReportError, CandidateWriteError, OSError),
+    p.set_defaults(func=guard(_cmd_drafts, (ReportError, CandidateWriteError, OutputClash, OSError),
                               inputs=("cases", "decisions", "config")))
 
 
@@ -128,7 +129,7 @@ def _overrides(path: Optional[str], section: str) -> Optional[Dict[str, Any]]:
 
 
 def _emit(text: str, out: Optional[str]) -> None:
-    if out:
+    if out:  # refused before any work if it is an input (``refuse_clash``)
         Path(out).write_text(text, encoding="utf-8")
         print(f"report written to {out}", file=sys.stderr)
     else:
@@ -165,6 +166,7 @@ def _bullets(items: Sequence[str]) -> List[str]:
 
 def _cmd_drift(args: argparse.Namespace) -> int:
     """Compare windows of decision records and report what moved."""
+    refuse_clash(args.out, [args.records, args.baseline, args.current])
     if args.png:
         _require_matplotlib()
     pair = args.baseline is not None or args.current is not None
@@ -314,6 +316,7 @@ def _cmd_drafts(args: argparse.Namespace) -> int:
     """Mine draft phrases from cases escalated as unrecognised and report them."""
     from ..glossary import GlossaryError, load_glossaries
 
+    refuse_clash(args.out, [args.cases, args.decisions])
     if args.write:
         check_candidates_path(args.write)  # a refused --write is said before any work, not after it
     overrides = _overrides(args.config, "miner")

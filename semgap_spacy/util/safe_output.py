@@ -20,10 +20,47 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, TextIO, Union
+from typing import Iterator, Sequence, TextIO, Union
 
 STDOUT = "-"
 _MAX_MESSAGE = 400
+
+
+class OutputClash(ValueError):
+    """OUT would replace one of the command's own inputs, or a file of a governed folder."""
+
+
+def refuse_clash(out: Union[str, Path, None], inputs: Sequence[Union[str, Path, None]] = (),
+                 folders: Sequence[Union[str, Path, None]] = ()) -> None:
+    """Refuse an OUT that is one of the command's inputs or lies inside one of ``folders``.
+
+    The rename that makes OUT whole would replace the input just read with what
+    was made from it: a review queue with its export, the cases with their
+    decisions, a glossary file with a changelog. Checked before any work.
+
+    out: The output path (None or "-": stdout, nothing to check).
+    inputs: The files the command reads ("-" and None are skipped).
+    folders: Folders OUT must not be written into (glossary directories).
+    RAISES (OutputClash): Naming OUT and what it would replace.
+    """
+    if out is None or str(out) == STDOUT:
+        return
+    if os.path.isdir(out):
+        raise OutputClash(f"{str(out)!r} is a folder: give a file to write")
+    exists = os.path.exists(out)
+    for given in inputs:
+        if given is None or str(given) == STDOUT or not exists or not os.path.exists(given):
+            continue
+        if os.path.samefile(out, given):
+            raise OutputClash(f"{str(out)!r} is also an input of this command ({str(given)!r}): writing it "
+                              f"would replace what it reads; give another file")
+    real = os.path.realpath(out)
+    for folder in folders:
+        if folder is None or not os.path.isdir(folder):
+            continue
+        if os.path.commonpath([real, os.path.realpath(folder)]) == os.path.realpath(folder):
+            raise OutputClash(f"{str(out)!r} is inside {str(folder)!r}, a folder this command reads; "
+                              f"give a file elsewhere")
 
 
 def _new_file_mode() -> int:
