@@ -1,6 +1,7 @@
 """Glossary governance: validate, diff, changelog, replay and the ``glossary`` CLI."""
 import copy
 import json
+import shutil
 import sys
 import types
 from pathlib import Path
@@ -10,7 +11,7 @@ import srsly
 
 from semgap_spacy.glossary import governance
 from semgap_spacy.glossary import (GlossaryError, GlossarySet, bundled_glossary_dir,
-                                   load_domain_file)
+                                   load_domain_file, load_glossaries)
 from semgap_spacy.ops.glossary_cli import main
 from semgap_spacy.glossary.governance import (FINDING_CODES, Finding, GovernanceError, changelog, diff,
                                      has_errors, load_cues, replay, validate)
@@ -481,6 +482,43 @@ def test_cli_diff_and_changelog(tmp_path, capsys):
     assert "signal: critical_block → clear" in out_file.read_text(encoding="utf8")
     assert main(["glossary", "diff", str(VALID), "/nonexistent"]) == 1
     assert "Traceback" not in capsys.readouterr().err
+
+
+def _bundled_with(tmp_path, edit):
+    """A copy of the bundled glossaries (archives and drafts left out) and one with every version
+    bumped and ``edit`` applied to mortgage's payload."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    shutil.copytree(bundled_glossary_dir(), old, ignore=shutil.ignore_patterns("archive", "drafts"))
+    shutil.copytree(old, new)
+    for path in new.glob("*.yaml"):
+        payload = srsly.read_yaml(path)
+        year, month, n = payload["version"].split(".")
+        payload["version"] = f"{year}.{month}.{int(n) + 1}"
+        if path.stem == "mortgage":
+            edit(payload)
+        srsly.write_yaml(path, payload)
+    return old, new
+
+
+@pytest.mark.parametrize("word", ["over", "not", "clear to close"])
+def test_diff_and_changelog_refuse_a_version_the_loader_refuses(tmp_path, capsys, word):
+    """A neutral word the loader refuses (never neutral, a cue, a critical phrase) was shown
+    as an approved weakening with exit 0: the release check passed what cannot load."""
+    old, new = _bundled_with(tmp_path, lambda p: p["vocabulary"]["neutral"]["domain"]["en"].append(word))
+    with pytest.raises(GlossaryError):
+        load_glossaries(new)
+    assert main(["glossary", "diff", str(old), str(new)]) == 1
+    assert main(["glossary", "changelog", str(old), str(new)]) == 1
+    err = capsys.readouterr().err
+    assert repr(word) in err and "Traceback" not in err
+
+
+def test_an_unreadable_domain_is_not_reported_as_removed(tmp_path, capsys):
+    old, new = _bundled_with(tmp_path, lambda p: None)
+    (new / "mortgage.yaml").write_text("version: [unclosed\n", encoding="utf8")
+    report = diff(old, new)
+    assert "mortgage" not in report.domains and not report.weakenings
+    assert [f.code for f in report.findings if f.domain == "mortgage"] == ["unreadable"]
 
 
 def test_cli_replay_without_api_fails_cleanly(monkeypatch, cases_file, capsys):

@@ -14,11 +14,12 @@ from ..models import GlossarySet
 from ..models import _VERSION as VERSION_RE
 from .contracts import _contract_changes
 from .diff_report import DiffReport, DomainDiff, TermDiff, Weakening
-from .findings import _finding
+from .findings import ERROR, _finding
 from .payload import _dict, _fmt, _frame_values, _list, _same_person, _str, _terms, _variants
 from ..models import phrase_key
 from ...util.textnorm import fold
 from .sources import Source, load_raw
+from .validation import validate
 
 
 def _version_key(version: Any) -> Optional[Tuple[int, ...]]:
@@ -37,12 +38,13 @@ def _label(source: Any) -> str:
     return f"<{type(source).__name__}>"
 
 
-def _domains_of(source: Source, side: str, report: DiffReport) -> Dict[str, dict]:
+def _domains_of(source: Source, side: str, report: DiffReport, unreadable: set) -> Dict[str, dict]:
     out: Dict[str, dict] = {}
     for raw in load_raw(source):
         if raw.error or not isinstance(raw.payload, dict):
             report.findings.append(_finding("unreadable", raw.name, None,
                                             f"{side}: {raw.error or 'not a mapping'}", raw.path))
+            unreadable.add(raw.name)
             continue
         if raw.name in out:
             report.findings.append(_finding("duplicate_domain", raw.name, None,
@@ -260,8 +262,14 @@ def diff(old: Source, new: Source) -> DiffReport:
         an entry ``{id, second_approver}`` in the domain's ``retired`` list).
     """
     report = DiffReport(_label(old), _label(new))
-    olds, news = _domains_of(old, "old", report), _domains_of(new, "new", report)
+    unreadable: set = set()
+    olds, news = _domains_of(old, "old", report, unreadable), _domains_of(new, "new", report, unreadable)
+    # what the loader refuses in the new version is no release, however the diff reads
+    report.findings += [f for f in validate(new) if f.severity == ERROR and f.code != "unreadable"
+                        and f.domain not in unreadable]
     for name in sorted(set(olds) | set(news)):
+        if name in unreadable:  # an unreadable side says nothing of what changed: its error stands alone
+            continue
         o, n = olds.get(name), news.get(name)
         dd = DomainDiff(name, "changed", _dict(o).get("version"), _dict(n).get("version"))
         report.domains[name] = dd
