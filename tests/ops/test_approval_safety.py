@@ -68,6 +68,29 @@ def test_a_hand_edit_does_not_ride_along_with_an_approval(work):
     assert words == {"scans", "uploaded", "portal"}
 
 
+def test_a_hand_edit_with_its_own_version_bump_does_not_ride_along(work):
+    """The editor also raised ``version:``: no archive of that version to compare with, so the
+    files are compared with the newest archived one, versions aside."""
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral")
+    originals = {path: path.read_text(encoding="utf-8") for path in glossaries.glob("*.yaml")}
+    for path, text in originals.items():
+        assert "version: 2026.12.1" in text
+        edited = text.replace("version: 2026.12.1", "version: 2026.12.5", 1)
+        if path.name == "mortgage.yaml":
+            edited = edited.replace("      en: [borrower,", "      en: [rejected, borrower,", 1)
+        path.write_text(edited, encoding="utf-8")
+    before = _snapshot(glossaries)
+    with pytest.raises(ApprovalError, match=r"mortgage.yaml in .* differs from the newest archived version "
+                                            r"2026.12.1 .* names version 2026.12.5, which was never archived"):
+        approve(glossaries, "Marcus Feld")
+    assert _snapshot(glossaries) == before
+    # the bump alone is no edit: the same approval goes through
+    for path, text in originals.items():
+        path.write_text(text.replace("version: 2026.12.1", "version: 2026.12.5", 1), encoding="utf-8")
+    assert approve(glossaries, "Marcus Feld").old_version == "2026.12.5"
+
+
 def test_a_roster_file_narrows_who_approves_and_adds_nobody(work, tmp_path, capsys):
     glossaries, db, seqs = work
     _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral")

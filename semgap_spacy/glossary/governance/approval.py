@@ -152,25 +152,42 @@ def _hold_back(gdir: Path, chosen: List[Tuple[str, Draft]], named: bool
     return free, held
 
 
-def _unapproved_edits(archive: Path, old: str, files: Dict[str, Tuple[Path, Any]], yaml: YAML) -> List[str]:
-    """Domain files in force that differ from the archived copy of their own version.
+def _unapproved_edits(archive: Path, old: str, files: Dict[str, Tuple[Path, Any]],
+                      yaml: YAML) -> Tuple[Optional[str], List[str]]:
+    """The archived version the domain files in force are compared with, and those that differ.
 
     An approval archives the files in force as the new version, and the diff
     from the old one credits the approver with every weakening in it; an
     edit made by hand since the old version was archived would ride along
-    unseen. No archive of the version in force (a first approval, or a
-    version released by hand): nothing to compare with.
+    unseen. The files are compared with the archived copy of their own
+    version; when that version was never archived (the editor also raised
+    ``version:``), with the newest archived version, their versions aside: a
+    release made by hand is archived once reviewed, or the approval would
+    archive it as approved. No archive at all (a first approval): nothing to
+    compare with.
+    RETURNS (Tuple[Optional[str], List[str]]): The version compared with (None: none) and
+        the names of the files that differ from it.
     """
-    base = archive / old
+    base, own = archive / old, True
     if not base.is_dir():
-        return []
+        kept = [p.name for p in archive.iterdir() if p.is_dir() and VERSION_RE.match(p.name)] if archive.is_dir() else []
+        if not kept:
+            return None, []
+        base, own = archive / max(kept, key=_version_key), False
+
+    def content(payload: Any) -> Any:
+        plain = _plain(payload)
+        if not own and isinstance(plain, dict):
+            plain.pop("version", None)
+        return plain
+
     archived = {path.name for path in base.glob("*.yaml")}
     changed = sorted(archived ^ {path.name for path, _ in files.values()})
     for path, payload in files.values():
-        if path.name in archived and _plain(payload) != _plain(yaml.load((base / path.name).read_text(
+        if path.name in archived and content(payload) != content(yaml.load((base / path.name).read_text(
                 encoding="utf-8"))):
             changed.append(path.name)
-    return sorted(set(changed))
+    return base.name, sorted(set(changed))
 
 
 def _taught(draft: Draft, approver: str) -> Dict[str, Any]:
@@ -256,14 +273,18 @@ def _approve(gdir: Path, approver: str, draft_ids: Optional[Sequence[str]], rost
 
     yaml = _yaml()
     files = _domain_files(gdir, yaml)
-    edits = _unapproved_edits(archive, old, files, yaml)
+    compared, edits = _unapproved_edits(archive, old, files, yaml)
     if edits:
+        differ = 'differs' if len(edits) == 1 else 'differ'
+        if compared == old:
+            what = f"{differ} from the archived version {old} ({archive / old}) while still naming that version"
+        else:
+            what = (f"{differ} from the newest archived version {compared} ({archive / compared}) and "
+                    f"{'names' if len(edits) == 1 else 'name'} version {old}, which was never archived")
         raise ApprovalError(
-            f"approval refused: {', '.join(edits)} in {gdir} {'differs' if len(edits) == 1 else 'differ'} "
-            f"from the archived version {old} "
-            f"({archive / old}) while still naming that version: an edit nobody approved would go out under "
-            f"{approver}'s name. See it with 'glossary diff {archive / old} {gdir}'; release it as its own "
-            "version or undo it, then approve")
+            f"approval refused: {', '.join(edits)} in {gdir} {what}: an edit nobody approved would go out "
+            f"under {approver}'s name. See it with 'glossary diff {archive / compared} {gdir}'; release it as "
+            f"its own version (reviewed, then archived as {archive}/<its version>) or undo it, then approve")
     edited: Dict[str, Any] = {domain: payload for domain, (_, payload) in files.items()}
     for payload in edited.values():
         payload["version"] = new
