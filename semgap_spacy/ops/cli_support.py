@@ -75,8 +75,12 @@ def json_line(obj: object, **kwargs) -> str:
     return "".join(out)
 
 
+#: the largest whole number SQLite stores (a queue entry number above it is none)
+MAX_INT = 2 ** 63 - 1
+
+
 def positive_int(text: str) -> int:
-    """An argparse type: a whole number of 1 or more. Anything else is a usage error
+    """An argparse type: a whole number from 1 to ``MAX_INT``. Anything else is a usage error
     (exit 2, with the command's usage), said before any work is done."""
     try:
         value = int(text)
@@ -84,6 +88,8 @@ def positive_int(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text!r}")
+    if value > MAX_INT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_INT}, not {text!r}")
     return value
 
 

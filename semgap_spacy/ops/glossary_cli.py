@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
-from .cli_support import Command, err, guard, standalone_main
+from .cli_support import Command, err, field, guard, standalone_main
 from ..glossary.models import GlossaryError, bundled_glossary_dir
 from ..glossary.drafts import TeachingError, objections_to
 from ..glossary.governance import ERROR, GovernanceError, diff, replay, validate
@@ -265,7 +265,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2, sort_keys=True))
     else:
-        print(report.to_text())
+        print(report.to_text(cell=field))
     return 0
 
 

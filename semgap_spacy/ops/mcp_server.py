@@ -109,7 +109,7 @@ class QueueEnqueueInput(BaseModel):
 class QueueTeachInput(BaseModel):
     model_config = _STRICT
 
-    seq: int = Field(ge=1, description="The queue entry of the decision (from queue_enqueue).")
+    seq: int = Field(ge=1, le=2 ** 63 - 1, description="The queue entry of the decision (from queue_enqueue).")
     clause: int = Field(default=1, ge=1, le=1000,
                         description="Which unexplained_content reason of the decision: 1 for the first, ...")
     choice: Literal[CHOICES] = Field(  # type: ignore[valid-type]

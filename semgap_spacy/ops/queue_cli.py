@@ -14,7 +14,7 @@ import sqlite3
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from .cli_support import Command, err, field, guard, json_line, printable, standalone_main
+from .cli_support import Command, err, field, guard, json_line, positive_int, printable, standalone_main
 from ..util.jsonl import read_jsonl
 from ..util.safe_output import output_file, refuse_clash
 from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue, text_sha256
@@ -57,11 +57,11 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.set_defaults(func=_guard(_cmd_list))
 
     p = sub.add_parser("show", parents=[common], help="show one entry and its follow-ups")
-    p.add_argument("seq", type=int)
+    p.add_argument("seq", type=positive_int)
     p.set_defaults(func=_guard(_cmd_show))
 
     p = sub.add_parser("resolve", parents=[common, signers], help="record a reviewer's resolution")
-    p.add_argument("seq", type=int)
+    p.add_argument("seq", type=positive_int)
     p.add_argument("--reviewer", default="", help="the human reviewer's name (required)")
     p.add_argument("--outcome", required=True, choices=OUTCOMES)
     p.add_argument("--rationale", default="")
@@ -69,7 +69,7 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
 
     p = sub.add_parser("clarify", parents=[common, signers],
                        help="record a reviewer's meaning for an ambiguous abbreviation in an entry")
-    p.add_argument("seq", type=int)
+    p.add_argument("seq", type=positive_int)
     p.add_argument("--reviewer", default="", help="the human reviewer's name (required)")
     p.add_argument("--abbreviation", required=True, help='as written, e.g. "OOS"')
     p.add_argument("--choice", required=True,
@@ -79,7 +79,7 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
 
     p = sub.add_parser("clauses", parents=[common],
                        help="show an entry's clauses with unexplained words, their options and reviews")
-    p.add_argument("seq", type=int)
+    p.add_argument("seq", type=positive_int)
     p.set_defaults(func=_guard(_cmd_clauses))
 
     p = sub.add_parser("teach", parents=[common, signers],
@@ -88,7 +88,7 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
                                    "(a governed copy; the bundled glossaries are refused), which decide "
                                    "nothing until a second person runs 'glossary approve'; problem keeps the "
                                    "case escalated with the note and holds back drafts of its words.")
-    p.add_argument("seq", type=int)
+    p.add_argument("seq", type=positive_int)
     p.add_argument("--clause", type=int, default=1,
                    help="which clause with unexplained words: 1, 2, ... ('queue clauses SEQ' lists them)")
     p.add_argument("--choice", required=True, help="neutral, name, means_term or problem")

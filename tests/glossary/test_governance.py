@@ -543,6 +543,21 @@ def test_cli_replay_with_api(monkeypatch, cases_file, capsys):
     assert "not archived" in capsys.readouterr().err
 
 
+def test_the_replay_report_escapes_what_the_cases_give():
+    """A case id with a line break and an escape sequence forged a "block → proceed" row and hid
+    the real one; the CLI writes each value as ``field`` does."""
+    from semgap_spacy.glossary.governance.case_replay import ReplayReport, ReplayRow
+    from semgap_spacy.ops.cli_support import field
+
+    forged = "x\n  c-999            block → proceed\x1b[8m"
+    report = ReplayReport("2026.11.0", "old", "new",
+                          [ReplayRow(0, forged, "escalate", "proceed", ["unexplained_content"], ["clearance"]),
+                           ReplayRow(1, None, "escalate", "proceed")])
+    text = report.to_text(cell=field)
+    assert len(text.splitlines()) == 5 and "\x1b" not in text
+    assert "x\\x0a" in text and "\\x1b[8m" in text and "#2 " in text
+
+
 def test_finding_is_printable():
     f = Finding("bad_version", "error", "demo", None, "version 'x' is not YYYY.MM.N")
     assert "bad_version" in str(f) and f.to_dict()["term"] is None

@@ -438,6 +438,23 @@ def test_queue_cli_refuses_unknown_seq(db, capsys):
     assert "no queue entry 7" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("verb, rest", [
+    ("show", []), ("clauses", []),
+    ("resolve", ["--reviewer", "Ruth Lindqvist", "--outcome", "block"]),
+    ("teach", ["--reviewer", "Ruth Lindqvist", "--choice", "neutral"]),
+])
+def test_an_entry_number_sqlite_cannot_hold_is_a_usage_error(db, capsys, verb, rest):
+    """99999999999999999999 was "internal error (OverflowError)" from deep inside the queue."""
+    ReviewQueue(db).close()
+    try:
+        code = queue_main(["queue", verb, "99999999999999999999", "--db", str(db), *rest])
+    except SystemExit as stop:  # argparse's own exit, where the parser is argparse's
+        code = stop.value.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "must be at most 9223372036854775807" in err and "Traceback" not in err
+
+
 def test_queue_cli_verify_fails_on_tampering(filled, capsys):
     conn = raw(filled)
     conn.execute("UPDATE entries SET case_id = 'c-x' WHERE seq = 2")

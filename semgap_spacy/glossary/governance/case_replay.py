@@ -62,15 +62,19 @@ class ReplayReport:
                 "changed": [r.to_dict() for r in self.changed],
                 "transitions": self.transitions(), "rows": [r.to_dict() for r in self.rows]}
 
-    def to_text(self) -> str:
+    def to_text(self, cell: Callable[[Any], str] = str) -> str:
+        """The report as lines of text; ``cell`` writes each value taken from the cases and the
+        decisions (the CLI's escapes them, so a case id cannot forge or hide a line). A case
+        with no id is named by its place among the cases ("#4"), as the rows name it."""
         lines = [f"replayed {len(self.rows)} cases: archived {self.archived_version} "
                  f"({self.archived_dir}) vs current ({self.current_dir})",
                  f"{len(self.changed)} decision{'' if len(self.changed) == 1 else 's'} would change"]
         for k, v in self.transitions().items():
-            lines.append(f"  {k}: {v}")
+            lines.append(f"  {cell(k)}: {v}")
         for r in self.changed:
-            lines.append(f"  {str(r.id):<16} {r.old:<8} → {r.new:<8} "
-                         f"[{', '.join(r.old_codes) or '-'}] → [{', '.join(r.new_codes) or '-'}]")
+            name = cell(r.id) if r.id is not None else f"#{r.index + 1}"
+            lines.append(f"  {name:<16} {cell(r.old):<8} → {cell(r.new):<8} "
+                         f"[{', '.join(map(cell, r.old_codes)) or '-'}] → [{', '.join(map(cell, r.new_codes)) or '-'}]")
         return "\n".join(lines)
 
 
