@@ -21,6 +21,7 @@ status, config switches) and the first one of a run checks the case values
 same checks as one made by ``assess``; the decision reads the record to tell a
 full read from a pipeline with a pipe missing, off, failed or out of order.
 """
+import copyreg
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -192,7 +193,16 @@ class SemgapPipe(Pipe):
         call this, not ``_rebuild``, from their constructors and setters."""
         self._switches_made = True  # the constructor is done with them (``__setattr__``)
         if not self._build_waits:
+            self._derive()
+
+    def _derive(self) -> None:
+        """``_rebuild``, noting every attribute it sets: what a pickle leaves out (``__getstate__``)."""
+        state = self.__dict__
+        state["_deriving"] = True
+        try:
             self._rebuild()
+        finally:
+            state["_deriving"] = False
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Refuse to change a switch of a built component (a key of ``cfg`` other than ``enabled``).
@@ -209,7 +219,42 @@ class SemgapPipe(Pipe):
                 f"{getattr(self, 'name', type(self).__name__)}: {name!r} is a config value, set when the pipe "
                 f"is built, and recorded in every decision: give it in the config (nlp.add_pipe(..., "
                 f"config={{{name!r}: ...}}), or nlp.replace_pipe), not on the built component")
+        if self.__dict__.get("_deriving"):
+            self.__dict__.setdefault("_derived", set()).add(name)
         object.__setattr__(self, name, value)
+
+    # -- pickling ----------------------------------------------------------
+    def __getstate__(self) -> dict:
+        """The component without what it derives from its glossary (indexes holding local
+        functions, per-word caches): ``nlp.pipe(n_process=N)`` pickles the pipeline when worker
+        processes start by spawning (macOS, Windows; forkserver on Linux from Python 3.14), and
+        ``pickle.dumps(nlp)`` works as for spaCy's own pipes. The copy builds again from its
+        glossary when it is first used (``__getattr__``)."""
+        derived = self.__dict__.get("_derived", ())
+        state = {k: v for k, v in self.__dict__.items() if k not in derived and k != "_derived"}
+        state["_unpickled"] = True
+        state["name"] = self.name  # an attribute of spaCy's Cython Pipe, not of the __dict__
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        object.__setattr__(self, "name", state.pop("name"))
+        self.__dict__.update(state)
+
+    def __reduce_ex__(self, protocol: int):
+        # spaCy's Pipe is a Cython class whose own reduce pickles the whole __dict__
+        return copyreg.__newobj__, (type(self),), self.__getstate__()
+
+    def __getattr__(self, name: str) -> Any:
+        """A derived attribute of an unpickled copy: built now, from its glossary, once. Only
+        reached for an attribute the instance lacks; anything else is an AttributeError."""
+        state = self.__dict__
+        if name.startswith("__") or not state.get("_unpickled"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        state["_unpickled"] = False  # a second look while building is a plain miss
+        state["_build_waits"] = False
+        self._derive()
+        return getattr(self, name)
 
     def _build_now(self) -> None:
         """Build what waited in ``deferred_builds``, from the bundled glossary when none was given."""
@@ -218,7 +263,7 @@ class SemgapPipe(Pipe):
         if self.glossary is None:
             self.glossary = load_glossaries()
         self._build_waits = False
-        self._rebuild()
+        self._derive()
 
     # -- running ---------------------------------------------------------
     def process(self, doc: Doc) -> Doc:  # pragma: no cover - abstract

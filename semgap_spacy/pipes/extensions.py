@@ -17,7 +17,7 @@ itself, rather than in per-offset user data, means two terms that match the
 same characters (a phrase shared by two domains) never overwrite each other.
 """
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from spacy.tokens import Doc, Span, Token
@@ -62,10 +62,14 @@ def _term_id(span: Span) -> Optional[str]:
     return (span.label_ or None) if is_term_span(span) else None
 
 
+def _term_fact(name: str, span: Span) -> Optional[str]:
+    return (getattr(term_facts(span.id_), name) or None) if is_term_span(span) else None
+
+
 def _id_getter(name: str):
-    def get(span: Span) -> Optional[str]:
-        return (getattr(term_facts(span.id_), name) or None) if is_term_span(span) else None
-    return get
+    """The getter of one fact of a term span: a partial of a module function, not a closure,
+    so spaCy can hand the extensions to worker processes that start by spawning."""
+    return partial(_term_fact, name)
 
 
 def span_repaired(span: Span) -> Optional[bool]:
@@ -242,23 +246,26 @@ def set_pipeline(doc: Doc, record: Any) -> None:
     data[_PIPELINE_KEY] = record
 
 
+def _kept_list_get(key: tuple, doc: Doc) -> Optional[list]:
+    data = doc.user_data
+    value = data.get(key)
+    if type(value) is tuple:
+        value = data[key] = list(value)
+    return value
+
+
+def _kept_list_set(key: tuple, doc: Doc, value: Any) -> None:
+    doc.user_data[key] = value
+
+
 def _kept_list(name: str) -> Dict[str, Callable]:
     """The getter and setter of a doc attribute that reads as a list (or None) and that the
     pipes keep as a tuple: a held doc's empty problems or readings are then nothing the
     collector walks. The list is made the first time the attribute is read and kept from
-    then on, so an edit to it stays (a tuple set by a user reads as a list too)."""
+    then on, so an edit to it stays (a tuple set by a user reads as a list too). Partials of
+    module functions, not closures, so spaCy can hand them to spawned worker processes."""
     key = ("._.", name, None, None)
-
-    def get(doc: Doc) -> Optional[list]:
-        data = doc.user_data
-        value = data.get(key)
-        if type(value) is tuple:
-            value = data[key] = list(value)
-        return value
-
-    def set_value(doc: Doc, value: Any) -> None:
-        doc.user_data[key] = value
-    return {"getter": get, "setter": set_value}
+    return {"getter": partial(_kept_list_get, key), "setter": partial(_kept_list_set, key)}
 
 
 EXTENSIONS: Tuple[Extension, ...] = (
