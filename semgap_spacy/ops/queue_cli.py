@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from .cli_support import Command, err, field, guard, json_line, positive_int, printable, standalone_main
 from ..util.jsonl import read_jsonl
 from ..util.safe_output import output_file, refuse_clash
-from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue, text_sha256
+from .review_queue import OUTCOMES, STATUSES, QueueError, ReviewQueue, is_queue_file, text_sha256
 from ..glossary.roster import ROSTER_CONFIG, RosterError, load_roster
 from ..util.signing import KEY_ENV_CONFIG, KEY_FILE_CONFIG, SigningKeyError, load_key
 
@@ -162,6 +162,10 @@ def _open(args: argparse.Namespace, create: bool = False, **kwargs: Any) -> Revi
     # report an empty, intact chain.
     if not create and not os.path.exists(args.db):
         raise QueueError(f"no review queue at {args.db} (enqueue creates it; check --db)")
+    if not create and not is_queue_file(args.db):
+        # opened as a queue, another application's database (or an empty file) would get its tables
+        raise QueueError(f"{args.db} is not a review queue: it has no queue entries table "
+                         "(enqueue creates a queue; check --db)")
     key = load_key(args.key_file, args.key_env)
     if hasattr(args, "roster"):
         kwargs["roster"] = load_roster(args.roster, args.glossaries)

@@ -252,6 +252,24 @@ def parse_anchor(anchor: Any) -> "Tuple[Optional[int], str]":
     return seq, digest.lower()
 
 
+def is_queue_file(path: Union[str, Path]) -> bool:
+    """Whether an existing file is a review queue: an SQLite database holding the queue's
+    ``entries`` table, looked at read-only, so nothing is written to a file that is not one.
+
+    RAISES (sqlite3.DatabaseError): The file is no SQLite database at all.
+    """
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            found = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entries'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:
+        return True  # cannot be looked at read-only (a locked or unwritable WAL queue): the open says why
+    return found is not None
+
+
 class ReviewQueue:
     """The review queue in one SQLite file (WAL mode, safe across processes).
 

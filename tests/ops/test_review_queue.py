@@ -455,6 +455,26 @@ def test_an_entry_number_sqlite_cannot_hold_is_a_usage_error(db, capsys, verb, r
     assert "must be at most 9223372036854775807" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("verb", ["verify", "list", "export"])
+def test_a_read_command_writes_nothing_into_a_file_that_is_no_queue(tmp_path, capsys, verb):
+    """An empty file or another application's database was given the queue's tables (and WAL
+    mode), and verify said "ok: chain intact: 0 entries"."""
+    import sqlite3
+
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE foo (a)")
+    conn.commit()
+    conn.close()
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    for path in (other, empty):
+        before = path.read_bytes()
+        assert queue_main(["queue", verb, "--db", str(path)]) == 1
+        assert "is not a review queue" in capsys.readouterr().err
+        assert path.read_bytes() == before and not (tmp_path / f"{path.name}-wal").exists()
+
+
 def test_queue_cli_verify_fails_on_tampering(filled, capsys):
     conn = raw(filled)
     conn.execute("UPDATE entries SET case_id = 'c-x' WHERE seq = 2")
