@@ -84,6 +84,28 @@ def _cuts_word(text: str, at: int) -> bool:
     return 0 < at < len(text) and text[at - 1].isalnum() and text[at].isalnum()
 
 
+def word_problems(i: int, reason: Any, text: str) -> List[str]:
+    """Whether a reason's quoted ``words`` are the text at its ``word_spans``, in order (the
+    words of unexplained content once each): a reviewer teaches the words quoted, so words the
+    text does not hold at those places would become drafts of something no case says."""
+    if not isinstance(reason, dict) or ("words" not in reason and "word_spans" not in reason):
+        return []
+    label = f"reason {i} ({reason.get('code')})"
+    words, spans = reason.get("words"), reason.get("word_spans")
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        return [f"{label}: words must be a list of strings"]
+    if spans is None:
+        return [f"{label}: quotes words but has no word_spans to check them against"]
+    if not isinstance(spans, list) or not all(
+            isinstance(sp, list) and len(sp) == 2 and _is_int(sp[0]) and _is_int(sp[1])
+            and 0 <= sp[0] <= sp[1] <= len(text) for sp in spans):
+        return [f"{label}: word_spans must be [start, end] pairs inside the text (length {len(text)})"]
+    found = [text[a:b] for a, b in spans]
+    if spans and words not in (found, list(dict.fromkeys(found))):
+        return [f"{label}: words {words!r} are not the text at word_spans ({found!r})"]
+    return []
+
+
 def _span_problems(i: int, reason: Dict[str, Any], text: str) -> List[str]:
     code = reason.get("code")
     label = f"reason {i} ({code})"
@@ -237,6 +259,7 @@ def verify_evidence(decision: Any, text: Any, key: Optional[bytes] = None) -> Li
             problems.append(f"reason {i} ({code}) says {reason.get('outcome')!r}, but its code "
                             f"implies {implied!r}")
         problems.extend(_span_problems(i, reason, text))
+        problems.extend(word_problems(i, reason, text))
     expected = expected_outcome(decision.get("reasons"))
     if stated not in OUTCOMES:
         problems.append(f"decision {stated!r} is not one of {', '.join(OUTCOMES)}")

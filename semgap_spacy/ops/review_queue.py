@@ -46,6 +46,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
+from ..core.provenance import expected_outcome, word_problems
 from ..util import signing
 from ..glossary.drafts import (MEANS_TERM, PROBLEM, SCOPE_ALL, Evidence, Objection, TeachingError, check_entries,
                                clause_entries, drafts_lock, governed_dir, load_drafts, normal_choice, normal_scope,
@@ -499,6 +500,15 @@ class ReviewQueue:
         for key in ("glossary_version", "glossary_sha256"):
             if decision.get(key) is not None and not isinstance(decision.get(key), str):
                 raise QueueError(f"decision {key} must be a string")
+        # what a reviewer will act on must be what the decision's reasons say, on this text
+        implied = expected_outcome(decision.get("reasons"))
+        if outcome != implied:
+            raise QueueError(f"enqueue refused for case {case_id!r}: the decision says {outcome!r}, but its "
+                             f"reasons give {implied!r}")
+        if text is not None:
+            for i, reason in enumerate(decision.get("reasons") or []):
+                for problem in word_problems(i, reason, text):
+                    raise QueueError(f"enqueue refused for case {case_id!r}: {problem}")
         try:
             decision_json = canonical_json(decision)
         except (TypeError, ValueError) as err:

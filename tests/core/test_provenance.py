@@ -201,3 +201,19 @@ def test_verify_cli_reports_each_tampered_line(tmp_path):
     assert "4 ok" not in out.stdout and "Traceback" not in out.stderr
     nokey = cli("verify", "--decisions", str(fpath), "--cases", str(cpath), "--key-env", "UNSET_VARIABLE")
     assert nokey.returncode == 1 and "UNSET_VARIABLE is not set" in nokey.stderr
+
+
+def test_quoted_words_are_checked_against_their_spans():
+    """A reviewer teaches the words an unexplained_content reason quotes: words the text does
+    not hold at ``word_spans`` would become drafts of something no case says."""
+    from semgap_spacy import build_pipeline
+
+    text = "Clear to close. Scans uploaded to the portal."
+    decided = next(decide_cases(build_pipeline(), [{"id": "c", "domain": "mortgage", "text": text}]))
+    assert verify_evidence(decided, text) == []
+    forged = copy.deepcopy(decided)
+    reason = next(r for r in forged["reasons"] if r["code"] == "unexplained_content")
+    reason["words"] = ["rejected"]
+    assert any("are not the text at word_spans" in p for p in verify_evidence(forged, text))
+    reason["words"], reason["word_spans"] = ["Scans"], [[0, 999]]
+    assert any("word_spans must be" in p for p in verify_evidence(forged, text))

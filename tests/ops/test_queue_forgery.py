@@ -424,3 +424,32 @@ def test_cli_list_warns_when_the_rows_it_shows_were_edited(tmp_path):
         assert listed.returncode == 1 and listed.stdout.strip()
         assert "chain is broken" in listed.stderr and "entry 3" in listed.stderr, listed.stderr
         assert "Traceback" not in listed.stderr
+
+
+def _real_escalation():
+    from semgap_spacy import build_pipeline, decide_cases
+
+    text = "Clear to close. Scans uploaded to the portal."
+    decided = next(decide_cases(build_pipeline(), [{"id": "c-1", "domain": "mortgage", "text": text}]))
+    assert decided["decision"] == "escalate"
+    return decided, text
+
+
+@pytest.mark.parametrize("forge, needle", [
+    # words the text does not hold at their spans: teaching would draft them
+    (lambda d: next(r for r in d["reasons"] if r["code"] == "unexplained_content").update(words=["rejected"]),
+     "are not the text at word_spans"),
+    # an outcome its reasons do not give
+    (lambda d: d.update(decision="block"), "its reasons give 'escalate'"),
+    # no reasons at all, said to block
+    (lambda d: d.update(decision="block", reasons=[]), "its reasons give 'escalate'"),
+])
+def test_a_decision_its_own_reasons_and_text_contradict_is_not_queued(tmp_path, forge, needle):
+    decided, text = _real_escalation()
+    with ReviewQueue(tmp_path / "q.db") as queue:
+        assert queue.enqueue(json.loads(json.dumps(decided)), text).created  # the real one is fine
+        forged = json.loads(json.dumps(decided))
+        forge(forged)
+        with pytest.raises(QueueError, match=needle):
+            queue.enqueue(forged, text, case_id="c-2")
+        assert queue.verify().ok
