@@ -955,18 +955,21 @@ def _normal_sql(sql: str) -> str:
 
 
 def _check_choice(decision: Dict[str, Any], seq: int, abbreviation: str, choice: str) -> None:
-    """Hold a clarification to what the decision offered, where it offered anything.
+    """Hold a clarification to what the decision offered.
 
-    A decision that names its ambiguous abbreviations (``abbreviation`` on an
-    ``ambiguous_abbreviation`` reason) is only clarified for those, and a
-    chosen meaning must be one of its ``options``; a typo in a meaning would
-    otherwise be offered to the next reviewer as if it were a reading.
+    A decision is only clarified for the ambiguous abbreviations it names
+    (``abbreviation`` on an ``ambiguous_abbreviation`` reason), and a chosen
+    meaning must be one of its ``options``; a typo in a meaning would
+    otherwise be offered to the next reviewer as if it were a reading, and a
+    reading recorded on a decision with no such abbreviation ("CTC read as
+    'cancelled'" on a plain clearance) would be offered for every later case.
     """
     reasons = [r for r in decision.get("reasons") or []
                if isinstance(r, dict) and r.get("code") == "ambiguous_abbreviation"
                and isinstance(r.get("abbreviation"), str)]
     if not reasons:
-        return
+        raise QueueError(f"clarification refused: entry {seq} has no ambiguous abbreviation to clarify "
+                         f"(no ambiguous_abbreviation reason names {abbreviation!r})")
     wanted = abbreviation.casefold()
     mine = [r for r in reasons if r["abbreviation"].casefold() == wanted]
     if not mine:

@@ -267,20 +267,37 @@ def test_review_queue_raw_text_only_with_opt_in(tmp_path):
         assert b"Jane Roe" not in f.read_bytes()
 
 
-def test_review_queue_clarifications_are_offered_not_applied(filled):
-    with ReviewQueue(filled) as queue:
-        queue.clarify(1, "Ruth Lindqvist", "MS", "mitral stenosis", "cardiology note",
+def _ms_decision(case_id):
+    decision = make_decision(case_id)
+    decision["reasons"] = [{"code": "ambiguous_abbreviation", "outcome": "escalate", "message": "'MS' …",
+                            "abbreviation": "MS", "start_char": 0, "end_char": 2}]
+    return decision
+
+
+def test_review_queue_clarifications_are_offered_not_applied(db):
+    with ReviewQueue(db) as queue:
+        seqs = [queue.enqueue(_ms_decision(f"c-{i}"), f"MS noted, case {i}").seq for i in range(3)]
+        queue.clarify(seqs[0], "Ruth Lindqvist", "MS", "mitral stenosis", "cardiology note",
                       domain="medical_logistics")
-        queue.clarify(3, "Dana Okafor", "ms", "other: multiple sites", domain="medical_logistics")
-        queue.clarify(4, "Dana Okafor", "MS", "leave open", domain="mortgage")
+        queue.clarify(seqs[1], "Dana Okafor", "ms", "other: multiple sites", domain="medical_logistics")
+        queue.clarify(seqs[2], "Dana Okafor", "MS", "leave open", domain="mortgage")
         with pytest.raises(QueueError, match="needs the meaning"):
-            queue.clarify(4, "Dana Okafor", "MS", "other:   ")
+            queue.clarify(seqs[2], "Dana Okafor", "MS", "other:   ")
         found = queue.clarifications_for("MS", domain="medical_logistics")
         assert [c["choice"] for c in found] == ["other: multiple sites", "mitral stenosis"]
         assert len(queue.clarifications_for("ms")) == 3
-        # Offering a choice changes no decision: entry 1 is still open.
-        assert 1 in [i["seq"] for i in queue.list("open")]
+        # Offering a choice changes no decision: the first entry is still open.
+        assert seqs[0] in [i["seq"] for i in queue.list("open")]
         assert queue.verify().ok
+
+
+def test_a_decision_with_no_ambiguous_abbreviation_takes_no_clarification(filled):
+    """A reading recorded on a plain entry ("CTC read as 'cancelled'") would be offered for every
+    later case with that abbreviation."""
+    with ReviewQueue(filled) as queue:
+        with pytest.raises(QueueError, match="has no ambiguous abbreviation to clarify"):
+            queue.clarify(1, "Tobias Wren", "CTC", "cancelled, do not close")
+        assert queue.clarifications_for("CTC") == []
 
 
 def test_review_queue_clarify_holds_to_offered_meanings(db):
