@@ -215,10 +215,23 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _cmd_resolve(args: argparse.Namespace) -> int:
     with _open(args) as queue:
+        before = queue.show(args.seq).get("followups") or []
         seq = queue.resolve(args.seq, args.reviewer, args.outcome, args.rationale)
         reviewer = queue.show(seq)["payload"]["reviewer"]
     print(f"entry {args.seq} resolved as {args.outcome} by {field(reviewer)} "
           f"(resolution entry {seq})")
+    # what this resolution stands over is said, never passed over in silence
+    resolutions = [row for row in before if row.get("kind") == "resolution"]
+    if resolutions:
+        last = resolutions[-1].get("payload") or {}
+        print(f"  note: it replaces the resolution {field(last.get('outcome'))} by "
+              f"{field(last.get('reviewer'))} (entry {resolutions[-1].get('seq')}); both stay in the chain")
+    for row in before:
+        payload = row.get("payload") or {}
+        if row.get("kind") == "concept_clarified" and payload.get("choice") == "problem":
+            print(f"  note: {field(payload.get('reviewer'))} marked its words "
+                  f"{', '.join(field(w) for w in payload.get('words') or []) or '(a clause)'} as a problem "
+                  f"(entry {row.get('seq')}): {field(payload.get('note') or '')}")
     return 0
 
 

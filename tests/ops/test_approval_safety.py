@@ -287,3 +287,21 @@ def test_review_never_writes_into_the_bundled_glossaries(tmp_path):
 def test_the_words_a_taught_clearance_phrase_may_not_hold(phrase, found):
     from semgap_spacy.glossary.models import stating_word
     assert stating_word(phrase) == found
+
+
+def test_a_resolution_says_what_it_stands_over(work, capsys):
+    """A proceed over another reviewer's problem mark, or over an earlier resolution, was recorded
+    without a word: the CLI now names both (the resolution is still the reviewer's to make)."""
+    from semgap_spacy.ops.queue_cli import main as queue_main
+
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Tobias Wren", "problem", note="portal upload means originals were refused")
+    args = ["--db", str(db), "--glossaries", str(glossaries)]
+    assert queue_main(["queue", "resolve", str(seqs[0]), *args, "--reviewer", "Ruth Lindqvist",
+                       "--outcome", "block"]) == 0
+    out = capsys.readouterr().out
+    assert "note: Tobias Wren marked its words" in out and "originals were refused" in out
+    assert queue_main(["queue", "resolve", str(seqs[0]), *args, "--reviewer", "Marcus Feld",
+                       "--outcome", "proceed"]) == 0
+    out = capsys.readouterr().out
+    assert "note: it replaces the resolution block by Ruth Lindqvist" in out and "Tobias Wren marked" in out
