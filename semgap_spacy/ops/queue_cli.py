@@ -279,7 +279,8 @@ def _cmd_teach(args: argparse.Namespace) -> int:
                              domain=args.domain, scope=args.scope, spellings=args.spellings,
                              glossary_dir=args.glossaries)
         reviewer = queue.show(result.seq)["payload"]["reviewer"]
-    words = ", ".join(field(w) for w in result.words)
+    # a phrase taught is what was marked, not the clause's words around it
+    words = field(args.phrase) if args.phrase else ", ".join(field(w) for w in result.words)
     if result.drafts:
         where = "every domain" if result.scope == "all" else result.domain
         print(f"entry {args.seq} clause {args.clause}: {words} marked {result.choice} by {field(reviewer)} "

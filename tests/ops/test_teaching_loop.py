@@ -271,3 +271,18 @@ def test_a_choice_refused_for_one_word_names_the_words_the_glossary_would_take(w
         result = queue.teach(entry, "Ruth Lindqvist", 1, "neutral", words=["scans", "uploading", "portal"],
                              glossary_dir=glossaries)
     assert len(result.drafts) == 3
+
+
+def test_a_phrase_taught_is_what_the_message_says_was_marked(workdir, capsys):
+    """``--phrase "courier Yuki"`` was reported as the clause's words ("Yuki, Tanabe, way marked
+    name"), while the one draft is the phrase."""
+    glossaries, db = workdir / "glossaries", workdir / "queue.sqlite3"
+    case = {"id": "p-1", "domain": "mortgage", "text": "Clear to close, says Marek Nowicki of Pinecrest."}
+    (decision,) = decide_cases(build_pipeline(str(glossaries)), [dict(case)])
+    with ReviewQueue(db) as queue:
+        entry = queue.enqueue(decision, case["text"]).seq
+    assert queue_main(["queue", "teach", str(entry), "--choice", "name", "--phrase", "Marek Nowicki",
+                       "--reviewer", "Ruth Lindqvist", "--db", str(db), "--glossaries", str(glossaries)]) == 0
+    out = capsys.readouterr().out
+    assert ": Marek Nowicki marked name" in out and "Pinecrest" not in out
+    assert [d.text for d in load_drafts(glossaries, "mortgage").open()] == ["Marek Nowicki"]
