@@ -14,7 +14,9 @@ Families:
   joiner, BOM, bidi marks) or a variation selector inside or between words.
 - ``combining``: an accented letter written decomposed (letter + combining
   mark) or an accent added, composed or decomposed; matching is
-  accent-insensitive (spec §3), so the word still reads the same.
+  accent-insensitive (spec §3), so the word still reads the same. No accent
+  is added to a word that the packs tell apart by its accent (spec §4: "si"
+  and "sí", "ou" and "où"): there it makes another word.
 - ``homoglyph``: a Latin letter swapped for its Cyrillic or Greek look-alike.
 - ``mixed``: two or three of the above in one text.
 
@@ -22,6 +24,7 @@ The characters come from ``tests/data/perturb_chars.json``.
 """
 import json
 import random
+import re
 import unicodedata
 from pathlib import Path
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
@@ -112,8 +115,18 @@ def format_chars(text: str, rng: random.Random, focus: Focus = None) -> Optional
     return text, edits
 
 
+def _accent_sensitive_letters(text: str) -> set:
+    """Offsets of the letters of words an accent would make into another word ("si": "sí")."""
+    from semgap_spacy.lang import packs
+    from semgap_spacy.util.textnorm import fold
+
+    sensitive = {fold(w) for pack in packs().values() for w in pack.accent_sensitive}
+    return {i for m in re.finditer(r"\w+", text) if fold(m.group()) in sensitive for i in range(*m.span())}
+
+
 def combining(text: str, rng: random.Random, focus: Focus = None) -> Optional[Tuple[str, List[str]]]:
-    """Write an accented letter decomposed, or give a Latin letter an accent (composed or not)."""
+    """Write an accented letter decomposed, or give a Latin letter an accent (composed or not),
+    except a letter of a word the packs tell apart by its accent."""
     accented = [i for i, ch in enumerate(text) if len(unicodedata.normalize("NFD", ch)) > 1 and ch.isalpha()]
     letters = [i for i, ch in enumerate(text) if ch.isascii() and ch.isalpha()]
     if not accented and not letters:
@@ -122,7 +135,11 @@ def combining(text: str, rng: random.Random, focus: Focus = None) -> Optional[Tu
     for _ in range(_edits(rng)):
         accented = _within([i for i, ch in enumerate(text)
                             if len(unicodedata.normalize("NFD", ch)) > 1 and ch.isalpha()], focus)
-        letters = _within([i for i, ch in enumerate(text) if ch.isascii() and ch.isalpha()], focus)
+        kept = _accent_sensitive_letters(text)
+        letters = _within([i for i, ch in enumerate(text) if ch.isascii() and ch.isalpha() and i not in kept],
+                          focus)
+        if not accented and not letters:
+            break  # only a word an accent would change is left: nothing to add one to
         if accented and (not letters or rng.random() < 0.5):
             i = rng.choice(accented)
             text = text[:i] + unicodedata.normalize("NFD", text[i]) + text[i + 1:]
@@ -137,7 +154,7 @@ def combining(text: str, rng: random.Random, focus: Focus = None) -> Optional[Tu
         else:
             text = text[:i + 1] + mark + text[i + 1:]
             edits.append(f"add U+{ord(mark):04X} after {i}")
-    return text, edits
+    return (text, edits) if edits else None
 
 
 def homoglyphs(text: str, rng: random.Random, focus: Focus = None) -> Optional[Tuple[str, List[str]]]:

@@ -578,8 +578,9 @@ class CoverageRules:
     def unspell(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                 ends: Sequence[int]) -> List[Optional[str]]:
         """Rules 3 and 5 taken back, in place, for words a person reads that no token is: letters
-        written one by one that spell a never-neutral word or a glossary's ("N O T clear to
-        close", "Ｎ Ｏ Ｔ", "Ⓝ Ⓞ Ⓣ"), each an initial or a stop word alone; and a stop word
+        written one by one, a single space apart, that spell a never-neutral word or a word that
+        states a problem ("N O T clear to close", "Ｎ Ｏ Ｔ", "Ⓝ Ⓞ Ⓣ"; not "A B C", nor every
+        glossary word: "T O"), each an initial or a stop word alone; and a stop word
         glued by a hyphen before a term, which makes another word of it ("un-airworthy", es and
         fr "un" being stop words; "non-airworthy" is never neutral already).
 

@@ -252,8 +252,8 @@ class SemgapPipe(Pipe):
         if name.startswith("__") or not state.get("_unpickled"):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         state["_unpickled"] = False  # a second look while building is a plain miss
-        state["_build_waits"] = False
-        self._derive()
+        state["_build_waits"] = True  # as a component made in ``deferred_builds``: no glossary, the bundled
+        self._build_now()
         return getattr(self, name)
 
     def _build_now(self) -> None:

@@ -49,3 +49,18 @@ def test_issue_texts_do_not_proceed(decide, domain, text):
 ])
 def test_simulated_canonical_reading(text, reading, suspicious):
     assert perturb_probe.canonical_text(text) == (reading, suspicious)
+
+
+def test_an_accent_is_never_added_to_a_word_it_would_change():
+    """Spec §4 tells "si" (if, a hedge) from "sí" (yes): an accent added there makes another word,
+    and "fyi sí crossmatch négatif" rightly proceeds where "fyi si …" escalates. The generator
+    leaves such words alone (a property test drew exactly that edit)."""
+    import random
+
+    from tests.perturb import combining
+
+    for seed in range(300):
+        done = combining("fyi si crossmatch négatif, on y va ou pas", random.Random(seed))
+        words = (done[0] if done else "fyi si").split()
+        assert words[1] == "si", (seed, done)
+        assert "où" not in (done[0] if done else "")

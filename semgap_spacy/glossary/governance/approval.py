@@ -170,7 +170,8 @@ def _unapproved_edits(archive: Path, old: str, files: Dict[str, Tuple[Path, Any]
     """
     base, own = archive / old, True
     if not base.is_dir():
-        kept = [p.name for p in archive.iterdir() if p.is_dir() and VERSION_RE.match(p.name)] if archive.is_dir() else []
+        kept = ([p.name for p in archive.iterdir() if p.is_dir() and VERSION_RE.match(p.name)]
+                if archive.is_dir() else [])
         if not kept:
             return None, []
         base, own = archive / max(kept, key=_version_key), False

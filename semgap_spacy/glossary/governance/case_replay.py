@@ -73,8 +73,9 @@ class ReplayReport:
             lines.append(f"  {cell(k)}: {v}")
         for r in self.changed:
             name = cell(r.id) if r.id is not None else f"#{r.index + 1}"
+            old_codes, new_codes = ", ".join(map(cell, r.old_codes)), ", ".join(map(cell, r.new_codes))
             lines.append(f"  {name:<16} {cell(r.old):<8} → {cell(r.new):<8} "
-                         f"[{', '.join(map(cell, r.old_codes)) or '-'}] → [{', '.join(map(cell, r.new_codes)) or '-'}]")
+                         f"[{old_codes or '-'}] → [{new_codes or '-'}]")
         return "\n".join(lines)
 
 
