@@ -23,6 +23,7 @@ import re
 from typing import List, Sequence, Tuple
 
 from ..lang import number_word
+from ..util.textnorm import fold
 from .textview import read_text, token_matches
 
 PARTIAL_COUNT = "partial_count"
@@ -44,15 +45,6 @@ _WORDED = re.compile(
 _CONNECTORS = frozenset({"of", "among", "von", "aus", "de", "des", "sur", "parmi"})
 
 
-def _loose_fold(text: str) -> str:
-    """``text`` casefolded, with the dotless "ı" and a combining dot above ("İ" folds to "i" and
-    one) read as the patterns' IGNORECASE reads them: as an "i"."""
-    low = text.casefold()
-    if "ı" in low or "\u0307" in low:
-        low = low.replace("ı", "i").replace("\u0307", "")
-    return low
-
-
 def _side(word: str) -> bool:
     return (word.isdigit() and len(word) <= 4) or number_word(word)
 
@@ -63,7 +55,8 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> Lis
     text (str): The text; starts, ends: every token's character offsets.
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
-    if _CONNECTORS.isdisjoint(_loose_fold(read_text(text).text).split()):
+    # folded, with the dotless "ı" an "i" as the patterns' IGNORECASE reads it
+    if _CONNECTORS.isdisjoint(fold(read_text(text).text).replace("ı", "i").split()):
         return []
     out = [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
            if 0 <= int(found.group(1)) < int(found.group(2))]

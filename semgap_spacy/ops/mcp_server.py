@@ -52,6 +52,7 @@ from spacy.language import Language
 from ..about import __version__
 from ..api import MAX_TEXT_CHARS, build_pipeline, decide_cases, pipeline_glossary
 from ..glossary.models import GlossarySet
+from .cli_support import MAX_INT
 from .mcp_frames import MAX_FRAME_BYTES, filtered_stdio_server
 from ..glossary.drafts import CHOICES, SCOPES
 from ..glossary.roster import RosterError, load_roster
@@ -109,7 +110,7 @@ class QueueEnqueueInput(BaseModel):
 class QueueTeachInput(BaseModel):
     model_config = _STRICT
 
-    seq: int = Field(ge=1, le=2 ** 63 - 1, description="The queue entry of the decision (from queue_enqueue).")
+    seq: int = Field(ge=1, le=MAX_INT, description="The queue entry of the decision (from queue_enqueue).")
     clause: int = Field(default=1, ge=1, le=1000,
                         description="Which unexplained_content reason of the decision: 1 for the first, ...")
     choice: Literal[CHOICES] = Field(  # type: ignore[valid-type]

@@ -513,6 +513,12 @@ def test_diff_and_changelog_refuse_a_version_the_loader_refuses(tmp_path, capsys
     assert repr(word) in err and "Traceback" not in err
 
 
+def test_what_the_diff_says_itself_is_not_said_twice(tmp_path):
+    old, new = _bundled_with(tmp_path, lambda p: p.update(version="2026.x"))
+    codes = [f.code for f in diff(old, new).findings if f.domain == "mortgage"]
+    assert codes.count("bad_version") == 1
+
+
 def test_an_unreadable_domain_is_not_reported_as_removed(tmp_path, capsys):
     old, new = _bundled_with(tmp_path, lambda p: None)
     (new / "mortgage.yaml").write_text("version: [unclosed\n", encoding="utf8")

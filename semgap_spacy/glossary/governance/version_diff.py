@@ -264,9 +264,6 @@ def diff(old: Source, new: Source) -> DiffReport:
     report = DiffReport(_label(old), _label(new))
     unreadable: set = set()
     olds, news = _domains_of(old, "old", report, unreadable), _domains_of(new, "new", report, unreadable)
-    # what the loader refuses in the new version is no release, however the diff reads
-    report.findings += [f for f in validate(new) if f.severity == ERROR and f.code != "unreadable"
-                        and f.domain not in unreadable]
     for name in sorted(set(olds) | set(news)):
         if name in unreadable:  # an unreadable side says nothing of what changed: its error stands alone
             continue
@@ -350,6 +347,11 @@ def diff(old: Source, new: Source) -> DiffReport:
                     "weakening_without_second_approver", name, tid,
                     f"{tid}: {detail}. A weakening needs a second approver, different from the "
                     f"owner and the approver, named in the new version ({where}): {why}"))
+    # what the loader refuses in the new version is no release, however the diff reads; what the
+    # diff said itself ("bad_version") and an unreadable file's own error are not said twice
+    said = {(f.code, f.domain) for f in report.findings}
+    report.findings += [f for f in validate(new) if f.severity == ERROR and f.domain not in unreadable
+                        and f.code != "unreadable" and (f.code, f.domain) not in said]
     return report
 
 
