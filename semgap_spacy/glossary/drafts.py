@@ -450,6 +450,10 @@ class Evidence(_Strict):
     end_char: Optional[int] = None
     words: List[str] = []
     queue_seq: Optional[int] = None
+    #: the review queue file that holds the choice, and the hash of its row there: approval
+    #: looks the choice up (``ops.draft_evidence``), so a draft nobody chose through a queue never counts
+    queue: Optional[str] = None
+    row_hash: Optional[str] = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     at: Optional[str] = None
     #: the case's domain, and where the reviewer said the choice holds
     domain: Optional[str] = None
@@ -513,6 +517,8 @@ class Objection(_Strict):
     start_char: Optional[int] = None
     end_char: Optional[int] = None
     queue_seq: Optional[int] = None
+    queue: Optional[str] = None
+    row_hash: Optional[str] = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     at: Optional[str] = None
 
     def objects_to(self, draft: "Draft") -> bool:

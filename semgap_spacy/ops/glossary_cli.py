@@ -85,6 +85,9 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
                         "approver must also be one of the glossaries' owners, approvers and reviewers")
     p.add_argument("--version", default=None, dest="new_version",
                    help="the new version (default: the next YYYY.MM.N)")
+    p.add_argument("--db", action="append", default=None, dest="queues", metavar="QUEUE",
+                   help="a review queue that records the reviewers' choices (repeatable; default: the queue "
+                        "each draft names): every draft's evidence must be a choice recorded there")
     p.set_defaults(func=_guard(_cmd_approve))
 
     p = sub.add_parser("replay", help="re-decide logged cases under an archived version")
@@ -225,7 +228,7 @@ def _cmd_approve(args: argparse.Namespace) -> int:
     glossaries = args.glossaries or bundled_glossary_dir()
     roster = load_roster(args.roster, str(glossaries)) if (args.roster or os.environ.get(ROSTER_CONFIG)) else None
     done = approve(glossaries, args.approver, None if args.all else args.draft_ids, roster=roster,
-                   new_version=args.new_version)
+                   new_version=args.new_version, queues=args.queues)
     for draft in done.drafts:
         print(f"approved {draft.id}: {draft.entry.describe()} (drafted by {', '.join(draft.authors)})")
     for draft, objections in done.held_back:

@@ -472,10 +472,14 @@ class ReviewQueue:
             raise QueueError(
                 f"enqueue refused: decision must be 'escalate' or 'block', got {outcome!r}"
             )
+        own = decision.get("id")
         if case_id is None:
-            case_id = decision.get("id")
+            case_id = own
         if isinstance(case_id, int) and not isinstance(case_id, bool):
             case_id = str(case_id)  # JSONL cases may number their ids
+        if own is not None and case_id != (str(own) if isinstance(own, int) and not isinstance(own, bool) else own):
+            # the row is found again, and taught from, by its case id: it must be the decision's own
+            raise QueueError(f"enqueue refused: the case id {case_id!r} is not the decision's own id {own!r}")
         if case_id is not None and not isinstance(case_id, str):
             raise QueueError(f"case id must be a string, got {type(case_id).__name__}")
         if case_id is not None:
@@ -734,7 +738,9 @@ class ReviewQueue:
                                "scope": scope, "term_id": term_id if choice == MEANS_TERM else None,
                                "entries": [e.describe() for e in entries], "drafts": ids, "note": note}
                     row = self._follow_up("concept_clarified", target, payload)
-                    evidence.queue_seq = row
+                    evidence.queue_seq, evidence.queue = row, str(self.path.resolve())
+                    evidence.row_hash = self._conn.execute(
+                        "SELECT row_hash FROM entries WHERE seq = ?", (row,)).fetchone()["row_hash"]
                     try:
                         save_drafts(gdir, drafts)
                         if withdrawn and disputes is not drafts:

@@ -1,16 +1,33 @@
 """Approval of drafts (spec §4.2): a second person, a version bump, both versions archived, a diff that shows it."""
+import functools
 import shutil
 from datetime import date
 
 import pytest
 
+from semgap_spacy import build_pipeline, decide_cases
 from semgap_spacy.glossary import GlossarySet, bundled_glossary_dir, load_glossaries
-from semgap_spacy.glossary.drafts import DraftFile, Entry, Evidence, load_drafts, save_drafts
+from semgap_spacy.glossary.drafts import load_drafts
 from semgap_spacy.glossary.governance import diff
 from semgap_spacy.glossary.governance.approval import ApprovalError, approve, next_version, open_drafts
 from semgap_spacy.glossary.roster import Roster
+from semgap_spacy.ops.review_queue import ReviewQueue
 
 TODAY = date(2026, 12, 2)
+
+
+@functools.lru_cache(maxsize=1)
+def _pipeline():
+    return build_pipeline()  # the bundled glossaries: the copies below start as they are
+
+
+def _teach(glossaries, domain, text, choice, words, reviewer="Ruth Lindqvist", **kwargs):
+    """A reviewer's choice for the first unexplained clause of a real escalation, through a real queue file
+    (an approval takes only drafts whose evidence a queue records)."""
+    decision = next(decide_cases(_pipeline(), [{"id": f"c-{text}", "domain": domain, "text": text}]))
+    with ReviewQueue(glossaries.parent / "queue.sqlite3") as queue:
+        seq = queue.enqueue(decision, text).seq
+        return queue.teach(seq, reviewer, 1, choice, words=words, glossary_dir=glossaries, **kwargs)
 
 
 @pytest.fixture
@@ -18,11 +35,11 @@ def glossaries(tmp_path):
     """A copy of the bundled glossaries (with their archive) and three open mortgage drafts by Ruth Lindqvist."""
     target = tmp_path / "glossaries"
     shutil.copytree(bundled_glossary_dir(), target, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
-    drafts = DraftFile(domain="mortgage")
-    evidence = Evidence(reviewer="Ruth Lindqvist", text_sha256="a" * 64, clause="Scans uploaded to the portal")
-    drafts.add([Entry("neutral", "portal", "en", None), Entry("name", "Brambleton", "en", None),
-                Entry("phrase", "good to go", "en", "MTG.CTC")], evidence)
-    save_drafts(target, drafts)
+    _teach(target, "mortgage", "Clear to close. Scans uploaded to the portal.", "neutral", ["portal"])
+    _teach(target, "mortgage", "Clear to close. Brambleton called.", "name", ["Brambleton"])
+    _teach(target, "mortgage", "Clear to close. Good to go.", "means_term", ["Good"], phrase="good to go",
+           term_id="MTG.CTC")
+    assert [d.id for d in load_drafts(target, "mortgage").open()] == ["mortgage/1", "mortgage/2", "mortgage/3"]
     return target
 
 
@@ -47,7 +64,7 @@ def test_approval_adds_the_drafts_bumps_every_domain_and_archives(glossaries):
     mortgage = after.domains["mortgage"]
     assert "portal" in mortgage.vocabulary.neutral.domain["en"]
     assert mortgage.vocabulary.known_names == ["Brambleton"]
-    assert "good to go" in next(t for t in mortgage.terms if t.id == "MTG.CTC").phrases
+    assert "Good to go" in next(t for t in mortgage.terms if t.id == "MTG.CTC").phrases
     assert {(t.draft, t.approver, tuple(t.drafted_by)) for t in mortgage.taught} == {
         (f"mortgage/{i}", "Marcus Feld", ("Ruth Lindqvist",)) for i in (1, 2, 3)}
     # the old version was archived already; the new one is archived as it is now
@@ -68,7 +85,7 @@ def test_the_diff_shows_each_taught_entry_as_an_approved_weakening(glossaries):
     assert [d for d, dd in report.domains.items() if dd.status != "unchanged"] == ["mortgage"]
     text = report.to_markdown()
     assert 'known name "Brambleton" added' in text and "approved by second approver Marcus Feld" in text
-    assert "good to go" in text
+    assert "Good to go" in text
 
 
 def test_a_taught_entry_approved_by_its_drafter_fails_the_diff(glossaries):
@@ -120,17 +137,16 @@ def test_an_unarchived_old_version_is_archived_before_it_changes(glossaries, tmp
     assert archived == {p: b for p, b in before.items() if p.parent.name == "" and p.suffix == ".yaml"}
 
 
-def _common_drafts(glossaries, *entries, reviewer="Ruth Lindqvist"):
-    drafts = DraftFile(domain="all")
-    evidence = Evidence(reviewer=reviewer, text_sha256="b" * 64, clause="thanks, scanned by Yuki Tanabe",
-                        domain="mortgage", scope="all")
-    drafts.add(list(entries), evidence)
-    save_drafts(glossaries, drafts)
+def _common_drafts(glossaries, *words, reviewer="Ruth Lindqvist"):
+    """Drafts of scope all, one per word of "Lot released, package scanned by Yuki Tanabe." (a name: "Yuki Tanabe")."""
+    for word in words:
+        choice, chosen = ("name", ["Yuki", "Tanabe"]) if word == "Yuki Tanabe" else ("neutral", [word])
+        _teach(glossaries, "pharma_qa", "Lot released, package scanned by Yuki Tanabe.", choice, chosen,
+               reviewer=reviewer, scope="all")
 
 
 def test_a_draft_of_scope_all_joins_every_domain_that_lacks_it(glossaries):
-    _common_drafts(glossaries, Entry("neutral", "scanned", "en", None, "all"),
-                   Entry("neutral", "package", "en", None, "all"), Entry("name", "Yuki Tanabe", "en", None, "all"))
+    _common_drafts(glossaries, "scanned", "package", "Yuki Tanabe")
     done = approve(glossaries, "Marcus Feld", today=TODAY)
     assert done.domains == ["aviation_maintenance", "medical_logistics", "mortgage", "pharma_qa"]
     after = GlossarySet.from_dir(glossaries)
@@ -162,7 +178,8 @@ def test_a_draft_of_scope_all_joins_every_domain_that_lacks_it(glossaries):
 
 
 def test_a_word_taught_for_its_domain_and_for_all_is_added_once(glossaries):
-    _common_drafts(glossaries, Entry("neutral", "portal", "en", None, "all"), reviewer="Tobias Wren")
+    _teach(glossaries, "mortgage", "Clear to close. Scans uploaded to the portal.", "neutral", ["portal"],
+           reviewer="Tobias Wren", scope="all")
     approve(glossaries, "Diego Salas", today=TODAY)
     mortgage = GlossarySet.from_dir(glossaries).domains["mortgage"]
     assert [w for w, _, _ in mortgage.vocabulary.neutral.words()].count("portal") == 1
@@ -171,7 +188,7 @@ def test_a_word_taught_for_its_domain_and_for_all_is_added_once(glossaries):
 
 
 def test_an_approver_who_drafted_a_scope_all_draft_is_refused(glossaries):
-    _common_drafts(glossaries, Entry("neutral", "scanned", "en", None, "all"), reviewer="Marcus Feld")
+    _common_drafts(glossaries, "scanned", reviewer="Marcus Feld")
     before = _snapshot(glossaries)
     with pytest.raises(ApprovalError, match="Marcus Feld drafted all/1 .neutral word 'scanned' .en, every domain"):
         approve(glossaries, "Marcus Feld", ["all/1"], today=TODAY)

@@ -6,6 +6,7 @@ in a roster file, a draft approved over another reviewer's *problem* mark,
 a half-written approval, and two processes teaching into one glossary
 folder at once. Real glossary folders, real SQLite queue files, real processes.
 """
+import json
 import multiprocessing
 import shutil
 
@@ -305,3 +306,72 @@ def test_a_resolution_says_what_it_stands_over(work, capsys):
                        "--outcome", "proceed"]) == 0
     out = capsys.readouterr().out
     assert "note: it replaces the resolution block by Ruth Lindqvist" in out and "Tobias Wren marked" in out
+
+
+def _forge(glossaries, change):
+    """Edit the mortgage drafts file by hand, as anyone who can write the folder could."""
+    path = glossaries / "drafts" / "mortgage.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _evidence_of(data):
+    return data["drafts"][0]["evidence"][0]
+
+
+@pytest.mark.parametrize("change,needle", [
+    # a draft "by" a reviewer that no queue records (the drafter approves it under another name)
+    (lambda d: d["drafts"].append(dict(d["drafts"][0], id="mortgage/4", text="lien", evidence=[
+        dict(_evidence_of(d), queue_seq=999, row_hash=None)])), "the queue holds no such entry"),
+    (lambda d: d["drafts"].append(dict(d["drafts"][0], id="mortgage/4", text="lien", evidence=[
+        dict(_evidence_of(d), queue=None, queue_seq=None, row_hash=None)])), "names no review queue"),
+    # a recorded choice relabelled: another reviewer, another word, another text
+    (lambda d: _evidence_of(d).update(reviewer="Marcus Feld"), "another reviewer's choice"),
+    (lambda d: d["drafts"][0].update(text="rejected"), "for another draft"),
+    (lambda d: _evidence_of(d).update(text_sha256="0" * 64), "about another text"),
+    (lambda d: _evidence_of(d).update(queue_seq=1, row_hash=None), "is no reviewer's choice for a clause"),
+])
+def test_an_approval_takes_only_drafts_whose_evidence_the_queue_records(work, change, needle):
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral", words=["portal"])
+    _forge(glossaries, change)
+    before = _snapshot(glossaries)
+    with pytest.raises(ApprovalError, match=needle):
+        approve(glossaries, "Tobias Wren")
+    assert _snapshot(glossaries) == before
+
+
+def test_an_approval_follows_a_queue_that_moved_only_when_named(work, tmp_path, capsys):
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral", words=["portal"])
+    moved = tmp_path / "moved.sqlite3"
+    shutil.move(str(db), moved)
+    for suffix in ("-wal", "-shm"):  # a closed WAL queue leaves none, but a copy must take them along
+        if db.with_name(db.name + suffix).exists():
+            shutil.move(str(db) + suffix, str(moved) + suffix)
+    before = _snapshot(glossaries)
+    assert glossary_main(["glossary", "approve", "--all", "--approver", "Tobias Wren",
+                          "--glossaries", str(glossaries)]) == 1
+    assert f"there is no queue file {db}" in capsys.readouterr().err and _snapshot(glossaries) == before
+    assert glossary_main(["glossary", "approve", "--all", "--approver", "Tobias Wren",
+                          "--glossaries", str(glossaries), "--db", str(tmp_path / "other.sqlite3")]) == 1
+    assert "there is no queue file" in capsys.readouterr().err and _snapshot(glossaries) == before
+    assert glossary_main(["glossary", "approve", "--all", "--approver", "Tobias Wren",
+                          "--glossaries", str(glossaries), "--db", str(moved)]) == 0
+    assert "approved mortgage/1: neutral word 'portal' (en) (drafted by Ruth Lindqvist)" in capsys.readouterr().out
+
+
+def test_an_approval_refuses_evidence_in_a_queue_whose_chain_is_broken(work):
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral", words=["portal"])
+    import sqlite3
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER entries_no_update")  # an edit the append-only triggers would stop
+    conn.execute("UPDATE entries SET case_id = 'other' WHERE seq = 1")
+    conn.commit()
+    conn.close()
+    before = _snapshot(glossaries)
+    with pytest.raises(ApprovalError, match="fails its check"):
+        approve(glossaries, "Tobias Wren")
+    assert _snapshot(glossaries) == before
