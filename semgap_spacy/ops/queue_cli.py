@@ -338,11 +338,18 @@ def _case_texts(path: str) -> Dict[Any, List[Optional[str]]]:
 
 def _text_for(decision: Any, candidates: List[Optional[str]]) -> Optional[str]:
     """The text of the case a decision was made on, among the cases with its id: the one
-    whose hash the decision carries, else the first."""
+    whose hash the decision carries, else the only one.
+
+    RAISES (ValueError): Cases with that id differ and the decision carries no hash to choose
+        by: pairing it with the first could file a block under an escalation's text.
+    """
     wanted = decision.get("text_sha256") if isinstance(decision, dict) else None
     for text in candidates:
         if wanted and text_sha256(text if text is not None else "") == wanted:
             return text
+    if not wanted and len(set(candidates)) > 1:
+        raise ValueError(f"{len(candidates)} cases with different texts share that id and the decision "
+                         "carries no text_sha256 to tell which it was made on (decisions from 'assess' carry it)")
     return candidates[0]
 
 
@@ -366,7 +373,12 @@ def _cmd_enqueue(args: argparse.Namespace) -> int:
                 err(f"decision {lineno} (id {case_id!r}): no case with that id in {args.cases}")
                 failed += 1
                 continue
-            text = _text_for(decision, texts[key]) if key in texts else None
+            try:
+                text = _text_for(decision, texts[key]) if key in texts else None
+            except ValueError as exc:
+                err(f"decision {lineno} (id {case_id!r}): {exc}")
+                failed += 1
+                continue
             if text is None and key in texts and not has_hash:
                 # A case whose text is not a string escalates with invalid_text
                 # and is decided on the empty text; hash what was decided on.

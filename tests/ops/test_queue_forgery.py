@@ -450,6 +450,17 @@ def test_a_decision_its_own_reasons_and_text_contradict_is_not_queued(tmp_path, 
         assert queue.enqueue(json.loads(json.dumps(decided)), text).created  # the real one is fine
         forged = json.loads(json.dumps(decided))
         forge(forged)
+        forged["id"] = "c-2"  # not the real one's row, already queued
         with pytest.raises(QueueError, match=needle):
-            queue.enqueue(forged, text, case_id="c-2")
+            queue.enqueue(forged, text)
         assert queue.verify().ok
+
+
+def test_a_decision_is_queued_under_its_own_case_id_only(tmp_path):
+    decided, text = _real_escalation()
+    with ReviewQueue(tmp_path / "q.db") as queue:
+        with pytest.raises(QueueError, match="the case id 'c-2' is not the decision's own id 'c-1'"):
+            queue.enqueue(decided, text, case_id="c-2")
+        assert queue.enqueue(decided, text, case_id="c-1").created
+        numbered = dict(decided, id=7)
+        assert queue.enqueue(numbered, text, case_id="7").created  # a numbered id is stored as its string

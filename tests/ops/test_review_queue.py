@@ -427,6 +427,32 @@ def test_queue_cli_enqueue_finds_each_case_of_a_repeated_id_by_its_text(db, tmp_
     assert "queued 2 new, 0 already queued, 0 proceed skipped, 0 refused" in capsys.readouterr().out
 
 
+def test_queue_cli_enqueue_refuses_a_repeated_id_it_cannot_tell_apart(tmp_path, capsys):
+    """Without the text hash, two cases of one id cannot be told apart: the block must not be
+    filed under the escalation's text and counted as already queued."""
+    from semgap_spacy import build_pipeline, decide_cases
+
+    cases = [{"id": "c-001", "domain": "mortgage", "text": "Clear to close. Scans uploaded to the portal."},
+             {"id": "c-001", "domain": "mortgage", "text": "Title defect. Scans uploaded to the portal."}]
+    cpath, dpath = tmp_path / "cases.jsonl", tmp_path / "decisions.jsonl"
+    cpath.write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
+    decisions = list(decide_cases(build_pipeline(), cases))
+    assert [d["decision"] for d in decisions] == ["escalate", "block"]
+    for d in decisions:
+        del d["text_sha256"]
+    dpath.write_text("".join(json.dumps(d) + "\n" for d in decisions), encoding="utf-8")
+    db = tmp_path / "q.sqlite3"
+    assert queue_main(["queue", "enqueue", "--db", str(db), "--decisions", str(dpath), "--cases", str(cpath),
+                       "--store-raw-text"]) == 1
+    captured = capsys.readouterr()
+    assert "queued 0 new, 0 already queued, 0 proceed skipped, 2 refused" in captured.out
+    assert captured.err.count("2 cases with different texts share that id") == 2
+    # the same id twice with one text is no ambiguity
+    cpath.write_text("".join(json.dumps(cases[0]) + "\n" for _ in range(2)), encoding="utf-8")
+    dpath.write_text(json.dumps(decisions[0]) + "\n", encoding="utf-8")
+    assert queue_main(["queue", "enqueue", "--db", str(db), "--decisions", str(dpath), "--cases", str(cpath)]) == 0
+
+
 @pytest.mark.parametrize("reviewer_args", [[], ["--reviewer", ""], ["--reviewer", "  "]])
 def test_queue_cli_refuses_anonymous_resolve(db, jsonl_inputs, capsys, reviewer_args):
     cpath, dpath = jsonl_inputs
