@@ -94,7 +94,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                 out.append((i, end))  # a signature vouches for the whole text, whichever sentence
             continue
         elif word in attributions:
-            party = _attributed(words, n, i, parties, is_name, is_term)
+            party = _attributed(words, n, i, parties, channels, is_name, is_term)
         elif word in prepositions:
             party = _party_near(words, n, i, parties, is_name, is_term, preposition=True)
         elif word in saying:
@@ -163,31 +163,54 @@ def _label_party(words: Callable[[int], str], first: int, end: int, parties: Fro
     return party
 
 
-def _attributed(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],
+def _attributed(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str], channels: FrozenSet[str],
                 is_name: Callable[[int], bool], is_term: Callable[[int], bool]) -> Optional[int]:
-    """The party a word of ``attributions`` at i names, or None: it opens a clause of its own right
-    after a term's (a comma or a dash between) and the party, after two words at most, ends it
-    ("Airworthy, from the captain"; not "Lot released from the warehouse", "via escrow")."""
-    before, marked = i - 1, False
+    """The party a word of ``attributions`` at i names, or None: it follows a term, and the party,
+    after two words at most, ends its clause but for how and when it spoke (``channels``, a clock
+    time or date, "on"). After a comma or a dash the preposition opens a clause of its own, which
+    may name the channel first ("Airworthy, from the captain this morning", "Clear to close,
+    update from the borrower"); right after the term it must be followed by such words ("Negative
+    crossmatch from the driver today", "Lot released via the customer email"), since a party that
+    ends the clause there may be where a thing went or came through ("Lot released from the
+    warehouse", "Clear to close via escrow"); "kidney from donor 4471" follows no term.
+    """
+    before, marked, spoken = i - 1, False, 0
+    while before >= 0 and spoken < 2 and words(before) in channels and any(ch.isalnum() for ch in words(before)):
+        before, spoken = before - 1, spoken + 1
     while before >= 0 and not any(ch.isalnum() for ch in words(before)) and not ends_statement(words(before)):
         marked = marked or words(before) in _CLAUSE_OPENERS
         before -= 1
-    if before < 0 or not is_term(before) or not marked:
+    if before < 0 or not is_term(before) or (spoken and not marked):
         return None
     for j in range(i + 1, min(n, i + 4)):
         word = words(j)
-        if not any(ch.isalnum() for ch in word):
-            return None
-        if is_term(j):
+        if not any(ch.isalnum() for ch in word) or is_term(j):
             return None
         if word in parties and not is_name(j):
-            k = j + 1
-            while k < n and not any(ch.isalnum() for ch in words(k)):
-                if ends_statement(words(k)) or words(k) in (",", ")"):
-                    break
-                k += 1
-            return j if k >= n or not any(ch.isalnum() for ch in words(k)) else None
+            tail = _attribution_tail(words, n, j + 1, channels, is_term)
+            return j if tail is not None and (marked or tail) else None
     return None
+
+
+#: words after an attributed party that say when or how it spoke, besides the channels ("on the phone")
+_TAIL_WORDS = frozenset({"on"})
+
+
+def _attribution_tail(words: Callable[[int], str], n: int, k: int, channels: FrozenSet[str],
+                      is_term: Callable[[int], bool]) -> Optional[int]:
+    """How many words from token k to the clause's end say only when or how a party spoke, or
+    None when another word stands there ("from the borrower and the title company")."""
+    said = 0
+    while k < n:
+        word = words(k)
+        if ends_statement(word) or word in (",", ")", ";"):
+            break
+        if any(ch.isalnum() for ch in word):
+            if is_term(k) or not (word in channels or word in _TAIL_WORDS or is_time_or_date(word)):
+                return None
+            said += 1
+        k += 1
+    return said
 
 
 def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool]) -> bool:

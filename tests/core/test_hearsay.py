@@ -183,6 +183,16 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Buyer and seller: clear to close", "mortgage"),
     ("Lot released. Cheers, customer", "pharma_qa"),
     ("Listo para el cierre. Saludos, el prestatario", "mortgage"),
+    # an attribution may say when and how the party spoke, and may name the channel first
+    ("Airworthy, from the captain this morning.", "aviation_maintenance"),
+    ("Clear to close, from the borrower on the phone today.", "mortgage"),
+    ("Negative crossmatch, message from the driver.", "medical_logistics"),
+    ("Airworthy, note from the captain.", "aviation_maintenance"),
+    # right after the term, only with such words after the party
+    ("Negative crossmatch from the driver today.", "medical_logistics"),
+    ("Airworthy from the crew at 06:00.", "aviation_maintenance"),
+    ("Lot released via the customer email.", "pharma_qa"),
+    ("Call with the customer: lot released.", "pharma_qa"),
 ])
 def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     assert "hearsay" in {r["code"] for r in decide(text, domain=domain)["reasons"]}
@@ -200,6 +210,9 @@ def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     ("Negative crossmatch (recipient)", "medical_logistics"),
     ("Update on the borrower: clear to close", "mortgage"),
     ("Lot released from the warehouse", "pharma_qa"),
+    ("Clear to close via escrow", "mortgage"),
+    ("Clear to close, funds from the borrower today", "mortgage"),  # funds came from them, not the word
+    ("Courier update: kidney loaded, negative crossmatch per lab", "medical_logistics"),
 ])
 def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
