@@ -12,8 +12,11 @@ samples" are whole counts and are left alone.
 The count is read by its words in the four languages ("of", "out of",
 "among", es "de", "de cada", fr "sur", "parmi", de "von", "aus", with an
 article between: "2 of the 5", "2 de los 5"; es and fr also with the
-counted word between: "2 lotes de 5", "2 lots sur 5", "4 lots parmi 6"; not
-"3 shipments of 200", a size), not from "2/5", which is also a date. A count written in words,
+counted word between: "2 lotes de 5", "2 lots sur 5", "4 lots parmi 6"; en
+only where the whole ends its clause or a participle follows it and is at
+most ten times the part, "3 wheels of 4 checked", not "3 shipments of 200",
+a size; the whole may follow
+"a total of", "all": "2 of all 5 orders"), not from "2/5", which is also a date. A count written in words,
 one side or both, is a part when its two sides differ ("two of three lots",
 "one of the 2 borrowers", "zwei von drei Proben"; spaCy's ``like_num`` of the
 pack languages, or a pack's ``number_words``): the reader has no value for
@@ -29,11 +32,19 @@ from .textview import read_text, token_matches
 PARTIAL_COUNT = "partial_count"
 
 #: what may stand before a count's whole: an article or a word that points or owns ("2 of our 3")
-_DETERMINERS = (r"(?:(?:the|these|those|our|your|their|my|los|las|estos|estas|nuestros|nuestras|sus|les|des|ces"
-                r"|nos|vos|leurs|den|der|diesen|unseren|ihren)\s+)?")
+_DETERMINERS = (r"(?:(?:a\s+total\s+of|the\s+total(?:\s+of)?|all|the|these|those|our|your|their|my|los|las|estos"
+                r"|estas|nuestros|nuestras|sus|les|des|ces|nos|vos|leurs|den|der|diesen|unseren|ihren)\s+)?")
 _COUNT = re.compile(
     r"(?<![\w.,/:-])(\d{1,4})\s+(?:(?:of|out\s+of|among|von|aus|de\s+cada|des)|(?:[^\W\d_]+\s+)?(?:de|sur|parmi))\s+"
     + _DETERMINERS + r"(\d{1,4})(?![\w.,/:]\w)", re.IGNORECASE)
+#: an English count with the counted word between ("3 wheels of 4 checked", "1 borrower of 2."): only where
+#: the whole ends its clause or a participle follows it, since "3 shipments of 200 vials" is a size, and
+#: where the whole is at most ``_SIZE_RATIO`` times the part ("1 order of 250", "4 orders of 100 booked":
+#: sizes, not parts)
+_COUNTED = re.compile(
+    r"(?<![\w.,/:-])(\d{1,4})\s+[^\W\d_]+\s+of\s+" + _DETERMINERS
+    + r"(\d{1,4})(?=\s*(?:[^\w\s]|$)|\s+(?:[^\W\d_]+ed|done|complete)\b)", re.IGNORECASE)
+_SIZE_RATIO = 10
 #: a count with a side in words ("two of three"), its sides read by ``number_word``
 _WORDED = re.compile(
     r"(?<![\w.,/:-])([^\W_]+)\s+(?:of|out\s+of|von|aus|de|des|sur)\s+" + _DETERMINERS
@@ -60,6 +71,8 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> Lis
         return []
     out = [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
            if 0 <= int(found.group(1)) < int(found.group(2))]
+    out += [(first, end) for found, _, first, end in token_matches(_COUNTED, text, starts, ends)
+            if int(found.group(1)) < int(found.group(2)) <= _SIZE_RATIO * max(1, int(found.group(1)))]
     for found, _, first, end in token_matches(_WORDED, text, starts, ends):
         low, high = found.group(1), found.group(2)
         if (not (low.isdigit() and high.isdigit()) and _side(low) and _side(high)

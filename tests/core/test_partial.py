@@ -32,6 +32,14 @@ def _counts(text):
     ("Clear to close; 1 of our 2 borrowers signed", ["1 of our 2"]),
     ("Negative crossmatch; 2 of these 3 samples", ["2 of these 3"]),
     ("Lot libéré : 3 des 4 labels", ["3 des 4"]),
+    ("Lot released for 2 of a total of 5 orders", ["2 of a total of 5"]),
+    ("Lot released: 2 of the total 5 orders", ["2 of the total 5"]),
+    ("Lot released for 2 of all 5 orders", ["2 of all 5"]),
+    # en with the counted word between: the whole ends the clause or a participle follows it
+    ("Airworthy: 3 wheels of 4 checked.", ["3 wheels of 4"]),
+    ("Clear to close for 1 borrower of 2.", ["1 borrower of 2"]),
+    ("Lot released: 10 labels of 12 signed", ["10 labels of 12"]),
+    ("Negative crossmatch: 1 sample of 3 done.", ["1 sample of 3"]),
 ])
 def test_a_part_of_a_count(text, found):
     assert _counts(text) == found
@@ -49,6 +57,10 @@ def test_a_part_of_a_count(text, found):
     "Three of three samples checked",  # a whole count in words
     "one of the best files",  # no number on the other side
     "the proof of two",  # "proof" is no number
+    "Lot released; 3 shipments of 200",  # sizes: the whole many times the count
+    "Batch released; 4 orders of 100 booked",
+    "Batch released; 2 pallets of 5 vials",  # a word that is no participle follows the whole
+    "Clear to close; 2 borrowers of 2 signed",
 ])
 def test_anything_else_is_no_part(text):
     assert _counts(text) == []
