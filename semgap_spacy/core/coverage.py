@@ -61,7 +61,7 @@ from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
-from .hearsay import HEARSAY, SIGNATURE_MARKS, closes_label, hearsay_spans
+from .hearsay import HEARSAY, OPEN_BRACKETS, SIGNATURE_MARKS, closes_label, hearsay_spans
 from .partial import PARTIAL_COUNT, partial_counts
 from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
                         previous_word, tag_questions, word_order_questions)
@@ -346,6 +346,7 @@ class CoverageRules:
         # ``core.hearsay``)
         self.saying_before = frozenset(_fold(w) for pack in packs for w in pack.reporting_prepositions)
         self.speaker_channels = frozenset(_fold(w) for pack in packs for w in pack.speaker_channels)
+        self.speaker_manners = self.speaker_channels - self.stop  # how or when, not the words that join
         self.attributions = frozenset(_fold(w) for pack in packs for w in pack.attribution_prepositions)
         self.sign_offs = frozenset(_fold(w) for pack in packs for w in pack.sign_offs)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
@@ -459,7 +460,7 @@ class CoverageRules:
                                                            folded in self.openers, folded in self.question_openers,
                                                            folded in rules.no_authority,
                                                            folded in self.saying or folded in SIGNATURE_MARKS
-                                                           or closes_label(folded),
+                                                           or folded in OPEN_BRACKETS or closes_label(folded),
                                                            folded in self.time_keys, folded in self.time_words,
                                                            folded in self.past_keys, folded in self.ago_keys,
                                                            folded in self.to_come_keys, folded in self.tag_ends,
@@ -629,7 +630,7 @@ class CoverageRules:
 
         return hearsay_spans(_words_of(text, starts, ends), len(keys), candidates, rules.no_authority,
                              self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before,
-                             self.speaker_channels, self.attributions, self.sign_offs)
+                             self.speaker_channels, self.attributions, self.sign_offs, self.speaker_manners)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],

@@ -37,7 +37,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   prepositions: FrozenSet[str] = frozenset(),
                   channels: FrozenSet[str] = frozenset(),
                   attributions: FrozenSet[str] = frozenset(),
-                  sign_offs: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  sign_offs: FrozenSet[str] = frozenset(),
+                  manners: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -69,6 +70,12 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     sign_offs (FrozenSet[str]): Words that close a message before its signature, as a dash does:
         "Clear to close. Regards, the borrower"; not "Clear to close. Thanks, borrower", which
         may thank them.
+    manners (FrozenSet[str]): The channels that say how or when a party spoke, not the words that
+        join them ("email", "report", "today"; not "the", "and"). A party alone in brackets, or
+        after a dash right after a term, says whom a clearance is for as often as who gave it
+        ("Negative crossmatch (recipient)", "Negative crossmatch - recipient"); with how or when
+        it spoke, or a clock time, it signs the clearance ("Airworthy (pilot, 14:05)", "Clear to
+        close [borrower email]", "Airworthy - crew today").
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -88,11 +95,20 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             span = (first, i + 1)
         elif word in SIGNATURE_MARKS or word in sign_offs:
             end = _text_end(words, n, i + 1)
-            signs = i > 0 and ends_statement(words(i - 1)) and end > i + 1 and any(is_term(j) for j in range(i))
+            after_term = word in SIGNATURE_MARKS and i > 0 and is_term(i - 1)
+            signs = (i > 0 and (ends_statement(words(i - 1)) or after_term) and end > i + 1
+                     and any(is_term(j) for j in range(i)))
             party = label_party(i + 1, end) if signs else None
+            if party is not None and after_term and not _says_how(words, i + 1, end, manners):
+                party = None
             if party is not None and (not out or i >= out[-1][1]):
                 out.append((i, end))  # a signature vouches for the whole text, whichever sentence
             continue
+        elif word in OPEN_BRACKETS:
+            close = _bracket_end(words, n, i)
+            party = (label_party(i + 1, close) if close is not None and i > 0 and is_term(i - 1)
+                     and _says_how(words, i + 1, close, manners) else None)
+            span = (i, close + 1) if party is not None else None
         elif word in attributions:
             party = _attributed(words, n, i, parties, channels, is_name, is_term)
         elif word in prepositions:
@@ -112,6 +128,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
 
 #: a dash before a signature that ends the text ("Clear to close. — Borrower")
 SIGNATURE_MARKS = frozenset({"-", "–", "—", "--", "~"})
+#: brackets that may hold a signature right after a term ("Airworthy (pilot, 14:05)")
+OPEN_BRACKETS = frozenset({"(", "["})
+_CLOSE_BRACKETS = frozenset({")", "]"})
 #: marks a label may hold besides its words ("Borrower (email):", "Borrower's email:", "Captain, 14:05:")
 _IN_LABEL = frozenset({"(", ")", "'", "’", "'s", "’s", ","})
 #: marks after which an attribution opens a clause of its own
@@ -139,6 +158,19 @@ def _label_start(words: Callable[[int], str], colon: int, parties: FrozenSet[str
             break
         j -= 1
     return j
+
+
+def _bracket_end(words: Callable[[int], str], n: int, i: int) -> Optional[int]:
+    """The closing bracket of the one that opens at token i, within a label's size; else None."""
+    for j in range(i + 1, min(n, i + _LABEL_SIZE + 2)):
+        if words(j) in _CLOSE_BRACKETS:
+            return j
+    return None
+
+
+def _says_how(words: Callable[[int], str], first: int, end: int, manners: FrozenSet[str]) -> bool:
+    """Whether tokens first..end-1 say how or when a party spoke: a manner or a clock time or date."""
+    return any(words(j) in manners or is_time_or_date(words(j)) for j in range(first, end))
 
 
 def _text_end(words: Callable[[int], str], n: int, i: int) -> int:

@@ -193,6 +193,13 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Airworthy from the crew at 06:00.", "aviation_maintenance"),
     ("Lot released via the customer email.", "pharma_qa"),
     ("Call with the customer: lot released.", "pharma_qa"),
+    # a party in brackets or after a dash right after the term, with how or when it spoke
+    ("Airworthy (pilot, 14:05).", "aviation_maintenance"),
+    ("Clear to close [borrower email].", "mortgage"),
+    ("Negative crossmatch (driver today).", "medical_logistics"),
+    ("Clear to close - borrower, 14:05", "mortgage"),
+    ("Airworthy - crew today", "aviation_maintenance"),
+    ("Negative crossmatch -- driver, 03:10", "medical_logistics"),
 ])
 def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     assert "hearsay" in {r["code"] for r in decide(text, domain=domain)["reasons"]}
@@ -213,6 +220,11 @@ def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     ("Clear to close via escrow", "mortgage"),
     ("Clear to close, funds from the borrower today", "mortgage"),  # funds came from them, not the word
     ("Courier update: kidney loaded, negative crossmatch per lab", "medical_logistics"),
+    # a party alone there says whom the clearance is for as often as who gave it
+    ("Negative crossmatch - recipient", "medical_logistics"),
+    ("Negative crossmatch - donor / recipient", "medical_logistics"),
+    ("Lot released (customer order 4471)", "pharma_qa"),
+    ("Clear to close (the borrower)", "mortgage"),
 ])
 def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
