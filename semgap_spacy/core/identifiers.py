@@ -22,8 +22,10 @@ chat holds several) are not identifiers; nor is anything another rule
 explains (a quantity, a term).
 
 Values that share their digits and differ only in a suffix of one or two
-letters after three digits or more are two things of one series too
-("2231-A"/"2231-B", "2231–A", "N482QX"/"N482QY"): the letters are the part
+letters after three digits or more, or that one of them lacks, are two
+things of one series too ("2231-A"/"2231-B", "2231–A", "N482QX"/"N482QY",
+"lot 4471"/"lot 4471B"; not "1400"/"1400Z", a time of day, nor "QC 101"/"QC
+101A", codes written with a space): the letters are the part
 of the name that tells them apart, and a letter glued on is part of the
 value whatever else explains it ("A" is a stop word, "A." an initial). A
 shorter number with a letter ("27L"/"27R", "12A"/"12B") is a runway, seat
@@ -187,6 +189,13 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
             digits = number.group(1)
             slips.setdefault("".join(sorted(digits)), {}).setdefault(
                 digits, (label, (first, last, starts[first], end_char)))
+        if (form is None and number and len(number.group(1)) >= _LABELLED_DIGITS
+                and not _CLOCK_DIGITS.fullmatch(number.group(1)) and not (label or "").endswith("0")):
+            # a number, and the same number with a letter suffix: two of one series ("lot 4471 …
+            # lot 4471B"); a time of day stays one ("1400 … 1400Z"), and codes written with a
+            # space name places and signatures as often ("QC 101 and QC 101A signed")
+            by_form.setdefault(f"{number.group(1)} +letters", {}).setdefault(
+                number.group(1), (first, last, starts[first], end_char))
         if form is None:
             if label is None:
                 continue

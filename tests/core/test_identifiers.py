@@ -41,6 +41,10 @@ def _digit_or_sign(word):
     ("Lot released for 2231-A. Order for 2231-B.", ["2231-A", "2231-B"]),  # "A." ends a sentence
     ("Lot released for 2231-A\norder for 2231-B", ["2231-A", "2231-B"]),   # a line break is no part
     ("Lot released for 2231–A; order for 2231–B", ["2231–A", "2231–B"]),    # an en dash
+    # ... or a number and the same number with such a letter
+    ("QP certified for lot 4471; labels for lot 4471B", ["4471", "4471B"]),
+    ("Lot released for order 4471; order 4471A on the line", ["4471", "4471A"]),
+    ("Lot released: 4471, and 4471-B on the line", ["4471", "4471-B"]),
     # a code written with a space as another is written glued, a colon or a number sign
     ("Batch released: LOT-42; shipment LOT 43", ["LOT-42", "LOT 43"]),
     ("Negative crossmatch; donor D 4471, sample D-4472", ["D 4471", "D-4472"]),
@@ -68,6 +72,8 @@ def test_two_values_of_one_form_conflict(text, values):
     "bag 12 and bag 13",  # fewer than three digits
     "recipient 1133, donor 1331",  # different labels: different kinds
     "recipient-1133 and recipient 1331",  # a glued label is part of a value of another form
+    "ETA 1400, wheels up 1400Z",  # a time of day and a time of day in UTC
+    "Lot released; QC 101 and QC 101A signed",  # codes with a space: places, forms
 ])
 def test_one_value_or_values_of_different_forms_do_not(text):
     assert _conflicts(text, _digit_or_sign) == []
