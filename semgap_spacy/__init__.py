@@ -4,6 +4,7 @@ proceed, escalate or block.
 Importing the package registers the six factories (the ``spacy_factories``
 entry points do the same without an import) and every ``._`` extension.
 """
+from .util import cli_start  # noqa: F401  (first: Ctrl-C while ``python -m semgap_spacy`` loads spaCy)
 from .about import __version__
 from .pipes import extensions  # noqa: F401  (registers the extensions)
 from .glossary import registry  # noqa: F401  (registers @misc functions)

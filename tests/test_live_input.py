@@ -13,6 +13,7 @@ import queue
 import select
 import signal
 import subprocess
+import textwrap
 import sys
 import threading
 import time
@@ -308,3 +309,22 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path, command)
         proc.kill()
     assert proc.returncode == 141, err
     assert b"Error" not in err and b"Traceback" not in err, err
+
+
+def test_ctrl_c_while_the_cli_imports_spacy_ends_quietly():
+    """``python -m semgap_spacy`` imports the package, and spaCy, before the CLI's own handling
+    exists: a Ctrl-C that lands there exits with 130 and no traceback. The interrupt is sent
+    from inside the import of spaCy, so it lands there every time."""
+    code = textwrap.dedent("""
+        import builtins, os, runpy, signal, sys
+        real_import = builtins.__import__
+        def importing(name, *args, **kwargs):
+            if name.partition(".")[0] == "spacy" and "spacy" not in sys.modules:
+                os.kill(os.getpid(), signal.SIGINT)
+            return real_import(name, *args, **kwargs)
+        builtins.__import__ = importing
+        sys.argv = ["-m", "demo"]  # as Python sets it while it locates the module of -m
+        runpy.run_module("semgap_spacy", run_name="__main__", alter_sys=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=300)
+    assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]

@@ -17,7 +17,7 @@ from ..util.heap import settle_owned_process
 from ..util.live_lines import LiveLines
 from ..util.safe_output import OutputClash, output_file, one_line, refuse_clash
 from .cli_support import SubCommandParser, positive_int, reader_gone
-from ..util.signals import handled
+from ..util.signals import handled, restore_interrupt
 
 #: commands of this module; the others come from the tool modules (glossary, queue, report,
 #: provenance), which ``assess`` and ``demo`` never import: their start-up is what a user waits for
@@ -159,6 +159,7 @@ def build_parser(tools: bool = True) -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    restore_interrupt()  # from here on Ctrl-C is a KeyboardInterrupt, caught below
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(tools=not argv or argv[0] not in OWN_COMMANDS)
     args = parser.parse_args(argv)

@@ -11,6 +11,8 @@ import stat
 import sys
 from typing import Callable, Optional, Sequence, Tuple, Type
 
+from ..util.signals import restore_interrupt
+
 Command = Callable[[argparse.Namespace], int]
 
 
@@ -183,6 +185,7 @@ def reader_gone() -> int:
 
 def standalone_main(register: Callable, argv: Optional[Sequence[str]] = None) -> int:
     """Run one sub-command group (its ``register``) as a CLI of its own."""
+    restore_interrupt()  # ``util.cli_start``
     parser = argparse.ArgumentParser(prog="semgap_spacy")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=SubCommandParser)
     subparsers.required = True

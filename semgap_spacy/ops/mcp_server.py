@@ -56,6 +56,7 @@ from .cli_support import MAX_INT
 from .mcp_frames import MAX_FRAME_BYTES, filtered_stdio_server
 from ..glossary.drafts import CHOICES, SCOPES
 from ..glossary.roster import RosterError, load_roster
+from ..util.signals import restore_interrupt
 from .review_queue import QueueError, ReviewQueue
 
 logger = logging.getLogger("semgap_spacy.mcp_server")
@@ -485,6 +486,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv (Optional[Sequence[str]]): Command-line arguments; ``sys.argv[1:]`` by default.
     RETURNS (int): The exit code.
     """
+    restore_interrupt()  # ``util.cli_start``
     parser = argparse.ArgumentParser(
         prog="python -m semgap_spacy.ops.mcp_server",
         description="semgap_spacy MCP server (stdio): assess, explain_term, list_domains, queue_enqueue, "
