@@ -19,6 +19,7 @@ reported with its number in the whole input), then to score them.
 """
 import json
 import os
+import signal
 import sys
 import threading
 import uuid
@@ -31,6 +32,7 @@ from ..pipes.base import load_pipeline
 from ..pipes.quantities import warm_up
 from ..util.heap import settle_owned_process
 from ..util.safe_output import output_file
+from ..util.signals import handled
 from ..workers import failed_decisions
 
 __all__ = ["assess_dask", "cmd_assess_dask"]
@@ -160,6 +162,8 @@ def _client(scheduler: Optional[str], n_workers: int, source: Source, start: str
     if forkserver:
         settings["distributed.worker.multiprocessing-method"] = "forkserver"
     with _preloading(source, start if forkserver else None), dask.config.set(settings):
+        if forkserver:
+            _ensure_fork_server()
         cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
                                dashboard_address=None)
     return Client(cluster), cluster
@@ -201,9 +205,19 @@ def start_fork_server(source: Source, start: str) -> None:
     where the platform has none."""
     if not _has_fork_server():
         return
+    with _preloading(source, start):
+        _ensure_fork_server()
+
+
+def _ensure_fork_server() -> None:
+    """Start the fork server, if it is not running, with Ctrl-C ignored in it and in every
+    worker forked from it (an ignored signal stays ignored across ``exec``): a terminal's Ctrl-C
+    reaches the whole process group, and the server died in its imports (seconds long) with a
+    traceback, and its workers with theirs. This process stops the run and closes the cluster;
+    it ignores Ctrl-C itself only while it starts the server, a fork and an exec."""
     from multiprocessing import forkserver
 
-    with _preloading(source, start):
+    with handled([signal.SIGINT], signal.SIG_IGN):
         forkserver.ensure_running()
 
 

@@ -164,3 +164,42 @@ def test_the_fork_server_starts_before_the_cluster_with_the_runs_pipeline_built(
     preloaded_for, pipelines = json.loads(done.stdout)
     assert preloaded_for == "start-1"  # a process forked from it finds the pipeline built for that start
     assert pipelines == [[str(pipeline_dir), None]]
+
+
+def test_ctrl_c_while_the_cluster_starts_ends_quietly_and_leaves_nothing(tmp_path):
+    """A terminal's Ctrl-C reaches the whole process group; while the fork server imports Dask,
+    spaCy and this package (seconds), it and its workers ignore it and the CLI stops the run:
+    exit 130, OUT as it was, no traceback, no process left."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    import psutil
+
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    _input(src)
+    out.write_text("OLD\n")
+    root = Path(__file__).resolve().parents[2]
+    process = subprocess.Popen([sys.executable, "-m", "semgap_spacy", "assess", "--engine", "dask", "--workers", "2",
+                                "--cases", str(src), "--out", str(out), "--no-progress"],
+                               cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        parent, deadline, server = psutil.Process(process.pid), time.monotonic() + 120, None
+        while server is None and time.monotonic() < deadline and process.poll() is None:
+            server = next((p for p in parent.children(recursive=True)
+                           if "multiprocessing.forkserver" in " ".join(p.cmdline())), None)
+            time.sleep(0.02)
+        assert server is not None, "the fork server never started"
+        family = [parent, *parent.children(recursive=True)]
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        _, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130 and b"Traceback" not in err, err.decode(errors="replace")[-3000:]
+    assert out.read_text() == "OLD\n"
+    time.sleep(1)
+    assert not [p for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
