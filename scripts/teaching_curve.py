@@ -59,7 +59,7 @@ from scripts.evaluate import ROOT, engine_case, load_pipeline
 from scripts.trained import INSTALL_HINT, installed_trained
 from semgap_spacy import add_semgap_pipes, decide_cases
 from semgap_spacy.glossary import GlossarySet, bundled_glossary_dir
-from semgap_spacy.glossary.governance.approval import approve
+from semgap_spacy.ops.draft_evidence import approve
 from semgap_spacy.glossary.roster import Roster
 from semgap_spacy.ops.review_queue import QueueError, ReviewQueue
 

@@ -10,15 +10,30 @@ its entry. A queue that moved can be named instead (``queues``).
 """
 from __future__ import annotations
 
+import functools
 import sqlite3
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from ..glossary.drafts import Draft, Evidence
+from ..glossary.governance import approval
 from ..util.textnorm import fold
 from .review_queue import QueueError, ReviewQueue, is_queue_file
 
 _KIND_OF_CHOICE = {"neutral": "neutral", "name": "name", "means_term": "phrase"}
+
+
+def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[Sequence[str]] = None, *,
+            queues: Optional[Sequence[Union[str, Path]]] = None, **options: Any) -> approval.Approval:
+    """Approve drafts (``glossary.governance.approval.approve``, which takes the same ``options``)
+    whose every evidence row is a choice recorded in a review queue (``evidence_problems``).
+
+    queues (Optional[Sequence[str | Path]]): The review queues to look in; defaults to the
+        queue each evidence row names.
+    RAISES (ApprovalError): Nothing is written.
+    """
+    return approval.approve(glossary_dir, approver, draft_ids,
+                            vouch=functools.partial(evidence_problems, queues=queues), **options)
 
 
 def evidence_problems(drafts: Sequence[Draft],
@@ -51,7 +66,7 @@ def _unvouched(draft: Draft, evidence: Evidence, queues, opened) -> Optional[str
     paths = [Path(q) for q in queues] if queues else [Path(evidence.queue)] if evidence.queue else []
     if not paths:
         return (f"{draft.id} ({draft.entry.describe()}) names no review queue for {evidence.reviewer}'s "
-                "choice; name the queue that records it")
+                "choice (name the queue that records it with --db QUEUE)")
     seen = []
     for path in paths:
         queue = _open(path.resolve(), opened)
@@ -62,7 +77,8 @@ def _unvouched(draft: Draft, evidence: Evidence, queues, opened) -> Optional[str
         if problem is None:
             return None
         seen.append(f"{problem} in {path}")
-    return f"{cited}: {'; '.join(seen)}"
+    moved = "" if queues else " (a queue that moved is named with --db QUEUE)"
+    return f"{cited}: {'; '.join(seen)}{moved}"
 
 
 def _open(path: Path, opened) -> Union[ReviewQueue, str]:
@@ -114,4 +130,4 @@ def _row_problem(queue: ReviewQueue, draft: Draft, evidence: Evidence) -> Option
     return None
 
 
-__all__ = ["evidence_problems"]
+__all__ = ["approve", "evidence_problems"]

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence
 
 from .cli_support import Command, err, field, guard, standalone_main
+from .draft_evidence import approve
 from ..glossary.models import GlossaryError, bundled_glossary_dir
 from ..glossary.drafts import TeachingError, objections_to
 from ..glossary.governance import ERROR, GovernanceError, diff, replay, validate
-from ..glossary.governance.approval import approve, open_drafts
+from ..glossary.governance.approval import open_drafts
 from ..glossary.roster import ROSTER_CONFIG, RosterError, load_roster
 from ..util.safe_output import output_file, refuse_clash
 

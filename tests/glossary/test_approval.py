@@ -9,7 +9,8 @@ from semgap_spacy import build_pipeline, decide_cases
 from semgap_spacy.glossary import GlossarySet, bundled_glossary_dir, load_glossaries
 from semgap_spacy.glossary.drafts import load_drafts
 from semgap_spacy.glossary.governance import diff
-from semgap_spacy.glossary.governance.approval import ApprovalError, approve, next_version, open_drafts
+from semgap_spacy.glossary.governance.approval import ApprovalError, next_version, open_drafts
+from semgap_spacy.ops.draft_evidence import approve
 from semgap_spacy.glossary.roster import Roster
 from semgap_spacy.ops.review_queue import ReviewQueue
 

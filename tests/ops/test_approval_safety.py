@@ -17,7 +17,8 @@ from semgap_spacy.glossary import bundled_glossary_dir
 from semgap_spacy.glossary.drafts import load_drafts
 from semgap_spacy.glossary.governance import approval as approval_module
 from semgap_spacy.glossary.governance import diff
-from semgap_spacy.glossary.governance.approval import ApprovalError, approve
+from semgap_spacy.glossary.governance.approval import ApprovalError
+from semgap_spacy.ops.draft_evidence import approve
 from semgap_spacy.glossary.roster import Roster
 from semgap_spacy.ops.glossary_cli import main as glossary_main
 from semgap_spacy.ops.review_queue import QueueError, ReviewQueue

@@ -28,7 +28,7 @@ import shutil
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from srsly.ruamel_yaml import YAML
 
@@ -210,9 +210,9 @@ def _plain(payload: Any) -> Any:
 
 
 def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[Sequence[str]] = None, *,
-            roster: Optional[Roster] = None, new_version: Optional[str] = None,
-            today: Optional[date] = None, clock: Optional[str] = None,
-            queues: Optional[Sequence[Union[str, Path]]] = None) -> Approval:
+            vouch: Callable[[Sequence[Draft]], List[str]], roster: Optional[Roster] = None,
+            new_version: Optional[str] = None, today: Optional[date] = None,
+            clock: Optional[str] = None) -> Approval:
     """Approve drafts: add them to their domains, bump the version, archive both versions.
 
     glossary_dir (str | Path): The glossary directory whose ``drafts/`` hold the drafts.
@@ -220,30 +220,31 @@ def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[S
         (owners, approvers, reviewers), and no author of any chosen draft.
     draft_ids (Optional[Sequence[str]]): Drafts to approve ("mortgage/3"); None: every open draft
         that no reviewer objected to (the others are held back and reported).
+    vouch (Callable[[Sequence[Draft]], List[str]]): What keeps the chosen drafts' evidence from
+        being reviewers' choices recorded in a review queue (empty: nothing); any message refuses
+        the approval. Required, since a drafts file is a plain file: ``ops.draft_evidence.approve``
+        is this function with the queues' check.
     roster (Optional[Roster]): Narrows who may approve: the approver must be on it as well.
         A roster cannot add anyone, since an approval widens what may proceed.
     new_version (Optional[str]): The new version; defaults to ``next_version``.
     today (Optional[date]): For the default new version.
     clock (Optional[str]): The timestamp recorded on the drafts; defaults to now (UTC).
-    queues (Optional[Sequence[str | Path]]): The review queues that record the reviewers' choices;
-        defaults to the queue each draft's evidence names. Every evidence row of a chosen draft must
-        be a choice recorded there (``ops.draft_evidence``), or nothing is approved.
     RETURNS (Approval): What was approved and the versions.
     RAISES (ApprovalError): Nothing is written.
     """
     try:
         gdir = governed_dir(glossary_dir)
         with drafts_lock(gdir):
-            return _approve(gdir, approver, draft_ids, roster, new_version, today, clock, queues)
+            return _approve(gdir, approver, draft_ids, vouch, roster, new_version, today, clock)
     except TeachingError as exc:
         if isinstance(exc, ApprovalError):
             raise
         raise ApprovalError(f"approval refused: {exc}") from None
 
 
-def _approve(gdir: Path, approver: str, draft_ids: Optional[Sequence[str]], roster: Optional[Roster],
-             new_version: Optional[str], today: Optional[date], clock: Optional[str],
-             queues: Optional[Sequence[Union[str, Path]]]) -> Approval:
+def _approve(gdir: Path, approver: str, draft_ids: Optional[Sequence[str]],
+             vouch: Callable[[Sequence[Draft]], List[str]], roster: Optional[Roster],
+             new_version: Optional[str], today: Optional[date], clock: Optional[str]) -> Approval:
     try:
         current = GlossarySet.from_dir(gdir)
         people = Roster.from_glossaries(current, f"governance of the glossaries in {gdir}")
@@ -265,12 +266,10 @@ def _approve(gdir: Path, approver: str, draft_ids: Optional[Sequence[str]], rost
             raise ApprovalError(
                 f"approval refused: {approver} drafted {draft.id} ({draft.entry.describe()}); a draft "
                 "needs a second person: someone other than the reviewer who drafted it must approve it")
-    from ...ops.draft_evidence import evidence_problems  # here: the queue module imports the drafts module
-    unvouched = evidence_problems([draft for _, draft in chosen], queues)
+    unvouched = vouch([draft for _, draft in chosen])
     if unvouched:
-        raise ApprovalError(
-            "approval refused: a draft counts only as a reviewer's choice recorded in a review queue, and "
-            + "; ".join(unvouched) + (" (name the queue that records the choices with --db)" if not queues else ""))
+        raise ApprovalError("approval refused: a draft counts only as a reviewer's choice recorded in a "
+                            "review queue, and " + "; ".join(unvouched))
     versions = sorted({d.version for d in current.domains.values()}, key=_version_key)
     old = versions[-1]
     if len(versions) > 1:
