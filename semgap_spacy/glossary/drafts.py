@@ -179,8 +179,11 @@ def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Seque
             raise TeachingError("neutral takes words (--words), not a phrase: each word is drafted alone")
         return [Entry("neutral", w, lang, None, scope) for w in dict.fromkeys(w.lower() for w in chosen)], chosen
     if choice == NAME:
-        names = [_in_clause(phrase, clause, tokens, case_sensitive=True)] if phrase is not None \
-            else _runs(tokens, chosen, clause)
+        if phrase is not None:
+            name, chosen = _in_clause(phrase, clause, tokens, case_sensitive=True)
+            names = [name]
+        else:
+            names = _runs(tokens, chosen, clause)
         if not names:
             raise TeachingError(f"none of {', '.join(map(repr, chosen))} is found in the clause {clause!r}; "
                                 "give the name as written (--phrase)")
@@ -193,7 +196,7 @@ def clause_entries(reason: Dict[str, Any], choice: str, *, words: Optional[Seque
         picked = [(s, e) for s, e, w in tokens if w in chosen]
         text = _norm_space(clause[picked[0][0]:picked[-1][1]]) if picked else " ".join(chosen)
     else:
-        text = _in_clause(phrase, clause, tokens, case_sensitive=False)
+        text, chosen = _in_clause(phrase, clause, tokens, case_sensitive=False)
     return [Entry("phrase", text, lang, term_id.strip())], chosen
 
 
@@ -276,8 +279,10 @@ def _runs(tokens: List[Tuple[int, int, str]], chosen: List[str], clause: str) ->
     return [_norm_space(clause[r[0]:r[1]] + r[2]) for r in runs if r is not None]
 
 
-def _in_clause(phrase: Any, clause: str, tokens: List[Tuple[int, int, str]], case_sensitive: bool) -> str:
-    """The phrase as the clause writes it; it must hold at least one unexplained word."""
+def _in_clause(phrase: Any, clause: str, tokens: List[Tuple[int, int, str]],
+               case_sensitive: bool) -> Tuple[str, List[str]]:
+    """The phrase as the clause writes it, and the unexplained words it holds (at least one):
+    those are the words the choice covers, whatever ``words`` said."""
     if not isinstance(phrase, str) or not _norm_space(phrase):
         raise TeachingError("the phrase is empty")
     wanted = _norm_space(phrase)
@@ -293,7 +298,8 @@ def _in_clause(phrase: Any, clause: str, tokens: List[Tuple[int, int, str]], cas
                             + (" (a name is matched case-sensitively)" if case_sensitive else ""))
     if found is False:
         raise TeachingError(f"{wanted!r} holds none of the clause's unexplained words")
-    return _norm_space(found.group(0))
+    held = [w for s, e, w in tokens if s < found.end() and found.start() < e]
+    return _norm_space(found.group(0)), list(dict.fromkeys(held))
 
 
 # -- checks against the glossary in force ----------------------------------------

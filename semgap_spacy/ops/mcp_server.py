@@ -214,11 +214,13 @@ _DOMAINS_SCHEMA = {
 }
 _TEACH_SCHEMA = {
     "type": "object",
-    "required": ["seq", "entry", "clause", "choice", "domain", "scope", "drafts", "words"],
+    "required": ["seq", "entry", "clause", "choice", "domain", "scope", "drafts", "words",
+                 "withdrawn_problem_words"],
     "properties": {"seq": {"type": "integer"}, "entry": {"type": "integer"}, "clause": {"type": "integer"},
                    "choice": {"type": "string"}, "domain": {"type": "string"}, "scope": {"type": "string"},
                    "drafts": {"type": "array", "items": {"type": "string"}},
-                   "words": {"type": "array", "items": {"type": "string"}}},
+                   "words": {"type": "array", "items": {"type": "string"}},
+                   "withdrawn_problem_words": {"type": "array", "items": {"type": "string"}}},
 }
 _ENQUEUE_SCHEMA = {
     "type": "object",
@@ -391,7 +393,7 @@ class SemgapMCPServer:
             raise ToolFailure(str(err)) from None
         return {"seq": args.seq, "entry": result.seq, "clause": args.clause, "choice": result.choice,
                 "domain": result.domain, "scope": result.scope, "drafts": list(result.drafts),
-                "words": list(result.words)}
+                "words": list(result.words), "withdrawn_problem_words": list(result.withdrawn)}
 
     # -- protocol handlers -------------------------------------------------------
 

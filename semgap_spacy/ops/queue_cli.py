@@ -281,6 +281,9 @@ def _cmd_teach(args: argparse.Namespace) -> int:
         reviewer = queue.show(result.seq)["payload"]["reviewer"]
     # a phrase taught is what was marked, not the clause's words around it
     words = field(args.phrase) if args.phrase else ", ".join(field(w) for w in result.words)
+    if result.withdrawn:
+        print(f"{field(reviewer)}'s problem mark on {', '.join(field(w) for w in result.withdrawn)} in this clause "
+              "is withdrawn: this choice replaces it")
     if result.drafts:
         where = "every domain" if result.scope == "all" else result.domain
         print(f"entry {args.seq} clause {args.clause}: {words} marked {result.choice} by {field(reviewer)} "

@@ -54,6 +54,7 @@ from ..glossary.drafts import (MEANS_TERM, PROBLEM, SCOPE_ALL, Evidence, Objecti
 from ..glossary.models import GlossaryError, bundled_glossary_dir, load_glossaries
 from ..glossary.roster import Roster, RosterError, load_roster
 from ..util.signing import canonical_json
+from ..util.textnorm import fold
 
 GENESIS_HASH = "0" * 64
 SCHEMA_VERSION = 2  # 2: row_mac (keyed chain)
@@ -150,6 +151,8 @@ class TeachResult:
     drafts (Tuple[str, ...]): The draft ids written (none for *problem*).
     words (Tuple[str, ...]): The clause's words the choice covers.
     scope (str): "domain" (the drafts hold in ``domain``) or "all" (in every domain).
+    withdrawn (Tuple[str, ...]): The words of this reviewer's earlier *problem* marks on this
+        clause that the choice withdraws (marks about other words stand).
     """
 
     seq: int
@@ -158,6 +161,7 @@ class TeachResult:
     drafts: Tuple[str, ...]
     words: Tuple[str, ...]
     scope: str = "domain"
+    withdrawn: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -713,10 +717,15 @@ class ReviewQueue:
                 with drafts_lock(governed_dir(gdir)):
                     drafts = load_drafts(gdir, SCOPE_ALL if scope == SCOPE_ALL else domain)
                     disputes = drafts if scope != SCOPE_ALL else load_drafts(gdir, domain)
-                    # a reviewer's new choice for a clause replaces their own objection to it
-                    kept = [o for o in disputes.objections if o.reviewer != reviewer
-                            or o.text_sha256 != target["text_sha256"] or o.start_char != reason.get("start_char")]
-                    withdrawn, disputes.objections = len(disputes.objections) - len(kept), kept
+                    # a reviewer's new choice about words of a clause replaces their own objection to those
+                    # words there; an objection to other words of the clause stands
+                    mine = {fold(w) for w in covered}
+                    kept, lifted = [], []
+                    for o in disputes.objections:
+                        same = (o.reviewer == reviewer and o.text_sha256 == target["text_sha256"]
+                                and o.start_char == reason.get("start_char"))
+                        (lifted if same and not mine.isdisjoint(fold(w) for w in o.words) else kept).append(o)
+                    withdrawn, disputes.objections = len(lifted), kept
                     if entries:
                         evidence = Evidence(reviewer=reviewer, text_sha256=target["text_sha256"],
                                             clause=reason.get("evidence", ""), case_id=target["case_id"],
@@ -749,7 +758,8 @@ class ReviewQueue:
                         raise TeachingError(f"cannot write the drafts: {exc}") from None
             except (TeachingError, GlossaryError) as exc:
                 raise QueueError(f"teaching refused: {exc}") from None
-        return TeachResult(row, choice, domain, tuple(ids), tuple(covered), scope)
+        return TeachResult(row, choice, domain, tuple(ids), tuple(covered), scope,
+                           tuple(dict.fromkeys(w for o in lifted for w in o.words)))
 
     # -- reading ---------------------------------------------------------
 

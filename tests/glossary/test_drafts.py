@@ -74,8 +74,9 @@ def test_spellings_draft_each_casing_of_a_name_and_nothing_else():
 
 def test_name_may_be_given_whole_including_explained_words():
     reason = _reason("Pinecrest Kidney Program called", ["Pinecrest", "Program", "called"])
-    (entry,), _ = clause_entries(reason, "name", phrase="Pinecrest  Kidney Program")
+    (entry,), covered = clause_entries(reason, "name", phrase="Pinecrest  Kidney Program")
     assert entry.text == "Pinecrest Kidney Program"
+    assert covered == ["Pinecrest", "Program"]  # the unexplained words the name holds, not "called"
     with pytest.raises(TeachingError, match="case-sensitively"):
         clause_entries(reason, "name", phrase="pinecrest kidney program")
     with pytest.raises(TeachingError, match="none of the clause's unexplained words"):
@@ -86,8 +87,10 @@ def test_means_term_drafts_a_phrase_of_the_term():
     reason = _reason("loan good to go", ["good", "go"])
     (entry,), _ = clause_entries(reason, "means_term", term_id="MTG.CTC")
     assert entry == Entry("phrase", "good to go", "en", "MTG.CTC")
-    (given,), _ = clause_entries(reason, "means term", term_id="MTG.CTC", phrase="Good to go")
-    assert given.text == "good to go"
+    (given,), covered = clause_entries(reason, "means term", term_id="MTG.CTC", phrase="Good to go")
+    assert given.text == "good to go" and covered == ["good", "go"]
+    (given,), covered = clause_entries(reason, "means term", term_id="MTG.CTC", phrase="good")
+    assert given.text == "good" and covered == ["good"]
     with pytest.raises(TeachingError, match="needs the term id"):
         clause_entries(reason, "means_term")
 

@@ -144,8 +144,11 @@ def test_a_problem_mark_reaches_other_clauses_only_for_words_it_names(work):
     assert len(load_drafts(glossaries, "mortgage").objections) == 1   # the reviewer's later choice replaced it
     with pytest.raises(ApprovalError, match="every open draft is disputed"):
         approve(glossaries, "Marcus Feld")
-    # the same reviewer teaching the clause another way withdraws the objection
-    _teach(db, glossaries, seqs[0], "Tobias Wren", "neutral", words=["portal"])
+    # the same reviewer's choice about other words of the clause leaves the objection standing ...
+    assert _teach(db, glossaries, seqs[0], "Tobias Wren", "neutral", words=["portal"]).withdrawn == ()
+    assert len(load_drafts(glossaries, "mortgage").objections) == 1
+    # ... and teaching its words another way withdraws it, and says so
+    assert _teach(db, glossaries, seqs[0], "Tobias Wren", "neutral", words=["Scans"]).withdrawn == ("Scans",)
     assert load_drafts(glossaries, "mortgage").objections == []
     assert sorted(d.text for d in approve(glossaries, "Marcus Feld").drafts) == ["portal", "scans"]
 
