@@ -521,10 +521,12 @@ def test_what_the_diff_says_itself_is_not_said_twice(tmp_path):
 
 def test_an_unreadable_domain_is_not_reported_as_removed(tmp_path, capsys):
     old, new = _bundled_with(tmp_path, lambda p: None)
-    (new / "mortgage.yaml").write_text("version: [unclosed\n", encoding="utf8")
+    (new / "mortgage.yaml").write_text("domain: mortgage\nversion: [unclosed\nowner: x\n", encoding="utf8")
     report = diff(old, new)
     assert "mortgage" not in report.domains and not report.weakenings
-    assert [f.code for f in report.findings if f.domain == "mortgage"] == ["unreadable"]
+    (finding,) = [f for f in report.findings if f.domain == "mortgage"]
+    # the file and where in it the parser stopped, as `assess` says it
+    assert finding.code == "unreadable" and f"{new / 'mortgage.yaml'}, line 3, column " in finding.message
 
 
 def test_cli_replay_without_api_fails_cleanly(monkeypatch, cases_file, capsys):
@@ -567,3 +569,12 @@ def test_the_replay_report_escapes_what_the_cases_give():
 def test_finding_is_printable():
     f = Finding("bad_version", "error", "demo", None, "version 'x' is not YYYY.MM.N")
     assert "bad_version" in str(f) and f.to_dict()["term"] is None
+
+
+def test_a_folder_is_compared_with_a_folder_and_a_file_with_a_file(tmp_path, capsys):
+    old, new = _bundled_with(tmp_path, lambda p: None)
+    with pytest.raises(GovernanceError, match="compare a folder with a folder, or a file with a file"):
+        diff(old, new / "mortgage.yaml")
+    assert main(["glossary", "diff", str(old), str(new / "mortgage.yaml")]) == 1
+    assert "compare a folder with a folder" in capsys.readouterr().err
+    assert diff(old / "mortgage.yaml", new / "mortgage.yaml").ok

@@ -8,6 +8,7 @@ one of them ends up here as a list of ``RawDomain``.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
@@ -56,12 +57,19 @@ def archive_dir(version: str, archive_root: Optional[Union[str, Path]] = None) -
     return path
 
 
+#: where the YAML parser says a problem is ("line 114, column 11")
+_YAML_MARK = re.compile(r"line (\d+), column (\d+)")
+
+
 def _read_yaml(path: Path) -> RawDomain:
     try:
         payload = srsly.read_yaml(path)
     except Exception as exc:  # the YAML parser's own errors vary by version
-        first = str(exc).strip().splitlines()
-        return RawDomain(path.stem, None, str(path), f"not valid YAML ({first[0] if first else exc})")
+        said = [line.strip() for line in str(exc).strip().splitlines() if not line.strip().startswith("in ")]
+        where = _YAML_MARK.findall(str(exc))  # the parser's marks, the problem's last
+        at = f", line {where[-1][0]}, column {where[-1][1]}" if where else ""
+        return RawDomain(path.stem, None, str(path),
+                         f"{path}{at}: not valid YAML ({'; '.join(said) if said else exc})")
     name = payload.get("domain") if isinstance(payload, dict) else None
     return RawDomain(name if isinstance(name, str) and name else path.stem, payload, str(path))
 

@@ -14,7 +14,7 @@ from ..models import GlossarySet
 from ..models import _VERSION as VERSION_RE
 from .contracts import _contract_changes
 from .diff_report import DiffReport, DomainDiff, TermDiff, Weakening
-from .findings import ERROR, _finding
+from .findings import ERROR, GovernanceError, _finding
 from .payload import _dict, _fmt, _frame_values, _list, _same_person, _str, _terms, _variants
 from ..models import phrase_key
 from ...util.textnorm import fold
@@ -261,6 +261,10 @@ def diff(old: Source, new: Source) -> DiffReport:
         approver (``second_approver`` on the term; for a removed critical term,
         an entry ``{id, second_approver}`` in the domain's ``retired`` list).
     """
+    if Path(old).is_file() != Path(new).is_file():
+        # a folder against one of its files would report every other domain removed or added
+        raise GovernanceError(f"compare a folder with a folder, or a file with a file: {old} is a "
+                              f"{'file' if Path(old).is_file() else 'folder'}, {new} is not")
     report = DiffReport(_label(old), _label(new))
     unreadable: set = set()
     olds, news = _domains_of(old, "old", report, unreadable), _domains_of(new, "new", report, unreadable)
