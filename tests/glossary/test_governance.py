@@ -578,3 +578,20 @@ def test_a_folder_is_compared_with_a_folder_and_a_file_with_a_file(tmp_path, cap
     assert main(["glossary", "diff", str(old), str(new / "mortgage.yaml")]) == 1
     assert "compare a folder with a folder" in capsys.readouterr().err
     assert diff(old / "mortgage.yaml", new / "mortgage.yaml").ok
+
+
+def test_versions_are_listed_in_version_order(tmp_path):
+    from semgap_spacy.glossary.governance.sources import archive_dir
+    for version in ("2026.12.10", "2026.12.2", "2026.9.0"):
+        (tmp_path / version).mkdir()
+    with pytest.raises(GovernanceError, match=r"archived: 2026\.9\.0, 2026\.12\.2, 2026\.12\.10\)"):
+        archive_dir("2026.12.3", tmp_path)
+
+
+def test_a_changelog_of_domains_at_different_versions_says_so(tmp_path):
+    old, new = _bundled_with(tmp_path, lambda payload: None)
+    payload = srsly.read_yaml(new / "pharma_qa.yaml")
+    payload["version"] = "2026.12.1"  # left at the old version
+    srsly.write_yaml(new / "pharma_qa.yaml", payload)
+    title = changelog(old, new).splitlines()[0]
+    assert title == "# Glossary changelog: 2026.12.1 → 2026.12.1, 2026.12.2 (domains at different versions)"

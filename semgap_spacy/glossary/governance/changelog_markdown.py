@@ -13,8 +13,16 @@ DiffReport = Any
 
 
 def _versions(report: DiffReport, attr: str) -> str:
-    vs = sorted({getattr(d, attr) for d in report.domains.values() if getattr(d, attr)}, key=str)
-    return "+".join(str(v) for v in vs) or "none"
+    vs = sorted({str(getattr(d, attr)) for d in report.domains.values() if getattr(d, attr)}, key=version_order)
+    if len(vs) > 1:
+        return f"{', '.join(vs)} (domains at different versions)"
+    return vs[0] if vs else "none"
+
+
+def version_order(version: str) -> tuple:
+    """A sort key that puts "2026.12.2" before "2026.12.10"; text that is no version after them."""
+    parts = version.split(".")
+    return (0, tuple(int(p) for p in parts)) if all(p.isdigit() for p in parts) else (1, version)
 
 
 def _markdown(report: DiffReport) -> str:

@@ -17,6 +17,7 @@ import srsly
 
 from ..models import GlossarySet, bundled_glossary_dir
 from ..models import _VERSION as VERSION_RE
+from .changelog_markdown import version_order
 from .findings import GovernanceError
 
 
@@ -50,7 +51,7 @@ def archive_dir(version: str, archive_root: Optional[Union[str, Path]] = None) -
         raise GovernanceError(f"{version!r} is not a glossary version (YYYY.MM.N)")
     path = root / version
     if not path.is_dir():
-        known = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+        known = sorted((p.name for p in root.iterdir() if p.is_dir()), key=version_order) if root.is_dir() else []
         raise GovernanceError(
             f"glossary version {version} is not archived in {root} "
             f"(archived: {', '.join(known) if known else 'none'})")
