@@ -26,3 +26,18 @@ def test_wheel_contains_glossaries_and_rule_data(tmp_path):
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "semgap_spacy/py.typed" in names  # type checkers read the package's hints
     assert "semgap_terms = semgap_spacy.pipes.terms:make_terms" in text
+
+
+def test_a_source_tree_reads_its_own_glossaries_installed_or_not(tmp_path):
+    """Run from a checkout, the bundled glossaries are that checkout's, whether or not the package
+    ``semgap_spacy.glossaries`` (which setup.cfg maps to them) can be imported: no install at all,
+    or an editable install of another tree."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    code = ("import sys; sys.modules['semgap_spacy.glossaries'] = None\n"  # as with no install
+            "from semgap_spacy.glossary.models import bundled_glossary_dir, load_glossaries\n"
+            "print(bundled_glossary_dir()); print(load_glossaries().version)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[0] == str(root / "glossaries")

@@ -662,7 +662,17 @@ def glossary_from_json(text: str, source: str = "<json>") -> GlossarySet:
 
 
 def bundled_glossary_dir() -> Path:
-    """Where the glossaries shipped with the package live (also in a wheel)."""
+    """Where the glossaries shipped with the package live (also in a wheel).
+
+    Run from a source tree (``PYTHONPATH=<checkout>``, a test run, a second
+    worktree), they are that tree's ``glossaries/``, which ``setup.cfg`` maps
+    to the package ``semgap_spacy.glossaries``: without an install that package
+    cannot be imported, and with an editable install of another tree it would
+    be the other tree's files.
+    """
+    tree = Path(__file__).resolve().parents[2]
+    if (tree / "setup.cfg").is_file() and (tree / "glossaries" / "__init__.py").is_file():
+        return tree / "glossaries"
     return Path(str(resources.files("semgap_spacy.glossaries")))
 
 
