@@ -200,6 +200,16 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Clear to close - borrower, 14:05", "mortgage"),
     ("Airworthy - crew today", "aviation_maintenance"),
     ("Negative crossmatch -- driver, 03:10", "medical_logistics"),
+    # es, fr, de: the verbs of confirming and reporting, and the words for "by"
+    ("Aeronavegable, confirmado por la crew", "aviation_maintenance"),
+    ("Prueba cruzada negativa, informó el driver", "medical_logistics"),
+    ("Lote liberado por el warehouse", "pharma_qa"),
+    ("Le customer confirme : lot libéré", "pharma_qa"),
+    ("Crossmatch négatif, confirmé par le driver", "medical_logistics"),
+    ("Crew bestätigt: lufttüchtig", "aviation_maintenance"),
+    ("Lufttüchtig, bestätigt durch die Crew", "aviation_maintenance"),
+    ("Kreuzprobe negativ, vom Courier bestätigt", "medical_logistics"),
+    ("Borrower hat bestätigt: abschlussbereit", "mortgage"),
 ])
 def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     assert "hearsay" in {r["code"] for r in decide(text, domain=domain)["reasons"]}
@@ -225,6 +235,9 @@ def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     ("Negative crossmatch - donor / recipient", "medical_logistics"),
     ("Lot released (customer order 4471)", "pharma_qa"),
     ("Clear to close (the borrower)", "mortgage"),
+    ("Prueba cruzada negativa confirmada por el laboratorio", "medical_logistics"),  # a party with authority
+    ("Kreuzprobe negativ, vom Labor bestätigt", "medical_logistics"),
+    ("Lot libéré par QA ce matin", "pharma_qa"),
 ])
 def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
