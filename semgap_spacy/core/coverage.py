@@ -679,8 +679,9 @@ class CoverageRules:
 
         if pasts:
             found += past_states(word, terms, self.past_states, participle, lambda i: explained[i] is STOP_WORD)
-        # a clearance with a participle reports an act that stands ("was cleared", "released to be loaded")
-        states = [term for term in terms if not any(participle(i) for i in range(*term))]
+        # a clearance with a participle reports an act that stands ("was cleared", "released to be loaded");
+        # the participle opens or closes its phrase: "cruzada" inside "prueba cruzada negativa" names the test
+        states = [term for term in terms if not (participle(term[0]) or participle(term[1] - 1))]
         if comes:
             # a conjunction starts a predicate of its own ("Clear to close and can be signed today")
             found += states_to_come(word, len(keys), terms, self.to_come,
