@@ -999,6 +999,24 @@ class CoverageRules:
                     explained[i] = STOP_WORD
         return explained
 
+    def explain_split(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
+                      ends: Sequence[int]) -> List[Optional[str]]:
+        """Rule 3 for a stop word the tokenizer split in two, in place: spaCy's English
+        exceptions read German "im" as "i" + "m" (for "I'm"), and "m" alone is no stop word.
+        Two glued tokens, each a stop word or unexplained, whose joined text is a stop word
+        ("im", not the never-neutral "cannot"), are that word.
+
+        explained (List[Optional[str]]): The rule per token, completed here.
+        text (str): The text; starts, ends: the tokens' character offsets.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        for i in range(1, len(explained)):
+            pair = (explained[i - 1], explained[i])
+            if (None in pair and all(rule is None or rule is STOP_WORD for rule in pair)
+                    and ends[i - 1] == starts[i] and _fold(text[starts[i - 1]:ends[i]]) in self.stop):
+                explained[i - 1] = explained[i] = STOP_WORD
+        return explained
+
     @staticmethod
     def explain_words(rules: List[Optional[str]], covered: Iterable[Tuple[int, int]],
                       cues: Iterable[Tuple[int, int, str]]) -> List[Optional[str]]:

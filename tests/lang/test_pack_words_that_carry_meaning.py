@@ -19,6 +19,8 @@ import pytest
     ("Apte au vol, quoique", "aviation_maintenance"),
     ("Lufttüchtig, doch die Engine", "aviation_maintenance"),
     ("Flugzeug gleich lufttüchtig", "aviation_maintenance"),
+    ("Flugzeug würde lufttüchtig sein", "aviation_maintenance"),
+    ("Flugzeug wurde lufttüchtig, würde ich sagen", "aviation_maintenance"),
     # an order of steps or a part, right beside the term
     ("Primer lote liberado", "pharma_qa"),
     ("Próximo lote liberado", "pharma_qa"),
@@ -41,6 +43,9 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Lufttüchtig, danke", "aviation_maintenance"),
     ("Apte au vol, merci", "aviation_maintenance"),
     ("Lote liberado, igual que ayer", "pharma_qa"),  # "the same as yesterday": left as it was
+    ("Flugzeug wurde geprüft, lufttüchtig", "aviation_maintenance"),  # "wurde" is not "würde"
+    ("Lufttüchtig im Hangar 3", "aviation_maintenance"),  # "im", which spaCy's English exceptions split
+    ("Im Hangar: lufttüchtig", "aviation_maintenance"),
 ])
 def test_the_words_around_them_still_proceed(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
