@@ -21,6 +21,12 @@ import pytest
     ("Flugzeug gleich lufttüchtig", "aviation_maintenance"),
     ("Flugzeug würde lufttüchtig sein", "aviation_maintenance"),
     ("Flugzeug wurde lufttüchtig, würde ich sagen", "aviation_maintenance"),
+    # hedges made of stop words only (cues.json)
+    ("So gut wie abschlussbereit", "mortgage"),
+    ("An sich lufttüchtig", "aviation_maintenance"),
+    ("Lote liberado, a ver", "pharma_qa"),
+    ("Lot libéré, pour ainsi dire", "pharma_qa"),
+    ("Apte au vol tant que la crew est là", "aviation_maintenance"),
     # an order of steps or a part, right beside the term
     ("Primer lote liberado", "pharma_qa"),
     ("Próximo lote liberado", "pharma_qa"),
