@@ -769,8 +769,8 @@ class CoverageRules:
                                          names_a_thing, self.question_preamble, self.question_addressees)
         if ends_tag:
             candidates = [i for i, key in enumerate(keys) if key in tags]
-            if "," in text:  # a tag follows a comma: "…, right"
-                tagged = tag_questions(word, len(keys), candidates, self.question_tags)
+            # a tag follows a comma ("…, right") or a clearance's last word ("Lufttüchtig oder")
+            tagged = tag_questions(word, len(keys), candidates, self.question_tags, lambda i: explained[i] is TERM)
             if self.question_ends:
                 tagged += final_questions(word, len(keys), candidates, self.question_ends,
                                           lambda i: explained[i] is TERM)

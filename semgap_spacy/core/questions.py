@@ -88,13 +88,17 @@ def word_order_questions(words: Callable[[int], str], n: int, candidates: Iterab
 
 
 def tag_questions(words: Callable[[int], str], n: int, candidates: Iterable[int],
-                  tags: FrozenSet[Tuple[str, ...]]) -> List[Tuple[int, int]]:
-    """(first token, end token) of each tag that ends a sentence after a comma ("…, right").
+                  tags: FrozenSet[Tuple[str, ...]],
+                  after_term: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
+    """(first token, end token) of each tag that ends a sentence after a comma ("…, right"), or
+    right after a clearance's last word, as chat writes it ("Lufttüchtig oder", "Aeronavegable
+    verdad"); elsewhere without a comma ("…, right side", "check the right brake") it is a word.
 
     words (Callable[[int], str]): A token's text, folded, by index; asked only around the candidates.
     n (int): The number of tokens.
     candidates (Iterable[int]): The tokens that may end a tag (its last word), in order.
     tags (FrozenSet[Tuple[str, ...]]): The packs' question tags, folded, as word sequences.
+    after_term (Callable[[int], bool]): Whether a token is a word of a clearance term.
     RETURNS (List[Tuple[int, int]]): The tags' token ranges, in text order.
     """
     out: List[Tuple[int, int]] = []
@@ -106,7 +110,8 @@ def tag_questions(words: Callable[[int], str], n: int, candidates: Iterable[int]
             continue  # the question mark hedges it already
         for k in range(longest, 0, -1):
             first = i - k + 1
-            if first >= 1 and words(first - 1) == "," and tuple(words(j) for j in range(first, i + 1)) in tags:
+            if (first >= 1 and (words(first - 1) == "," or after_term(first - 1))
+                    and tuple(words(j) for j in range(first, i + 1)) in tags):
                 out.append((first, i + 1))
                 break
     return out

@@ -138,6 +138,25 @@ def test_a_word_of_a_tag_elsewhere_asks_nothing(text):
     assert _tagged(text) == []
 
 
+def test_a_tag_right_after_a_clearance_asks_without_a_comma():
+    doc = _NLP.make_doc("Kreuzprobe negativ oder")
+    words = [t.lower_ for t in doc]
+    term = {0, 1}.__contains__  # "Kreuzprobe negativ"
+    assert tag_questions(words.__getitem__, len(words), range(len(words)), TAGS, term) == [(2, 3)]
+    doc = _NLP.make_doc("Kreuzprobe negativ oder positiv")  # not the end of its sentence
+    words = [t.lower_ for t in doc]
+    assert tag_questions(words.__getitem__, len(words), range(len(words)), TAGS, term) == []
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Aeronavegable verdad", "aviation_maintenance"),
+    ("Wir sind abschlussbereit oder", "mortgage"),
+    ("Apte au vol ou bien", "aviation_maintenance"),
+])
+def test_a_tag_after_the_clearance_escalates(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "escalate"
+
+
 @pytest.mark.parametrize("text, domain", [
     ("Is now airworthy", "aviation_maintenance"),      # a stop word names nothing: a dropped subject
     ("Is airworthy", "aviation_maintenance"),          # a term of one word is the statement itself
