@@ -10,9 +10,11 @@ is read, not the clearance's sentence. "5 of 5 shipments" and "3 of 3
 samples" are whole counts and are left alone.
 
 The count is read by its words in the four languages ("of", "out of",
-"among", es "de", "de cada", fr "sur", "parmi", de "von", "aus", with an
-article between: "2 of the 5", "2 de los 5"; es and fr also with the
-counted word between: "2 lotes de 5", "2 lots sur 5", "4 lots parmi 6"; en
+"among", es "de", "de cada", fr "sur", "parmi", de "von", "aus", "der",
+with an article between: "2 of the 5", "2 de los 5", "zwei der drei"; es
+and fr also with up to three words of what is counted between: "2 lotes de
+5", "2 pruebas cruzadas negativas de 3", "4 lots parmi 6", in words one word
+before "sur" only: "un lot sur deux"; "un equipo de dos" is a size); en
 only where the whole ends its clause or a participle follows it and is at
 most ten times the part, "3 wheels of 4 checked", not "3 shipments of 200",
 a size; the whole may follow
@@ -35,8 +37,8 @@ PARTIAL_COUNT = "partial_count"
 _DETERMINERS = (r"(?:(?:a\s+total\s+of|the\s+total(?:\s+of)?|all|the|these|those|our|your|their|my|los|las|estos"
                 r"|estas|nuestros|nuestras|sus|les|des|ces|nos|vos|leurs|den|der|diesen|unseren|ihren)\s+)?")
 _COUNT = re.compile(
-    r"(?<![\w.,/:-])(\d{1,4})\s+(?:(?:of|out\s+of|among|von|aus|de\s+cada|des)|(?:[^\W\d_]+\s+)?(?:de|sur|parmi))\s+"
-    + _DETERMINERS + r"(\d{1,4})(?![\w.,/:]\w)", re.IGNORECASE)
+    r"(?<![\w.,/:-])(\d{1,4})\s+(?:(?:of|out\s+of|among|von|aus|der|de\s+cada|des)"
+    r"|(?:[^\W\d_]+\s+){0,3}(?:de|sur|parmi))\s+" + _DETERMINERS + r"(\d{1,4})(?![\w.,/:]\w)", re.IGNORECASE)
 #: an English count with the counted word between ("3 wheels of 4 checked", "1 borrower of 2."): only where
 #: the whole ends its clause or a participle follows it, since "3 shipments of 200 vials" is a size, and
 #: where the whole is at most ``_SIZE_RATIO`` times the part ("1 order of 250", "4 orders of 100 booked":
@@ -47,17 +49,22 @@ _COUNTED = re.compile(
 _SIZE_RATIO = 10
 #: a count with a side in words ("two of three"), its sides read by ``number_word``
 _WORDED = re.compile(
-    r"(?<![\w.,/:-])([^\W_]+)\s+(?:of|out\s+of|von|aus|de|des|sur)\s+" + _DETERMINERS
+    r"(?<![\w.,/:-])([^\W_]+)\s+(?:of|out\s+of|von|aus|der|de|des|(?:[^\W\d_]+\s+)?sur)\s+" + _DETERMINERS
     + r"([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
 
 
 #: the words between a count's sides, one of which any text that holds a count has between spaces
 #: ("out of" and "de cada" hold one)
-_CONNECTORS = frozenset({"of", "among", "von", "aus", "de", "des", "sur", "parmi"})
+_CONNECTORS = frozenset({"of", "among", "von", "aus", "der", "de", "des", "sur", "parmi"})
+
+
+#: "one" as German writes it in a count ("eine von zwei"), which the de pack leaves out of its
+#: number words: elsewhere it is an article, and a number in words beside a field escalates
+_ONE = frozenset({"ein", "eine", "einer", "eines"})
 
 
 def _side(word: str) -> bool:
-    return (word.isdigit() and len(word) <= 4) or number_word(word)
+    return (word.isdigit() and len(word) <= 4) or number_word(word) or fold(word) in _ONE
 
 
 def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> List[Tuple[int, int]]:

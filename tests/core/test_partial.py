@@ -40,6 +40,12 @@ def _counts(text):
     ("Clear to close for 1 borrower of 2.", ["1 borrower of 2"]),
     ("Lot released: 10 labels of 12 signed", ["10 labels of 12"]),
     ("Negative crossmatch: 1 sample of 3 done.", ["1 sample of 3"]),
+    # de "der", "eine"; es and fr with up to three counted words between, in words one before "sur"
+    ("Abschlussbereit, zwei der drei", ["zwei der drei"]),
+    ("Abschlussbereit: 2 der 3 Borrower unterschrieben", ["2 der 3"]),
+    ("Abschlussbereit: eine von zwei", ["eine von zwei"]),
+    ("Tenemos 2 pruebas cruzadas negativas de 3", ["2 pruebas cruzadas negativas de 3"]),
+    ("Lot libéré pour un customer sur deux", ["un customer sur deux"]),
 ])
 def test_a_part_of_a_count(text, found):
     assert _counts(text) == found
@@ -61,6 +67,9 @@ def test_a_part_of_a_count(text, found):
     "Batch released; 4 orders of 100 booked",
     "Batch released; 2 pallets of 5 vials",  # a word that is no participle follows the whole
     "Clear to close; 2 borrowers of 2 signed",
+    "Prueba cruzada negativa, un equipo de dos en el laboratorio",  # a team of two: a size
+    "Lot libéré, un total de trois lots",
+    "Eine der Akten ist signiert",  # "eine" before no number is an article
 ])
 def test_anything_else_is_no_part(text):
     assert _counts(text) == []
