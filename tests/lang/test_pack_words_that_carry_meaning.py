@@ -27,6 +27,14 @@ import pytest
     ("Lote liberado, a ver", "pharma_qa"),
     ("Lot libéré, pour ainsi dire", "pharma_qa"),
     ("Apte au vol tant que la crew est là", "aviation_maintenance"),
+    # an order to make it so, or a step still to do
+    ("Make the aircraft airworthy", "aviation_maintenance"),
+    ("Poner el avión aeronavegable", "aviation_maintenance"),
+    ("Rendre apte au vol", "aviation_maintenance"),
+    ("Flugzeug lufttüchtig machen", "aviation_maintenance"),
+    ("Lote liberado; label por hacer", "pharma_qa"),
+    ("Lot libéré ; label à faire", "pharma_qa"),
+    ("Batch released; Label zu machen", "pharma_qa"),
     # an order of steps or a part, right beside the term
     ("Primer lote liberado", "pharma_qa"),
     ("Próximo lote liberado", "pharma_qa"),
