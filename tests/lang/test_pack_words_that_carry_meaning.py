@@ -27,6 +27,10 @@ import pytest
     ("Lote liberado, a ver", "pharma_qa"),
     ("Lot libéré, pour ainsi dire", "pharma_qa"),
     ("Apte au vol tant que la crew est là", "aviation_maintenance"),
+    ("Lote liberado, ¡qué va!", "pharma_qa"),  # "no way"
+    ("Lufttüchtig; mit den Brakes ist was", "aviation_maintenance"),  # "something is wrong with the brakes"
+    ("Lufttüchtig, Engine geht so", "aviation_maintenance"),
+    ("Lufttüchtig oder wie", "aviation_maintenance"),
     # an order to make it so, or a step still to do
     ("Make the aircraft airworthy", "aviation_maintenance"),
     ("Poner el avión aeronavegable", "aviation_maintenance"),
