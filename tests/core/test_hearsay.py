@@ -210,6 +210,7 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Lufttüchtig, bestätigt durch die Crew", "aviation_maintenance"),
     ("Kreuzprobe negativ, vom Courier bestätigt", "medical_logistics"),
     ("Borrower hat bestätigt: abschlussbereit", "mortgage"),
+    ("La crew a signé : apte au vol", "aviation_maintenance"),
 ])
 def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     assert "hearsay" in {r["code"] for r in decide(text, domain=domain)["reasons"]}
