@@ -40,6 +40,7 @@ def _counts(text):
     ("Clear to close for 1 borrower of 2.", ["1 borrower of 2"]),
     ("Lot released: 10 labels of 12 signed", ["10 labels of 12"]),
     ("Negative crossmatch: 1 sample of 3 done.", ["1 sample of 3"]),
+    ("2 lots released of 3", ["2 lots released of 3"]),
     # de "der", "eine"; es and fr with up to three counted words between, in words one before "sur"
     ("Abschlussbereit, zwei der drei", ["zwei der drei"]),
     ("Abschlussbereit: 2 der 3 Borrower unterschrieben", ["2 der 3"]),
