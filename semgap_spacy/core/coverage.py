@@ -1000,20 +1000,28 @@ class CoverageRules:
         return explained
 
     def explain_split(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
-                      ends: Sequence[int]) -> List[Optional[str]]:
+                      ends: Sequence[int], norm_of: Callable[[int], str]) -> List[Optional[str]]:
         """Rule 3 for a stop word the tokenizer split in two, in place: spaCy's English
         exceptions read German "im" as "i" + "m" (for "I'm"), and "m" alone is no stop word.
         Two glued tokens, each a stop word or unexplained, whose joined text is a stop word
-        ("im", not the never-neutral "cannot"), are that word.
+        ("im", not the never-neutral "cannot"), are that word, unless the tokenizer read an
+        unexplained piece as a word of its own that is none: "dont" is "do" + "nt", and the "nt"
+        it reads "not" (its NORM) keeps "Dont fund" from being French "dont".
 
         explained (List[Optional[str]]): The rule per token, completed here.
         text (str): The text; starts, ends: the tokens' character offsets.
+        norm_of (Callable[[int], str]): A token's NORM, as the tokenizer set it.
         RETURNS (List[Optional[str]]): ``explained``.
         """
+        def plain(k: int) -> bool:
+            norm = _fold(norm_of(k))
+            return norm == _fold(text[starts[k]:ends[k]]) or norm in self.stop
+
         for i in range(1, len(explained)):
             pair = (explained[i - 1], explained[i])
             if (None in pair and all(rule is None or rule is STOP_WORD for rule in pair)
-                    and ends[i - 1] == starts[i] and _fold(text[starts[i - 1]:ends[i]]) in self.stop):
+                    and ends[i - 1] == starts[i] and _fold(text[starts[i - 1]:ends[i]]) in self.stop
+                    and all(plain(k) for k in (i - 1, i) if explained[k] is None)):
                 explained[i - 1] = explained[i] = STOP_WORD
         return explained
 

@@ -152,7 +152,7 @@ class TeachResult:
     words (Tuple[str, ...]): The clause's words the choice covers.
     scope (str): "domain" (the drafts hold in ``domain``) or "all" (in every domain).
     withdrawn (Tuple[str, ...]): The words of this reviewer's earlier *problem* marks on this
-        clause that the choice withdraws (marks about other words stand).
+        clause that the choice withdraws (the marks stand for their other words).
     """
 
     seq: int
@@ -718,13 +718,19 @@ class ReviewQueue:
                     drafts = load_drafts(gdir, SCOPE_ALL if scope == SCOPE_ALL else domain)
                     disputes = drafts if scope != SCOPE_ALL else load_drafts(gdir, domain)
                     # a reviewer's new choice about words of a clause replaces their own objection to those
-                    # words there; an objection to other words of the clause stands
+                    # words there; the objection stands for the clause's other words it named
                     mine = {fold(w) for w in covered}
                     kept, lifted = [], []
                     for o in disputes.objections:
                         same = (o.reviewer == reviewer and o.text_sha256 == target["text_sha256"]
                                 and o.start_char == reason.get("start_char"))
-                        (lifted if same and not mine.isdisjoint(fold(w) for w in o.words) else kept).append(o)
+                        if not same or mine.isdisjoint(fold(w) for w in o.words):
+                            kept.append(o)
+                            continue
+                        lifted.extend(w for w in o.words if fold(w) in mine)
+                        rest = [w for w in o.words if fold(w) not in mine]
+                        if rest:
+                            kept.append(o.model_copy(update={"words": rest}))
                     withdrawn, disputes.objections = len(lifted), kept
                     if entries:
                         evidence = Evidence(reviewer=reviewer, text_sha256=target["text_sha256"],
@@ -758,8 +764,7 @@ class ReviewQueue:
                         raise TeachingError(f"cannot write the drafts: {exc}") from None
             except (TeachingError, GlossaryError) as exc:
                 raise QueueError(f"teaching refused: {exc}") from None
-        return TeachResult(row, choice, domain, tuple(ids), tuple(covered), scope,
-                           tuple(dict.fromkeys(w for o in lifted for w in o.words)))
+        return TeachResult(row, choice, domain, tuple(ids), tuple(covered), scope, tuple(dict.fromkeys(lifted)))
 
     # -- reading ---------------------------------------------------------
 

@@ -31,6 +31,7 @@ import pytest
     ("Lufttüchtig; mit den Brakes ist was", "aviation_maintenance"),  # "something is wrong with the brakes"
     ("Lufttüchtig, Engine geht so", "aviation_maintenance"),
     ("Lufttüchtig oder wie", "aviation_maintenance"),
+    ("Clear to close. Dont fund", "mortgage"),  # "do" + "nt" (read "not"), not French "dont"
     # an order to make it so, or a step still to do
     ("Make the aircraft airworthy", "aviation_maintenance"),
     ("Poner el avión aeronavegable", "aviation_maintenance"),

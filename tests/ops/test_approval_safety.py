@@ -141,15 +141,16 @@ def test_a_problem_mark_reaches_other_clauses_only_for_words_it_names(work):
     _teach(db, glossaries, seqs[0], "Tobias Wren", "problem", words=["Scans"], note="scans are never enough")
     (objection,) = approval_module.objections_to(glossaries, "mortgage", draft)
     assert objection.words_named and objection.note == "scans are never enough"
-    assert len(load_drafts(glossaries, "mortgage").objections) == 1   # the reviewer's later choice replaced it
+    # the reviewer's later choice replaced the first mark for "Scans"; it stands for the other words
+    assert [o.words for o in load_drafts(glossaries, "mortgage").objections] == [["uploaded", "portal"], ["Scans"]]
     with pytest.raises(ApprovalError, match="every open draft is disputed"):
         approve(glossaries, "Marcus Feld")
-    # the same reviewer's choice about other words of the clause leaves the objection standing ...
-    assert _teach(db, glossaries, seqs[0], "Tobias Wren", "neutral", words=["portal"]).withdrawn == ()
-    assert len(load_drafts(glossaries, "mortgage").objections) == 1
+    # the same reviewer's choice about other words of the clause leaves the mark on "Scans" standing ...
+    assert _teach(db, glossaries, seqs[0], "Tobias Wren", "neutral", words=["portal"]).withdrawn == ("portal",)
+    assert [o.words for o in load_drafts(glossaries, "mortgage").objections] == [["uploaded"], ["Scans"]]
     # ... and teaching its words another way withdraws it, and says so
     assert _teach(db, glossaries, seqs[0], "Tobias Wren", "neutral", words=["Scans"]).withdrawn == ("Scans",)
-    assert load_drafts(glossaries, "mortgage").objections == []
+    assert [o.words for o in load_drafts(glossaries, "mortgage").objections] == [["uploaded"]]
     assert sorted(d.text for d in approve(glossaries, "Marcus Feld").drafts) == ["portal", "scans"]
 
 
@@ -379,3 +380,16 @@ def test_an_approval_refuses_evidence_in_a_queue_whose_chain_is_broken(work):
     with pytest.raises(ApprovalError, match="fails its check"):
         approve(glossaries, "Tobias Wren")
     assert _snapshot(glossaries) == before
+
+
+def test_teaching_some_words_withdraws_the_problem_mark_on_those_words_only(work):
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral")   # scans, uploaded, portal
+    _teach(db, glossaries, seqs[0], "Tobias Wren", "problem", note="uploads are not originals")
+    # Tobias then says "portal" is only a place: his mark stands for "Scans" and "uploaded"
+    assert _teach(db, glossaries, seqs[0], "Tobias Wren", "neutral", words=["portal"]).withdrawn == ("portal",)
+    (objection,) = load_drafts(glossaries, "mortgage").objections
+    assert objection.words == ["Scans", "uploaded"] and objection.note == "uploads are not originals"
+    done = approve(glossaries, "Marcus Feld")
+    assert [d.text for d in done.drafts] == ["portal"]
+    assert sorted(d.text for d, _ in done.held_back) == ["scans", "uploaded"]
