@@ -24,25 +24,30 @@ _KIND_OF_CHOICE = {"neutral": "neutral", "name": "name", "means_term": "phrase"}
 
 
 def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[Sequence[str]] = None, *,
-            queues: Optional[Sequence[Union[str, Path]]] = None, **options: Any) -> approval.Approval:
+            queues: Optional[Sequence[Union[str, Path]]] = None, key: Optional[bytes] = None,
+            **options: Any) -> approval.Approval:
     """Approve drafts (``glossary.governance.approval.approve``, which takes the same ``options``)
     whose every evidence row is a choice recorded in a review queue (``evidence_problems``).
 
     queues (Optional[Sequence[str | Path]]): The review queues to look in; defaults to the
         queue each evidence row names.
+    key (Optional[bytes]): The HMAC key of keyed queues; defaults to the configured one.
     RAISES (ApprovalError): Nothing is written.
     """
     return approval.approve(glossary_dir, approver, draft_ids,
-                            vouch=functools.partial(evidence_problems, queues=queues), **options)
+                            vouch=functools.partial(evidence_problems, queues=queues, key=key), **options)
 
 
-def evidence_problems(drafts: Sequence[Draft],
-                      queues: Optional[Sequence[Union[str, Path]]] = None) -> List[str]:
+def evidence_problems(drafts: Sequence[Draft], queues: Optional[Sequence[Union[str, Path]]] = None,
+                      key: Optional[bytes] = None) -> List[str]:
     """What keeps these drafts' evidence from being a reviewer's recorded choice (empty: nothing).
 
     drafts (Sequence[Draft]): The drafts an approval would take.
     queues (Optional[Sequence[str | Path]]): The review queues to look in; defaults to the
         queue each evidence row names (the queue the reviewer taught through).
+    key (Optional[bytes]): The HMAC key of keyed queues; defaults to the configured one
+        (``util.signing.load_key``). A keyed queue is trusted only with its key: without it,
+        anyone could append a row with a made-up MAC.
     RETURNS (List[str]): One message per evidence row that no queue vouches for.
     """
     opened: Dict[Path, Union[ReviewQueue, str]] = {}
@@ -50,7 +55,7 @@ def evidence_problems(drafts: Sequence[Draft],
         problems = []
         for draft in drafts:
             for evidence in draft.evidence:
-                problem = _unvouched(draft, evidence, queues, opened)
+                problem = _unvouched(draft, evidence, queues, opened, key)
                 if problem:
                     problems.append(problem)
         return problems
@@ -60,7 +65,7 @@ def evidence_problems(drafts: Sequence[Draft],
                 queue.close()
 
 
-def _unvouched(draft: Draft, evidence: Evidence, queues, opened) -> Optional[str]:
+def _unvouched(draft: Draft, evidence: Evidence, queues, opened, key: Optional[bytes]) -> Optional[str]:
     cited = (f"{draft.id} ({draft.entry.describe()}) cites entry {evidence.queue_seq} "
              f"by {evidence.reviewer}")
     paths = [Path(q) for q in queues] if queues else [Path(evidence.queue)] if evidence.queue else []
@@ -69,7 +74,7 @@ def _unvouched(draft: Draft, evidence: Evidence, queues, opened) -> Optional[str
                 "choice (name the queue that records it with --db QUEUE)")
     seen = []
     for path in paths:
-        queue = _open(path.resolve(), opened)
+        queue = _open(path.resolve(), opened, key)
         if isinstance(queue, str):
             seen.append(queue)
             continue
@@ -81,26 +86,30 @@ def _unvouched(draft: Draft, evidence: Evidence, queues, opened) -> Optional[str
     return f"{cited}: {'; '.join(seen)}{moved}"
 
 
-def _open(path: Path, opened) -> Union[ReviewQueue, str]:
+def _open(path: Path, opened, key: Optional[bytes]) -> Union[ReviewQueue, str]:
     """The queue at ``path``, checked once per approval; a message when it is none or fails its check."""
     if path not in opened:
-        opened[path] = _open_checked(path)
+        opened[path] = _open_checked(path, key)
     return opened[path]
 
 
-def _open_checked(path: Path) -> Union[ReviewQueue, str]:
+def _open_checked(path: Path, key: Optional[bytes]) -> Union[ReviewQueue, str]:
     if not path.is_file():
         return f"there is no queue file {path}"
     try:
         if not is_queue_file(path):
             return f"{path} is not a review queue"
-        queue = ReviewQueue(path)
+        queue = ReviewQueue(path, key=key)
     except (sqlite3.DatabaseError, QueueError) as exc:
         return f"{path} cannot be read as a review queue ({exc})"
     result = queue.verify()
     if not result.ok:
         queue.close()
         return f"the queue {path} fails its check ({result.message})"
+    if queue.keyed and not queue.has_key:
+        queue.close()
+        return (f"the queue {path} is keyed (its rows carry MACs) and no key was given to check them "
+                "(--key-file, --key-env, or $SEMGAP_QUEUE_KEY_FILE)")
     return queue
 
 

@@ -23,6 +23,7 @@ from ..glossary.governance import ERROR, GovernanceError, diff, replay, validate
 from ..glossary.governance.approval import open_drafts
 from ..glossary.roster import ROSTER_CONFIG, RosterError, load_roster
 from ..util.safe_output import output_file, refuse_clash
+from ..util.signing import KEY_ENV_CONFIG, KEY_FILE_CONFIG, load_key
 
 
 def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
@@ -89,6 +90,10 @@ def register(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParse
     p.add_argument("--db", action="append", default=None, dest="queues", metavar="QUEUE",
                    help="a review queue that records the reviewers' choices (repeatable; default: the queue "
                         "each draft names): every draft's evidence must be a choice recorded there")
+    p.add_argument("--key-file", default=None,
+                   help=f"file holding the HMAC key of a keyed queue (default: ${KEY_FILE_CONFIG})")
+    p.add_argument("--key-env", default=None, metavar="NAME",
+                   help=f"NAME of the environment variable holding the key (default: ${KEY_ENV_CONFIG})")
     p.set_defaults(func=_guard(_cmd_approve))
 
     p = sub.add_parser("replay", help="re-decide logged cases under an archived version")
@@ -229,7 +234,7 @@ def _cmd_approve(args: argparse.Namespace) -> int:
     glossaries = args.glossaries or bundled_glossary_dir()
     roster = load_roster(args.roster, str(glossaries)) if (args.roster or os.environ.get(ROSTER_CONFIG)) else None
     done = approve(glossaries, args.approver, None if args.all else args.draft_ids, roster=roster,
-                   new_version=args.new_version, queues=args.queues)
+                   new_version=args.new_version, queues=args.queues, key=load_key(args.key_file, args.key_env))
     for draft in done.drafts:
         print(f"approved {draft.id}: {draft.entry.describe()} (drafted by {', '.join(draft.authors)})")
     for draft, objections in done.held_back:

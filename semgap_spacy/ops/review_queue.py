@@ -879,6 +879,16 @@ class ReviewQueue:
             n += 1
         return n
 
+    @property
+    def keyed(self) -> bool:
+        """Whether rows of this queue carry a MAC (a keyed chain): only its key can vouch for them."""
+        return self._conn.execute("SELECT 1 FROM entries WHERE row_mac IS NOT NULL LIMIT 1").fetchone() is not None
+
+    @property
+    def has_key(self) -> bool:
+        """Whether this queue was opened with a key, so ``verify`` checks the rows' MACs."""
+        return self._key is not None
+
     def head(self) -> "tuple[int, str]":
         """The last row's (seq, row_hash), to record outside the file as an anchor.
 

@@ -393,3 +393,25 @@ def test_teaching_some_words_withdraws_the_problem_mark_on_those_words_only(work
     done = approve(glossaries, "Marcus Feld")
     assert [d.text for d in done.drafts] == ["portal"]
     assert sorted(d.text for d, _ in done.held_back) == ["scans", "uploaded"]
+
+
+def test_evidence_in_a_keyed_queue_counts_only_checked_with_its_key(tmp_path):
+    """Without the key, anyone could append a row with a made-up MAC: a keyed queue vouches for
+    a draft only when the approval checks its rows with the key."""
+    glossaries = tmp_path / "glossaries"
+    shutil.copytree(bundled_glossary_dir(), glossaries, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    (decided,) = decide_cases(build_pipeline(str(glossaries)), [dict(CASES[0])])
+    key, db = b"k" * 32, tmp_path / "keyed.sqlite3"
+    with ReviewQueue(db, key=key) as queue:
+        seq = queue.enqueue(decided, CASES[0]["text"]).seq
+        queue.teach(seq, "Ruth Lindqvist", 1, "neutral", words=["portal"], glossary_dir=glossaries)
+    before = _snapshot(glossaries)
+    with pytest.raises(ApprovalError, match="is keyed .* no key was given"):
+        approve(glossaries, "Marcus Feld")
+    with pytest.raises(ApprovalError, match="fails its check .*row_mac that does not match"):
+        approve(glossaries, "Marcus Feld", key=b"w" * 32)
+    assert _snapshot(glossaries) == before
+    (keyfile := tmp_path / "key.txt").write_text(key.decode(), encoding="utf-8")
+    assert glossary_main(["glossary", "approve", "--all", "--approver", "Marcus Feld", "--glossaries",
+                          str(glossaries), "--key-file", str(keyfile)]) == 0
+    assert load_drafts(glossaries, "mortgage").open() == []
