@@ -25,7 +25,8 @@ Values that share their digits and differ only in a suffix of one or two
 letters after three digits or more, or that one of them lacks, are two
 things of one series too ("2231-A"/"2231-B", "2231–A", "N482QX"/"N482QY",
 "lot 4471"/"lot 4471B"; not "1400"/"1400Z", a time of day, nor "QC 101"/"QC
-101A", codes written with a space): the letters are the part
+101A", codes written with a space, nor values two words name as two kinds of
+thing, "gate 214, stand 214B"): the letters are the part
 of the name that tells them apart, and a letter glued on is part of the
 value whatever else explains it ("A" is a stop word, "A." an initial). A
 shorter number with a letter ("27L"/"27R", "12A"/"12B") is a runway, seat
@@ -145,6 +146,20 @@ def _label_before(first: int, value: str, text: str, starts: Sequence[int], ends
     return word.lower() if len(value) >= _LABELLED_DIGITS else None
 
 
+def _word_before(first: int, text: str, starts: Sequence[int], ends: Sequence[int], rules: Sequence[Any],
+                 shape_rule: Any, stop_rule: Any) -> Optional[str]:
+    """The word one space before a value, letters only and explained by neither rule 5 nor the
+    stop words ("stand" of "stand 214B"), lower-cased; None when there is none."""
+    if first == 0:
+        return None
+    k = first - 1
+    word = text[starts[k]:ends[k]]
+    if (ends[k] + 1 != starts[first] or text[ends[k]] != " " or rules[k] is stop_rule or rules[k] is shape_rule
+            or not word.isalpha()):
+        return None
+    return word.lower()
+
+
 def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], rules: Sequence[Any],
                          shape_rule: Any, stop_rule: Any = None) -> List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]:
     """The identifiers of one form that differ, per form.
@@ -166,6 +181,7 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
     slips: Dict[str, Dict[str, Tuple[Optional[str], Tuple[int, int, int, int]]]] = {}
     done = -1  # the last token of the run read last: a run with two digit groups is read once
     spaced: List[Tuple[str, str, Tuple[int, int, int, int]]] = []  # codes written with a space
+    series_labels: Dict[Tuple[str, str], Optional[str]] = {}  # the word before each value of a series
     for found in _DIGITS.finditer(text):
         i = bisect_right(starts, found.start()) - 1
         if i <= done or i < 0 or rules[i] is not shape_rule:
@@ -194,8 +210,9 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
             # a number, and the same number with a letter suffix: two of one series ("lot 4471 …
             # lot 4471B"); a time of day stays one ("1400 … 1400Z"), and codes written with a
             # space name places and signatures as often ("QC 101 and QC 101A signed")
-            by_form.setdefault(f"{number.group(1)} +letters", {}).setdefault(
-                number.group(1), (first, last, starts[first], end_char))
+            series_key = f"{number.group(1)} +letters"
+            by_form.setdefault(series_key, {}).setdefault(number.group(1), (first, last, starts[first], end_char))
+            series_labels[series_key, number.group(1)] = label
         if form is None:
             if label is None:
                 continue
@@ -208,6 +225,8 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         series = _LETTER_SUFFIX.fullmatch(value.lower())
         if series:  # the separators are gone: "N123AB" and "N-123AC" are one series
             by_form.setdefault(f"{series.group(1)} +letters", {}).setdefault(value.lower(), where)
+            series_labels.setdefault((f"{series.group(1)} +letters", value.lower()),
+                              _word_before(first, text, starts, ends, rules, shape_rule, stop_rule))
     for form, value, where in spaced:
         if form in by_form:  # "LOT-42 … LOT 43"; but "QC 12 and QC 14 signed", "stand B 12 … B 14" name places
             by_form[form].setdefault(value, where)
@@ -219,7 +238,9 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         if len(values) > 1 and None in labels and len(set(labels) - {None}) <= 1:
             by_form[f"digits {digits}"] = {value: where for value, (_, where) in values.items()}
     out = []
-    for values in by_form.values():
+    for form, values in by_form.items():
+        if form.endswith(" +letters") and len({series_labels.get((form, v)) for v in values} - {None}) > 1:
+            continue  # two words name two kinds of thing: "gate 214, stand 214B"
         if len(values) > 1:
             found_values = sorted(values.values(), key=lambda v: v[2])
             out.append((found_values[0][0], max(v[1] for v in found_values) + 1,

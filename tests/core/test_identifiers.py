@@ -45,6 +45,7 @@ def _digit_or_sign(word):
     ("QP certified for lot 4471; labels for lot 4471B", ["4471", "4471B"]),
     ("Lot released for order 4471; order 4471A on the line", ["4471", "4471A"]),
     ("Lot released: 4471, and 4471-B on the line", ["4471", "4471-B"]),
+    ("Flight 4471 departed, flight 4471A scheduled", ["4471", "4471A"]),  # one word names both
     # a code written with a space as another is written glued, a colon or a number sign
     ("Batch released: LOT-42; shipment LOT 43", ["LOT-42", "LOT 43"]),
     ("Negative crossmatch; donor D 4471, sample D-4472", ["D 4471", "D-4472"]),
@@ -74,6 +75,8 @@ def test_two_values_of_one_form_conflict(text, values):
     "recipient-1133 and recipient 1331",  # a glued label is part of a value of another form
     "ETA 1400, wheels up 1400Z",  # a time of day and a time of day in UTC
     "Lot released; QC 101 and QC 101A signed",  # codes with a space: places, forms
+    "Airworthy. Gate 214, stand 214B",  # two words name two kinds of thing
+    "Lot released; order 4471 for site 4471B",
 ])
 def test_one_value_or_values_of_different_forms_do_not(text):
     assert _conflicts(text, _digit_or_sign) == []

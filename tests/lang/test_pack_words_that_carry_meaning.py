@@ -7,18 +7,13 @@ import pytest
 @pytest.mark.parametrize("text, domain", [
     # back, stopped, still going, would be
     ("Abschlussbereit, Wire zurück", "mortgage"),
-    ("Lot libéré, retour customer", "pharma_qa"),
     ("El avión dejó de ser aeronavegable", "aviation_maintenance"),
-    ("Aeronavegable, la inspección sigue", "aviation_maintenance"),
     ("Sería aeronavegable", "aviation_maintenance"),
     # modals and reported speech
-    ("Das Flugzeug kann lufttüchtig sein", "aviation_maintenance"),
     ("Flugzeug mag lufttüchtig sein", "aviation_maintenance"),
     ("Das Flugzeug sei lufttüchtig", "aviation_maintenance"),
     ("Lufttüchtig, heißt es", "aviation_maintenance"),
     ("Apte au vol, quoique", "aviation_maintenance"),
-    ("Lufttüchtig, doch die Engine", "aviation_maintenance"),
-    ("Flugzeug gleich lufttüchtig", "aviation_maintenance"),
     ("Flugzeug würde lufttüchtig sein", "aviation_maintenance"),
     ("Flugzeug wurde lufttüchtig, würde ich sagen", "aviation_maintenance"),
     # hedges made of stop words only (cues.json)
@@ -65,6 +60,12 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Flugzeug wurde geprüft, lufttüchtig", "aviation_maintenance"),  # "wurde" is not "würde"
     ("Lufttüchtig im Hangar 3", "aviation_maintenance"),  # "im", which spaCy's English exceptions split
     ("Im Hangar: lufttüchtig", "aviation_maintenance"),
+    # everyday phrases around those words ("be right back", "as said", "thanks for doing")
+    ("Lufttüchtig, bin gleich zurück", "aviation_maintenance"),
+    ("Wie gesagt: abschlussbereit", "mortgage"),
+    ("Prueba cruzada negativa. Gracias por hacer el envío", "medical_logistics"),
+    ("Lufttüchtig. Danke, viel zu tun heute", "aviation_maintenance"),
+    ("Lot libéré. Merci pour le retour", "pharma_qa"),
 ])
 def test_the_words_around_them_still_proceed(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
