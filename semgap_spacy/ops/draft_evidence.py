@@ -58,11 +58,27 @@ def evidence_problems(drafts: Sequence[Draft], queues: Optional[Sequence[Union[s
                 problem = _unvouched(draft, evidence, queues, opened, key)
                 if problem:
                     problems.append(problem)
+        if not problems:
+            problems = _disputed(drafts, [q for q in opened.values() if isinstance(q, ReviewQueue)])
         return problems
     finally:
         for queue in opened.values():
             if isinstance(queue, ReviewQueue):
                 queue.close()
+
+
+def _disputed(drafts: Sequence[Draft], queues: List[ReviewQueue]) -> List[str]:
+    """The drafts a *problem* mark standing in one of the queues objects to: the drafts file is
+    where an approval finds marks to hold drafts back, and a mark deleted from it by hand, or a
+    draft copied into another glossary folder without its marks, would otherwise pass."""
+    problems = []
+    for queue in queues:
+        for seq, objection in queue.standing_objections():
+            for draft in drafts:
+                if objection.objects_to(draft):
+                    problems.append(f"{draft.id} ({draft.entry.describe()}) is disputed in the queue {queue.path} "
+                                    f"(entry {seq}: {objection.describe()}), a mark the drafts file no longer holds")
+    return problems
 
 
 def _unvouched(draft: Draft, evidence: Evidence, queues, opened, key: Optional[bytes]) -> Optional[str]:

@@ -748,6 +748,7 @@ class ReviewQueue:
                         drafts.objections.append(evidence)
                         ids = []
                     payload = {"subject": "clause", "reviewer": reviewer, "clause": clause, "choice": choice,
+                               "words_named": words is not None,
                                "start_char": reason.get("start_char"), "end_char": reason.get("end_char"),
                                "evidence": reason.get("evidence"), "words": covered, "domain": domain,
                                "scope": scope, "term_id": term_id if choice == MEANS_TERM else None,
@@ -782,8 +783,32 @@ class ReviewQueue:
             payload = json.loads(row["payload_json"])
             if payload.get("subject") == "clause":
                 found.append({"seq": row["seq"], "ref_seq": row["ref_seq"], "case_id": row["case_id"],
-                              "created_at": row["created_at"], **payload})
+                              "text_sha256": row["text_sha256"], "created_at": row["created_at"], **payload})
         return found
+
+    def standing_objections(self) -> List[Tuple[int, Objection]]:
+        """The *problem* marks of this queue that stand, with their rows: each reviewer's later
+        choice about words of the same clause withdraws the mark on those words, as ``teach``
+        does in the drafts file, so a mark deleted there by hand is still found here."""
+        standing: List[Tuple[int, Objection]] = []
+        for review in self.clause_reviews():
+            mine = {fold(w) for w in review.get("words") or ()}
+            kept = []
+            for seq, o in standing:
+                same = (o.reviewer == review.get("reviewer") and o.text_sha256 == review["text_sha256"]
+                        and o.start_char == review.get("start_char"))
+                rest = [w for w in o.words if not same or fold(w) not in mine]
+                if rest:
+                    kept.append((seq, o if len(rest) == len(o.words) else o.model_copy(update={"words": rest})))
+            standing = kept
+            if review.get("choice") == PROBLEM and review.get("words"):
+                standing.append((review["seq"], Objection(
+                    reviewer=review["reviewer"], text_sha256=review["text_sha256"],
+                    clause=review.get("evidence") or "", words=review["words"],
+                    words_named=bool(review.get("words_named")), note=review.get("note") or "",
+                    case_id=review.get("case_id"), start_char=review.get("start_char"),
+                    end_char=review.get("end_char"))))
+        return standing
 
     def _rows(self, where: str = "", params: Iterable[Any] = ()) -> Iterator[sqlite3.Row]:
         return iter(self._conn.execute(f"SELECT * FROM entries {where} ORDER BY seq", tuple(params)))

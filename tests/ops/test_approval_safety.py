@@ -415,3 +415,17 @@ def test_evidence_in_a_keyed_queue_counts_only_checked_with_its_key(tmp_path):
     assert glossary_main(["glossary", "approve", "--all", "--approver", "Marcus Feld", "--glossaries",
                           str(glossaries), "--key-file", str(keyfile)]) == 0
     assert load_drafts(glossaries, "mortgage").open() == []
+
+
+def test_a_problem_mark_deleted_from_the_drafts_file_still_holds_in_the_queue(work):
+    glossaries, db, seqs = work
+    _teach(db, glossaries, seqs[0], "Ruth Lindqvist", "neutral", words=["portal"])
+    _teach(db, glossaries, seqs[0], "Tobias Wren", "problem", words=["portal"], note="the portal rejects originals")
+    _forge(glossaries, lambda d: d.update(objections=[]))  # the mark deleted by hand
+    before = _snapshot(glossaries)
+    with pytest.raises(ApprovalError, match=r"disputed in the queue .*Tobias Wren marked 'portal' a problem"):
+        approve(glossaries, "Marcus Feld")
+    assert _snapshot(glossaries) == before
+    # a mark the reviewer withdrew in the queue no longer stands there either
+    _teach(db, glossaries, seqs[0], "Tobias Wren", "neutral", words=["portal"])
+    assert [d.text for d in approve(glossaries, "Marcus Feld").drafts] == ["portal"]
