@@ -1017,12 +1017,16 @@ class CoverageRules:
             norm = _fold(norm_of(k))
             return norm == _fold(text[starts[k]:ends[k]]) or norm in self.stop
 
-        for i in range(1, len(explained)):
-            pair = (explained[i - 1], explained[i])
-            if (None in pair and all(rule is None or rule is STOP_WORD for rule in pair)
-                    and ends[i - 1] == starts[i] and _fold(text[starts[i - 1]:ends[i]]) in self.stop
-                    and all(plain(k) for k in (i - 1, i) if explained[k] is None)):
-                explained[i - 1] = explained[i] = STOP_WORD
+        n = len(explained)
+        for k in [k for k, rule in enumerate(explained) if rule is None]:
+            for i in (k, k + 1):  # the pair that ends at k, then the one that starts there
+                if not 0 < i < n or ends[i - 1] != starts[i]:
+                    continue
+                pair = (explained[i - 1], explained[i])
+                if (all(rule is None or rule is STOP_WORD for rule in pair)
+                        and _fold(text[starts[i - 1]:ends[i]]) in self.stop
+                        and all(plain(j) for j in (i - 1, i) if explained[j] is None)):
+                    explained[i - 1] = explained[i] = STOP_WORD
         return explained
 
     @staticmethod
