@@ -71,7 +71,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         "Clear to close. Regards, the borrower"; not "Clear to close. Thanks, borrower", which
         may thank them.
     manners (FrozenSet[str]): The channels that say how or when a party spoke, not the words that
-        join them ("email", "report", "today"; not "the", "and"). A party alone in brackets, or
+        join them ("email", "report", "today"; not "the", "and": the channels that are no stop
+        word, so es "hoy" and de "heute", which are, do not count). A party alone in brackets, or
         after a dash right after a term, says whom a clearance is for as often as who gave it
         ("Negative crossmatch (recipient)", "Negative crossmatch - recipient"); with how or when
         it spoke, or a clock time, it signs the clearance ("Airworthy (pilot, 14:05)", "Clear to
@@ -200,11 +201,12 @@ def _attributed(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[
     """The party a word of ``attributions`` at i names, or None: it follows a term, and the party,
     after two words at most, ends its clause but for how and when it spoke (``channels``, a clock
     time or date, "on"). After a comma or a dash the preposition opens a clause of its own, which
-    may name the channel first ("Airworthy, from the captain this morning", "Clear to close,
-    update from the borrower"); right after the term it must be followed by such words ("Negative
+    may name the channel first ("Airworthy, from the captain this morning", "Negative crossmatch,
+    message from the driver"); right after the term it must be followed by such words ("Negative
     crossmatch from the driver today", "Lot released via the customer email"), since a party that
     ends the clause there may be where a thing went or came through ("Lot released from the
-    warehouse", "Clear to close via escrow"); "kidney from donor 4471" follows no term.
+    warehouse", "Clear to close via escrow"); "kidney from donor 4471" follows no term. Other
+    words after the party end the attribution ("from the captain email: thanks team" is not one).
     """
     before, marked, spoken = i - 1, False, 0
     while before >= 0 and spoken < 2 and words(before) in channels and any(ch.isalnum() for ch in words(before)):

@@ -9,16 +9,16 @@ the count; a text without a clearance escalates anyway, so the whole text
 is read, not the clearance's sentence. "5 of 5 shipments" and "3 of 3
 samples" are whole counts and are left alone.
 
-The count is read by its words in the four languages ("of", "out of",
-"among", es "de", "de cada", fr "sur", "parmi", de "von", "aus", "der",
-with an article between: "2 of the 5", "2 de los 5", "zwei der drei"; es
-and fr also with up to three words of what is counted between: "2 lotes de
-5", "2 pruebas cruzadas negativas de 3", "4 lots parmi 6", in words one word
-before "sur" only: "un lot sur deux"; "un equipo de dos" is a size); en
-only where the whole ends its clause or a participle follows it and is at
-most ten times the part, "3 wheels of 4 checked", not "3 shipments of 200",
-a size; the whole may follow
-"a total of", "all": "2 of all 5 orders"), not from "2/5", which is also a date. A count written in words,
+The count is read by its words in the four languages: "of", "out of",
+"among", es "de", "de cada", fr "sur", "parmi", de "von", "aus", "der", with
+an article between ("2 of the 5", "2 de los 5", "zwei der drei") or "a total
+of", "all" ("2 of all 5 orders"); not from "2/5", which is also a date. The
+counted words may stand between the sides: in es and fr up to three ("2
+lotes de 5", "2 pruebas cruzadas negativas de 3", "4 lots parmi 6"; with the
+sides in words one, before "sur" only: "un lot sur deux", while "un equipo de
+dos" is a size); in en one or two, where the whole ends its clause or a
+participle follows it and is at most ten times the part ("3 wheels of 4
+checked"; "3 shipments of 200" is a size). A count written in words,
 one side or both, is a part when its two sides differ ("two of three lots",
 "one of the 2 borrowers", "zwei von drei Proben"; spaCy's ``like_num`` of the
 pack languages, or a pack's ``number_words``): the reader has no value for

@@ -4,9 +4,14 @@ A drafts file is a plain file. Were its evidence taken on trust, anyone who
 can write it could add a draft "by" a reviewer and approve it themselves, and
 "nothing is learned without a reviewer's choice" would hold only on paper. So,
 before an approval writes anything, every evidence row of every chosen draft
-must point at a queue whose chain verifies, and at a row there that is that
-reviewer's choice for that clause of that case and that names the draft and
-its entry. A queue that moved can be named instead (``queues``).
+must point at a queue whose chain verifies (with its key, when its rows
+carry MACs), and at a row there that is that reviewer's choice for that clause
+of that case and that names the draft and its entry; and no *problem* mark
+standing in those queues may dispute the draft, whatever the drafts file
+still holds. A queue that moved can be named instead (``queues``).
+
+What this proves is that the choice was recorded through the queue under that
+reviewer's name, in order and unaltered; it does not authenticate the person.
 """
 from __future__ import annotations
 

@@ -5,7 +5,9 @@ spaCy, which takes most of a second: a Ctrl-C then printed a traceback from
 deep inside spaCy's import, since the CLI's own handling (``ops.cli.main``,
 which puts Ctrl-C back to ``KeyboardInterrupt`` and catches it) did not exist
 yet. ``sys.argv[0]`` is "-m" only while Python locates the module that ``-m``
-names, so importing the package in any other way changes no signal handler.
+names, so importing the package in any other way changes no signal handler;
+every module of the package run with ``-m`` puts the handler back first thing
+in its ``main`` (``signals.restore_interrupt``).
 """
 import sys
 
