@@ -536,6 +536,19 @@ class Objection(_Strict):
         return self.words_named or any(e.text_sha256 == self.text_sha256 and e.start_char == self.start_char
                                        for e in draft.evidence)
 
+    def after_choice(self, reviewer: str, text_sha256: str, start_char: Optional[int],
+                     words: Iterable[str]) -> Optional["Objection"]:
+        """This mark as it stands after a reviewer's later choice about ``words`` of a clause: the
+        same reviewer's choice on the same clause withdraws the mark on those words, and the mark
+        stands for its other words (None: none left). Another reviewer's or clause's leaves it."""
+        if self.reviewer != reviewer or self.text_sha256 != text_sha256 or self.start_char != start_char:
+            return self
+        chosen = {fold(w) for w in words}
+        rest = [w for w in self.words if fold(w) not in chosen]
+        if len(rest) == len(self.words):
+            return self
+        return self.model_copy(update={"words": rest}) if rest else None
+
     def describe(self) -> str:
         note = f" ({ascii(self.note)})" if self.note else ""
         return (f"{self.reviewer} marked {', '.join(map(repr, self.words))} a problem in the clause "

@@ -37,6 +37,11 @@ CONTRACT_UNITS = {
 _VERSION = rules.version_pattern()
 
 
+def version_order(version: str) -> tuple:
+    """A sort key that puts "2026.12.2" before "2026.12.10", and text that is no version after every version."""
+    return (0, tuple(int(p) for p in version.split("."))) if _VERSION.match(version) else (1, version)
+
+
 def stating_word(text: str) -> Optional[str]:
     """The first never-neutral word, clause-break word or negation/hedge cue of a phrase, quoted, or None.
 

@@ -20,12 +20,10 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-from ..glossary.drafts import Draft, Evidence
+from ..glossary.drafts import KIND_OF_CHOICE, Draft, Evidence
 from ..glossary.governance import approval
 from ..util.textnorm import fold
 from .review_queue import QueueError, ReviewQueue, is_queue_file
-
-_KIND_OF_CHOICE = {"neutral": "neutral", "name": "name", "means_term": "phrase"}
 
 
 def approve(glossary_dir: Union[str, Path], approver: str, draft_ids: Optional[Sequence[str]] = None, *,
@@ -150,7 +148,7 @@ def _row_problem(queue: ReviewQueue, draft: Draft, evidence: Evidence) -> Option
         (fold(str(payload.get("reviewer", ""))) == fold(evidence.reviewer), "another reviewer's choice"),
         (row["text_sha256"] == evidence.text_sha256, "about another text"),
         (payload.get("start_char") == evidence.start_char, "about another clause"),
-        (_KIND_OF_CHOICE.get(payload.get("choice")) == draft.kind
+        (KIND_OF_CHOICE.get(payload.get("choice")) == draft.kind
          and draft.id in (payload.get("drafts") or ())
          and draft.entry.describe() in (payload.get("entries") or ()), "for another draft"),
     )

@@ -54,7 +54,6 @@ from ..glossary.drafts import (MEANS_TERM, PROBLEM, SCOPE_ALL, Evidence, Objecti
 from ..glossary.models import GlossaryError, bundled_glossary_dir, load_glossaries
 from ..glossary.roster import Roster, RosterError, load_roster
 from ..util.signing import canonical_json
-from ..util.textnorm import fold
 
 GENESIS_HASH = "0" * 64
 SCHEMA_VERSION = 2  # 2: row_mac (keyed chain)
@@ -719,18 +718,13 @@ class ReviewQueue:
                     disputes = drafts if scope != SCOPE_ALL else load_drafts(gdir, domain)
                     # a reviewer's new choice about words of a clause replaces their own objection to those
                     # words there; the objection stands for the clause's other words it named
-                    mine = {fold(w) for w in covered}
                     kept, lifted = [], []
                     for o in disputes.objections:
-                        same = (o.reviewer == reviewer and o.text_sha256 == target["text_sha256"]
-                                and o.start_char == reason.get("start_char"))
-                        if not same or mine.isdisjoint(fold(w) for w in o.words):
-                            kept.append(o)
-                            continue
-                        lifted.extend(w for w in o.words if fold(w) in mine)
-                        rest = [w for w in o.words if fold(w) not in mine]
-                        if rest:
-                            kept.append(o.model_copy(update={"words": rest}))
+                        now = o.after_choice(reviewer, target["text_sha256"], reason.get("start_char"), covered)
+                        if now is not o:
+                            lifted.extend(w for w in o.words if now is None or w not in now.words)
+                        if now is not None:
+                            kept.append(now)
                     withdrawn, disputes.objections = len(lifted), kept
                     if entries:
                         evidence = Evidence(reviewer=reviewer, text_sha256=target["text_sha256"],
@@ -792,15 +786,9 @@ class ReviewQueue:
         does in the drafts file, so a mark deleted there by hand is still found here."""
         standing: List[Tuple[int, Objection]] = []
         for review in self.clause_reviews():
-            mine = {fold(w) for w in review.get("words") or ()}
-            kept = []
-            for seq, o in standing:
-                same = (o.reviewer == review.get("reviewer") and o.text_sha256 == review["text_sha256"]
-                        and o.start_char == review.get("start_char"))
-                rest = [w for w in o.words if not same or fold(w) not in mine]
-                if rest:
-                    kept.append((seq, o if len(rest) == len(o.words) else o.model_copy(update={"words": rest})))
-            standing = kept
+            after = ((seq, o.after_choice(review.get("reviewer"), review["text_sha256"], review.get("start_char"),
+                                          review.get("words") or ())) for seq, o in standing)
+            standing = [(seq, o) for seq, o in after if o is not None]
             if review.get("choice") == PROBLEM and review.get("words"):
                 standing.append((review["seq"], Objection(
                     reviewer=review["reviewer"], text_sha256=review["text_sha256"],

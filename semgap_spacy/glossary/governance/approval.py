@@ -35,7 +35,7 @@ from srsly.ruamel_yaml import YAML
 from ..drafts import (DRAFTS_DIR, SCOPE_ALL, Draft, DraftFile, Objection, TeachingError, apply_entry,
                       drafts_lock, drafts_path, entry_domains, governed_dir, load_drafts, objections_to, save_drafts)
 from ..models import _VERSION as VERSION_RE
-from ..models import GlossaryError, GlossarySet
+from ..models import GlossaryError, GlossarySet, version_order
 from ..roster import Roster, RosterError, check_name, shown
 from ...util.safe_output import output_file
 from ...util.textnorm import fold
@@ -79,10 +79,6 @@ def next_version(old: str, today: Optional[date] = None) -> str:
     if (today.year, today.month) > (year, month):
         return f"{today.year}.{today.month}.0"
     return f"{year}.{month}.{patch + 1}"
-
-
-def _version_key(version: str) -> Tuple[int, ...]:
-    return tuple(int(x) for x in version.split("."))
 
 
 def _yaml() -> YAML:
@@ -174,7 +170,7 @@ def _unapproved_edits(archive: Path, old: str, files: Dict[str, Tuple[Path, Any]
                 if archive.is_dir() else [])
         if not kept:
             return None, []
-        base, own = archive / max(kept, key=_version_key), False
+        base, own = archive / max(kept, key=version_order), False
 
     def content(payload: Any) -> Any:
         plain = _plain(payload)
@@ -270,13 +266,13 @@ def _approve(gdir: Path, approver: str, draft_ids: Optional[Sequence[str]],
     if unvouched:
         raise ApprovalError("approval refused: a draft counts only as a reviewer's choice recorded in a "
                             "review queue, and " + "; ".join(unvouched))
-    versions = sorted({d.version for d in current.domains.values()}, key=_version_key)
+    versions = sorted({d.version for d in current.domains.values()}, key=version_order)
     old = versions[-1]
     if len(versions) > 1:
         raise ApprovalError(f"approval refused: the domains are at different versions ({', '.join(versions)}); "
                             "an approval moves them all to one new version")
     new = new_version or next_version(old, today)
-    if not isinstance(new, str) or not VERSION_RE.match(new) or _version_key(new) <= _version_key(old):
+    if not isinstance(new, str) or not VERSION_RE.match(new) or version_order(new) <= version_order(old):
         raise ApprovalError(f"approval refused: the new version {new!r} must be YYYY.MM.N and higher than {old}")
     archive = gdir / _ARCHIVE
     if (archive / new).exists():

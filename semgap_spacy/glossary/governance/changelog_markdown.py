@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..models import version_order
+
 #: A ``diff_report.DiffReport``; read by its attributes only, so this module
 #: need not import the report it renders (the report imports this module).
 DiffReport = Any
@@ -17,12 +19,6 @@ def _versions(report: DiffReport, attr: str) -> str:
     if len(vs) > 1:
         return f"{', '.join(vs)} (domains at different versions)"
     return vs[0] if vs else "none"
-
-
-def version_order(version: str) -> tuple:
-    """A sort key that puts "2026.12.2" before "2026.12.10"; text that is no version after them."""
-    parts = version.split(".")
-    return (0, tuple(int(p) for p in parts)) if all(p.isdigit() for p in parts) else (1, version)
 
 
 def _markdown(report: DiffReport) -> str:

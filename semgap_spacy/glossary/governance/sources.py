@@ -15,9 +15,8 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
 import srsly
 
-from ..models import GlossarySet, bundled_glossary_dir
+from ..models import GlossarySet, bundled_glossary_dir, version_order
 from ..models import _VERSION as VERSION_RE
-from .changelog_markdown import version_order
 from .findings import GovernanceError
 
 
