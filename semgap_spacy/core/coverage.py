@@ -308,6 +308,8 @@ class CoverageRules:
                    if _fold(w) in self.neutral_after}
         self._after_words = (re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(set(self.neutral_after) | written)))
                                         + r")\b", re.IGNORECASE) if self.neutral_after else None)
+        # a speaker no glossary can vouch for ("he", "se" of "se dice") is every domain's party
+        unnamed = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).unnamed_speakers)
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
             for term in dom.terms:
@@ -323,7 +325,8 @@ class CoverageRules:
                 frozenset(seq[0] for seq in neutral if len(seq) == 1),
                 _sequences(longer), _sequences(names),
                 frozenset(w for seq in names for w in seq), frozenset(w for seq in longer for w in seq),
-                frozenset(_fold(w) for lang_words in dom.vocabulary.no_authority.values() for w in lang_words))
+                frozenset(_fold(w) for lang_words in dom.vocabulary.no_authority.values() for w in lang_words)
+                | unnamed)
         # an unknown domain escalates anyway; its words are read with nothing but the common rules
         self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {}, frozenset(), frozenset(), frozenset())
         self.clauses = clause_rule()
@@ -349,8 +352,11 @@ class CoverageRules:
         self.speaker_manners = self.speaker_channels - self.stop  # how or when, not the words that join
         self.attributions = frozenset(_fold(w) for pack in packs for w in pack.attribution_prepositions)
         self.sign_offs = frozenset(_fold(w) for pack in packs for w in pack.sign_offs)
+        self.speaker_clitics = frozenset(_fold(w) for pack in packs for w in pack.speaker_clitics)
+        self.subjectless_saying = frozenset(_fold(w) for pack in packs for w in pack.subjectless_saying)
+        self.report_conjunctions = frozenset(_fold(w) for pack in packs for w in pack.report_conjunctions)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
-                       | self.attributions | self.sign_offs)
+                       | self.attributions | self.sign_offs | self.subjectless_saying)
         # a time a clearance is set for ("by 18:00"), or a past it is stated for ("was airworthy"):
         # ``core.time_conditions``
         self.time_keys = frozenset(_fold(max(w.split(), key=len)) for pack in packs for w in pack.time_prepositions)
@@ -458,7 +464,9 @@ class CoverageRules:
         in_phrase = text in rules.name_words or folded in rules.neutral_seq_words
         return (self._word_rule(text, rules), _kinds_of(bool(self.clauses.break_starts(text)), in_phrase,
                                                            folded in self.openers, folded in self.question_openers,
-                                                           folded in rules.no_authority,
+                                                           folded in rules.no_authority
+                                                           or folded in self.speaker_clitics
+                                                           or folded in self.subjectless_saying,
                                                            folded in self.saying or folded in SIGNATURE_MARKS
                                                            or folded in OPEN_BRACKETS or closes_label(folded),
                                                            folded in self.time_keys, folded in self.time_words,
@@ -630,7 +638,8 @@ class CoverageRules:
 
         return hearsay_spans(_words_of(text, starts, ends), len(keys), candidates, rules.no_authority,
                              self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before,
-                             self.speaker_channels, self.attributions, self.sign_offs, self.speaker_manners)
+                             self.speaker_channels, self.attributions, self.sign_offs, self.speaker_manners,
+                             self.speaker_clitics, self.subjectless_saying, self.report_conjunctions)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],

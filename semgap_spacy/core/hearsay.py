@@ -38,7 +38,10 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   channels: FrozenSet[str] = frozenset(),
                   attributions: FrozenSet[str] = frozenset(),
                   sign_offs: FrozenSet[str] = frozenset(),
-                  manners: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  manners: FrozenSet[str] = frozenset(),
+                  clitics: FrozenSet[str] = frozenset(),
+                  subjectless: FrozenSet[str] = frozenset(),
+                  conjunctions: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -77,10 +80,16 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         ("Negative crossmatch (recipient)", "Negative crossmatch - recipient"); with how or when
         it spoke, or a clock time, it signs the clearance ("Airworthy (pilot, 14:05)", "Clear to
         close [borrower email]", "Airworthy - crew today").
+    clitics (FrozenSet[str]): Pronouns that name a speaker without authority right before a word
+        of saying that opens its clause ("Listo para el cierre, me dijeron", "Se dice que …", fr
+        "on dit"); after another word they are its object ("el laboratorio me confirma").
+    subjectless (FrozenSet[str]): Words of saying whose ending names unnamed speakers (es
+        "dijeron"): opening a clause, with a word of ``conjunctions`` or a mark after them, they
+        are the party and the word of saying at once ("Dijeron que el avión es aeronavegable").
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
-    if not parties:
+    if not parties and not clitics:
         return out
 
     def label_party(first: int, end: int) -> Optional[int]:
@@ -116,6 +125,11 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             party = _party_near(words, n, i, parties, is_name, is_term, preposition=True)
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name, is_term)
+            if party is None and _opens_with_clitic(words, i, clitics, saying):
+                party = i - 1
+            elif party is None and word in subjectless and _opens_clause(words, i, saying) and (
+                    i + 1 >= n or words(i + 1) in conjunctions or not any(ch.isalnum() for ch in words(i + 1))):
+                party = i
             if party is not None and party < i and _says_something_else(words, n, i, is_term):
                 party = None
         else:
@@ -272,6 +286,17 @@ def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: C
             return False
         said = said or any(ch.isalnum() for ch in word)
     return said
+
+
+def _opens_with_clitic(words: Callable[[int], str], i: int, clitics: FrozenSet[str], saying: FrozenSet[str]) -> bool:
+    """Whether the word of saying at i follows one of ``clitics`` that opens its clause (the text,
+    a mark or a word of saying before it: "según me dijeron")."""
+    return i >= 1 and words(i - 1) in clitics and _opens_clause(words, i - 1, saying)
+
+
+def _opens_clause(words: Callable[[int], str], i: int, saying: FrozenSet[str]) -> bool:
+    """Whether token i opens its clause: the text, a mark or a word of saying before it."""
+    return i < 1 or not any(ch.isalnum() for ch in words(i - 1)) or words(i - 1) in saying
 
 
 def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],

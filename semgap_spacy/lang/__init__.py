@@ -117,6 +117,20 @@ class LanguagePack(BaseModel):
     #: words of saying that name their party after them ("by", "per", "according", "selon"):
     #: "borrower notified by phone" cites nobody (``core.hearsay``)
     reporting_prepositions: List[str] = []
+    #: words that name a speaker but no party with authority ("he", "they", "someone", es "me"
+    #: of "me dijeron", fr "on", de "man"): near a word of saying they are parties of every
+    #: domain's ``vocabulary.no_authority`` ("Clear to close, he said", ``core.hearsay``)
+    unnamed_speakers: List[str] = []
+    #: pronouns that name such a speaker right before a word of saying that opens its clause (es
+    #: "me dijeron", "se dice", fr "on dit"), and are no speaker elsewhere ("el laboratorio me
+    #: confirma"; fr "le" and es "le" are one folded word, ``core.hearsay``)
+    speaker_clitics: List[str] = []
+    #: words of saying whose ending names unnamed speakers (es "dijeron", "dicen"): opening a
+    #: clause with a word of ``report_conjunctions`` or a mark after them, they report a
+    #: clearance no one with authority gave ("Dijeron que el avión es aeronavegable")
+    subjectless_saying: List[str] = []
+    #: the words that join a word of saying to what was said (es "que")
+    report_conjunctions: List[str] = []
     #: how a party spoke, and the words that join it to the party, in a speaker's label ("Borrower
     #: email: …", "Email from borrower: …", "Clear to close. — Borrower", ``core.hearsay``)
     speaker_channels: List[str] = []
@@ -228,7 +242,9 @@ class LanguagePack(BaseModel):
                                    "agreement_endings", "number_words", "question_openers",
                                    "question_subjects", "question_copulas", "question_preamble",
                                    "question_addressees", "question_wishes", "question_tags",
-                                   "question_ends", "reporting_words", "reporting_prepositions", "speaker_channels",
+                                   "question_ends", "reporting_words", "reporting_prepositions", "unnamed_speakers", "speaker_clitics",
+                                   "subjectless_saying", "report_conjunctions",
+                                   "speaker_channels",
                                    "sign_offs",
                                    "attribution_prepositions",
                                    "check_verbs", "check_verbs_present", "later_words", "check_prepositions",

@@ -244,6 +244,40 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     assert decide(text, domain=domain)["decision"] == "proceed"
 
 
+@pytest.mark.parametrize("text, domain", [
+    ("Clear to close, he said", "mortgage"),
+    ("Airworthy, they said.", "aviation_maintenance"),
+    ("Someone told me negative crossmatch", "medical_logistics"),
+    ("Listo para el cierre, me dijeron", "mortgage"),
+    ("Aeronavegable, se dice", "aviation_maintenance"),
+    ("Aeronavegable, según me dijeron", "aviation_maintenance"),
+    ("Según ellos, aeronavegable", "aviation_maintenance"),
+    ("Dijeron que el avión es aeronavegable", "aviation_maintenance"),
+    ("Negative crossmatch, dijeron", "medical_logistics"),
+    ("Apte au vol, dit-il", "aviation_maintenance"),
+    ("Apte au vol, selon eux", "aviation_maintenance"),
+    ("Lufttüchtig, sagt man", "aviation_maintenance"),
+    ("Er sagt, abschlussbereit", "mortgage"),
+])
+def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, domain):
+    # "he", "they", es "me dijeron", "se dice", "dijeron que", fr "dit-il", de "sagt man": a
+    # clearance in the words of someone no glossary can vouch for
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    assert "hearsay" in {r["code"] for r in decision["reasons"]}
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("El laboratorio me confirma: prueba cruzada negativa", "medical_logistics"),  # "me" is no speaker there
+    ("Confirma el laboratorio: prueba cruzada negativa", "medical_logistics"),
+    ("Crossmatch négatif, le laboratoire le confirme", "medical_logistics"),  # fr "le" is no es "le"
+    ("Negative crossmatch, notes on the donor", "medical_logistics"),  # fr "on" is no English word of saying
+    ("Dicen los del laboratorio: prueba cruzada negativa", "medical_logistics"),  # a subject after "dicen"
+])
+def test_a_pronoun_that_names_no_speaker_there_is_no_party(decide, text, domain):
+    assert "hearsay" not in {r["code"] for r in decide(text, domain=domain)["reasons"]}
+
+
 def test_a_word_of_a_known_name_is_no_party():
     data = load_glossaries().to_dict()
     data["aviation_maintenance"]["vocabulary"]["known_names"].append("Iron Gate Parts")
