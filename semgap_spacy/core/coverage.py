@@ -355,6 +355,7 @@ class CoverageRules:
         self.speaker_clitics = frozenset(_fold(w) for pack in packs for w in pack.speaker_clitics)
         self.subjectless_saying = frozenset(_fold(w) for pack in packs for w in pack.subjectless_saying)
         self.report_conjunctions = frozenset(_fold(w) for pack in packs for w in pack.report_conjunctions)
+        self.object_pronouns = frozenset(_fold(w) for pack in packs for w in pack.object_pronouns)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
                        | self.attributions | self.sign_offs | self.subjectless_saying)
         # a time a clearance is set for ("by 18:00"), or a past it is stated for ("was airworthy"):
@@ -639,7 +640,8 @@ class CoverageRules:
         return hearsay_spans(_words_of(text, starts, ends), len(keys), candidates, rules.no_authority,
                              self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before,
                              self.speaker_channels, self.attributions, self.sign_offs, self.speaker_manners,
-                             self.speaker_clitics, self.subjectless_saying, self.report_conjunctions)
+                             self.speaker_clitics, self.subjectless_saying, self.report_conjunctions,
+                             self.object_pronouns)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],

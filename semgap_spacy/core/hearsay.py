@@ -41,7 +41,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   manners: FrozenSet[str] = frozenset(),
                   clitics: FrozenSet[str] = frozenset(),
                   subjectless: FrozenSet[str] = frozenset(),
-                  conjunctions: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  conjunctions: FrozenSet[str] = frozenset(),
+                  objects: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -86,6 +87,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     subjectless (FrozenSet[str]): Words of saying whose ending names unnamed speakers (es
         "dijeron"): opening a clause, with a word of ``conjunctions`` or a mark after them, they
         are the party and the word of saying at once ("Dijeron que el avión es aeronavegable").
+    objects (FrozenSet[str]): Pronouns that stand before a verb as its object, never as its
+        subject (es "lo", fr "le"): a verb after one may name its party after it ("Listo para el
+        cierre, lo confirma el borrower").
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -124,7 +128,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         elif word in prepositions:
             party = _party_near(words, n, i, parties, is_name, is_term, preposition=True)
         elif word in saying:
-            party = _party_near(words, n, i, parties, is_name, is_term)
+            party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
             if party is None and _opens_with_clitic(words, i, clitics, saying):
                 party = i - 1
             elif party is None and word in subjectless and _opens_clause(words, i, saying) and (
@@ -300,7 +304,8 @@ def _opens_clause(words: Callable[[int], str], i: int, saying: FrozenSet[str]) -
 
 
 def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],
-                is_name: Callable[[int], bool], is_term: Callable[[int], bool], preposition: bool = False):
+                is_name: Callable[[int], bool], is_term: Callable[[int], bool], preposition: bool = False,
+                objects: FrozenSet[str] = frozenset()):
     """The nearest party within ``REACH`` words of token i in its sentence (before it first), or
     None. After a verb only when no word but a term's stands right before it: a word there is
     its subject ("Lab reports xm neg, courier booked"); "xm neg, says the driver" and "xm neg
@@ -314,7 +319,8 @@ def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[
         if j >= 0 and words(j) in parties and not is_name(j):
             return j
     before = previous_word(words, i - 1)
-    subject = before >= 0 and any(ch.isalnum() for ch in words(before)) and not is_term(before)
+    subject = (before >= 0 and any(ch.isalnum() for ch in words(before)) and not is_term(before)
+               and words(before) not in objects)
     for step in ((1,) if preposition else (-1,) if subject else (-1, 1)):
         j, seen = i + step, 0
         while 0 <= j < n and seen <= REACH:

@@ -131,6 +131,9 @@ class LanguagePack(BaseModel):
     subjectless_saying: List[str] = []
     #: the words that join a word of saying to what was said (es "que")
     report_conjunctions: List[str] = []
+    #: pronouns that stand before a verb as its object, never as its subject (es "lo", fr "le"):
+    #: a word of saying after one may name its party after it ("lo confirma el borrower")
+    object_pronouns: List[str] = []
     #: how a party spoke, and the words that join it to the party, in a speaker's label ("Borrower
     #: email: …", "Email from borrower: …", "Clear to close. — Borrower", ``core.hearsay``)
     speaker_channels: List[str] = []
@@ -243,7 +246,7 @@ class LanguagePack(BaseModel):
                                    "question_subjects", "question_copulas", "question_preamble",
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions", "unnamed_speakers", "speaker_clitics",
-                                   "subjectless_saying", "report_conjunctions",
+                                   "subjectless_saying", "report_conjunctions", "object_pronouns",
                                    "speaker_channels",
                                    "sign_offs",
                                    "attribution_prepositions",

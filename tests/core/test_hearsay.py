@@ -258,6 +258,8 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Apte au vol, selon eux", "aviation_maintenance"),
     ("Lufttüchtig, sagt man", "aviation_maintenance"),
     ("Er sagt, abschlussbereit", "mortgage"),
+    # an object pronoun before the verb is no subject: the party stands after it
+    ("Listo para el cierre, lo confirma el borrower", "mortgage"),
 ])
 def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, domain):
     # "he", "they", es "me dijeron", "se dice", "dijeron que", fr "dit-il", de "sagt man": a
