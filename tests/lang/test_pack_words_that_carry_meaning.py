@@ -26,6 +26,9 @@ import pytest
     ("Lufttüchtig; mit den Brakes ist was", "aviation_maintenance"),  # "something is wrong with the brakes"
     ("Lufttüchtig, Engine geht so", "aviation_maintenance"),
     ("Lufttüchtig oder wie", "aviation_maintenance"),
+    ("Das Flugzeug kann lufttüchtig sein", "aviation_maintenance"),  # the infinitive "sein" after a modal
+    ("Das Flugzeug durfte lufttüchtig sein", "aviation_maintenance"),
+    ("Aircraft can be airworthy", "aviation_maintenance"),  # what may be, not what is
     ("Clear to close. Dont fund", "mortgage"),  # "do" + "nt" (read "not"), not French "dont"
     # an order to make it so, or a step still to do
     ("Make the aircraft airworthy", "aviation_maintenance"),
@@ -54,6 +57,7 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
 
 @pytest.mark.parametrize("text, domain", [
     ("Lote liberado, gracias", "pharma_qa"),
+    ("Clear to close; we can close at 14:00", "mortgage"),  # "can" alone plans a step
     ("Lufttüchtig, danke", "aviation_maintenance"),
     ("Apte au vol, merci", "aviation_maintenance"),
     ("Lote liberado, igual que ayer", "pharma_qa"),  # "the same as yesterday": left as it was
