@@ -40,12 +40,15 @@ _COUNT = re.compile(
     r"(?<![\w.,/:-])(\d{1,4})\s+(?:(?:of|out\s+of|among|von|aus|der|de\s+cada|des)"
     r"|(?:[^\W\d_]+\s+){0,3}(?:de|sur|parmi))\s+" + _DETERMINERS + r"(\d{1,4})(?![\w.,/:]\w)", re.IGNORECASE)
 #: an English count with one or two counted words between ("3 wheels of 4 checked", "1 borrower of 2.",
-#: "2 lots released of 3"): only where the whole ends its clause or a participle follows it, since "3
+#: "2 lots released of 3"): only where the whole ends its clause or a participle follows it, after an
+#: auxiliary or two or not ("3 wheels of 4 were checked", "1 wire of 2 has been sent"), since "3
 #: shipments of 200 vials" is a size, and where the whole is at most ``_SIZE_RATIO`` times the part ("1
 #: order of 250", "4 orders of 100 booked": sizes, not parts)
 _COUNTED = re.compile(
     r"(?<![\w.,/:-])(\d{1,4})\s+(?:[^\W\d_]+\s+){1,2}of\s+" + _DETERMINERS
-    + r"(\d{1,4})(?=\s*(?:[^\w\s]|$)|\s+(?:[^\W\d_]+ed|done|complete)\b)", re.IGNORECASE)
+    + r"(\d{1,4})(?=\s*(?:[^\w\s]|$)|\s+(?:(?:were|was|are|is|have|has|had|been|got|get)\s+){0,2}"
+    r"(?:[^\W\d_]+ed|done|complete|sent|paid|found|seen|shown|made|taken|given|written|read|built|set|run)\b)",
+    re.IGNORECASE)
 _SIZE_RATIO = 10
 #: a count with a side in words ("two of three"), its sides read by ``number_word``
 _WORDED = re.compile(
