@@ -39,6 +39,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from ..core.colon_values import unread_colon_values
 from ..core.coverage import NAME_SOURCES, NER_LABELS, SHAPE, TERM, CoverageRules, findings
 from ..core.partial import partial_counts
+from ..core.quoted_terms import unread_quoted_terms
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import generation, languages as languages_available, union
 from ..lang.cues import HEDGE, NEGATION, QUESTION
@@ -112,6 +113,7 @@ class Coverage(SemgapPipe):
         explained = rules.unspell(rules.unglue_shapes(rules.explain_words(reading[0], covered, matches), text,
                                                       starts, ends, domain), text, starts, ends)
         unread_colon_values(explained, text, starts, ends, TERM, SHAPE)
+        unread_quoted_terms(explained, text, starts, ends, TERM)
         rules.unexplain_parts(explained, text, reading, keys, starts, ends)
         rules.unexplain_checks(explained, text, reading, keys, starts, ends)
         if None in explained:

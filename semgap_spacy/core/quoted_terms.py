@@ -1,0 +1,42 @@
+"""A term in quotation marks of its own: '"Airworthy"', 'status "clear to close"'.
+
+Rule 5 of §4.1 explains quotation marks by their shape. Around a quotation
+that holds more than the term ('Fwd from QA: "Batch released, 7718."') they
+say whose words follow, and the other rules read those words. Tight around the
+term alone they set it apart: as someone's word, a label or a so-called
+clearance that the writer does not vouch for, and a reader would ask which.
+The marks are then left unexplained, so the clause escalates with them quoted.
+After a colon the marks quote what a speaker or a field said ('Underwriter:
+"clear to close"'), and the other rules read the label. Backticks are chat formatting ("`airworthy` N155RW" is set as code), not quotation.
+"""
+from typing import Any, List, Sequence
+
+#: marks that open a quotation, each with the marks that may close it
+_PAIRS = {'"': '"“”', "“": "”“\"", "„": "“”\"", "«": "»", "»": "«", "‘": "’‘'", "'": "'’", "‹": "›"}
+
+
+def unread_quoted_terms(explained: List[Any], text: str, starts: Sequence[int], ends: Sequence[int],
+                        term: Any) -> List[Any]:
+    """Leave unexplained, in place, a pair of quotation marks right around a run of term tokens
+    (see the module docstring).
+
+    explained (List[Any]): The rule per token; term: rule 1's.
+    text (str): The text; starts, ends: the tokens' character offsets.
+    RETURNS (List[Any]): ``explained``.
+    """
+    if not any(mark in text for mark in _PAIRS):
+        return explained
+    n, i = len(explained), 1
+    while i < n:
+        if explained[i] is not term or explained[i - 1] is term:
+            i += 1
+            continue
+        end = i
+        while end < n and explained[end] is term:
+            end += 1
+        opening = text[starts[i - 1]:ends[i - 1]]
+        after_colon = i > 1 and text[starts[i - 2]:ends[i - 2]] == ":"
+        if end < n and opening in _PAIRS and text[starts[end]:ends[end]] in _PAIRS[opening] and not after_colon:
+            explained[i - 1] = explained[end] = None
+        i = end
+    return explained
