@@ -68,7 +68,7 @@ from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, ne
 from .reasons import make_reason
 from .time_conditions import TIME_CONDITION, past_states, past_times, states_to_come, time_conditions
 from .context import closes_question
-from .number_shapes import is_time_or_date
+from .number_shapes import is_impossible_time_or_date, is_time_or_date
 from .textview import digit_spellings, read_word
 
 TERM, CUE, STOP_WORD, DOMAIN_PHRASE, SHAPE, NAME, NEUTRAL = (
@@ -297,6 +297,7 @@ class CoverageRules:
         # what a word written with digits for letters may read as ("A0G", "0OS", "N0T")
         never = frozenset(_fold(w) for w in never_neutral_words())
         self._spellable = self.glossary_words | self.problem_words | never
+        self._never = never
         # what letters written one by one may spell ("N O T"): not every glossary word ("T O")
         self._spelt = self.problem_words | never
         # never-neutral stop words rule 3 explains after certain words ("called back")
@@ -1133,7 +1134,7 @@ class CoverageRules:
             return DOMAIN_PHRASE
         if (is_neutral_shape(text) and not self._spelled_with_digits(text) and not holds_trouble_symbol(text)
                 and not self._names_a_problem(text) and not self._spells_an_unexplained_word(text, rules)
-                and not _SCIENTIFIC.fullmatch(text)):
+                and not _SCIENTIFIC.fullmatch(text) and not is_impossible_time_or_date(text)):
             return SHAPE
         if f in rules.neutral_words:
             # a one-word neutral entry; a known name is found later, but both explain the word
@@ -1146,9 +1147,13 @@ class CoverageRules:
         token reads as a word of the glossary or a declared ambiguous abbreviation ("A0G",
         "0OS"). Rule 5 explains an identifier
         ("N123AB", "A320neo", "LOT-42"); such a word it leaves unexplained, as a person would
-        not read it as a code (``textview.digit_spellings``)."""
+        not read it as a code (``textview.digit_spellings``). Of one letter, a token reads as a
+        word only with a zero for its "o" and a never-neutral word for its reading ("N0"
+        airworthy: "no"); "N1", "A1", "T0" stay identifiers."""
         readings = digit_spellings(text)
         if not readings:
+            if len(text) == 2 and "0" in text and text.isalnum() and not text.isdigit():
+                return text.lower().replace("0", "o") in self._never
             return False
         for found in _DIGITS_IN_WORD.finditer(text):
             if text[found.start() - 1].islower() and text[found.end()].islower():

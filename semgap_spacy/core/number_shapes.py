@@ -7,6 +7,7 @@ coverage (a bare number, a time or a date is no identifier). One definition
 serves both, so they never disagree on what "14:00" or "$1,250" is.
 """
 import re
+from datetime import date
 
 # A number standing alone ("12", "-4", "0.55", "(30)"): not glued to a word, a sign of money, a
 # clock time or a code ("#4821", "$1,250", "14:00", "555-0199", "LOT-42" are names or times).
@@ -29,3 +30,41 @@ def is_time_or_date(value: str) -> bool:
         return True
     parts = _RANGE.split(value)
     return len(parts) == 2 and all(TIME_OR_DATE.fullmatch(_CLOCK_TAIL.sub("", p)) for p in parts)
+
+
+_CLOCK = re.compile(r"([0-9]{1,2})[:h]([0-9]{2})(?::([0-9]{2}))?")
+_ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_NUMERIC_DATE = re.compile(r"([0-9]{1,2})[./]([0-9]{1,2})[./]([0-9]{2,4})")
+
+
+def _a_day(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _possible(part: str) -> bool:
+    clock = _CLOCK.fullmatch(part)
+    if clock:
+        return int(clock.group(1)) <= 24 and int(clock.group(2)) <= 59 and int(clock.group(3) or 0) <= 59
+    iso = _ISO_DATE.fullmatch(part)
+    if iso:
+        return _a_day(*map(int, iso.groups()))
+    numeric = _NUMERIC_DATE.fullmatch(part)
+    if numeric:  # day first or month first: possible when either reads as a day of the year 2000
+        first, second, _ = map(int, numeric.groups())
+        return _a_day(2000, second, first) or _a_day(2000, first, second)
+    return True
+
+
+def is_impossible_time_or_date(value: str) -> bool:
+    """Whether a token of the shape of a clock time or a date names none ("30:00", "14:75",
+    "2026-02-30", "31/31/2026"): a value no clock or calendar shows, which rule 5 does not
+    explain as it explains "14:00", since the writer meant something the reader cannot tell."""
+    if not is_time_or_date(value):
+        return False
+    whole = value if TIME_OR_DATE.fullmatch(value) else _CLOCK_TAIL.sub("", value)
+    parts = [whole] if TIME_OR_DATE.fullmatch(whole) else [_CLOCK_TAIL.sub("", p) for p in _RANGE.split(value)]
+    return not all(_possible(part) for part in parts)

@@ -222,6 +222,11 @@ def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain
     ("Airworthy, ref AOG-7", "aviation_maintenance", "AOG-7"),  # an identifier named for a problem
     ("Batch released (OOS-42)", "pharma_qa", "OOS-42"),         # ... or for an ambiguous abbreviation
     ("Batch released, LOT-FAILED-42", "pharma_qa", "FAILED-42"),  # it spells out a word no rule explains
+    ("N0 airworthy", "aviation_maintenance", "N0"),  # one letter and a zero: "no"
+    ("Airworthy at 30h00", "aviation_maintenance", "30h00"),  # no clock shows it
+    ("xm neg, 25:61", "medical_logistics", "25:61"),
+    ("Batch released 2026-02-30", "pharma_qa", "2026"),  # no calendar shows it (read whole)
+    ("Batch released 31/31/2026", "pharma_qa", "31/31/2026"),
 ])
 def test_rule_5_a_word_with_digits_for_letters_is_no_neutral_shape(nlp, text, domain, word):
     doc = assess(nlp, text, domain=domain)
@@ -240,14 +245,15 @@ def test_rule_5_reads_a_word_the_tokenizer_cut_apart_whole(nlp, text, domain):
     assert doc._.semgap_decision["decision"] == "escalate"
 
 
-@pytest.mark.parametrize("text", ["Airworthy 10:05-10:50, N123AB.", "Airworthy, ref 2231-B", "Airworthy, 1st sector"])
+@pytest.mark.parametrize("text", ["Airworthy 10:05-10:50, N123AB.", "Airworthy, ref 2231-B", "Airworthy, 1st sector",
+                                  "Airworthy, 2026-02-28"])
 def test_rule_5_shapes_read_whole_are_shapes_still(nlp, text):
     doc = assess(nlp, text, domain="aviation_maintenance")
     assert all(t._.semgap_explained_by == "shape" for t in doc if any(ch.isdigit() for ch in t.text))
 
 
 @pytest.mark.parametrize("word", ["N123AB", "A320neo", "LOT-42", "CTC-2231", "14:00", "INC0012345", "B737", "2nd",
-                                  "v2.3"])
+                                  "v2.3", "N1", "T0", "24:00", "12/31/2026", "31/12/2026"])
 def test_rule_5_identifiers_keep_their_shape(nlp, word):
     doc = assess(nlp, f"Airworthy, {word}", domain="aviation_maintenance")
     assert {t.text: t._.semgap_explained_by for t in doc}[word] == "shape"
