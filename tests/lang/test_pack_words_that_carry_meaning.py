@@ -44,6 +44,11 @@ import pytest
     ("Premier lot libéré", "pharma_qa"),
     ("Erste Kreuzprobe negativ", "medical_logistics"),
     ("Medio lote liberado", "pharma_qa"),
+    # an ordinal past the first, beside the term or not: one of several
+    ("Segundo avión aeronavegable", "aviation_maintenance"),
+    ("Deuxième avion apte au vol", "aviation_maintenance"),
+    ("Zweites Flugzeug lufttüchtig", "aviation_maintenance"),
+    ("Third aircraft airworthy", "aviation_maintenance"),
     ("Un seul lot libéré", "pharma_qa"),
     # a state gone by
     ("Ha sido aeronavegable", "aviation_maintenance"),
