@@ -254,6 +254,7 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Según ellos, aeronavegable", "aviation_maintenance"),
     ("Dijeron que el avión es aeronavegable", "aviation_maintenance"),
     ("Negative crossmatch, dijeron", "medical_logistics"),
+    ("Aeronavegable, comentó", "aviation_maintenance"),
     ("Apte au vol, dit-il", "aviation_maintenance"),
     ("Apte au vol, selon eux", "aviation_maintenance"),
     ("Lufttüchtig, sagt man", "aviation_maintenance"),
