@@ -28,6 +28,8 @@ import pytest
     ("Lufttüchtig oder wie", "aviation_maintenance"),
     ("Das Flugzeug kann lufttüchtig sein", "aviation_maintenance"),  # the infinitive "sein" after a modal
     ("Das Flugzeug durfte lufttüchtig sein", "aviation_maintenance"),
+    ("Lufttüchtig nach der Inspektion", "aviation_maintenance"),  # a condition still to meet
+    ("Abschlussbereit vor dem Signing", "mortgage"),
     ("Aircraft can be airworthy", "aviation_maintenance"),  # what may be, not what is
     ("Clear to close. Dont fund", "mortgage"),  # "do" + "nt" (read "not"), not French "dont"
     # an order to make it so, or a step still to do
