@@ -134,7 +134,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             elif party is None and word in subjectless and _opens_clause(words, i, saying) and (
                     i + 1 >= n or words(i + 1) in conjunctions or not any(ch.isalnum() for ch in words(i + 1))):
                 party = i
-            if party is not None and party < i and _says_something_else(words, n, i, is_term):
+            if party is not None and party < i and _says_something_else(words, n, i, is_term, manners):
                 party = None
         else:
             continue
@@ -277,10 +277,12 @@ def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Cal
     return False
 
 
-def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool]) -> bool:
+def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool],
+                         manners: FrozenSet[str] = frozenset()) -> bool:
     """Whether the verb of saying at i has words of its own after it, in its clause, and no term
     among them: "driver reported ETA 14:20", "borrower reports docs signed" report something
-    else than the clearance; "Driver says xm neg" and "xm neg, the driver says" report it."""
+    else than the clearance; "Driver says xm neg", "xm neg, the driver says" and "Lot released,
+    customer confirmed today" report it (how or when it spoke is no word of its own)."""
     said = False
     for j in range(i + 1, n):
         word = words(j)
@@ -288,7 +290,7 @@ def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: C
             break
         if is_term(j):
             return False
-        said = said or any(ch.isalnum() for ch in word)
+        said = said or (any(ch.isalnum() for ch in word) and word not in manners and not is_time_or_date(word))
     return said
 
 
