@@ -213,6 +213,7 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("La crew a signé : apte au vol", "aviation_maintenance"),
     # how or when the party spoke is no word of its own after the verb
     ("Lot released, customer confirmed today", "pharma_qa"),
+    ("Lufttüchtig, so der Pilot", "aviation_maintenance"),  # de "so": "according to", ending its clause
 ])
 def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     assert "hearsay" in {r["code"] for r in decide(text, domain=domain)["reasons"]}
@@ -278,6 +279,7 @@ def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, 
     ("Crossmatch négatif, le laboratoire le confirme", "medical_logistics"),  # fr "le" is no es "le"
     ("Negative crossmatch, notes on the donor", "medical_logistics"),  # fr "on" is no English word of saying
     ("Dicen los del laboratorio: prueba cruzada negativa", "medical_logistics"),  # a subject after "dicen"
+    ("Clear to close, so the borrower can sign today", "mortgage"),  # de "so" attributes only ending its clause
 ])
 def test_a_pronoun_that_names_no_speaker_there_is_no_party(decide, text, domain):
     assert "hearsay" not in {r["code"] for r in decide(text, domain=domain)["reasons"]}
