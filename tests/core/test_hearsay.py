@@ -281,7 +281,7 @@ def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, 
     ("Dicen los del laboratorio: prueba cruzada negativa", "medical_logistics"),  # a subject after "dicen"
     ("Clear to close, so the borrower can sign today", "mortgage"),  # de "so" attributes only ending its clause
 ])
-def test_a_pronoun_that_names_no_speaker_there_is_no_party(decide, text, domain):
+def test_words_that_name_no_speaker_there_make_no_hearsay(decide, text, domain):
     assert "hearsay" not in {r["code"] for r in decide(text, domain=domain)["reasons"]}
 
 
