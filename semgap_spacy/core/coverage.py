@@ -68,7 +68,7 @@ from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, ne
 from .reasons import make_reason
 from .time_conditions import TIME_CONDITION, past_states, past_times, states_to_come, time_conditions
 from .context import closes_question
-from .number_shapes import is_impossible_time_or_date, is_time_or_date
+from .number_shapes import is_four_digit_clock, is_impossible_time_or_date, is_time_or_date
 from .textview import digit_spellings, read_word
 
 TERM, CUE, STOP_WORD, DOMAIN_PHRASE, SHAPE, NAME, NEUTRAL = (
@@ -389,6 +389,7 @@ class CoverageRules:
         self.to_do_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.to_do_auxiliaries)
         self.checks_present = frozenset(_fold(w) for pack in packs for w in pack.check_verbs_present)
         self.later_words = frozenset(_fold(w) for pack in packs for w in pack.later_words)
+        self.clock_prepositions = frozenset(_fold(w) for pack in packs for w in pack.clock_prepositions)
         self.check_prepositions = frozenset(_fold(w) for pack in packs for w in pack.check_prepositions)
         self.check_participles = frozenset(_fold(w) for pack in packs for w in pack.check_participles)
         self.progress_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.progress_auxiliaries)
@@ -932,7 +933,8 @@ class CoverageRules:
                 word = words(k)
                 if explained[k] is TERM or word in self.check_done:
                     return False  # it reports the clearance, or a check done ("Checks complete 06:30")
-                if word in self.later_words or (is_time_or_date(word) and any(ch.isdigit() for ch in word)):
+                if (word in self.later_words or (is_time_or_date(word) and any(ch.isdigit() for ch in word))
+                        or (is_four_digit_clock(word) and words(previous_word(words, k - 1)) in self.clock_prepositions)):
                     after = next_word(words, n, k + 1)
                     if after < n and (closes_label(words(after)) or words(after) in SIGNATURE_MARKS):
                         return False  # a stamp: "Lab confirms 03:12: negative crossmatch"

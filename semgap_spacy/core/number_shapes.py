@@ -68,3 +68,9 @@ def is_impossible_time_or_date(value: str) -> bool:
     whole = value if TIME_OR_DATE.fullmatch(value) else _CLOCK_TAIL.sub("", value)
     parts = [whole] if TIME_OR_DATE.fullmatch(whole) else [_CLOCK_TAIL.sub("", p) for p in _RANGE.split(value)]
     return not all(_possible(part) for part in parts)
+
+
+def is_four_digit_clock(value: str) -> bool:
+    """Whether a token is four digits that a clock may show written without a colon ("1400",
+    "0600"): a time only where a word says so ("at 1400"), since "lot 1400" is a number."""
+    return len(value) == 4 and value.isdigit() and int(value[:2]) <= 23 and int(value[2:]) <= 59

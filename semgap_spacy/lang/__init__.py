@@ -154,6 +154,9 @@ class LanguagePack(BaseModel):
     #: a verb in its clause they put the check still to come as a clock time does ("QA checks labels
     #: this afternoon")
     later_words: List[str] = []
+    #: words after which four digits are a clock time ("at 1400", "um 1500", "a las 1400"): after
+    #: such a verb in its clause, like "14:00"
+    clock_prepositions: List[str] = []
     #: words that may follow such a verb where it opens its clause and make it an order, the
     #: person to ask after them (es "Lote liberado; confirma con el laboratorio": "confirma" is
     #: also the imperative; not "Confirma el laboratorio: …", which states)
@@ -250,7 +253,7 @@ class LanguagePack(BaseModel):
                                    "speaker_channels",
                                    "sign_offs",
                                    "attribution_prepositions",
-                                   "check_verbs", "check_verbs_present", "later_words", "check_prepositions",
+                                   "check_verbs", "check_verbs_present", "later_words", "clock_prepositions", "check_prepositions",
                                    "check_done_words", "request_words",
                                    "check_adverbs", "to_do_markers", "to_do_auxiliaries", "check_participles",
                                    "progress_auxiliaries",

@@ -233,6 +233,8 @@ UNSAFE = [
     ('aviation_maintenance', 'Airworthy; brakes to be checked'),
     ('mortgage', 'Clear to close; docs are to be signed'),
     ('medical_logistics', 'xm neg; lab confirms at 14:00'),
+    ('medical_logistics', 'Negative crossmatch, lab confirms at 1400.'),  # four digits after "at"
+    ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma a las 1400.'),
     ('aviation_maintenance', 'Airworthy; engineering checks brakes at 14:00'),
     ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma a las 14:00'),
     ('pharma_qa', 'Lot released; QA checks labels this afternoon'),
@@ -266,6 +268,7 @@ UNSAFE = [
 
 HARMLESS = [
     ('aviation_maintenance', 'Aircraft is airworthy.'),
+    ('pharma_qa', 'Lot released; QA checks lot 1400.'),  # four digits without "at": a number
     ('mortgage', 'Loan has been cleared to close.'),
     ('pharma_qa', 'Lote liberado; fue liberado ayer.'),
     ('aviation_maintenance', 'Airworthy; crew to be at the gate by 06:00.'),
