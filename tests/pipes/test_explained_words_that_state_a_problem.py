@@ -234,6 +234,7 @@ UNSAFE = [
     ('mortgage', 'Clear to close; docs are to be signed'),
     ('medical_logistics', 'xm neg; lab confirms at 14:00'),
     ('medical_logistics', 'Negative crossmatch, lab confirms at 1400.'),  # four digits after "at"
+    ('aviation_maintenance', 'Airworthy; sign the logbook.'),  # an order to sign
     ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma a las 1400.'),
     ('aviation_maintenance', 'Airworthy; engineering checks brakes at 14:00'),
     ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma a las 14:00'),
