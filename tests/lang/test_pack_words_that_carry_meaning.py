@@ -29,6 +29,8 @@ import pytest
     ("Das Flugzeug kann lufttüchtig sein", "aviation_maintenance"),  # the infinitive "sein" after a modal
     ("Das Flugzeug durfte lufttüchtig sein", "aviation_maintenance"),
     ("Lufttüchtig nach der Inspektion", "aviation_maintenance"),  # a condition still to meet
+    ("Lot libéré, je pense", "pharma_qa"),  # an opinion
+    ("Lufttüchtig, meine ich", "aviation_maintenance"),
     ("Abschlussbereit vor dem Signing", "mortgage"),
     ("Aircraft can be airworthy", "aviation_maintenance"),  # what may be, not what is
     ("Clear to close. Dont fund", "mortgage"),  # "do" + "nt" (read "not"), not French "dont"
