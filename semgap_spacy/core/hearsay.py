@@ -71,8 +71,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         a clause of their own right after the clearance's and the party ends it: "Airworthy, from
         the captain", "Clear to close - via the borrower"; not "Lot released from the
         warehouse", "Clear to close via escrow", "kidney from donor 4471".
-    sign_offs (FrozenSet[str]): Words that close a message before its signature, as a dash does:
-        "Clear to close. Regards, the borrower"; not "Clear to close. Thanks, borrower", which
+    sign_offs (FrozenSet[str]): Words that close a message before its signature, as a dash does,
+        first in their sentence or after two words of the sign-off: "Clear to close. Regards, the
+        borrower", "… Viele Grüße, der Borrower"; not "Clear to close. Thanks, borrower", which
         may thank them.
     manners (FrozenSet[str]): The channels that say how or when a party spoke, not the words that
         join them ("email", "report", "today"; not "the", "and": the channels that are no stop
@@ -110,8 +111,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         elif word in SIGNATURE_MARKS or word in sign_offs:
             end = _text_end(words, n, i + 1)
             after_term = word in SIGNATURE_MARKS and i > 0 and is_term(i - 1)
-            signs = (i > 0 and (ends_statement(words(i - 1)) or after_term) and end > i + 1
-                     and any(is_term(j) for j in range(i)))
+            opens = ends_statement(words(i - 1)) if word in SIGNATURE_MARKS else _sign_off_opens(words, i)
+            signs = (i > 0 and (opens or after_term) and end > i + 1 and any(is_term(j) for j in range(i)))
             party = label_party(i + 1, end) if signs else None
             if party is not None and after_term and not _says_how(words, i + 1, end, manners):
                 party = None
@@ -292,6 +293,21 @@ def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: C
             return False
         said = said or (any(ch.isalnum() for ch in word) and word not in manners and not is_time_or_date(word))
     return said
+
+
+#: the most words a sign-off holds before its word of ``sign_offs`` ("Mit freundlichen Grüßen")
+_SIGN_OFF_LEAD = 2
+
+
+def _sign_off_opens(words: Callable[[int], str], i: int) -> bool:
+    """Whether the sign-off word at i stands in the first words of its sentence, after a
+    statement's end: "Regards, …", "Kind regards, …", "Viele Grüße, …", "Bien à vous, …"."""
+    j = i - 1
+    while j >= 0 and i - j <= _SIGN_OFF_LEAD and not ends_statement(words(j)):
+        if not any(ch.isalnum() for ch in words(j)):
+            return False
+        j -= 1
+    return j >= 0 and ends_statement(words(j))
 
 
 def _opens_with_clitic(words: Callable[[int], str], i: int, clitics: FrozenSet[str], saying: FrozenSet[str]) -> bool:

@@ -183,6 +183,8 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Buyer and seller: clear to close", "mortgage"),
     ("Lot released. Cheers, customer", "pharma_qa"),
     ("Listo para el cierre. Saludos, el prestatario", "mortgage"),
+    ("Abschlussbereit. Viele Grüße, der Borrower", "mortgage"),  # a sign-off of two words or three
+    ("Autorisé à clôturer. Bien à vous, le borrower", "mortgage"),
     # an attribution may say when and how the party spoke, and may name the channel first
     ("Airworthy, from the captain this morning.", "aviation_maintenance"),
     ("Clear to close, from the borrower on the phone today.", "mortgage"),
