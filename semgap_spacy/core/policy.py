@@ -72,8 +72,6 @@ _SIGNAL_REASON = {
     ("clear", "repaired"): "clearance_repaired",
     ("clear", "inflected"): "clearance_inflected",
 }
-# Signals that decide (or carry a value); another domain's such term suggests misrouting.
-_DECIDING_SIGNALS = ("clear", "critical_block", "field")
 # Codes that show the text or readings said something about a field.
 _VALUE_CODES = {"reading_in_contract", "limit_exceeded", "below_minimum", "outside_band",
                 "text_quantity_unconfirmed", "quantity_mismatch", "field_without_value",
@@ -339,18 +337,18 @@ class Policy:
 
     def _term_reasons(self, rows: List[TermRow], domain: str, text: str, marks: Dict[Tuple[int, int], Mark],
                       repairs) -> List[dict]:
-        """One reason per term span that says something, in span order."""
+        """One reason per term span that says something, in span order. Any span of another
+        domain that no span of this one covers escalates as possible misrouting: an outcome word,
+        a head or an ambiguous abbreviation of another domain's glossary ("Batch released; assay
+        positive", "Clear to close; OOS") is no word of this domain, and no other rule reads it."""
         out = []
         own_offsets = None
         for start, end, start_char, end_char, label, facts in rows:
             term_domain, signal, lang, status = facts.domain, facts.signal, facts.lang, facts.status
             quote = text[start_char:end_char]
             if term_domain != domain:
-                if signal not in _DECIDING_SIGNALS:
-                    continue
                 if own_offsets is None:  # only a foreign term needs them
-                    own_offsets = {(r.start, r.end) for r in rows if r.facts.domain == domain
-                                   and r.facts.signal in _DECIDING_SIGNALS}
+                    own_offsets = {(r.start, r.end) for r in rows if r.facts.domain == domain}
                 if (start, end) not in own_offsets:
                     out.append(_quoted_reason(
                         "other_domain_term", f"{quote!r} is a term of {term_domain}, not {domain}; "

@@ -43,6 +43,9 @@ POLICY = [
     ("pharma_qa", "Charge freigegeben", None, "escalate", "draft_term"),
     ("pharma_qa", "batch released, OOS on assay", None, "escalate", "ambiguous_abbreviation"),
     ("medical_logistics", "negative crossmatch, clear to close", None, "escalate", "other_domain_term"),
+    # another domain's outcome word, head or ambiguous abbreviation: no word of this one
+    ("pharma_qa", "Batch released; assay positive", None, "escalate", "other_domain_term"),
+    ("mortgage", "Clear to close; OOS", None, "escalate", "other_domain_term"),
     ("medical_logistics", "crossmatch result pending", None, "escalate", "dangling_head"),
     ("medical_logistics", "crossmatch attached", None, "escalate", "dangling_head"),
     ("medical_logistics", "result: positive", None, "escalate", "dangling_outcome"),
