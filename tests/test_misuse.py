@@ -549,3 +549,15 @@ def test_a_doc_redone_after_a_user_pipe_failed_starts_a_new_record():
     failing["now"] = False
     assert decision_of(nlp(doc))["decision"] == "proceed"
     assert [e["factory"] for e in doc._.semgap_pipeline] == list(PIPE_NAMES)
+
+
+def test_a_tokenizer_that_does_not_cut_words_is_refused_with_a_message():
+    # spacy.blank("zh") cuts "Clear" into letters, each an explained shape: "Clear to close,
+    # assay failed" proceeded there; the pipes now refuse such a pipeline when they are added
+    nlp = spacy.blank("zh")
+    with pytest.raises(ValueError, match="tokenizer of this 'zh' pipeline"):
+        add_semgap_pipes(nlp)
+    assert not nlp.pipe_names
+    for lang in ("xx", "nl", "ru"):  # tokenizers that split words at spaces are read as ever
+        assert assess(add_semgap_pipes(spacy.blank(lang)), "Clear to close, assay failed.",
+                      domain="mortgage")._.semgap_decision["decision"] == "escalate"

@@ -97,6 +97,25 @@ def check_order(nlp: Language) -> None:
         raise ValueError(problem)
 
 
+#: a sentence the tokenizer must cut into its words for the pipes to read it (spec §4.1 reads words)
+_PROBE = "Clear to close, assay failed."
+_PROBE_WORDS = ["Clear", "to", "close", ",", "assay", "failed", "."]
+
+
+def check_tokenizer(nlp: Language) -> None:
+    """Raise when a pipeline's tokenizer does not cut text into words (``spacy.blank("zh")``
+    cuts "Clear" into letters): every rule reads words, and letters one by one would read as
+    explained shapes, so such a pipeline would proceed on what it never read.
+
+    RAISES (ValueError): Naming the language and what its tokenizer made of a short sentence.
+    """
+    tokens = [t.text for t in nlp.tokenizer(_PROBE)]
+    if tokens != _PROBE_WORDS:
+        raise ValueError(f"the semgap pipes read words, but the tokenizer of this {nlp.lang!r} pipeline cuts "
+                         f"{_PROBE!r} into {tokens[:12]}; add them to a pipeline of a language whose tokenizer "
+                         "splits words at spaces (en, es, fr, de or xx, e.g. spacy.blank('xx'))")
+
+
 def case_unread(doc: Doc) -> bool:
     """Whether a case check refused the text (too long): no pipe reads it."""
     problems = doc.user_data.get(_CASE_PROBLEMS)
@@ -172,6 +191,7 @@ class SemgapPipe(Pipe):
         # The pipes built so far come first: refuse a pipeline already out of order
         # (the pipe's own place is not known yet, so only what is there is judged).
         check_order(nlp)
+        check_tokenizer(nlp)
         self.nlp = nlp
         self.name = name
         self.enabled = enabled
