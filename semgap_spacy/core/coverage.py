@@ -702,7 +702,9 @@ class CoverageRules:
                                     or _between(word(i)),
                                     lambda term: any(participle(i) for i in range(*term)), self.finding_words)
         if days:
-            found += [day for day in days if any(self._one_clause(text, starts, ends, day, term) for term in states)]
+            found += [day for day in days if any(self._one_clause(text, starts, ends, day, term)
+                                                 or self._own_clause_beside(text, starts, ends, day, term)
+                                                 for term in states)]
         return sorted(set(found))
 
     def _participle(self, word: str) -> bool:
