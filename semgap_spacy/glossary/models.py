@@ -8,6 +8,7 @@ the exact glossary that produced it.
 """
 import hashlib
 import json
+import math
 import re
 import unicodedata
 from functools import lru_cache
@@ -112,6 +113,10 @@ class Contract(_Strict):
             )
         if self.min is None and self.max is None:
             raise ValueError("contract without min or max")
+        for name, bound in (("min", self.min), ("max", self.max)):
+            if bound is not None and not math.isfinite(bound):
+                # NaN compares false with every reading, so no reading would ever break the limit
+                raise ValueError(f"contract {name} {bound} is not a finite number")
         if self.min is not None and self.max is not None and self.min > self.max:
             raise ValueError(f"contract min {self.min} is above max {self.max}")
         return self

@@ -19,6 +19,7 @@ the governance package can import it without a cycle.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
@@ -184,6 +185,12 @@ def name_problem(value: Any) -> Optional[str]:
         return f"name {value!r} has leading or trailing spaces {tag}"
     if not any(ch.isalpha() for ch in value):
         return f"name {value!r} holds no letter; a person must be named {tag}"
+    for word in value.split():
+        scripts = {unicodedata.name(ch, "?").split()[0] for ch in word if ch.isalpha()}
+        if len(scripts) > 1:
+            # "Priyа" with a Cyrillic "а" reads as "Priya" and passed for another person
+            return (f"name {value!r} mixes scripts in {word!r} ({', '.join(sorted(scripts))}); "
+                    f"look-alike letters could pass one person for another {tag}")
     return None
 
 

@@ -90,6 +90,10 @@ def _term(data, term_id):
     (lambda d: _term(d, "MTG.NEG_AM")["phrases"].append("title defect"), "also a phrase of MTG.TITLE_DEFECT"),
     (lambda d: _term(d, "MTG.CTC")["translations"]["es"].pop("reviewer"), "without a reviewer"),
     (lambda d: d.__setitem__("version", "v2"), "YYYY.MM.N"),
+    (lambda d: _term(d, "MTG.DTI")["contract"].__setitem__("max", float("nan")), "max nan is not a finite number"),
+    (lambda d: _term(d, "MTG.DTI")["contract"].__setitem__("max", float("inf")), "max inf is not a finite number"),
+    # a Cyrillic "а" in the approver's name: it would read as the owner's
+    (lambda d: _term(d, "MTG.CTC").__setitem__("approver", "Priy\u0430 Natarajan"), "mixes scripts"),
 ])
 def test_bad_glossary_fails_at_load_naming_file_term_problem(tmp_path, mutate, needle):
     path = _write_broken(tmp_path, mutate)
