@@ -216,13 +216,20 @@ def chunked(items: Iterable[Any], size: int, ready: Optional[Callable[[], bool]]
 
     ready (Optional[Callable[[], bool]]): Whether the next item can be read without waiting;
         when it says no, the list ends there, so what has come is handed on before the wait.
+    RAISES: What reading ``items`` raises, once the items read before it are handed on: a source
+        that fails after some cases loses none of those.
     """
     chunk: List[Any] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size or (ready is not None and not ready()):
+    try:
+        for item in items:
+            chunk.append(item)
+            if len(chunk) >= size or (ready is not None and not ready()):
+                yield chunk
+                chunk = []
+    except Exception:
+        if chunk:
             yield chunk
-            chunk = []
+        raise
     if chunk:
         yield chunk
 

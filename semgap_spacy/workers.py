@@ -282,17 +282,18 @@ def _first_zone_words(nlp: Language, items: Iterable[Any], kind: str,
     zone ends, and every worker would decide its first zone cold. A line that is not a case
     is passed on as it is, to be refused where it is decided. A live stream (``ready``) gives
     what it has: the first cases are not held back waiting for a zone's worth."""
-    items = iter(items)
-    head = next(chunked(items, api.ZONE_CASES, ready), [])
+    zones = chunked(items, api.ZONE_CASES, ready)
+    head = next(zones, [])
     cases = head if kind == "cases" else [line_case(number, line)[0] for number, line in enumerate(head, start)]
     zone_words(nlp).keep_recurring(nlp, api.case_texts(cases), counted_again=True)
-    return chain(head, items)
+    return chain(head, chain.from_iterable(zones))  # what the source raises comes after what it gave
 
 
 def _schedule(nlp, items, kind, start, chunk_size, workers, new_worker, glossary, input_ready=None
               ) -> Iterator[dict]:
     """Hand out chunks, collect decisions, replace dead workers, yield in order. With
-    ``input_ready``, no item is read while chunks are out and the next item is not there yet."""
+    ``input_ready``, no item is read while chunks are out and the next item is not there yet.
+    What reading the items raises is raised once every case read before it is decided."""
     chunks: Dict[int, _Chunk] = {}  # chunk id -> chunk, until every case of it is decided
     waiting: Deque[int] = deque()  # chunks to (re)send
     done: Dict[int, List[dict]] = {}
@@ -300,12 +301,16 @@ def _schedule(nlp, items, kind, start, chunk_size, workers, new_worker, glossary
     next_id = next_out = 0
     line = start
     exhausted = False
+    failure: Optional[BaseException] = None  # what reading the source raised, kept until the rest is out
     limit = (PREFETCH + 2) * len(workers)  # chunks sent or decided but not yet handed out
     while True:
         while not exhausted and next_id - next_out < limit:
             if input_ready is not None and next_id > next_out and not input_ready():
                 break  # decisions are on their way or ready to hand out: not blocked on input now
-            items_ = next(source, None)
+            try:
+                items_ = next(source, None)
+            except Exception as err:
+                failure, items_ = err, None
             if items_ is None:
                 exhausted = True
                 break
@@ -330,6 +335,8 @@ def _schedule(nlp, items, kind, start, chunk_size, workers, new_worker, glossary
             yield from done.pop(next_out)
             next_out += 1
         if exhausted and next_out == next_id:
+            if failure is not None:
+                raise failure
             return
         busy = [w for w in workers if w.held]
         if not busy:

@@ -2,6 +2,7 @@
 done with it, and a user pipe that raises marks only the case it raised on."""
 import gc
 
+import pytest
 import spacy
 
 from semgap_spacy import build_pipeline, decide_cases
@@ -112,3 +113,20 @@ def test_the_docs_decide_cases_makes_hold_nothing_once_decided_and_given_docs_ke
     got = list(decide_cases(nlp, given))
     assert [doc._.semgap_decision for doc in given] == got == decisions[:2]
     assert all(doc.spans["semgap_terms"] for doc in given)
+
+
+@pytest.mark.parametrize("n_process", [1, 2])
+@pytest.mark.parametrize("given", [3, 300])
+def test_a_source_that_fails_loses_none_of_the_cases_it_gave(n_process, given):
+    # the cases read before the source raised are decided and handed on, then its error is raised;
+    # before, a zone's worth was held unread (n_process=1) or the error was dropped (n_process=2)
+    def source():
+        for i in range(given):
+            yield {"id": f"c{i}", "domain": "mortgage", "text": "Clear to close"}
+        raise RuntimeError("the source broke")
+
+    out = []
+    with pytest.raises(RuntimeError, match="the source broke"):
+        for decision in decide_cases(build_pipeline(), source(), n_process=n_process):
+            out.append(decision["id"])
+    assert out == [f"c{i}" for i in range(given)]
