@@ -126,12 +126,13 @@ def select_texts(cases: Iterable[Mapping[str, Any]], decisions: Iterable[Mapping
     codes (Optional[Iterable[str]]): See ``is_unrecognised_escalation``.
     RETURNS (List[Tuple[str, str]]): (case id, text) pairs.
     """
-    texts = {c.get("id"): c.get("text") for c in cases if isinstance(c, Mapping)}
+    # by the id's text, as a decision writes an id that JSON gave as an object or a list
+    texts = {str(c.get("id")): c.get("text") for c in cases if isinstance(c, Mapping)}
     picked = []
     for d in decisions:
         if not isinstance(d, Mapping) or not is_unrecognised_escalation(d, codes):
             continue
-        text = texts.get(d.get("id"))
+        text = texts.get(str(d.get("id")))
         if isinstance(text, str):
             picked.append((str(d.get("id")), text))
     return picked

@@ -141,7 +141,7 @@ def loads(text: str, max_depth: int = MAX_DEPTH, max_digits: int = MAX_NUMBER_DI
     except StrictJSONError:
         raise
     except json.JSONDecodeError as exc:
-        raise StrictJSONError(INVALID_JSON, f"not JSON ({exc.msg} at column {exc.colno})") from None
+        raise StrictJSONError(INVALID_JSON, f"not JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:  # not reachable after check_limits; kept as a net
         raise StrictJSONError(INVALID_JSON, f"not JSON ({type(exc).__name__})") from None
     # A lone surrogate can only come from an escape (strict UTF-8 has none).

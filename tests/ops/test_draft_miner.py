@@ -117,6 +117,14 @@ def test_draft_miner_selects_escalated_unrecognised_texts():
     assert select_texts(cases, decisions) == [("a", "ta")]
 
 
+def test_a_case_id_json_gives_as_an_object_is_paired_by_its_text():
+    # a dict id stopped the run ("unhashable type: 'dict'"); a decision writes such an id as text
+    cases = [{"id": {"a": [1, 2]}, "text": "ta"}, {"id": ["x"], "text": "tb"}]
+    decisions = [{"id": str({"a": [1, 2]}), "decision": "escalate", "reasons": [{"code": "no_recognised_term"}]},
+                 {"id": str(["x"]), "decision": "escalate", "reasons": [{"code": "no_recognised_term"}]}]
+    assert select_texts(cases, decisions) == [(str({"a": [1, 2]}), "ta"), (str(["x"]), "tb")]
+
+
 def test_draft_miner_writes_draft_file(tmp_path):
     target = tmp_path / "glossaries" / "candidates" / "medical_logistics.yaml"
     write_candidates(mine_candidates(TEXTS, max_candidates=2), target, source="week 48")

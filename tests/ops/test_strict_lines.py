@@ -321,3 +321,9 @@ def test_scan_stays_linear_on_an_unterminated_escaped_string():
     value, problem = parse_line('"' + '\\"' * 100_000)
     assert value is None and problem[0] == "invalid_case"
     assert time.perf_counter() - start < 5
+
+
+def test_a_parser_message_names_its_column_once():
+    with pytest.raises(StrictJSONError) as err:
+        loads('{"a": "x\ty"}')
+    assert "at column" in str(err.value) and "at at" not in str(err.value)
