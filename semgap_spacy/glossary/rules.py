@@ -185,12 +185,22 @@ def name_problem(value: Any) -> Optional[str]:
         return f"name {value!r} has leading or trailing spaces {tag}"
     if not any(ch.isalpha() for ch in value):
         return f"name {value!r} holds no letter; a person must be named {tag}"
-    for word in value.split():
-        scripts = {unicodedata.name(ch, "?").split()[0] for ch in word if ch.isalpha()}
+    mixed = _mixed_scripts(value)
+    if mixed:  # "Priyа" with a Cyrillic "а" reads as "Priya" and passed for another person
+        return f"name {value!r} {mixed}; look-alike letters could pass one person for another {tag}"
+    return None
+
+
+#: the scripts whose letters look like one another ("а" and "a"); "µ" (MICRO SIGN) or "º" are no such letters
+_LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"})
+
+
+def _mixed_scripts(text: str) -> Optional[str]:
+    """What mixes scripts within a word of a text ("Priyа": Latin and a Cyrillic "а"), or None."""
+    for word in text.split():
+        scripts = {unicodedata.name(ch, "?").split()[0] for ch in word if ch.isalpha()} & _LOOKALIKE_SCRIPTS
         if len(scripts) > 1:
-            # "Priyа" with a Cyrillic "а" reads as "Priya" and passed for another person
-            return (f"name {value!r} mixes scripts in {word!r} ({', '.join(sorted(scripts))}); "
-                    f"look-alike letters could pass one person for another {tag}")
+            return f"mixes scripts in {word!r} ({', '.join(sorted(scripts))})"
     return None
 
 
@@ -214,6 +224,9 @@ def phrase_problem(text: Any) -> Optional[str]:
         return f"phrase {text!r} is empty {tag}"
     if not any(ch.isalnum() for ch in text):
         return f"phrase {text!r} is punctuation only {tag}"
+    mixed = _mixed_scripts(text)
+    if mixed:  # "fоo" with a Cyrillic "о" is read as "foo" everywhere
+        return f"phrase {text!r} {mixed}; write it in the letters a text would use {tag}"
     by_key, single = _cue_index()
     hit = by_key.get(phrase_key(text))
     if hit:

@@ -94,6 +94,7 @@ def _term(data, term_id):
     (lambda d: _term(d, "MTG.DTI")["contract"].__setitem__("max", float("inf")), "max inf is not a finite number"),
     # a Cyrillic "а" in the approver's name: it would read as the owner's
     (lambda d: _term(d, "MTG.CTC").__setitem__("approver", "Priy\u0430 Natarajan"), "mixes scripts"),
+    (lambda d: _term(d, "MTG.CTC")["phrases"].append("clear t\u043e fund"), "mixes scripts"),
 ])
 def test_bad_glossary_fails_at_load_naming_file_term_problem(tmp_path, mutate, needle):
     path = _write_broken(tmp_path, mutate)
