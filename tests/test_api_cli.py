@@ -91,6 +91,9 @@ def test_a_batch_size_below_one_is_refused_not_an_empty_result(nlp, batch_size):
     (["--batch-size", "-1"], "--batch-size: must be a whole number of 1 or more"),
     (["--batch-size", "0"], "--batch-size: must be a whole number of 1 or more"),
     (["--engine", "dask", "--workers", "-1"], "--workers must be 0"),
+    (["--blocksize", "0"], "--blocksize is for --engine dask only"),  # the local engine has no blocks
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is for --engine dask only"),
+    (["--out", ""], "--out must name a file"),  # refused before any work, not at the rename
 ])
 def test_cli_refuses_bad_numbers_with_a_message(tmp_path, capsys, flags, said):
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"

@@ -65,6 +65,16 @@ def _cmd_assess(args) -> int:
     if args.workers < 0:
         print("semgap: --workers must be 0 (one per CPU) or more", file=sys.stderr)
         return 2
+    if not args.out.strip():
+        print("semgap: --out must name a file ('-' for stdout)", file=sys.stderr)
+        return 2
+    if args.engine != "dask":
+        given = [flag for flag, value in (("--blocksize", args.blocksize), ("--scheduler", args.scheduler))
+                 if value is not None]
+        if given:
+            print(f"semgap: {' and '.join(given)} {'is' if len(given) == 1 else 'are'} for --engine dask only",
+                  file=sys.stderr)
+            return 2
     try:
         refuse_clash(args.out, [args.cases], folders=[args.glossaries, args.pipeline])
     except OutputClash as exc:
