@@ -300,9 +300,10 @@ def parse_number(text: str) -> Optional[float]:
 
 # -- ISO-8601 durations ----------------------------------------------------
 _N = r"(\d+(?:[.,]\d+)?)"
+# ASCII digits only, the whole string (no newline after it: "$" would allow one)
 _ISO = re.compile(
-    r"^P(?!$)(?:" + _N + r"Y)?(?:" + _N + r"M)?(?:" + _N + r"W)?(?:" + _N + r"D)?"
-    r"(?:T(?=\d)(?:" + _N + r"H)?(?:" + _N + r"M)?(?:" + _N + r"S)?)?$"
+    r"P(?!\Z)(?:" + _N + r"Y)?(?:" + _N + r"M)?(?:" + _N + r"W)?(?:" + _N + r"D)?"
+    r"(?:T(?=\d)(?:" + _N + r"H)?(?:" + _N + r"M)?(?:" + _N + r"S)?)?", re.ASCII
 )
 _ISO_HOURS = (None, None, 7 * 24.0, 24.0, 1.0, 1 / 60.0, 1 / 3600.0)  # W D H M S
 ISO_DURATION_PATTERN = (
@@ -336,7 +337,7 @@ def parse_iso_duration(text) -> IsoDuration:
     """
     if not isinstance(text, str):
         return IsoDuration(UNKNOWN)
-    m = _ISO.match(text)
+    m = _ISO.fullmatch(text)
     if not m:
         return IsoDuration(UNKNOWN)
     parts = m.groups()

@@ -225,6 +225,8 @@ def test_parse_number_decimal_comma_rule(text, expected):
     (" PT2H", UNKNOWN, None), ("PT30H5", UNKNOWN, None), ("P1.5DT2H", UNKNOWN, None),
     ("PT2H1D", UNKNOWN, None), ("PXD", UNKNOWN, None), ("", UNKNOWN, None),
     ("30 hours", UNKNOWN, None), (None, UNKNOWN, None), (30, UNKNOWN, None),
+    # a newline after it, or digits of other scripts, are no ISO-8601 duration
+    ("P1D\n", UNKNOWN, None), ("P\uff11D", UNKNOWN, None), ("P\u0663D", UNKNOWN, None),
 ])
 def test_parse_iso_duration(text, status, hours):
     parsed = parse_iso_duration(text)
