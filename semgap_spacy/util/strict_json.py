@@ -12,6 +12,7 @@ ones (depth, number size) are found by a cheap scan *before* the real parse
 is attempted.
 """
 import json
+import math
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -101,6 +102,15 @@ def _refuse_constant(name: str) -> Any:
     raise StrictJSONError(INVALID_JSON, f"{name} is not JSON")
 
 
+def _finite_float(literal: str) -> float:
+    """A number with a fraction or an exponent, refused when a float cannot hold it: "1e400"
+    would read as infinity, and two such ids ("1e400", "2e400") as one."""
+    value = float(literal)
+    if not math.isfinite(value):
+        raise StrictJSONError(NUMBER_TOO_LARGE, f"number {literal[:40]} is beyond the range of a float")
+    return value
+
+
 def _quote(key: str, limit: int = 60) -> str:
     shown = json.dumps(key[:limit])  # escapes control and surrogate characters
     return shown + ("…" if len(key) > limit else "")
@@ -137,11 +147,13 @@ def loads(text: str, max_depth: int = MAX_DEPTH, max_digits: int = MAX_NUMBER_DI
     """
     check_limits(text, max_depth, max_digits)
     try:
-        value = json.loads(text, object_pairs_hook=_pairs_hook, parse_constant=_refuse_constant)
+        value = json.loads(text, object_pairs_hook=_pairs_hook, parse_constant=_refuse_constant,
+                           parse_float=_finite_float)
     except StrictJSONError:
         raise
     except json.JSONDecodeError as exc:
-        raise StrictJSONError(INVALID_JSON, f"not JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})") from None
+        message = exc.msg.removesuffix(" at")  # "Invalid control character at": the column follows
+        raise StrictJSONError(INVALID_JSON, f"not JSON ({message} at column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:  # not reachable after check_limits; kept as a net
         raise StrictJSONError(INVALID_JSON, f"not JSON ({type(exc).__name__})") from None
     # A lone surrogate can only come from an escape (strict UTF-8 has none).

@@ -327,3 +327,11 @@ def test_a_parser_message_names_its_column_once():
     with pytest.raises(StrictJSONError) as err:
         loads('{"a": "x\ty"}')
     assert "at column" in str(err.value) and "at at" not in str(err.value)
+
+
+@pytest.mark.parametrize("text", ['{"id": 1e400}', '{"id": -2e400}', '[1.5e999]'])
+def test_a_number_beyond_a_float_is_refused_not_read_as_infinity(text):
+    with pytest.raises(StrictJSONError) as err:
+        loads(text)
+    assert err.value.code == "number_too_large"
+    assert loads('{"id": 1e300}') == {"id": 1e300}
