@@ -44,6 +44,8 @@ def parse_line(raw: Union[bytes, str], first: bool = False) -> Tuple[Any, Option
     first (bool): The line is the first of its file: a byte order mark it starts with is skipped.
     RETURNS (Tuple[Any, Optional[Problem]]): The value or the problem; never raises.
     """
+    if not isinstance(raw, (bytes, str)):  # a caller's list may hold anything
+        return None, (INVALID_JSON, f"a {type(raw).__name__}, not a line of text")
     if first:
         raw = without_bom(raw)
     if isinstance(raw, bytes):

@@ -335,3 +335,14 @@ def test_a_number_beyond_a_float_is_refused_not_read_as_infinity(text):
         loads(text)
     assert err.value.code == "number_too_large"
     assert loads('{"id": 1e300}') == {"id": 1e300}
+
+
+def test_a_line_that_is_no_text_escalates_naming_it():
+    # decide_lines given a caller's list that holds something else than lines raised a TypeError
+    from semgap_spacy import build_pipeline
+    from semgap_spacy.api import decide_lines
+
+    decided = list(decide_lines(build_pipeline(), ['{"id": "a", "domain": "mortgage", "text": "Clear to close"}',
+                                                   5, None, {"id": 1}]))
+    assert [d["decision"] for d in decided] == ["proceed", "escalate", "escalate", "escalate"]
+    assert [r["message"] for r in decided[1]["reasons"]] == ["line 2: a int, not a line of text"]
