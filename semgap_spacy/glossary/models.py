@@ -155,8 +155,12 @@ class Translation(_Strict):
         return self
 
 
+#: a term's, frame's or retirement's id: a word at least, printable, no space at either end
+TermId = Annotated[str, Field(min_length=1, pattern=r"^\S(?:.*\S)?$")]
+
+
 class Term(_Strict):
-    id: str
+    id: TermId
     signal: Literal["clear", "critical_block", "field"]
     definition: str
     owner: PersonName
@@ -207,7 +211,7 @@ class Term(_Strict):
 class Frame(_Strict):
     """Head word plus outcome word, in either order, a few tokens apart."""
 
-    id: str
+    id: TermId
     heads: List[str] = Field(min_length=1)
     window: int = Field(default=3, ge=0, le=10)
     values: Dict[str, List[str]] = Field(min_length=1)
@@ -226,7 +230,7 @@ class Ambiguous(_Strict):
 class Retirement(_Strict):
     """A removed critical term, with the second approver who allowed it."""
 
-    id: str
+    id: TermId
     second_approver: PersonName
     reason: str = ""
 
@@ -598,7 +602,11 @@ class GlossarySet:
         path = Path(path)
         if not path.is_dir():
             raise GlossaryError(f"{path}: not a glossary directory")
-        files = sorted(p for p in path.glob("*.yaml") if p.is_file())
+        found = sorted(path.glob("*.yaml"))
+        odd = [p.name for p in found if not p.is_file()]
+        if odd:  # a folder named "mortgage.yaml" left the domain out, and every case of it escalated
+            raise GlossaryError(f"{path}: {', '.join(odd)} {'is' if len(odd) == 1 else 'are'} no file")
+        files = found
         if not files:
             raise GlossaryError(f"{path}: no *.yaml glossary files")
         return cls.from_paths(files)
