@@ -189,8 +189,10 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         first, last = _run_around(i, text, starts, ends, rules, shape_rule)
         done = last
         value = text[starts[first]:ends[last]]
-        if value.endswith(".") and value[-2:-1].isalpha():
-            value = value[:-1]  # "2231-A." ends a sentence
+        after = text[ends[last]:ends[last] + 1]
+        if value.endswith(".") and (value[-2:-1].isalpha() or not after.strip()):
+            # "2231-A." ends a sentence, and so does "$438,500." where a tokenizer (de) keeps the dot
+            value = value[:-1]
         end_char = starts[first] + len(value)
         form = _form(value)
         label = None if form is not None else _label_before(first, value, text, starts, ends, rules, shape_rule,

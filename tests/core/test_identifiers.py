@@ -143,3 +143,19 @@ def test_a_clearance_with_conflicting_identifiers_escalates(nlp, decide, text, d
 ])
 def test_one_identifier_still_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+def test_a_sentence_s_dot_a_tokenizer_keeps_on_a_number_is_no_part_of_the_value():
+    # spacy.blank("de") keeps "438,500." whole (a German ordinal has its dot): read as another form
+    # than "412,000", the two amounts were no conflict, and the text proceeded
+    import spacy
+
+    from semgap_spacy import add_semgap_pipes, assess
+
+    nlp = add_semgap_pipes(spacy.blank("de"))
+    text = "Clear to close on $412,000; final loan amount is $438,500."
+    assert [t.text for t in nlp.make_doc(text)][-1] == "438,500."
+    decision = assess(nlp, text, domain="mortgage")._.semgap_decision
+    assert decision["decision"] == "escalate" and "conflicting_identifiers" in {r["code"] for r in decision["reasons"]}
+    same = assess(nlp, "Clear to close on $412,000. Loan amount is $412,000.", domain="mortgage")
+    assert same._.semgap_decision["decision"] == "proceed"
