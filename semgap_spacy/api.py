@@ -274,7 +274,9 @@ def decision_of(doc: Doc) -> dict:
     decision = decision_value(doc)
     if not isinstance(decision, dict):
         return fallback_decision(doc_get(doc, "semgap_case_id"), "component_error",
-                                 "the pipeline has no semgap_decision pipe; nothing decided")
+                                 "no decision on the doc: the pipeline has no semgap_decision pipe, or a "
+                                 "semgap pipe after it started a new run (the pipes run in the order "
+                                 f"{' → '.join(PIPE_NAMES)}); nothing decided")
     if isinstance(decision.get("reasons"), tuple):
         return as_lists(decision)
     return decision

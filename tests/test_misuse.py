@@ -561,3 +561,12 @@ def test_a_tokenizer_that_does_not_cut_words_is_refused_with_a_message():
     for lang in ("xx", "nl", "ru"):  # tokenizers that split words at spaces are read as ever
         assert assess(add_semgap_pipes(spacy.blank(lang)), "Clear to close, assay failed.",
                       domain="mortgage")._.semgap_decision["decision"] == "escalate"
+
+
+def test_a_semgap_pipe_after_the_decision_is_named_as_a_cause_of_no_decision():
+    # it starts a new run, which drops the decision: the message said the pipeline had no decision pipe
+    nlp = build_pipeline()
+    nlp.add_pipe("semgap_context", name="semgap_context_again")
+    decision = decision_of(assess(nlp, "Clear to close", domain="mortgage"))
+    assert decision["decision"] == "escalate"
+    assert "a semgap pipe after it started a new run" in decision["reasons"][0]["message"]
