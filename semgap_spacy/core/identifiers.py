@@ -24,7 +24,8 @@ explains (a quantity, a term).
 Values that share their digits and differ only in a suffix of one or two
 letters after three digits or more, or that one of them lacks, are two
 things of one series too ("2231-A"/"2231-B", "2231–A", "N482QX"/"N482QY",
-"lot 4471"/"lot 4471B"; not "1400"/"1400Z", a time of day, nor "QC 101"/"QC
+"lot 4471"/"lot 4471B", "N4471"/"N4471B" with four digits or more; not "B737"/"B737F",
+a type and its variant, nor "1400"/"1400Z", a time of day, nor "QC 101"/"QC
 101A", codes written with a space, nor values two words name as two kinds of
 thing, "gate 214, stand 214B"): the letters are the part
 of the name that tells them apart, and a letter glued on is part of the
@@ -63,6 +64,9 @@ _LABELLED_DIGITS = 3
 _SLIP_DIGITS = 4
 #: a value whose name ends in one or two letters after three digits or more ("2231-A", "N482QX")
 _LETTER_SUFFIX = re.compile(r"(.*[0-9]{3}[-‐‑‒–—_/.]?)([a-z]{1,2})")
+#: a code with letters that ends in four digits or more ("N4471"): the first of a series its suffixed
+#: values continue ("N4471B"); with three, a type and its variant ("B737", "B737F") read the same
+_CODE_ENDING_IN_NUMBER = re.compile(r".*[a-z].*[0-9]{4}")
 #: what may stand between an identifier's parts, and tells no two of them apart when it differs
 _SEPARATORS = re.compile(r"[-‐‑‒–—_/.:#]")
 #: the most capital letters a code before a number may have, a space between ("LOT 43", "D 4471")
@@ -225,10 +229,12 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         where = (first, last, starts[first], end_char)
         by_form.setdefault(form, {}).setdefault(value.lower(), where)
         series = _LETTER_SUFFIX.fullmatch(value.lower())
-        if series:  # the separators are gone: "N123AB" and "N-123AC" are one series
-            by_form.setdefault(f"{series.group(1)} +letters", {}).setdefault(value.lower(), where)
-            series_labels.setdefault((f"{series.group(1)} +letters", value.lower()),
-                              _word_before(first, text, starts, ends, rules, shape_rule, stop_rule))
+        # the separators are gone: "N123AB" and "N-123AC" are one series, and "N4471" and "N4471B"
+        head = series.group(1) if series else value.lower() if _CODE_ENDING_IN_NUMBER.fullmatch(value.lower()) else None
+        if head is not None:
+            by_form.setdefault(f"{head} +letters", {}).setdefault(value.lower(), where)
+            series_labels.setdefault((f"{head} +letters", value.lower()),
+                                     _word_before(first, text, starts, ends, rules, shape_rule, stop_rule))
     for form, value, where in spaced:
         if form in by_form:  # "LOT-42 … LOT 43"; but "QC 12 and QC 14 signed", "stand B 12 … B 14" name places
             by_form[form].setdefault(value, where)

@@ -46,6 +46,7 @@ def _digit_or_sign(word):
     ("Lot released for order 4471; order 4471A on the line", ["4471", "4471A"]),
     ("Lot released: 4471, and 4471-B on the line", ["4471", "4471-B"]),
     ("Flight 4471 departed, flight 4471A scheduled", ["4471", "4471A"]),  # one word names both
+    ("Airworthy: N4471 and N4471B", ["N4471", "N4471B"]),  # a code of four digits and the same with a letter
     # a code written with a space as another is written glued, a colon or a number sign
     ("Batch released: LOT-42; shipment LOT 43", ["LOT-42", "LOT 43"]),
     ("Negative crossmatch; donor D 4471, sample D-4472", ["D 4471", "D-4472"]),
