@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .cli_support import field, guard, printable, standalone_main
 from ..core.provenance import sign_decision, verify_evidence
-from ..util.jsonl import without_bom
+from ..util.jsonl import parse_line, without_bom
 from ..util.safe_output import refuse_clash
 from ..util.signing import KEY_ENV_CONFIG, KEY_FILE_CONFIG, SigningKeyError, load_key
 
@@ -68,15 +68,30 @@ def _lines(path: str) -> List[Tuple[int, Any, Optional[str]]]:
 
 
 def _id_key(case_id: Any) -> Any:
-    return case_id if isinstance(case_id, str) or (isinstance(case_id, int) and not isinstance(case_id, bool)) \
-        else None
+    """A case id as its decision echoes it: a string or an integer as it is, anything else as its
+    ``str`` (``core.cases.check_case``); None for none."""
+    if case_id is None or isinstance(case_id, str) or (isinstance(case_id, int) and not isinstance(case_id, bool)):
+        return case_id
+    return str(case_id)
+
+
+def _case_lines(path: str) -> List[Tuple[int, Any]]:
+    """(line number, case or None) per non-blank line, read as ``assess`` reads it (strict JSON:
+    a line with NaN, a lone surrogate or nesting too deep was refused there, and decided on no text)."""
+    out = []
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            if raw.strip():
+                value, problem = parse_line(raw, first=lineno == 1)
+                out.append((lineno, value if problem is None else None))
+    return out
 
 
 def _case_texts(path: str) -> Tuple[Dict[Any, str], Dict[int, str], set]:
     by_id: Dict[Any, str] = {}
     by_line: Dict[int, str] = {}
     duplicated = set()
-    for lineno, case, problem in _lines(path):
+    for lineno, case in _case_lines(path):
         # A case the pipeline could not read, or whose text is not a string,
         # was decided on the empty text.
         text = case.get("text") if isinstance(case, dict) else None

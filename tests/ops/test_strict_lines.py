@@ -346,3 +346,17 @@ def test_a_line_that_is_no_text_escalates_naming_it():
                                                    5, None, {"id": 1}]))
     assert [d["decision"] for d in decided] == ["proceed", "escalate", "escalate", "escalate"]
     assert [r["message"] for r in decided[1]["reasons"]] == ["line 2: a int, not a line of text"]
+
+
+def test_verify_reads_cases_as_assess_reads_them(tmp_path, capsys):
+    # a line assess refused (NaN, a lone surrogate) was decided on no text, and an object id is
+    # echoed as its text: verify read them leniently and flagged assess's own output
+    cases, decided = tmp_path / "cases.jsonl", tmp_path / "decided.jsonl"
+    cases.write_text('{"id": "a", "domain": "mortgage", "text": "Clear to close"}\n'
+                     '{"id": "b", "domain": "mortgage", "text": "Clear to close", "x": NaN}\n'
+                     '{"id": {"a": [1, 2]}, "domain": "mortgage", "text": "Clear to close"}\n'
+                     '{"id": "d", "domain": "mortgage", "text": "Clear \\ud800 to close"}\n', encoding="utf8")
+    assert main(["assess", "--cases", str(cases), "--out", str(decided)]) == 0
+    capsys.readouterr()
+    assert main(["verify", "--decisions", str(decided), "--cases", str(cases)]) == 0
+    assert "checked 4 decisions: 4 ok" in capsys.readouterr().out
