@@ -56,6 +56,9 @@ def parse_line(raw: Union[bytes, str], first: bool = False) -> Tuple[Any, Option
     try:
         return loads(raw), None
     except StrictJSONError as exc:
+        if "\r" in raw.rstrip("\r\n"):  # a file saved with CR alone between its lines reads as one line
+            return None, (exc.code, f"{exc.message}; it holds a carriage return: lines end with \\n, so "
+                                    "lines separated by \\r alone read as one")
         return None, (exc.code, exc.message)
 
 

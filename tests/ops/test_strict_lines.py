@@ -360,3 +360,9 @@ def test_verify_reads_cases_as_assess_reads_them(tmp_path, capsys):
     capsys.readouterr()
     assert main(["verify", "--decisions", str(decided), "--cases", str(cases)]) == 0
     assert "checked 4 decisions: 4 ok" in capsys.readouterr().out
+
+
+def test_a_line_joined_by_carriage_returns_says_so():
+    value, problem = parse_line(b'{"id": "a"}\r{"id": "b"}\r\n')
+    assert value is None and "carriage return" in problem[1]
+    assert parse_line(b'{"id": "a"}\r\n') == ({"id": "a"}, None)  # CRLF ends a line as LF does
