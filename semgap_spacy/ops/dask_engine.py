@@ -31,6 +31,7 @@ from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
 from ..pipes.base import load_pipeline
 from ..pipes.quantities import warm_up
 from ..util.heap import settle_owned_process
+from ..util.jsonl import without_bom
 from ..util.safe_output import output_file
 from ..util.signals import handled
 from ..workers import failed_decisions
@@ -83,12 +84,15 @@ def _count(block: bytes) -> int:
     return len(_lines(block))
 
 
-def _score(block: bytes, start: int, source: Source, batch_size: int) -> str:
+def _score(block: bytes, start: int, source: Source, batch_size: int, opens_file: bool = False) -> str:
     """The decisions of one block's lines as one text, a JSON line each (runs on a Dask worker).
 
     One string per block rather than a list of thousands of them: Dask
     serialises a list item by item, on the worker and again on the client.
+    opens_file (bool): The block starts a file (of a glob's): a byte order mark it starts with is skipped.
     """
+    if opens_file:
+        block = without_bom(block)
     with _LOCK:
         nlp = _pipeline(source)
         return "".join(line + "\n" for line in decide_lines(nlp, _lines(block), batch_size, start=start,
@@ -274,6 +278,8 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
             blocksize = auto_blocksize(sum(fs.size(path) for path in paths), sum(client.nthreads().values()))
         _, files = read_bytes(cases, delimiter=b"\n", blocksize=blocksize, sample=False)
         blocks = [block for blocks in files for block in blocks]
+        # each file of a glob may start with a BOM; the first file's is line 1's, skipped with it
+        opens_file = [j == 0 and f > 0 for f, blocks in enumerate(files) for j in range(len(blocks))]
         counts = client.gather(client.compute([dask.delayed(_count)(block) for block in blocks]))
         starts = [1]
         for count in counts:
@@ -281,7 +287,8 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
         ahead = _AHEAD * max(1, sum(client.nthreads().values()))
         written = 0
         with progress_bar(progress, starts[-1] - 1) as bar:
-            for count, text in zip(counts, _scored(client, blocks, starts, source, batch_size, ahead, glossary)):
+            for count, text in zip(counts, _scored(client, blocks, starts, source, batch_size, ahead, glossary,
+                                                   opens_file)):
                 if text.count("\n") != count:  # never a decision too many or missing
                     raise RuntimeError(f"a block of {count} lines came back with {text.count(chr(10))} decisions")
                 out.write(text)
@@ -321,14 +328,15 @@ def _close_once_started(starting: Future) -> None:
 
 
 def _scored(client, blocks: list, starts: List[int], source: Source, batch_size: int, ahead: int,
-            glossary) -> Iterator[str]:
+            glossary, opens_file: List[bool]) -> Iterator[str]:
     """Each block's JSON decisions (one text, a line each), in order, with at most ``ahead`` blocks in flight."""
     import dask
 
     futures: list = []
     for i in range(len(blocks) + ahead):
         if i < len(blocks):
-            futures.append(client.compute(dask.delayed(_score)(blocks[i], starts[i], source, batch_size)))
+            futures.append(client.compute(dask.delayed(_score)(blocks[i], starts[i], source, batch_size,
+                                                                opens_file[i])))
         if i >= ahead:
             k = i - ahead
             try:

@@ -73,6 +73,19 @@ def test_scheduler_address_and_a_glob_of_inputs(tmp_path, client):
     assert gc.get_freeze_count() == 0
 
 
+def test_each_file_of_a_glob_may_start_with_a_byte_order_mark(tmp_path, client):
+    # the second file's mark was read as a character of its first line, and that line refused
+    bom = "\ufeff".encode()
+    (tmp_path / "a.jsonl").write_bytes(bom + json.dumps(CASES[0]).encode() + b"\n")
+    (tmp_path / "b.jsonl").write_bytes(bom + json.dumps(CASES[1]).encode() + b"\n")
+    out = tmp_path / "out.jsonl"
+    gc.unfreeze()
+    assert main(["assess", "--engine", "dask", "--scheduler", client.scheduler.address,
+                 "--cases", str(tmp_path / "*.jsonl"), "--out", str(out)]) == 0
+    decisions = [json.loads(line) for line in out.read_text(encoding="utf8").splitlines()]
+    assert [d["id"] for d in decisions] == ["d-1", "d-2"]
+
+
 def test_a_failing_task_gives_every_line_of_its_block_a_worker_failed_escalation(tmp_path, client):
     from dask.bytes import read_bytes
 
@@ -81,7 +94,7 @@ def test_a_failing_task_gives_every_line_of_its_block_a_worker_failed_escalation
     _, files = read_bytes(str(src), delimiter=b"\n", blocksize=None, sample=False)
     broken = ("/no/such/pipeline", None)  # every task fails to load the pipeline
     glossary = dask_engine.pipeline_glossary(dask_engine._pipeline((None, None)))
-    texts = list(dask_engine._scored(client, files[0], [1], broken, 64, 2, glossary))
+    texts = list(dask_engine._scored(client, files[0], [1], broken, 64, 2, glossary, [False]))
     decisions = [json.loads(line) for line in "".join(texts).splitlines()]
     assert len(decisions) == 2 * (len(CASES) + len(BAD))
     assert all(d["decision"] == "escalate" and d["reasons"][0]["code"] == "worker_failed" for d in decisions)
