@@ -235,6 +235,8 @@ UNSAFE = [
     ('medical_logistics', 'xm neg; lab confirms at 14:00'),
     ('medical_logistics', 'Negative crossmatch, lab confirms at 1400.'),  # four digits after "at"
     ('aviation_maintenance', 'Airworthy; sign the logbook.'),  # an order to sign
+    ('pharma_qa', 'Lot released; QA check labels at 14:00.'),  # the plural's present tense
+    ('medical_logistics', 'Negative crossmatch; lab confirm serum asap.'),
     ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma a las 1400.'),
     ('aviation_maintenance', 'Airworthy; engineering checks brakes at 14:00'),
     ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma a las 14:00'),
