@@ -912,8 +912,10 @@ class CoverageRules:
             j = previous_word(words, i - 1)
             while j >= 0 and (words(j) in self.request_words or words(j) in self.check_adverbs):
                 j = previous_word(words, j - 1)
-            # a subject or another word before it orders nothing ("lab checked", "QC check")
-            opens = j < 0 or not any(ch.isalnum() for ch in words(j)) or to_do(j)
+            # a subject or another word before it orders nothing ("lab checked", "QC check"); a
+            # conjunction right after a term opens a clause of its own ("Airworthy and check brakes")
+            opens = (j < 0 or not any(ch.isalnum() for ch in words(j)) or to_do(j)
+                     or (words(j) in self.conjunctions and j > 0 and explained[previous_word(words, j - 1)] is TERM))
             k, said, last = next_word(words, n, i + 1), False, -1
             while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
                 if words(k) in self.check_done:

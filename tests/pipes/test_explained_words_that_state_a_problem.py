@@ -236,6 +236,9 @@ UNSAFE = [
     ('medical_logistics', 'Negative crossmatch, lab confirms at 1400.'),  # four digits after "at"
     ('aviation_maintenance', 'Airworthy; sign the logbook.'),  # an order to sign
     ('pharma_qa', 'Lot released; QA check labels at 14:00.'),  # the plural's present tense
+    ('mortgage', 'Clear to close; docs to get signed.'),  # "get" as "be" after a marker
+    ('aviation_maintenance', 'Airworthy; pls do check the brakes.'),
+    ('aviation_maintenance', 'Airworthy and check the brakes.'),  # a conjunction right after the term
     ('medical_logistics', 'Negative crossmatch; lab confirm serum asap.'),
     ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma a las 1400.'),
     ('aviation_maintenance', 'Airworthy; engineering checks brakes at 14:00'),
