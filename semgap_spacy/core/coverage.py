@@ -917,6 +917,10 @@ class CoverageRules:
             opens = (j < 0 or not any(ch.isalnum() for ch in words(j)) or to_do(j)
                      or (words(j) in self.conjunctions and j > 0 and explained[previous_word(words, j - 1)] is TERM))
             k, said, last = next_word(words, n, i + 1), False, -1
+            if opens and k < n and words(k) in _ITEM_MARKS and TERM in explained[:i]:
+                # a checklist's item after the clearance: "Airworthy; Check: brakes", "check - brakes";
+                # "Check: N123AB airworthy" heads a report
+                k = next_word(words, n, k + 1)
             while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
                 if words(k) in self.check_done:
                     return False
@@ -1255,6 +1259,8 @@ def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
 
 #: marks that end a clause for a verb of checking (``unexplain_checks``), besides a statement's end
 _CLAUSE_MARKS = frozenset({",", ":", "-", "–", "—", "(", ")"})
+#: marks between a verb of checking and what it names as a checklist's item ("Check: brakes")
+_ITEM_MARKS = frozenset({":", "-", "–", "—"})
 
 
 def _ends_clause(word: str) -> bool:

@@ -239,6 +239,7 @@ UNSAFE = [
     ('mortgage', 'Clear to close; docs to get signed.'),  # "get" as "be" after a marker
     ('aviation_maintenance', 'Airworthy; pls do check the brakes.'),
     ('aviation_maintenance', 'Airworthy and check the brakes.'),  # a conjunction right after the term
+    ('aviation_maintenance', 'Airworthy; Check: brakes'),  # a checklist's item after the clearance
     ('medical_logistics', 'Negative crossmatch; lab confirm serum asap.'),
     ('medical_logistics', 'Prueba cruzada negativa; el laboratorio confirma a las 1400.'),
     ('aviation_maintenance', 'Airworthy; engineering checks brakes at 14:00'),
@@ -275,6 +276,7 @@ UNSAFE = [
 HARMLESS = [
     ('aviation_maintenance', 'Aircraft is airworthy.'),
     ('pharma_qa', 'Lot released; QA checks lot 1400.'),  # four digits without "at": a number
+    ('aviation_maintenance', 'Check: N123AB airworthy.'),  # a label heading the report
     ('mortgage', 'Loan has been cleared to close.'),
     ('pharma_qa', 'Lote liberado; fue liberado ayer.'),
     ('aviation_maintenance', 'Airworthy; crew to be at the gate by 06:00.'),
