@@ -353,7 +353,8 @@ class CoverageRules:
         self.speaker_manners = self.speaker_channels - self.stop  # how or when, not the words that join
         self.attributions = frozenset(_fold(w) for pack in packs for w in pack.attribution_prepositions)
         self.sign_offs = frozenset(_fold(w) for pack in packs for w in pack.sign_offs)
-        self.speaker_clitics = frozenset(_fold(w) for pack in packs for w in pack.speaker_clitics)
+        self.speaker_clitics = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.speaker_clitics)
+        self.clitic_words = frozenset(phrase[0] for phrase in self.speaker_clitics)
         self.subjectless_saying = frozenset(_fold(w) for pack in packs for w in pack.subjectless_saying)
         self.report_conjunctions = frozenset(_fold(w) for pack in packs for w in pack.report_conjunctions)
         self.object_pronouns = frozenset(_fold(w) for pack in packs for w in pack.object_pronouns)
@@ -468,7 +469,7 @@ class CoverageRules:
         return (self._word_rule(text, rules), _kinds_of(bool(self.clauses.break_starts(text)), in_phrase,
                                                            folded in self.openers, folded in self.question_openers,
                                                            folded in rules.no_authority
-                                                           or folded in self.speaker_clitics
+                                                           or folded in self.clitic_words
                                                            or folded in self.subjectless_saying,
                                                            folded in self.saying or folded in SIGNATURE_MARKS
                                                            or folded in OPEN_BRACKETS or closes_label(folded),

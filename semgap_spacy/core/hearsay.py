@@ -39,7 +39,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   attributions: FrozenSet[str] = frozenset(),
                   sign_offs: FrozenSet[str] = frozenset(),
                   manners: FrozenSet[str] = frozenset(),
-                  clitics: FrozenSet[str] = frozenset(),
+                  clitics: FrozenSet[Tuple[str, str]] = frozenset(),
                   subjectless: FrozenSet[str] = frozenset(),
                   conjunctions: FrozenSet[str] = frozenset(),
                   objects: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
@@ -82,9 +82,10 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         ("Negative crossmatch (recipient)", "Negative crossmatch - recipient"); with how or when
         it spoke, or a clock time, it signs the clearance ("Airworthy (pilot, 14:05)", "Clear to
         close [borrower email]", "Airworthy - crew today").
-    clitics (FrozenSet[str]): Pronouns that name a speaker without authority right before a word
-        of saying that opens its clause ("Listo para el cierre, me dijeron", "Se dice que …", fr
-        "on dit"); after another word they are its object ("el laboratorio me confirma").
+    clitics (FrozenSet[Tuple[str, str]]): A pronoun and a word of saying that name a speaker
+        without authority where they open their clause ("Listo para el cierre, me dijeron", "Se
+        dice que …", fr "on dit"); after another word the pronoun is an object ("el laboratorio
+        me confirma"), and with other verbs no speaker (fr "on confirme": "we confirm").
     subjectless (FrozenSet[str]): Words of saying whose ending names unnamed speakers (es
         "dijeron"): opening a clause, with a word of ``conjunctions`` or a mark after them, they
         are the party and the word of saying at once ("Dijeron que el avión es aeronavegable").
@@ -310,10 +311,11 @@ def _sign_off_opens(words: Callable[[int], str], i: int) -> bool:
     return j >= 0 and ends_statement(words(j))
 
 
-def _opens_with_clitic(words: Callable[[int], str], i: int, clitics: FrozenSet[str], saying: FrozenSet[str]) -> bool:
-    """Whether the word of saying at i follows one of ``clitics`` that opens its clause (the text,
-    a mark or a word of saying before it: "según me dijeron")."""
-    return i >= 1 and words(i - 1) in clitics and _opens_clause(words, i - 1, saying)
+def _opens_with_clitic(words: Callable[[int], str], i: int, clitics: FrozenSet[Tuple[str, str]],
+                       saying: FrozenSet[str]) -> bool:
+    """Whether the word of saying at i and the pronoun before it are one of ``clitics`` and open
+    their clause (the text, a mark or a word of saying before them: "según me dijeron")."""
+    return i >= 1 and (words(i - 1), words(i)) in clitics and _opens_clause(words, i - 1, saying)
 
 
 def _opens_clause(words: Callable[[int], str], i: int, saying: FrozenSet[str]) -> bool:

@@ -121,9 +121,9 @@ class LanguagePack(BaseModel):
     #: of "me dijeron", fr "on", de "man"): near a word of saying they are parties of every
     #: domain's ``vocabulary.no_authority`` ("Clear to close, he said", ``core.hearsay``)
     unnamed_speakers: List[str] = []
-    #: pronouns that name such a speaker right before a word of saying that opens its clause (es
-    #: "me dijeron", "se dice", fr "on dit"), and are no speaker elsewhere ("el laboratorio me
-    #: confirma"; fr "le" and es "le" are one folded word, ``core.hearsay``)
+    #: a pronoun and a word of saying, two words, that name such a speaker where they open their
+    #: clause (es "me dijeron", "se dice", fr "on dit"); elsewhere the pronoun is none ("el
+    #: laboratorio me confirma"), nor with other verbs (fr "on confirme": "we confirm", ``core.hearsay``)
     speaker_clitics: List[str] = []
     #: words of saying whose ending names unnamed speakers (es "dijeron", "dicen"): opening a
     #: clause with a word of ``report_conjunctions`` or a mark after them, they report a

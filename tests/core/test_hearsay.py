@@ -282,6 +282,9 @@ def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, 
     ("Negative crossmatch, notes on the donor", "medical_logistics"),  # fr "on" is no English word of saying
     ("Dicen los del laboratorio: prueba cruzada negativa", "medical_logistics"),  # a subject after "dicen"
     ("Clear to close, so the borrower can sign today", "mortgage"),  # de "so" attributes only ending its clause
+    ("On confirme : crossmatch négatif", "medical_logistics"),  # fr "on" is "we" but with "dit"
+    ("Kreuzprobe negativ, Labor hat es mir bestätigt", "medical_logistics"),  # a dative is no speaker
+    ("Se confirma: prueba cruzada negativa", "medical_logistics"),  # "se" speaks with "dice", not "confirma"
 ])
 def test_words_that_name_no_speaker_there_make_no_hearsay(decide, text, domain):
     assert "hearsay" not in {r["code"] for r in decide(text, domain=domain)["reasons"]}

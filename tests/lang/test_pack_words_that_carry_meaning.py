@@ -63,7 +63,6 @@ import pytest
     ("Kreuzprobe negativ, lange her", "medical_logistics"),  # a clause of its own beside the state
     ("Airworthy, yesterday", "aviation_maintenance"),
     ("Crossmatch négatif il y a un mois", "medical_logistics"),
-    ("Airworthy, made up", "aviation_maintenance"),  # invented
 ])
 def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "escalate"

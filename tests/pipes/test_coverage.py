@@ -488,12 +488,6 @@ def test_symbols_that_say_yes_proceed_and_the_rest_do_not(decide, text):
     assert (decide(text, domain=domain)["decision"] == "proceed") is proceeds
 
 
-def test_a_tilde_glued_to_a_value_is_no_cue(decide):
-    # "~" alone says "about" ("Airworthy ~"); "~14:00" is one token, a time
-    assert decide("xm neg, ETA ~14:00", domain="medical_logistics")["decision"] == "proceed"
-    assert decide("Airworthy ~", domain="aviation_maintenance")["decision"] == "escalate"
-
-
 def test_rule_6_known_names_case_sensitive_whole_phrase():
     data = load_glossaries().to_dict()
     data["mortgage"]["vocabulary"]["known_names"] = ["Brambleton", "Alder Valley Title"]
