@@ -703,8 +703,13 @@ class CoverageRules:
                                     or _between(word(i)),
                                     lambda term: any(participle(i) for i in range(*term)), self.finding_words)
         if days:
+            # a day in a clause of its own beside the state, in its sentence or as a sentence of its
+            # own ("Airworthy, yesterday", "Airworthy. Yesterday."); not one that opens the next
+            # sentence's clause ("Clear to close. Yesterday, docs received.")
             found += [day for day in days if any(self._one_clause(text, starts, ends, day, term)
-                                                 or self._own_clause_beside(text, starts, ends, day, term)
+                                                 or (self._own_clause_beside(text, starts, ends, day, term)
+                                                     and (not _sentence_between(text, starts, ends, day, term)
+                                                          or _sentence_alone(text, starts, ends, day)))
                                                  for term in states)]
         return sorted(set(found))
 
@@ -1262,6 +1267,22 @@ def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
 _CLAUSE_MARKS = frozenset({",", ":", "-", "–", "—", "(", ")"})
 #: marks between a verb of checking and what it names as a checklist's item ("Check: brakes")
 _ITEM_MARKS = frozenset({":", "-", "–", "—"})
+
+
+def _sentence_between(text: str, starts: Sequence[int], ends: Sequence[int], a: Tuple[int, int],
+                      b: Tuple[int, int]) -> bool:
+    """Whether a statement ends between two token ranges ("." "!" "?" or a line's end)."""
+    (_, a_end), (b_start, _) = sorted((a, b))
+    gap = text[ends[a_end - 1]:starts[b_start]]
+    return any(ch in ".!?\n" for ch in gap)
+
+
+def _sentence_alone(text: str, starts: Sequence[int], ends: Sequence[int], a: Tuple[int, int]) -> bool:
+    """Whether a token range is all its sentence holds after it ("Yesterday." but not "Yesterday, docs
+    received.")."""
+    rest = text[ends[a[1] - 1]:]
+    cut = min((rest.find(ch) for ch in ".!?\n" if ch in rest), default=len(rest))
+    return not any(ch.isalnum() for ch in rest[:cut])
 
 
 def _ends_clause(word: str) -> bool:

@@ -62,6 +62,7 @@ import pytest
     ("Kreuzprobe negativ vor einem Jahr", "medical_logistics"),
     ("Kreuzprobe negativ, lange her", "medical_logistics"),  # a clause of its own beside the state
     ("Airworthy, yesterday", "aviation_maintenance"),
+    ("Airworthy. Yesterday.", "aviation_maintenance"),  # a sentence of its own
     ("Crossmatch négatif il y a un mois", "medical_logistics"),
 ])
 def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
@@ -74,6 +75,7 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Lufttüchtig, danke", "aviation_maintenance"),
     ("Apte au vol, merci", "aviation_maintenance"),
     ("Lote liberado, igual que ayer", "pharma_qa"),  # "the same as yesterday": left as it was
+    ("Clear to close. Yesterday, docs received.", "mortgage"),  # the day opens the next sentence's clause
     ("Flugzeug wurde geprüft, lufttüchtig", "aviation_maintenance"),  # "wurde" is not "würde"
     ("Lufttüchtig im Hangar 3", "aviation_maintenance"),  # "im", which spaCy's English exceptions split
     ("Im Hangar: lufttüchtig", "aviation_maintenance"),
