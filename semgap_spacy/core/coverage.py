@@ -644,7 +644,7 @@ class CoverageRules:
                              self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before,
                              self.speaker_channels, self.attributions, self.sign_offs, self.speaker_manners,
                              self.speaker_clitics, self.subjectless_saying, self.report_conjunctions,
-                             self.object_pronouns)
+                             self.object_pronouns, lambda i: explained[i] is STOP_WORD)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],

@@ -42,7 +42,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   clitics: FrozenSet[Tuple[str, str]] = frozenset(),
                   subjectless: FrozenSet[str] = frozenset(),
                   conjunctions: FrozenSet[str] = frozenset(),
-                  objects: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  objects: FrozenSet[str] = frozenset(),
+                  is_stop: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -92,6 +93,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     objects (FrozenSet[str]): Pronouns that stand before a verb as its object, never as its
         subject (es "lo", fr "le"): a verb after one may name its party after it ("Listo para el
         cierre, lo confirma el borrower").
+    is_stop (Callable[[int], bool]): Whether a token is a stop word: after a verb of saying it says
+        nothing of its own ("they confirmed it", "she said so", "borrower confirmed too").
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -136,7 +139,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             elif party is None and word in subjectless and _opens_clause(words, i, saying) and (
                     i + 1 >= n or words(i + 1) in conjunctions or not any(ch.isalnum() for ch in words(i + 1))):
                 party = i
-            if party is not None and party < i and _says_something_else(words, n, i, is_term, manners):
+            if party is not None and party < i and _says_something_else(words, n, i, is_term, manners, is_stop):
                 party = None
         else:
             continue
@@ -280,11 +283,13 @@ def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Cal
 
 
 def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool],
-                         manners: FrozenSet[str] = frozenset()) -> bool:
+                         manners: FrozenSet[str] = frozenset(),
+                         is_stop: Callable[[int], bool] = lambda i: False) -> bool:
     """Whether the verb of saying at i has words of its own after it, in its clause, and no term
     among them: "driver reported ETA 14:20", "borrower reports docs signed" report something
-    else than the clearance; "Driver says xm neg", "xm neg, the driver says" and "Lot released,
-    customer confirmed today" report it (how or when it spoke is no word of its own)."""
+    else than the clearance; "Driver says xm neg", "xm neg, the driver says", "Lot released,
+    customer confirmed today" and "Airworthy, they confirmed it by phone" report it (how or when
+    it spoke, and stop words, are no words of its own)."""
     said = False
     for j in range(i + 1, n):
         word = words(j)
@@ -292,7 +297,8 @@ def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: C
             break
         if is_term(j):
             return False
-        said = said or (any(ch.isalnum() for ch in word) and word not in manners and not is_time_or_date(word))
+        said = said or (any(ch.isalnum() for ch in word) and word not in manners and not is_time_or_date(word)
+                        and not is_stop(j))
     return said
 
 
