@@ -12,7 +12,10 @@ After a colon the marks quote what a speaker or a field said ('Underwriter:
 from typing import Any, List, Sequence
 
 #: marks that open a quotation, each with the marks that may close it
-_PAIRS = {'"': '"“”', "“": "”“\"", "„": "“”\"", "«": "»", "»": "«", "‘": "’‘'", "'": "'’", "‹": "›"}
+_PAIRS = {'"': '"“”', "“": "”“\"", "„": "“”\"", "«": "»", "»": "«", "‘": "’‘'", "'": "'’", "‹": "›", "‚": "‘’'",
+          "❝": "❞", "「": "」", "『": "』", "＂": "＂"}
+#: a sentence's end or a comma the quotation may hold after the term ('"Clear to close."', «Lot libéré.»)
+_INNER_ENDS = frozenset(".!,;…")
 
 
 def unread_quoted_terms(explained: List[Any], text: str, starts: Sequence[int], ends: Sequence[int],
@@ -36,7 +39,11 @@ def unread_quoted_terms(explained: List[Any], text: str, starts: Sequence[int], 
             end += 1
         opening = text[starts[i - 1]:ends[i - 1]]
         after_colon = i > 1 and text[starts[i - 2]:ends[i - 2]] == ":"
-        if end < n and opening in _PAIRS and text[starts[end]:ends[end]] in _PAIRS[opening] and not after_colon:
-            explained[i - 1] = explained[end] = None
+        close = end
+        while close < n and text[starts[close]:ends[close]] in _INNER_ENDS:
+            close += 1
+        closing = text[starts[close]:ends[close]] if close < n else ""
+        if opening in _PAIRS and len(closing) == 1 and closing in _PAIRS[opening] and not after_colon:
+            explained[i - 1] = explained[close] = None
         i = end
     return explained

@@ -36,12 +36,15 @@ def test_other_marks_stay_explained(text, explained):
     ('"Airworthy"', "aviation_maintenance"),
     ("Aircraft is “airworthy”", "aviation_maintenance"),
     ("Status 'clear to close'", "mortgage"),
+    ('"Clear to close."', "mortgage"),  # a sentence's end inside the quotation
+    ("«Lot libéré.»", "pharma_qa"),
+    ("„Lufttüchtig.“", "aviation_maintenance"),
 ])
 def test_a_quoted_clearance_escalates_with_its_marks_quoted(decide, text, domain):
     decision = decide(text, domain=domain)
     assert decision["decision"] == "escalate"
     quoted = [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]]
-    assert set(quoted) & {'"', "“", "”", "'"}
+    assert set(quoted) & {'"', "“", "”", "'", "«", "»", "„"}
 
 
 def test_a_forwarded_quotation_is_read_word_by_word(decide):
