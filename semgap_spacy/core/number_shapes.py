@@ -48,7 +48,8 @@ def _a_day(year: int, month: int, day: int) -> bool:
 def _possible(part: str) -> bool:
     clock = _CLOCK.fullmatch(part)
     if clock:
-        return int(clock.group(1)) <= 24 and int(clock.group(2)) <= 59 and int(clock.group(3) or 0) <= 59
+        hour, minute, second = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
+        return (hour < 24 and minute <= 59 and second <= 59) or (hour == 24 and minute == second == 0)
     iso = _ISO_DATE.fullmatch(part)
     if iso:
         return _a_day(*map(int, iso.groups()))
@@ -63,6 +64,8 @@ def is_impossible_time_or_date(value: str) -> bool:
     """Whether a token of the shape of a clock time or a date names none ("30:00", "14:75",
     "2026-02-30", "31/31/2026"): a value no clock or calendar shows, which rule 5 does not
     explain as it explains "14:00", since the writer meant something the reader cannot tell."""
+    if "H" in value and _CLOCK.fullmatch(value.replace("H", "h")):
+        value = value.replace("H", "h")  # "14H75", as "14h75"
     if not is_time_or_date(value):
         return False
     whole = value if TIME_OR_DATE.fullmatch(value) else _CLOCK_TAIL.sub("", value)

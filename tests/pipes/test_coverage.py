@@ -225,6 +225,8 @@ def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain
     ("N0 airworthy", "aviation_maintenance", "N0"),  # one letter and a zero: "no"
     ("Airworthy at 30h00", "aviation_maintenance", "30h00"),  # no clock shows it
     ("xm neg, 25:61", "medical_logistics", "25:61"),
+    ("Airworthy at 24:30", "aviation_maintenance", "24:30"),  # 24:00 is midnight, 24:30 no time
+    ("Airworthy at 14H75", "aviation_maintenance", "14H75"),
     ("Batch released 2026-02-30", "pharma_qa", "2026"),  # no calendar shows it (read whole)
     ("Batch released 31/31/2026", "pharma_qa", "31/31/2026"),
 ])
