@@ -134,7 +134,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             party = _party_near(words, n, i, parties, is_name, is_term, preposition=True)
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
-            if party is None and _opens_with_clitic(words, i, clitics, saying):
+            if party is None and _opens_with_clitic(words, i, clitics, saying, objects):
                 party = i - 1
             elif party is None and word in subjectless and _opens_clause(words, i, saying) and (
                     i + 1 >= n or words(i + 1) in conjunctions or not any(ch.isalnum() for ch in words(i + 1))):
@@ -318,10 +318,13 @@ def _sign_off_opens(words: Callable[[int], str], i: int) -> bool:
 
 
 def _opens_with_clitic(words: Callable[[int], str], i: int, clitics: FrozenSet[Tuple[str, str]],
-                       saying: FrozenSet[str]) -> bool:
+                       saying: FrozenSet[str], objects: FrozenSet[str] = frozenset()) -> bool:
     """Whether the word of saying at i and the pronoun before it are one of ``clitics`` and open
     their clause (the text, a mark or a word of saying before them: "según me dijeron")."""
-    return i >= 1 and (words(i - 1), words(i)) in clitics and _opens_clause(words, i - 1, saying)
+    j = i - 1
+    if j >= 1 and (words(j - 1), words(i)) in clitics and words(j) in objects:
+        j -= 1  # an object pronoun between them: "me lo dijeron", "se lo dijeron"
+    return j >= 0 and (words(j), words(i)) in clitics and _opens_clause(words, j, saying)
 
 
 def _opens_clause(words: Callable[[int], str], i: int, saying: FrozenSet[str]) -> bool:

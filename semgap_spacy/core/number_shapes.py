@@ -76,4 +76,6 @@ def is_impossible_time_or_date(value: str) -> bool:
 def is_four_digit_clock(value: str) -> bool:
     """Whether a token is four digits that a clock may show written without a colon ("1400",
     "0600"): a time only where a word says so ("at 1400"), since "lot 1400" is a number."""
-    return len(value) == 4 and value.isdigit() and int(value[:2]) <= 23 and int(value[2:]) <= 59
+    value = value.rstrip(".")  # "at 1400Z." as a tokenizer may leave it
+    digits = value[:-1] if value[-1:] in ("Z", "z", "L", "l") else value  # "1400Z": Zulu, "1400L": local
+    return len(digits) == 4 and digits.isdigit() and int(digits[:2]) <= 23 and int(digits[2:]) <= 59

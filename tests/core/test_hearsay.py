@@ -185,6 +185,7 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Listo para el cierre. Saludos, el prestatario", "mortgage"),
     ("Abschlussbereit. Viele Grüße, der Borrower", "mortgage"),  # a sign-off of two words or three
     ("Autorisé à clôturer. Bien à vous, le borrower", "mortgage"),
+    ("Clear to close. Yours, the borrower", "mortgage"),
     # an attribution may say when and how the party spoke, and may name the channel first
     ("Airworthy, from the captain this morning.", "aviation_maintenance"),
     ("Clear to close, from the borrower on the phone today.", "mortgage"),
@@ -260,6 +261,9 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Dijeron que el avión es aeronavegable", "aviation_maintenance"),
     ("Negative crossmatch, dijeron", "medical_logistics"),
     ("Aeronavegable, comentó", "aviation_maintenance"),
+    ("Listo para el cierre, me lo dijeron", "mortgage"),  # an object pronoun between pronoun and verb
+    ("Aeronavegable, según ustedes", "aviation_maintenance"),
+    ("Apte au vol, selon lui", "aviation_maintenance"),
     ("Apte au vol, dit-il", "aviation_maintenance"),
     ("Apte au vol, selon eux", "aviation_maintenance"),
     ("Lufttüchtig, sagt man", "aviation_maintenance"),

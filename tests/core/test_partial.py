@@ -44,6 +44,7 @@ def _counts(text):
     ("Airworthy, 3 wheels of 4 were checked", ["3 wheels of 4"]),  # an auxiliary or two before it
     ("Clear to close, 1 borrower of 2 has signed", ["1 borrower of 2"]),
     ("Clear to close, 1 wire of 2 sent", ["1 wire of 2"]),  # an irregular participle
+    ("Airworthy; 3 wheels of 4 have now been checked", ["3 wheels of 4"]),  # an adverb among the auxiliaries
     # de "der", "eine"; es and fr with up to three counted words between, in words one before "sur"
     ("Abschlussbereit, zwei der drei", ["zwei der drei"]),
     ("Abschlussbereit: 2 der 3 Borrower unterschrieben", ["2 der 3"]),

@@ -33,6 +33,10 @@ import pytest
     ("Lufttüchtig, meine ich", "aviation_maintenance"),
     ("Abschlussbereit vor dem Signing", "mortgage"),
     ("Aircraft can be airworthy", "aviation_maintenance"),  # what may be, not what is
+    ("Aircraft can now be airworthy", "aviation_maintenance"),
+    ("Lufttüchtig, mein ich", "aviation_maintenance"),  # spoken "meine ich"
+    ("Sechstes Flugzeug lufttüchtig", "aviation_maintenance"),
+    ("Sixième lot libéré", "pharma_qa"),
     ("Clear to close. Dont fund", "mortgage"),  # "do" + "nt" (read "not"), not French "dont"
     # an order to make it so, or a step still to do
     ("Make the aircraft airworthy", "aviation_maintenance"),

@@ -234,6 +234,8 @@ UNSAFE = [
     ('mortgage', 'Clear to close; docs are to be signed'),
     ('medical_logistics', 'xm neg; lab confirms at 14:00'),
     ('medical_logistics', 'Negative crossmatch, lab confirms at 1400.'),  # four digits after "at"
+    ('medical_logistics', 'Negative crossmatch; lab confirms at 1400Z.'),  # Zulu time
+    ('medical_logistics', 'Negative crossmatch; lab confirms @ 1400.'),
     ('aviation_maintenance', 'Airworthy; sign the logbook.'),  # an order to sign
     ('pharma_qa', 'Lot released; QA check labels at 14:00.'),  # the plural's present tense
     ('mortgage', 'Clear to close; docs to get signed.'),  # "get" as "be" after a marker
