@@ -680,6 +680,7 @@ class CoverageRules:
         word = _words_of(text, starts, ends)
         days = [] if ago.isdisjoint(keys) else past_times(
             word, len(keys), [i for i, key in enumerate(keys) if key in ago], self.past_times, self.since_words)
+        days = [self._with_its_hour(word, len(keys), day, explained) for day in days]
         if not timed and not pasts and not days and not comes:
             return []
         terms = clearances()
@@ -712,6 +713,21 @@ class CoverageRules:
                                                           or _sentence_alone(text, starts, ends, day)))
                                                  for term in states)]
         return sorted(set(found))
+
+    def _with_its_hour(self, word: Callable[[int], str], n: int, day: Tuple[int, int],
+                       explained: Sequence[Optional[str]]) -> Tuple[int, int]:
+        """A day gone by with the time of day that follows it, which is part of it ("yesterday
+        evening", "yesterday at 14:00", "gestern Abend", "ayer por la noche")."""
+        first, end = day
+        while end < n:
+            if word(end) in self.later_words or word(end) in self.time_words or is_time_or_date(word(end)):
+                end += 1
+            elif explained[end] is STOP_WORD and any(word(k) in self.later_words or is_time_or_date(word(k))
+                                                     for k in range(end + 1, min(n, end + 3))):
+                end += 1  # "at", "por la" before the hour
+            else:
+                break
+        return first, end
 
     def _participle(self, word: str) -> bool:
         """Whether a word ends as a participle of a pack (``participle_endings``, with accents)."""

@@ -67,6 +67,8 @@ import pytest
     ("Kreuzprobe negativ, lange her", "medical_logistics"),  # a clause of its own beside the state
     ("Airworthy, yesterday", "aviation_maintenance"),
     ("Airworthy. Yesterday.", "aviation_maintenance"),  # a sentence of its own
+    ("Airworthy, yesterday at 14:00.", "aviation_maintenance"),  # with its hour
+    ("Lufttüchtig, gestern Abend.", "aviation_maintenance"),
     ("Crossmatch négatif il y a un mois", "medical_logistics"),
 ])
 def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
