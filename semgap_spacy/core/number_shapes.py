@@ -33,8 +33,12 @@ def is_time_or_date(value: str) -> bool:
 
 
 _CLOCK = re.compile(r"([0-9]{1,2})[:h]([0-9]{2})(?::([0-9]{2}))?")
-_ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_NUMERIC_DATE = re.compile(r"([0-9]{1,2})[./]([0-9]{1,2})[./]([0-9]{2,4})")
+#: a date with its year first, its parts joined by one mark ("2026-02-30", "2026/02/30", "2026.02.30")
+_ISO_DATE = re.compile(r"([0-9]{4})([-/.])([0-9]{1,2})\2([0-9]{1,2})")
+#: a date with its day or month first ("31/31/2026", "31-04-2026", "30.02.2026")
+_NUMERIC_DATE = re.compile(r"([0-9]{1,2})([-/.])([0-9]{1,2})\2([0-9]{2,4})")
+#: a German day and month, each with its dot ("30.02.")
+_DAY_MONTH = re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.")
 
 
 def _a_day(year: int, month: int, day: int) -> bool:
@@ -52,11 +56,14 @@ def _possible(part: str) -> bool:
         return (hour < 24 and minute <= 59 and second <= 59) or (hour == 24 and minute == second == 0)
     iso = _ISO_DATE.fullmatch(part)
     if iso:
-        return _a_day(*map(int, iso.groups()))
+        return _a_day(int(iso.group(1)), int(iso.group(3)), int(iso.group(4)))
     numeric = _NUMERIC_DATE.fullmatch(part)
     if numeric:  # day first or month first: possible when either reads as a day of the year 2000
-        first, second, _ = map(int, numeric.groups())
+        first, second = int(numeric.group(1)), int(numeric.group(3))
         return _a_day(2000, second, first) or _a_day(2000, first, second)
+    day_month = _DAY_MONTH.fullmatch(part)
+    if day_month:
+        return _a_day(2000, int(day_month.group(2)), int(day_month.group(1)))
     return True
 
 
@@ -66,6 +73,8 @@ def is_impossible_time_or_date(value: str) -> bool:
     explain as it explains "14:00", since the writer meant something the reader cannot tell."""
     if "H" in value and _CLOCK.fullmatch(value.replace("H", "h")):
         value = value.replace("H", "h")  # "14H75", as "14h75"
+    if any(pattern.fullmatch(value) for pattern in (_ISO_DATE, _NUMERIC_DATE, _DAY_MONTH)):
+        return not _possible(value)  # dates of shapes ``TIME_OR_DATE`` leaves out too ("2026/02/30")
     if not is_time_or_date(value):
         return False
     whole = value if TIME_OR_DATE.fullmatch(value) else _CLOCK_TAIL.sub("", value)

@@ -229,6 +229,8 @@ def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain
     ("Airworthy at 14H75", "aviation_maintenance", "14H75"),
     ("Batch released 2026-02-30", "pharma_qa", "2026"),  # no calendar shows it (read whole)
     ("Batch released 31/31/2026", "pharma_qa", "31/31/2026"),
+    ("Airworthy 2026/02/30.", "aviation_maintenance", "2026/02/30"),  # a year first with slashes
+    ("Airworthy 31-04-2026.", "aviation_maintenance", "31"),  # April has 30 days (read whole)
 ])
 def test_rule_5_a_word_with_digits_for_letters_is_no_neutral_shape(nlp, text, domain, word):
     doc = assess(nlp, text, domain=domain)
