@@ -389,6 +389,8 @@ class CoverageRules:
         self.to_do_markers = frozenset(_fold(w) for pack in packs for w in pack.to_do_markers)
         self.to_do_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.to_do_auxiliaries)
         self.checks_present = frozenset(_fold(w) for pack in packs for w in pack.check_verbs_present)
+        # with their accents: fr "confirme" (present) is no "confirmé" (done)
+        self.checks_present_written = frozenset(exact(w) for pack in packs for w in pack.check_verbs_present)
         self.later_words = frozenset(_fold(w) for pack in packs for w in pack.later_words)
         self.clock_prepositions = frozenset(_fold(w) for pack in packs for w in pack.clock_prepositions)
         self.check_prepositions = frozenset(_fold(w) for pack in packs for w in pack.check_prepositions)
@@ -729,6 +731,13 @@ class CoverageRules:
                 break
         return first, end
 
+    def _present_as_written(self, token: str) -> bool:
+        """Whether a token read as a check verb in the present tense is one as written: an accent
+        the verb does not have makes another form of it (fr "confirmé" is done, "confirme" to
+        come); without accents ("verifie") it is read as the verb."""
+        written = exact(token)
+        return written == fold(token) or written in self.checks_present_written
+
     def _participle(self, word: str) -> bool:
         """Whether a word ends as a participle of a pack (``participle_endings``, with accents)."""
         return bool(self.participle_endings) and exact(word).endswith(self.participle_endings)
@@ -1018,7 +1027,8 @@ class CoverageRules:
                 continue
             word = words(i)
             if ((word in self.check_verbs and orders(i)) or (word in self.to_do_auxiliaries and still_to_do(i))
-                    or (word in self.checks_present and (scheduled(i) or asks_with(i)))
+                    or (word in self.checks_present and self._present_as_written(text[starts[i]:ends[i]])
+                        and (scheduled(i) or asks_with(i)))
                     or (word in self.progress_auxiliaries and in_progress(i))
                     or (word in self.clearance_verbs and clearance_to_do(i))):
                 explained[i] = None

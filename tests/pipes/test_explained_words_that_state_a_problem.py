@@ -236,6 +236,8 @@ UNSAFE = [
     ('medical_logistics', 'Negative crossmatch, lab confirms at 1400.'),  # four digits after "at"
     ('medical_logistics', 'Negative crossmatch; lab confirms at 1400Z.'),  # Zulu time
     ('medical_logistics', 'Negative crossmatch; lab confirms @ 1400.'),
+    ('medical_logistics', 'Crossmatch négatif ; laboratoire confirme à 14:00.'),  # fr present tense
+    ('pharma_qa', 'Lot libéré ; confirme avec le laboratoire'),  # fr order
     ('aviation_maintenance', 'Airworthy; sign the logbook.'),  # an order to sign
     ('pharma_qa', 'Lot released; QA check labels at 14:00.'),  # the plural's present tense
     ('mortgage', 'Clear to close; docs to get signed.'),  # "get" as "be" after a marker
@@ -279,6 +281,7 @@ HARMLESS = [
     ('aviation_maintenance', 'Aircraft is airworthy.'),
     ('pharma_qa', 'Lot released; QA checks lot 1400.'),  # four digits without "at": a number
     ('aviation_maintenance', 'Check: N123AB airworthy.'),  # a label heading the report
+    ('medical_logistics', 'Crossmatch négatif, confirmé par le laboratoire à 10h05.'),  # "confirmé": done
     ('mortgage', 'Loan has been cleared to close.'),
     ('pharma_qa', 'Lote liberado; fue liberado ayer.'),
     ('aviation_maintenance', 'Airworthy; crew to be at the gate by 06:00.'),
