@@ -55,7 +55,7 @@ from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, get_pack,
                     neutral_after, never_neutral_words, packs as language_packs)
-from ..lang.cues import BREAK as BREAK_CUE
+from ..lang.cues import BREAK as BREAK_CUE, HEDGE, NEGATION, load_cue_sets
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
@@ -296,7 +296,11 @@ class CoverageRules:
         self.problem_words = _problem_words(glossary)
         # what a word written with digits for letters may read as ("A0G", "0OS", "N0T")
         never = frozenset(_fold(w) for w in never_neutral_words())
-        self._spellable = self.glossary_words | self.problem_words | never
+        # and a one-word negation or hedge of the spec cue sets ("N31N" reads "nein")
+        cue_words = frozenset(_fold(record.cue) for cues in load_cue_sets(pack_codes).values()
+                              for record in cues.records if record.category in (NEGATION, HEDGE)
+                              and " " not in record.cue and record.cue.isalpha())
+        self._spellable = self.glossary_words | self.problem_words | never | cue_words
         self._never = never
         # what letters written one by one may spell ("N O T"): not every glossary word ("T O")
         self._spelt = self.problem_words | never

@@ -223,6 +223,7 @@ def test_rule_3_words_the_packs_add_to_the_never_neutral_lists(nlp, text, domain
     ("Batch released (OOS-42)", "pharma_qa", "OOS-42"),         # ... or for an ambiguous abbreviation
     ("Batch released, LOT-FAILED-42", "pharma_qa", "FAILED-42"),  # it spells out a word no rule explains
     ("N0 airworthy", "aviation_maintenance", "N0"),  # one letter and a zero: "no"
+    ("Lufttüchtig N31N.", "aviation_maintenance", "N31N."),  # reads as the cue "nein"
     ("Airworthy at 30h00", "aviation_maintenance", "30h00"),  # no clock shows it
     ("xm neg, 25:61", "medical_logistics", "25:61"),
     ("Airworthy at 24:30", "aviation_maintenance", "24:30"),  # 24:00 is midnight, 24:30 no time
