@@ -56,6 +56,12 @@ _WORDED = re.compile(
     + r"([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
 
 
+#: a count in words with two counted words before "sur" ("deux lots libérés sur trois"), apart from
+#: ``_WORDED`` since a match there would take the words before a shorter one ("pour un customer sur deux")
+_WORDED_SUR = re.compile(r"(?<![\w.,/:-])([^\W_]+)\s+(?:[^\W\d_]+\s+){2}sur\s+" + _DETERMINERS
+                         + r"([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
+
+
 #: the words between a count's sides, one of which any text that holds a count has between spaces
 #: ("out of" and "de cada" hold one)
 _CONNECTORS = frozenset({"of", "among", "von", "aus", "der", "de", "des", "sur", "parmi"})
@@ -83,7 +89,8 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> Lis
            if 0 <= int(found.group(1)) < int(found.group(2))]
     out += [(first, end) for found, _, first, end in token_matches(_COUNTED, text, starts, ends)
             if int(found.group(1)) < int(found.group(2)) <= _SIZE_RATIO * max(1, int(found.group(1)))]
-    for found, _, first, end in token_matches(_WORDED, text, starts, ends):
+    for found, _, first, end in (list(token_matches(_WORDED, text, starts, ends))
+                                 + list(token_matches(_WORDED_SUR, text, starts, ends))):
         low, high = found.group(1), found.group(2)
         if (not (low.isdigit() and high.isdigit()) and _side(low) and _side(high)
                 and low.casefold() != high.casefold()):

@@ -51,6 +51,7 @@ def _counts(text):
     ("Abschlussbereit: eine von zwei", ["eine von zwei"]),
     ("Tenemos 2 pruebas cruzadas negativas de 3", ["2 pruebas cruzadas negativas de 3"]),
     ("Lot libéré pour un customer sur deux", ["un customer sur deux"]),
+    ("Deux lots libérés sur trois", ["Deux lots libérés sur trois"]),  # two counted words before "sur"
 ])
 def test_a_part_of_a_count(text, found):
     assert _counts(text) == found

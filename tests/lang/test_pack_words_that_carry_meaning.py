@@ -69,6 +69,8 @@ import pytest
     ("Airworthy. Yesterday.", "aviation_maintenance"),  # a sentence of its own
     ("Airworthy, yesterday at 14:00.", "aviation_maintenance"),  # with its hour
     ("Lufttüchtig, gestern Abend.", "aviation_maintenance"),
+    ("Lufttüchtig, gleich", "aviation_maintenance"),  # "in a moment": a state to come
+    ("Aeronavegable durante el día", "aviation_maintenance"),  # "during the day"
     ("Crossmatch négatif il y a un mois", "medical_logistics"),
 ])
 def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
@@ -77,6 +79,7 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
 
 @pytest.mark.parametrize("text, domain", [
     ("Lote liberado, gracias", "pharma_qa"),
+    ("Lufttüchtig. Bin gleich zurück", "aviation_maintenance"),  # "be right back"
     ("Clear to close; we can close at 14:00", "mortgage"),  # "can" alone plans a step
     ("Lufttüchtig, danke", "aviation_maintenance"),
     ("Apte au vol, merci", "aviation_maintenance"),
