@@ -28,10 +28,8 @@ import pytest
     ("Lufttüchtig oder wie", "aviation_maintenance"),
     ("Das Flugzeug kann lufttüchtig sein", "aviation_maintenance"),  # the infinitive "sein" after a modal
     ("Das Flugzeug durfte lufttüchtig sein", "aviation_maintenance"),
-    ("Lufttüchtig nach der Inspektion", "aviation_maintenance"),  # a condition still to meet
     ("Lot libéré, je pense", "pharma_qa"),  # an opinion
     ("Lufttüchtig, meine ich", "aviation_maintenance"),
-    ("Abschlussbereit vor dem Signing", "mortgage"),
     ("Aircraft can be airworthy", "aviation_maintenance"),  # what may be, not what is
     ("Aircraft can now be airworthy", "aviation_maintenance"),
     ("Lufttüchtig, mein ich", "aviation_maintenance"),  # spoken "meine ich"
