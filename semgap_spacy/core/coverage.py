@@ -976,8 +976,8 @@ class CoverageRules:
                 word = words(k)
                 if explained[k] is TERM or word in self.check_done:
                     return False  # it reports the clearance, or a check done ("Checks complete 06:30")
-                if (word in self.later_words or (is_time_or_date(word) and any(ch.isdigit() for ch in word))
-                        or (is_four_digit_clock(word) and words(previous_word(words, k - 1)) in self.clock_prepositions)):
+                clock = is_four_digit_clock(word) and words(previous_word(words, k - 1)) in self.clock_prepositions
+                if word in self.later_words or (is_time_or_date(word) and any(ch.isdigit() for ch in word)) or clock:
                     after = next_word(words, n, k + 1)
                     if after < n and (closes_label(words(after)) or words(after) in SIGNATURE_MARKS):
                         return False  # a stamp: "Lab confirms 03:12: negative crossmatch"

@@ -98,7 +98,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
-    if not parties and not clitics:
+    if not parties and not clitics and not subjectless:
         return out
 
     def label_party(first: int, end: int) -> Optional[int]:
@@ -134,9 +134,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             party = _party_near(words, n, i, parties, is_name, is_term, preposition=True)
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
-            if party is None and _opens_with_clitic(words, i, clitics, saying, objects):
-                party = i - 1
-            elif party is None and word in subjectless and _opens_clause(words, i, saying) and (
+            if party is None:
+                party = _clitic_speaker(words, i, clitics, saying, objects)
+            if party is None and word in subjectless and _opens_clause(words, i, saying) and (
                     i + 1 >= n or words(i + 1) in conjunctions or not any(ch.isalnum() for ch in words(i + 1))):
                 party = i
             if party is not None and party < i and _says_something_else(words, n, i, is_term, manners, is_stop):
@@ -317,14 +317,14 @@ def _sign_off_opens(words: Callable[[int], str], i: int) -> bool:
     return j >= 0 and ends_statement(words(j))
 
 
-def _opens_with_clitic(words: Callable[[int], str], i: int, clitics: FrozenSet[Tuple[str, str]],
-                       saying: FrozenSet[str], objects: FrozenSet[str] = frozenset()) -> bool:
-    """Whether the word of saying at i and the pronoun before it are one of ``clitics`` and open
-    their clause (the text, a mark or a word of saying before them: "según me dijeron")."""
+def _clitic_speaker(words: Callable[[int], str], i: int, clitics: FrozenSet[Tuple[str, str]],
+                    saying: FrozenSet[str], objects: FrozenSet[str] = frozenset()) -> Optional[int]:
+    """The pronoun before the word of saying at i when the two are one of ``clitics`` and open
+    their clause (the text, a mark or a word of saying before them: "según me dijeron"), else None."""
     j = i - 1
     if j >= 1 and (words(j - 1), words(i)) in clitics and words(j) in objects:
         j -= 1  # an object pronoun between them: "me lo dijeron", "se lo dijeron"
-    return j >= 0 and (words(j), words(i)) in clitics and _opens_clause(words, j, saying)
+    return j if j >= 0 and (words(j), words(i)) in clitics and _opens_clause(words, j, saying) else None
 
 
 def _opens_clause(words: Callable[[int], str], i: int, saying: FrozenSet[str]) -> bool:

@@ -46,7 +46,8 @@ _COUNT = re.compile(
 #: order of 250", "4 orders of 100 booked": sizes, not parts)
 _COUNTED = re.compile(
     r"(?<![\w.,/:-])(\d{1,4})\s+(?:[^\W\d_]+\s+){1,2}of\s+" + _DETERMINERS
-    + r"(\d{1,4})(?=\s*(?:[^\w\s]|$)|\s+(?:(?:were|was|are|is|have|has|had|been|got|get|now|just|all|also|already)\s+){0,3}"
+    + r"(\d{1,4})(?=\s*(?:[^\w\s]|$)"
+    r"|\s+(?:(?:were|was|are|is|have|has|had|been|got|get|now|just|all|also|already)\s+){0,3}"
     r"(?:[^\W\d_]+ed|done|complete|sent|paid|found|seen|shown|made|taken|given|written|read|built|set|run)\b)",
     re.IGNORECASE)
 _SIZE_RATIO = 10

@@ -7,13 +7,14 @@ term alone they set it apart: as someone's word, a label or a so-called
 clearance that the writer does not vouch for, and a reader would ask which.
 The marks are then left unexplained, so the clause escalates with them quoted.
 After a colon the marks quote what a speaker or a field said ('Underwriter:
-"clear to close"'), and the other rules read the label. Backticks are chat formatting ("`airworthy` N155RW" is set as code), not quotation.
+"clear to close"'), and the other rules read the label. Backticks are chat
+formatting ("`airworthy` N155RW" is set as code), not quotation.
 """
 from typing import Any, List, Sequence
 
 #: marks that open a quotation, each with the marks that may close it
-_PAIRS = {'"': '"“”', "“": "”“\"", "„": "“”\"", "«": "»", "»": "«", "‘": "’‘'", "'": "'’", "‹": "›", "‚": "‘’'",
-          "❝": "❞", "「": "」", "『": "』", "＂": "＂"}
+_PAIRS = {'"': '"“”', "“": "”“\"", "„": "“”\"", "«": "»", "»": "«", "‘": "’‘'", "'": "'’", "‹": "›",
+          "‚": "‘’'", "❝": "❞", "「": "」", "『": "』", "＂": "＂"}
 #: a sentence's end or a comma the quotation may hold after the term ('"Clear to close."', «Lot libéré.»)
 _INNER_ENDS = frozenset(".!,;…")
 
