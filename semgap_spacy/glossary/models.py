@@ -602,11 +602,10 @@ class GlossarySet:
         path = Path(path)
         if not path.is_dir():
             raise GlossaryError(f"{path}: not a glossary directory")
-        found = sorted(path.glob("*.yaml"))
-        odd = [p.name for p in found if not p.is_file()]
+        files = sorted(path.glob("*.yaml"))
+        odd = [p.name for p in files if not p.is_file()]
         if odd:  # a folder named "mortgage.yaml" left the domain out, and every case of it escalated
             raise GlossaryError(f"{path}: {', '.join(odd)} {'is' if len(odd) == 1 else 'are'} no file")
-        files = found
         if not files:
             raise GlossaryError(f"{path}: no *.yaml glossary files")
         return cls.from_paths(files)
