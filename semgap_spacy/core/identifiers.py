@@ -230,7 +230,11 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         by_form.setdefault(form, {}).setdefault(value.lower(), where)
         series = _LETTER_SUFFIX.fullmatch(value.lower())
         # the separators are gone: "N123AB" and "N-123AC" are one series, and "N4471" and "N4471B"
-        head = series.group(1) if series else value.lower() if _CODE_ENDING_IN_NUMBER.fullmatch(value.lower()) else None
+        head = None
+        if series:
+            head = series.group(1)
+        elif _CODE_ENDING_IN_NUMBER.fullmatch(value.lower()):
+            head = value.lower()
         if head is not None:
             by_form.setdefault(f"{head} +letters", {}).setdefault(value.lower(), where)
             series_labels.setdefault((f"{head} +letters", value.lower()),
