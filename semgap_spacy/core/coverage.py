@@ -715,8 +715,8 @@ class CoverageRules:
             # sentence's clause ("Clear to close. Yesterday, docs received.")
             found += [day for day in days if any(self._one_clause(text, starts, ends, day, term)
                                                  or (self._own_clause_beside(text, starts, ends, day, term)
-                                                     and (not _sentence_between(text, starts, ends, day, term)
-                                                          or _sentence_alone(text, starts, ends, day)))
+                                                     and (not _statement_ends_between(word, day, term)
+                                                          or _alone_in_statement(word, len(keys), day)))
                                                  for term in states)]
         return sorted(set(found))
 
@@ -1299,20 +1299,21 @@ _CLAUSE_MARKS = frozenset({",", ":", "-", "–", "—", "(", ")"})
 _ITEM_MARKS = frozenset({":", "-", "–", "—"})
 
 
-def _sentence_between(text: str, starts: Sequence[int], ends: Sequence[int], a: Tuple[int, int],
-                      b: Tuple[int, int]) -> bool:
-    """Whether a statement ends between two token ranges ("." "!" "?" or a line's end)."""
+def _statement_ends_between(words: Callable[[int], str], a: Tuple[int, int], b: Tuple[int, int]) -> bool:
+    """Whether a statement ends between two token ranges (``questions.ends_statement``)."""
     (_, a_end), (b_start, _) = sorted((a, b))
-    gap = text[ends[a_end - 1]:starts[b_start]]
-    return any(ch in ".!?\n" for ch in gap)
+    return any(ends_statement(words(k)) for k in range(a_end, b_start))
 
 
-def _sentence_alone(text: str, starts: Sequence[int], ends: Sequence[int], a: Tuple[int, int]) -> bool:
-    """Whether a token range is all its sentence holds after it ("Yesterday." but not "Yesterday, docs
+def _alone_in_statement(words: Callable[[int], str], n: int, a: Tuple[int, int]) -> bool:
+    """Whether a token range is all its statement holds after it ("Yesterday." but not "Yesterday, docs
     received.")."""
-    rest = text[ends[a[1] - 1]:]
-    cut = min((rest.find(ch) for ch in ".!?\n" if ch in rest), default=len(rest))
-    return not any(ch.isalnum() for ch in rest[:cut])
+    k = a[1]
+    while k < n and not ends_statement(words(k)):
+        if any(ch.isalnum() for ch in words(k)):
+            return False
+        k += 1
+    return True
 
 
 def _ends_clause(word: str) -> bool:

@@ -51,7 +51,7 @@ import unicodedata
 from bisect import bisect_right
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .number_shapes import PLAIN_NUMBER, is_time_or_date
+from .number_shapes import FOUR_DIGIT_CLOCK, PLAIN_NUMBER, is_time_or_date
 
 CONFLICTING_IDENTIFIERS = "conflicting_identifiers"
 
@@ -73,8 +73,6 @@ _SEPARATORS = re.compile(r"[-‐‑‒–—_/.:#]")
 _CODE_LETTERS = 4
 #: a bare number with the sign that may open it ("#4471", "№4471")
 _SIGNED_NUMBER = re.compile(r"[#№]?([0-9]+)")
-#: four digits that read as a time of day ("1215", "0600"): a chat holds several
-_CLOCK_DIGITS = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
 
 
 #: punctuation that opens an identifier rather than the sentence ("#6097", "№ 12")
@@ -141,7 +139,7 @@ def _label_before(first: int, value: str, text: str, starts: Sequence[int], ends
     word = text[starts[k]:ends[k]]
     if ends[k] + 1 != starts[first] or text[ends[k]] != " " or rules[k] is stop_rule or not word.isalpha():
         return None
-    if word.isupper() and len(word) <= _CODE_LETTERS and len(value) >= 2 and not _CLOCK_DIGITS.fullmatch(value):
+    if word.isupper() and len(word) <= _CODE_LETTERS and len(value) >= 2 and not FOUR_DIGIT_CLOCK.fullmatch(value):
         # a code written with a space ("LOT 43" is "LOT-43"; "B 118", where "B" is an initial), as
         # "<letters>0": ``identifier_conflicts`` compares it with the codes written glued only
         return word.lower() + "0"
@@ -207,12 +205,12 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
             form, value = _SEPARATORS.sub("", form), _SEPARATORS.sub("", value)
         number = _SIGNED_NUMBER.fullmatch(value)
         if number and len(number.group(1)) >= _SLIP_DIGITS and (
-                label is not None or not _CLOCK_DIGITS.fullmatch(number.group(1))):
+                label is not None or not FOUR_DIGIT_CLOCK.fullmatch(number.group(1))):
             digits = number.group(1)
             slips.setdefault("".join(sorted(digits)), {}).setdefault(
                 digits, (label, (first, last, starts[first], end_char)))
         if (form is None and number and len(number.group(1)) >= _LABELLED_DIGITS
-                and not _CLOCK_DIGITS.fullmatch(number.group(1)) and not (label or "").endswith("0")):
+                and not FOUR_DIGIT_CLOCK.fullmatch(number.group(1)) and not (label or "").endswith("0")):
             # a number, and the same number with a letter suffix: two of one series ("lot 4471 …
             # lot 4471B"); a time of day stays one ("1400 … 1400Z"), and codes written with a
             # space name places and signatures as often ("QC 101 and QC 101A signed")

@@ -32,6 +32,9 @@ def is_time_or_date(value: str) -> bool:
     return len(parts) == 2 and all(TIME_OR_DATE.fullmatch(_CLOCK_TAIL.sub("", p)) for p in parts)
 
 
+#: four digits that a clock may show written without a colon ("1400", "0600")
+FOUR_DIGIT_CLOCK = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
+
 _CLOCK = re.compile(r"([0-9]{1,2})[:h]([0-9]{2})(?::([0-9]{2}))?")
 #: a date with its year first, its parts joined by one mark ("2026-02-30", "2026/02/30", "2026.02.30")
 _ISO_DATE = re.compile(r"([0-9]{4})([-/.])([0-9]{1,2})\2([0-9]{1,2})")
@@ -87,4 +90,4 @@ def is_four_digit_clock(value: str) -> bool:
     "0600"): a time only where a word says so ("at 1400"), since "lot 1400" is a number."""
     value = value.rstrip(".")  # "at 1400Z." as a tokenizer may leave it
     digits = value[:-1] if value[-1:] in ("Z", "z", "L", "l") else value  # "1400Z": Zulu, "1400L": local
-    return len(digits) == 4 and digits.isdigit() and int(digits[:2]) <= 23 and int(digits[2:]) <= 59
+    return FOUR_DIGIT_CLOCK.fullmatch(digits) is not None
