@@ -315,6 +315,10 @@ class CoverageRules:
                                         + r")\b", re.IGNORECASE) if self.neutral_after else None)
         # a speaker no glossary can vouch for ("he", "se" of "se dice") is every domain's party
         unnamed = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).unnamed_speakers)
+        # a speaker whose accent tells it from another word is read as written (es "él", not "el")
+        self.written_speakers = frozenset(exact(w) for code in pack_codes for w in get_pack(code).unnamed_speakers
+                                          if exact(w) != _fold(w))
+        unnamed -= {_fold(w) for w in self.written_speakers}
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
             for term in dom.terms:
@@ -362,6 +366,9 @@ class CoverageRules:
         self.subjectless_saying = frozenset(_fold(w) for pack in packs for w in pack.subjectless_saying)
         self.report_conjunctions = frozenset(_fold(w) for pack in packs for w in pack.report_conjunctions)
         self.object_pronouns = frozenset(_fold(w) for pack in packs for w in pack.object_pronouns)
+        self.clitic_leads = frozenset(_fold(w) for pack in packs for w in pack.clitic_leads)
+        self.closing_speakers = frozenset(_fold(w) for pack in packs for w in pack.closing_speakers)
+        self.inverted_speakers = frozenset(_fold(w) for pack in packs for w in pack.inverted_speakers)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
                        | self.attributions | self.sign_offs | self.subjectless_saying)
         # a time a clearance is set for ("by 18:00"), or a past it is stated for ("was airworthy"):
@@ -476,7 +483,11 @@ class CoverageRules:
                                                            folded in self.openers, folded in self.question_openers,
                                                            folded in rules.no_authority
                                                            or folded in self.clitic_words
-                                                           or folded in self.subjectless_saying,
+                                                           or folded in self.subjectless_saying
+                                                           or folded in self.closing_speakers
+                                                           or folded in self.inverted_speakers
+                                                           or (bool(self.written_speakers)
+                                                               and exact(text) in self.written_speakers),
                                                            folded in self.saying or folded in SIGNATURE_MARKS
                                                            or folded in OPEN_BRACKETS or closes_label(folded),
                                                            folded in self.time_keys, folded in self.time_words,
@@ -646,11 +657,22 @@ class CoverageRules:
                 in_names.append(_match(texts, rules.names) if rules.names else set())
             return i in in_names[0]
 
-        return hearsay_spans(_words_of(text, starts, ends), len(keys), candidates, rules.no_authority,
+        words = _words_of(text, starts, ends)
+        if self.written_speakers:
+            folded_words, written = words, self.written_speakers
+
+            def words(i: int) -> str:
+                """The folded word, or the word as written when that is a speaker ("él")."""
+                as_written = exact(text[starts[i]:ends[i]])
+                return as_written if as_written in written else folded_words(i)
+
+        return hearsay_spans(words, len(keys), candidates, rules.no_authority | self.written_speakers,
                              self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before,
                              self.speaker_channels, self.attributions, self.sign_offs, self.speaker_manners,
                              self.speaker_clitics, self.subjectless_saying, self.report_conjunctions,
-                             self.object_pronouns, lambda i: explained[i] is STOP_WORD)
+                             self.object_pronouns, lambda i: explained[i] is STOP_WORD, self.clitic_leads,
+                             self.closing_speakers, self.inverted_speakers,
+                             lambda i: i > 0 and starts[i] == ends[i - 1])
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],

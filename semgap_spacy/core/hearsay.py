@@ -39,11 +39,15 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   attributions: FrozenSet[str] = frozenset(),
                   sign_offs: FrozenSet[str] = frozenset(),
                   manners: FrozenSet[str] = frozenset(),
-                  clitics: FrozenSet[Tuple[str, str]] = frozenset(),
+                  clitics: FrozenSet[Tuple[str, ...]] = frozenset(),
                   subjectless: FrozenSet[str] = frozenset(),
                   conjunctions: FrozenSet[str] = frozenset(),
                   objects: FrozenSet[str] = frozenset(),
-                  is_stop: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
+                  is_stop: Callable[[int], bool] = lambda i: False,
+                  leads: FrozenSet[str] = frozenset(),
+                  closing: FrozenSet[str] = frozenset(),
+                  inverted: FrozenSet[str] = frozenset(),
+                  glued: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -83,10 +87,11 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         ("Negative crossmatch (recipient)", "Negative crossmatch - recipient"); with how or when
         it spoke, or a clock time, it signs the clearance ("Airworthy (pilot, 14:05)", "Clear to
         close [borrower email]", "Airworthy - crew today").
-    clitics (FrozenSet[Tuple[str, str]]): A pronoun and a word of saying that name a speaker
-        without authority where they open their clause ("Listo para el cierre, me dijeron", "Se
-        dice que …", fr "on dit"); after another word the pronoun is an object ("el laboratorio
-        me confirma"), and with other verbs no speaker (fr "on confirme": "we confirm").
+    clitics (FrozenSet[Tuple[str, ...]]): A pronoun, perhaps an auxiliary, and a word of saying
+        that name a speaker without authority where they open their clause ("Listo para el
+        cierre, me dijeron", "me han dicho", "Se dice que …", fr "on dit"); after another word
+        the pronoun is an object ("el laboratorio me confirma"), and with other verbs no speaker
+        (fr "on confirme": "we confirm").
     subjectless (FrozenSet[str]): Words of saying whose ending names unnamed speakers (es
         "dijeron"): opening a clause, with a word of ``conjunctions`` or a mark after them, they
         are the party and the word of saying at once ("Dijeron que el avión es aeronavegable").
@@ -95,6 +100,14 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         cierre, lo confirma el borrower").
     is_stop (Callable[[int], bool]): Whether a token is a stop word: after a verb of saying it says
         nothing of its own ("they confirmed it", "she said so", "borrower confirmed too").
+    leads (FrozenSet[str]): Words that may stand before a clitic or a subjectless word of saying
+        that opens its clause ("eso me dijeron", "ya me dijeron", "eso dijo").
+    closing (FrozenSet[str]): Pronouns that name a speaker where they end their clause right after
+        a word of saying (de "sagt der", "laut ihm"); elsewhere they are articles or datives ("sagt
+        der Pilot", "bestätigt ihr der Underwriter").
+    inverted (FrozenSet[str]): Pronouns that name a speaker glued by a hyphen after a word of
+        saying (fr "dit-on" where the tokenizer cuts "-" from "on"); spaced, the hyphen is a dash.
+    glued (Callable[[int], bool]): Whether a token touches the token before it.
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -132,11 +145,18 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             party = _attributed(words, n, i, parties, channels, is_name, is_term)
         elif word in prepositions:
             party = _party_near(words, n, i, parties, is_name, is_term, preposition=True)
+            if party is None and i + 1 < n and words(i + 1) in closing and _ends_clause(words, n, i + 2):
+                party = i + 1  # "Lufttüchtig, laut ihm"
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
             if party is None:
-                party = _clitic_speaker(words, i, clitics, saying, objects)
-            if party is None and word in subjectless and _opens_clause(words, i, saying) and (
+                party = _clitic_speaker(words, i, clitics, saying, objects, leads)
+            if party is None and i + 1 < n and words(i + 1) in closing and _ends_clause(words, n, i + 2):
+                party = i + 1  # "Lufttüchtig, sagt der"
+            if (party is None and i + 2 < n and words(i + 1) == "-" and words(i + 2) in inverted
+                    and glued(i + 1) and glued(i + 2)):
+                party = i + 2  # "dit-on"
+            if party is None and word in subjectless and _opens_clause(words, i, saying, leads) and (
                     i + 1 >= n or words(i + 1) in conjunctions or not any(ch.isalnum() for ch in words(i + 1))):
                 party = i
             if party is not None and party < i and _says_something_else(words, n, i, is_term, manners, is_stop):
@@ -282,6 +302,11 @@ def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Cal
     return False
 
 
+def _ends_clause(words: Callable[[int], str], n: int, i: int) -> bool:
+    """Whether token i is past the end of its clause: the text ends, or a mark stands there."""
+    return i >= n or not any(ch.isalnum() for ch in words(i))
+
+
 def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool],
                          manners: FrozenSet[str] = frozenset(),
                          is_stop: Callable[[int], bool] = lambda i: False) -> bool:
@@ -317,18 +342,36 @@ def _sign_off_opens(words: Callable[[int], str], i: int) -> bool:
     return j >= 0 and ends_statement(words(j))
 
 
-def _clitic_speaker(words: Callable[[int], str], i: int, clitics: FrozenSet[Tuple[str, str]],
-                    saying: FrozenSet[str], objects: FrozenSet[str] = frozenset()) -> Optional[int]:
-    """The pronoun before the word of saying at i when the two are one of ``clitics`` and open
-    their clause (the text, a mark or a word of saying before them: "según me dijeron"), else None."""
-    j = i - 1
-    if j >= 1 and (words(j - 1), words(i)) in clitics and words(j) in objects:
-        j -= 1  # an object pronoun between them: "me lo dijeron", "se lo dijeron"
-    return j if j >= 0 and (words(j), words(i)) in clitics and _opens_clause(words, j, saying) else None
+def _clitic_speaker(words: Callable[[int], str], i: int, clitics: FrozenSet[Tuple[str, ...]],
+                    saying: FrozenSet[str], objects: FrozenSet[str] = frozenset(),
+                    leads: FrozenSet[str] = frozenset()) -> Optional[int]:
+    """The pronoun before the word of saying at i when the words from it to i are one of
+    ``clitics`` (a pronoun, perhaps an auxiliary, the word of saying: "me dijeron", "me han
+    dicho", fr "on a dit") and open their clause (``_opens_clause``), else None. An object
+    pronoun may stand after the first word: "me lo dijeron", fr "on nous a dit"."""
+    for size in _CLITIC_SIZES:
+        first = i - size + 1
+        if first < 0:
+            break
+        words_of = tuple(words(j) for j in range(first, i + 1))
+        if words_of in clitics and _opens_clause(words, first, saying, leads):
+            return first
+        if (first >= 1 and words_of[0] in objects and (words(first - 1),) + words_of[1:] in clitics
+                and _opens_clause(words, first - 1, saying, leads)):
+            return first - 1
+    return None
 
 
-def _opens_clause(words: Callable[[int], str], i: int, saying: FrozenSet[str]) -> bool:
-    """Whether token i opens its clause: the text, a mark or a word of saying before it."""
+#: the words a clitic of ``speaker_clitics`` holds: a pronoun, perhaps an auxiliary, a word of saying
+_CLITIC_SIZES = (2, 3)
+
+
+def _opens_clause(words: Callable[[int], str], i: int, saying: FrozenSet[str],
+                  leads: FrozenSet[str] = frozenset()) -> bool:
+    """Whether token i opens its clause: the text, a mark or a word of saying before it, or
+    a word of ``leads`` that does ("eso me dijeron", "ya me dijeron", "así me dijeron")."""
+    if i >= 1 and words(i - 1) in leads:
+        i -= 1
     return i < 1 or not any(ch.isalnum() for ch in words(i - 1)) or words(i - 1) in saying
 
 

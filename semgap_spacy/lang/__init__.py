@@ -121,10 +121,21 @@ class LanguagePack(BaseModel):
     #: of "me dijeron", fr "on", de "man"): near a word of saying they are parties of every
     #: domain's ``vocabulary.no_authority`` ("Clear to close, he said", ``core.hearsay``)
     unnamed_speakers: List[str] = []
-    #: a pronoun and a word of saying, two words, that name such a speaker where they open their
-    #: clause (es "me dijeron", "se dice", fr "on dit"); elsewhere the pronoun is none ("el
-    #: laboratorio me confirma"), nor with other verbs (fr "on confirme": "we confirm", ``core.hearsay``)
+    #: a pronoun, perhaps an auxiliary, and a word of saying (two or three words) that name such a
+    #: speaker where they open their clause (es "me dijeron", "me han dicho", "se dice", fr "on
+    #: dit"); elsewhere the pronoun is none ("el laboratorio me confirma"), nor with other verbs
+    #: (fr "on confirme": "we confirm", ``core.hearsay``)
     speaker_clitics: List[str] = []
+    #: words that may stand before such a clitic, or a word of ``subjectless_saying``, that opens
+    #: its clause ("eso me dijeron", "ya me dijeron", "eso dijo", ``core.hearsay``)
+    clitic_leads: List[str] = []
+    #: pronouns that name a speaker where they end their clause right after a word of saying or
+    #: a reporting preposition (de "sagt der", "laut ihm"); elsewhere articles or datives ("sagt
+    #: der Pilot", "bestätigt ihr der Underwriter", ``core.hearsay``)
+    closing_speakers: List[str] = []
+    #: pronouns that name a speaker glued by a hyphen after a word of saying (fr "dit-on", which
+    #: a tokenizer may cut into "dit", "-", "on", ``core.hearsay``)
+    inverted_speakers: List[str] = []
     #: words of saying whose ending names unnamed speakers (es "dijeron", "dicen"): opening a
     #: clause with a word of ``report_conjunctions`` or a mark after them, they report a
     #: clearance no one with authority gave ("Dijeron que el avión es aeronavegable")
@@ -249,7 +260,8 @@ class LanguagePack(BaseModel):
                                    "question_subjects", "question_copulas", "question_preamble",
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions",
-                                   "unnamed_speakers", "speaker_clitics",
+                                   "unnamed_speakers", "speaker_clitics", "clitic_leads", "closing_speakers",
+                                   "inverted_speakers",
                                    "subjectless_saying", "report_conjunctions", "object_pronouns",
                                    "speaker_channels",
                                    "sign_offs",

@@ -270,6 +270,26 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Er sagt, abschlussbereit", "mortgage"),
     # an object pronoun before the verb is no subject: the party stands after it
     ("Listo para el cierre, lo confirma el borrower", "mortgage"),
+    ("Airworthy, you said.", "aviation_maintenance"),
+    ("Airworthy, folks said.", "aviation_maintenance"),
+    ("Airworthy, they confirmed yesterday.", "aviation_maintenance"),  # when it spoke is no word of its own
+    ("Listo para el cierre, según él.", "mortgage"),  # "él", read with its accent: no article "el"
+    ("Aeronavegable, dice él.", "aviation_maintenance"),
+    ("Él dice que el avión es aeronavegable.", "aviation_maintenance"),
+    ("Listo para el cierre, me han dicho.", "mortgage"),  # a pronoun, an auxiliary, a word of saying
+    ("Listo para el cierre, me lo han dicho.", "mortgage"),
+    ("Aeronavegable, me han confirmado.", "aviation_maintenance"),
+    ("Listo para el cierre, eso me dijeron.", "mortgage"),  # a word before the clitic that opens the clause
+    ("Aeronavegable, ya nos dijeron.", "aviation_maintenance"),
+    ("Lote liberado, eso dijo.", "pharma_qa"),
+    ("Aeronavegable, me dijeron ayer.", "aviation_maintenance"),
+    ("Lot libéré, on nous a dit.", "pharma_qa"),  # an object pronoun and an auxiliary
+    ("Lot libéré, on m'a dit.", "pharma_qa"),
+    ("Lot libéré, dit-on.", "pharma_qa"),  # the en tokenizer cuts "dit", "-", "on"
+    ("Lufttüchtig, sagt der.", "aviation_maintenance"),  # a pronoun that ends the clause
+    ("Lufttüchtig, sagt ihr.", "aviation_maintenance"),
+    ("Lufttüchtig, laut ihm.", "aviation_maintenance"),
+    ("Lufttüchtig, laut denen.", "aviation_maintenance"),
 ])
 def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, domain):
     # "he", "they", es "me dijeron", "se dice", "dijeron que", fr "dit-il", de "sagt man": a
@@ -289,6 +309,13 @@ def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, 
     ("On confirme : crossmatch négatif", "medical_logistics"),  # fr "on" is "we" but with "dit"
     ("Kreuzprobe negativ, Labor hat es mir bestätigt", "medical_logistics"),  # a dative is no speaker
     ("Se confirma: prueba cruzada negativa", "medical_logistics"),  # "se" speaks with "dice", not "confirma"
+    ("Lufttüchtig, sagt der Prüfer.", "aviation_maintenance"),  # "der" ends no clause: an article
+    ("Lufttüchtig, bestätigt ihr der Underwriter.", "aviation_maintenance"),  # "ihr", a dative here
+    ("Listo para el cierre, el underwriter me ha confirmado.", "mortgage"),  # "me" opens no clause
+    ("Listo para el cierre; el underwriter lo ha dicho.", "mortgage"),
+    ("Airworthy - on the stand at 14:00.", "aviation_maintenance"),  # a spaced dash before "on": no "dit-on"
+    ("Apte au vol - on attend le pilote.", "aviation_maintenance"),
+    ("Airworthy, thank you.", "aviation_maintenance"),
 ])
 def test_words_that_name_no_speaker_there_make_no_hearsay(decide, text, domain):
     assert "hearsay" not in {r["code"] for r in decide(text, domain=domain)["reasons"]}
