@@ -54,7 +54,7 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, get_pack,
-                    neutral_after, never_neutral_words, packs as language_packs)
+                    neutral_after, never_neutral_words, ordinal_suffixes, packs as language_packs)
 from ..lang.cues import BREAK as BREAK_CUE, HEDGE, NEGATION, load_cue_sets
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
@@ -291,6 +291,10 @@ class CoverageRules:
         self.accented_stop = accented_stop_words(tuple(pack_codes))
         self.accented_never = accented_never_neutral()
         self.cased_never = cased_never_neutral()
+        # "2nd", "3er", "2e": a number past the first made an ordinal picks one of several
+        suffixes = sorted(ordinal_suffixes(), key=len, reverse=True)
+        self._ordinal = (re.compile(r"0*(?:[2-9]|[1-9]\d+)(?:" + "|".join(map(re.escape, suffixes)) + ")")
+                         if suffixes else None)
         self.domains: Dict[str, DomainRules] = {}
         self.glossary_words = _glossary_words(glossary, tokenize)
         self.problem_words = _problem_words(glossary)
@@ -1201,6 +1205,7 @@ class CoverageRules:
         if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):
             return DOMAIN_PHRASE
         if (is_neutral_shape(text) and not self._spelled_with_digits(text) and not holds_trouble_symbol(text)
+                and not (self._ordinal and self._ordinal.fullmatch(text))
                 and not self._names_a_problem(text) and not self._spells_an_unexplained_word(text, rules)
                 and not _SCIENTIFIC.fullmatch(text) and not is_impossible_time_or_date(text)):
             return SHAPE

@@ -75,6 +75,10 @@ class LanguagePack(BaseModel):
     #: language's stop word in a form that states something here (en "TODO": a step not done,
     #: while es "todo", everything, stays a stop word)
     never_neutral_cased: List[str] = []
+    #: endings that make a number an ordinal ("2nd", "2º", "3er", "2e", "2ème"), as written: a
+    #: number past the first with one is no identifier (rule 5) but picks one of several ("2nd
+    #: aircraft airworthy": which one?), as the ordinal words of ``never_neutral_added`` do
+    ordinal_suffixes: List[str] = []
     #: a never-neutral stop word that rule 3 still explains right after one of these words:
     #: en "back" reports a reversal ("sent back", "back with underwriting") but not in
     #: "called back", the spec's own example of a text that proceeds once its name is taught
@@ -253,7 +257,7 @@ class LanguagePack(BaseModel):
     clinical_cues: CueSet
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral", "never_neutral_added",
-                                   "never_neutral_cased",
+                                   "never_neutral_cased", "ordinal_suffixes",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words", "question_openers",
@@ -436,6 +440,11 @@ def never_neutral_words() -> Tuple[str, ...]:
 def cased_never_neutral() -> FrozenSet[str]:
     """Every pack's ``never_neutral_cased``: words never neutral when written exactly so, as written."""
     return frozenset(union("never_neutral_cased"))
+
+
+def ordinal_suffixes() -> FrozenSet[str]:
+    """Every pack's ``ordinal_suffixes``, as written."""
+    return frozenset(union("ordinal_suffixes"))
 
 
 def accented_never_neutral() -> FrozenSet[str]:

@@ -55,6 +55,12 @@ import pytest
     ("Deuxième avion apte au vol", "aviation_maintenance"),
     ("Zweites Flugzeug lufttüchtig", "aviation_maintenance"),
     ("Third aircraft airworthy", "aviation_maintenance"),
+    ("2nd aircraft airworthy", "aviation_maintenance"),  # in digits (``ordinal_suffixes``): no identifier
+    ("11th batch released", "pharma_qa"),
+    ("2º avión aeronavegable", "aviation_maintenance"),
+    ("3er lote liberado", "pharma_qa"),
+    ("2e lot libéré", "pharma_qa"),
+    ("2ème lot libéré", "pharma_qa"),
     ("Un seul lot libéré", "pharma_qa"),
     # a state gone by
     ("Ha sido aeronavegable", "aviation_maintenance"),
@@ -86,6 +92,10 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Flugzeug wurde geprüft, lufttüchtig", "aviation_maintenance"),  # "wurde" is not "würde"
     ("Lufttüchtig im Hangar 3", "aviation_maintenance"),  # "im", which spaCy's English exceptions split
     ("Im Hangar: lufttüchtig", "aviation_maintenance"),
+    ("1st aircraft airworthy", "aviation_maintenance"),  # the first: no other to pick
+    ("1er lot libéré", "pharma_qa"),
+    ("Airworthy, gate 2A", "aviation_maintenance"),  # an identifier, no ordinal's ending
+    ("Airworthy, gate 2a", "aviation_maintenance"),
     # everyday phrases around those words ("be right back", "as said", "thanks for doing")
     ("Lufttüchtig, bin gleich zurück", "aviation_maintenance"),
     ("Wie gesagt: abschlussbereit", "mortgage"),
