@@ -54,7 +54,8 @@ from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTu
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, get_pack,
-                    neutral_after, never_neutral_words, ordinal_suffixes, packs as language_packs)
+                    neutral_after, never_neutral_words, number_word, ordinal_suffixes,
+                    packs as language_packs)
 from ..lang.cues import BREAK as BREAK_CUE, HEDGE, NEGATION, load_cue_sets
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
@@ -711,7 +712,8 @@ class CoverageRules:
             TERM in explained[max(i - 5, 0):i + 4] for i, key in enumerate(keys) if key in coming)
         word = _words_of(text, starts, ends)
         days = [] if ago.isdisjoint(keys) else past_times(
-            word, len(keys), [i for i, key in enumerate(keys) if key in ago], self.past_times, self.since_words)
+            word, len(keys), [i for i, key in enumerate(keys) if key in ago], self.past_times, self.since_words,
+            _is_count)
         days = [self._with_its_hour(word, len(keys), day, explained) for day in days]
         if not timed and not pasts and not days and not comes:
             return []
@@ -1387,6 +1389,11 @@ _SPELT = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
 
 #: a run of digits with a letter on each side
 _DIGITS_IN_WORD = re.compile(r"(?<=[^\W\d_])\d+(?=[^\W\d_])")
+
+
+def _is_count(word: str) -> bool:
+    """Whether a folded word is a count: digits, or a number in words of a pack ("zwei", "drei")."""
+    return word.isdigit() or number_word(word)
 
 
 def _words_of(text: str, starts: Sequence[int], ends: Sequence[int]) -> Callable[[int], str]:

@@ -227,15 +227,22 @@ def states_to_come(words: Callable[[int], str], n: int, clearances: Sequence[Tup
     return sorted(set(out))
 
 
+#: the word of a ``past_time_words`` phrase that stands for a count ("vor # Jahren": "vor zwei Jahren")
+COUNT = "#"
+
+
 def past_times(words: Callable[[int], str], n: int, candidates: Sequence[int],
-               phrases: FrozenSet[Tuple[str, ...]], since: FrozenSet[str]) -> List[Tuple[int, int]]:
+               phrases: FrozenSet[Tuple[str, ...]], since: FrozenSet[str],
+               is_count: Callable[[str], bool] = lambda word: False) -> List[Tuple[int, int]]:
     """(first token, end token) of each day gone by ("yesterday", "last night") not after "since".
 
     words (Callable[[int], str]): A token's text, folded, by index.
     n (int): The number of tokens.
     candidates (Sequence[int]): The tokens that may be a phrase's longest word, in order.
-    phrases (FrozenSet[Tuple[str, ...]]): The packs' ``past_time_words``, folded, as word sequences.
+    phrases (FrozenSet[Tuple[str, ...]]): The packs' ``past_time_words``, folded, as word sequences;
+        a word ``COUNT`` in one stands for a count.
     since (FrozenSet[str]): The packs' ``since_words``, folded.
+    is_count (Callable[[str], bool]): Whether a word is a count: digits or a number in words.
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
     out: List[Tuple[int, int]] = []
@@ -243,7 +250,9 @@ def past_times(words: Callable[[int], str], n: int, candidates: Sequence[int],
         for phrase in phrases:
             first = i - phrase.index(max(phrase, key=len))
             end = first + len(phrase)
-            if first < 0 or end > n or tuple(words(j) for j in range(first, end)) != phrase:
+            if first < 0 or end > n or not all(
+                    words(j) == word or (word == COUNT and is_count(words(j)))
+                    for j, word in zip(range(first, end), phrase)):
                 continue
             if first == 0 or words(first - 1) not in since:
                 out.append((first, end))

@@ -226,7 +226,7 @@ class LanguagePack(BaseModel):
     #: a state found, not one to come ("confirmed to be airworthy")
     finding_words: List[str] = []
     #: days gone by ("yesterday", "last night", "ayer"): in a clearance's clause, it says how
-    #: things stood then (``core.time_conditions``)
+    #: things stood then (``core.time_conditions``); a word "#" stands for a count ("vor # Jahren")
     past_time_words: List[str] = []
     #: words after which a day gone by is where a state began, not when it held ("since yesterday")
     since_words: List[str] = []

@@ -157,3 +157,19 @@ def test_a_day_gone_by(text, found):
     keys = {max(day, key=len) for day in _DAYS}
     candidates = [i for i, w in enumerate(words) if w in keys]
     assert [doc[a:b].text for a, b in past_times(words.__getitem__, len(words), candidates, _DAYS, _SINCE)] == found
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Lufttüchtig vor zwei Jahren", ["vor zwei Jahren"]),
+    ("Lufttüchtig vor 3 Jahren", ["vor 3 Jahren"]),
+    ("Lufttüchtig vor vielen Jahren", []),    # no count: only a phrase of its own names it
+    ("Lufttüchtig seit zwei Jahren", []),
+])
+def test_a_count_in_a_day_gone_by(text, found):
+    days = frozenset({("vor", "#", "jahren")})
+    doc = _NLP.make_doc(text)
+    words = [fold(t.text) for t in doc]
+    candidates = [i for i, w in enumerate(words) if w == "jahren"]
+    spans = past_times(words.__getitem__, len(words), candidates, days, _SINCE,
+                       lambda word: word.isdigit() or word == "zwei")
+    assert [doc[a:b].text for a, b in spans] == found

@@ -68,6 +68,10 @@ import pytest
     ("Prueba cruzada negativa ayer", "medical_logistics"),  # "cruzada" names the test: no act that stands
     ("Crossmatch négatif antérieur", "medical_logistics"),
     ("Kreuzprobe negativ vor einem Jahr", "medical_logistics"),
+    ("Lufttüchtig vor zwei Jahren", "aviation_maintenance"),  # a count in the day gone by
+    ("Abschlussbereit vor drei Tagen", "mortgage"),
+    ("Lufttüchtig vor vielen Jahren", "aviation_maintenance"),
+    ("Apte au vol il y a deux jours", "aviation_maintenance"),
     ("Kreuzprobe negativ, lange her", "medical_logistics"),  # a clause of its own beside the state
     ("Airworthy, yesterday", "aviation_maintenance"),
     ("Airworthy. Yesterday.", "aviation_maintenance"),  # a sentence of its own
@@ -92,6 +96,7 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Flugzeug wurde geprüft, lufttüchtig", "aviation_maintenance"),  # "wurde" is not "würde"
     ("Lufttüchtig im Hangar 3", "aviation_maintenance"),  # "im", which spaCy's English exceptions split
     ("Im Hangar: lufttüchtig", "aviation_maintenance"),
+    ("Lufttüchtig seit zwei Jahren", "aviation_maintenance"),  # it holds since then
     ("1st aircraft airworthy", "aviation_maintenance"),  # the first: no other to pick
     ("1er lot libéré", "pharma_qa"),
     ("Airworthy, gate 2A", "aviation_maintenance"),  # an identifier, no ordinal's ending
