@@ -366,6 +366,9 @@ class CoverageRules:
         self.speaker_manners = self.speaker_channels - self.stop  # how or when, not the words that join
         self.attributions = frozenset(_fold(w) for pack in packs for w in pack.attribution_prepositions)
         self.sign_offs = frozenset(_fold(w) for pack in packs for w in pack.sign_offs)
+        self.sign_off_thanks = frozenset(tuple(_fold(t) for t in tokenize(w) if t.strip())
+                                         for pack in packs for w in pack.sign_off_thanks)
+        self.signed_articles = frozenset(_fold(w) for pack in packs for w in pack.signed_articles)
         self.speaker_clitics = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.speaker_clitics)
         self.clitic_words = frozenset(phrase[0] for phrase in self.speaker_clitics)
         self.subjectless_saying = frozenset(_fold(w) for pack in packs for w in pack.subjectless_saying)
@@ -375,7 +378,8 @@ class CoverageRules:
         self.closing_speakers = frozenset(_fold(w) for pack in packs for w in pack.closing_speakers)
         self.inverted_speakers = frozenset(_fold(w) for pack in packs for w in pack.inverted_speakers)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
-                       | self.attributions | self.sign_offs | self.subjectless_saying)
+                       | self.attributions | self.sign_offs | self.subjectless_saying
+                       | {phrase[0] for phrase in self.sign_off_thanks})
         # a time a clearance is set for ("by 18:00"), or a past it is stated for ("was airworthy"):
         # ``core.time_conditions``
         self.time_keys = frozenset(_fold(max(w.split(), key=len)) for pack in packs for w in pack.time_prepositions)
@@ -677,7 +681,7 @@ class CoverageRules:
                              self.speaker_clitics, self.subjectless_saying, self.report_conjunctions,
                              self.object_pronouns, lambda i: explained[i] is STOP_WORD, self.clitic_leads,
                              self.closing_speakers, self.inverted_speakers,
-                             lambda i: i > 0 and starts[i] == ends[i - 1])
+                             lambda i: i > 0 and starts[i] == ends[i - 1], self.sign_off_thanks, self.signed_articles)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],

@@ -47,7 +47,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   leads: FrozenSet[str] = frozenset(),
                   closing: FrozenSet[str] = frozenset(),
                   inverted: FrozenSet[str] = frozenset(),
-                  glued: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
+                  glued: Callable[[int], bool] = lambda i: False,
+                  thanks: FrozenSet[Tuple[str, ...]] = frozenset(),
+                  articles: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -108,6 +110,11 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     inverted (FrozenSet[str]): Pronouns that name a speaker glued by a hyphen after a word of
         saying (fr "dit-on" where the tokenizer cuts "-" from "on"); spaced, the hyphen is a dash.
     glued (Callable[[int], bool]): Whether a token touches the token before it.
+    thanks (FrozenSet[Tuple[str, ...]]): Thanks that may close a message ("thank you", "vielen
+        dank"): opening a sentence after a statement's end, then a comma and a party with its
+        article that ends the text, they sign it ("Clear to close. Thank you, the borrower");
+        without the article they may thank the party ("Thanks, borrower").
+    articles (FrozenSet[str]): The articles a signed party carries after thanks ("the", "der").
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -118,9 +125,15 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         """The party of a label made of tokens first..end-1: a party and how it spoke only."""
         return _label_party(words, first, end, parties, channels, is_name)
 
+    thanked = frozenset(phrase[0] for phrase in thanks)
     for i in candidates:
         word = words(i)
         span = None  # the tokens a label quotes: all of it
+        if word in thanked:
+            end = _thanks_signature(words, n, i, thanks, articles, is_term, label_party)
+            if end is not None and (not out or i >= out[-1][1]):
+                out.append((i, end))
+            continue
         if closes_label(word):
             first = _label_start(words, i, parties, channels)
             party = label_party(first, i) if first < i and opens_sentence(words, first) else None
@@ -329,6 +342,22 @@ def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: C
 
 #: the most words a sign-off holds before its word of ``sign_offs`` ("Mit freundlichen Grüßen")
 _SIGN_OFF_LEAD = 2
+
+
+def _thanks_signature(words: Callable[[int], str], n: int, i: int, thanks: FrozenSet[Tuple[str, ...]],
+                      articles: FrozenSet[str], is_term: Callable[[int], bool],
+                      label_party: Callable[[int, int], Optional[int]]) -> Optional[int]:
+    """Where the signature ends that thanks at token i open (``hearsay_spans``' ``thanks``), or None."""
+    if i < 1 or not ends_statement(words(i - 1)) or not any(is_term(j) for j in range(i)):
+        return None
+    said = [len(phrase) for phrase in thanks if tuple(words(j) for j in range(i, min(n, i + len(phrase)))) == phrase]
+    if not said:
+        return None
+    comma = i + max(said)
+    if comma + 2 >= n or words(comma) != "," or words(comma + 1) not in articles:
+        return None
+    end = _text_end(words, n, comma + 2)
+    return end if end > comma + 2 and label_party(comma + 1, end) is not None else None
 
 
 def _sign_off_opens(words: Callable[[int], str], i: int) -> bool:

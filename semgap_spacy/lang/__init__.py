@@ -155,6 +155,12 @@ class LanguagePack(BaseModel):
     #: words that close a message before its signature: after a sentence's end, a party that then
     #: ends the text signs it, as after a dash ("Clear to close. Regards, the borrower")
     sign_offs: List[str] = []
+    #: thanks that may close a message ("thank you", "vielen dank"): after a sentence's end, then a
+    #: comma and a party with its article (``signed_articles``) that ends the text, they sign it
+    #: ("Clear to close. Thank you, the borrower"); "Thanks, borrower" may thank them (``core.hearsay``)
+    sign_off_thanks: List[str] = []
+    #: the articles of a party that signs after thanks ("the", "el", "le", "der")
+    signed_articles: List[str] = []
     #: words that name where a clearance came from when they open a clause of their own right
     #: after the clearance's and a party ends it ("Airworthy, from the captain", ``core.hearsay``)
     attribution_prepositions: List[str] = []
@@ -268,7 +274,7 @@ class LanguagePack(BaseModel):
                                    "inverted_speakers",
                                    "subjectless_saying", "report_conjunctions", "object_pronouns",
                                    "speaker_channels",
-                                   "sign_offs",
+                                   "sign_offs", "sign_off_thanks", "signed_articles",
                                    "attribution_prepositions",
                                    "check_verbs", "check_verbs_present", "later_words", "clock_prepositions",
                                    "check_prepositions",

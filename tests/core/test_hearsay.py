@@ -186,6 +186,11 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Abschlussbereit. Viele Grüße, der Borrower", "mortgage"),  # a sign-off of two words or three
     ("Autorisé à clôturer. Bien à vous, le borrower", "mortgage"),
     ("Clear to close. Yours, the borrower", "mortgage"),
+    # thanks, then a party with its article that ends the text, sign it
+    ("Clear to close. Thank you, the borrower.", "mortgage"),
+    ("Clear to close. Thank you so much, the borrower.", "mortgage"),
+    ("Lote liberado. Gracias, el cliente.", "pharma_qa"),
+    ("Lufttüchtig. Vielen Dank, der Pilot.", "aviation_maintenance"),
     # an attribution may say when and how the party spoke, and may name the channel first
     ("Airworthy, from the captain this morning.", "aviation_maintenance"),
     ("Clear to close, from the borrower on the phone today.", "mortgage"),
@@ -245,6 +250,12 @@ def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     ("Prueba cruzada negativa confirmada por el laboratorio", "medical_logistics"),  # a party with authority
     ("Kreuzprobe negativ, vom Labor bestätigt", "medical_logistics"),
     ("Lot libéré par QA ce matin", "pharma_qa"),
+    # thanks without an article may thank the party; thanks alone sign nothing
+    ("Clear to close. Thanks, borrower.", "mortgage"),
+    ("Clear to close. Thank you.", "mortgage"),
+    ("Clear to close. Thank you, the underwriter.", "mortgage"),  # a party with that authority
+    ("Thanks, the borrower signed. Clear to close.", "mortgage"),  # no sentence's end before the thanks
+    ("Clear to close. Thanks to the borrower for the docs.", "mortgage"),
 ])
 def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
