@@ -17,8 +17,8 @@ counted words may stand between the sides: in es and fr up to three ("2
 lotes de 5", "2 pruebas cruzadas negativas de 3", "4 lots parmi 6"; with the
 sides in words one, before "sur" only: "un lot sur deux", while "un equipo de
 dos" is a size); in en one or two, where the whole ends its clause or a
-participle follows it and is at most ten times the part ("3 wheels of 4
-checked"; "3 shipments of 200" is a size). A count written in words,
+participle or "ok" follows it and is at most ten times the part ("3 wheels of 4
+checked", "3 wheels of 4 ok", "three wheels of four were checked"; "3 shipments of 200" is a size). A count written in words,
 one side or both, is a part when its two sides differ ("two of three lots",
 "one of the 2 borrowers", "zwei von drei Proben"; spaCy's ``like_num`` of the
 pack languages, or a pack's ``number_words``): the reader has no value for
@@ -44,11 +44,18 @@ _COUNT = re.compile(
 #: auxiliary or two or not ("3 wheels of 4 were checked", "1 wire of 2 has been sent"), since "3
 #: shipments of 200 vials" is a size, and where the whole is at most ``_SIZE_RATIO`` times the part ("1
 #: order of 250", "4 orders of 100 booked": sizes, not parts)
+_AFTER_COUNTED = (r"(?=\s*(?:[^\w\s]|$)"
+                  r"|\s+(?:(?:were|was|are|is|have|has|had|been|got|get|now|just|all|also|already)\s+){0,3}"
+                  r"(?:[^\W\d_]+ed|done|complete|sent|paid|found|seen|shown|made|taken|given|written|read|built"
+                  r"|set|run|ok|okay|good|fine)\b)")
 _COUNTED = re.compile(
-    r"(?<![\w.,/:-])(\d{1,4})\s+(?:[^\W\d_]+\s+){1,2}of\s+" + _DETERMINERS
-    + r"(\d{1,4})(?=\s*(?:[^\w\s]|$)"
-    r"|\s+(?:(?:were|was|are|is|have|has|had|been|got|get|now|just|all|also|already)\s+){0,3}"
-    r"(?:[^\W\d_]+ed|done|complete|sent|paid|found|seen|shown|made|taken|given|written|read|built|set|run)\b)",
+    r"(?<![\w.,/:-])(\d{1,4})\s+(?:[^\W\d_]+\s+){1,2}of\s+" + _DETERMINERS + r"(\d{1,4})" + _AFTER_COUNTED,
+    re.IGNORECASE)
+#: the same in English words ("three wheels of four were checked"), both sides in words: "one
+#: order of 250" is a size
+_SMALL = r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_COUNTED_WORDS = re.compile(
+    r"(?<![\w.,/:-])" + _SMALL + r"\s+(?:[^\W\d_]+\s+){1,2}of\s+" + _DETERMINERS + _SMALL + r"\b" + _AFTER_COUNTED,
     re.IGNORECASE)
 _SIZE_RATIO = 10
 #: a count with a side in words ("two of three"), its sides read by ``number_word``
@@ -90,6 +97,8 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> Lis
            if 0 <= int(found.group(1)) < int(found.group(2))]
     out += [(first, end) for found, _, first, end in token_matches(_COUNTED, text, starts, ends)
             if int(found.group(1)) < int(found.group(2)) <= _SIZE_RATIO * max(1, int(found.group(1)))]
+    out += [(first, end) for found, _, first, end in token_matches(_COUNTED_WORDS, text, starts, ends)
+            if found.group(1).casefold() != found.group(2).casefold()]
     for found, _, first, end in (list(token_matches(_WORDED, text, starts, ends))
                                  + list(token_matches(_WORDED_SUR, text, starts, ends))):
         low, high = found.group(1), found.group(2)

@@ -45,6 +45,9 @@ def _counts(text):
     ("Clear to close, 1 borrower of 2 has signed", ["1 borrower of 2"]),
     ("Clear to close, 1 wire of 2 sent", ["1 wire of 2"]),  # an irregular participle
     ("Airworthy; 3 wheels of 4 have now been checked", ["3 wheels of 4"]),  # an adverb among the auxiliaries
+    ("Airworthy; 3 wheels of 4 ok", ["3 wheels of 4"]),  # a state after the whole
+    ("Airworthy; three wheels of four were checked", ["three wheels of four"]),  # both sides in words
+    ("Airworthy three wheels of four checked", ["three wheels of four"]),  # a word before the part
     # de "der", "eine"; es and fr with up to three counted words between, in words one before "sur"
     ("Abschlussbereit, zwei der drei", ["zwei der drei"]),
     ("Abschlussbereit: 2 der 3 Borrower unterschrieben", ["2 der 3"]),
@@ -73,6 +76,8 @@ def test_a_part_of_a_count(text, found):
     "Batch released; 4 orders of 100 booked",
     "Batch released; 2 pallets of 5 vials",  # a word that is no participle follows the whole
     "Clear to close; 2 borrowers of 2 signed",
+    "Airworthy; four wheels of four checked",
+    "Batch released; one order of 250 sent",  # one side in words, one in digits: a size
     "Prueba cruzada negativa, un equipo de dos en el laboratorio",  # a team of two: a size
     "Lot libéré, un total de trois lots",
     "Eine der Akten ist signiert",  # "eine" before no number is an article
