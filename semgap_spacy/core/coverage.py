@@ -69,7 +69,7 @@ from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, ne
 from .reasons import make_reason
 from .time_conditions import TIME_CONDITION, past_states, past_times, states_to_come, time_conditions
 from .context import closes_question
-from .number_shapes import is_four_digit_clock, is_impossible_time_or_date, is_time_or_date
+from .number_shapes import is_bare_clock, is_impossible_time_or_date, is_time_or_date
 from .textview import digit_spellings, read_word
 
 TERM, CUE, STOP_WORD, DOMAIN_PHRASE, SHAPE, NAME, NEUTRAL = (
@@ -1008,7 +1008,7 @@ class CoverageRules:
                 word = words(k)
                 if explained[k] is TERM or word in self.check_done:
                     return False  # it reports the clearance, or a check done ("Checks complete 06:30")
-                clock = is_four_digit_clock(word) and words(previous_word(words, k - 1)) in self.clock_prepositions
+                clock = is_bare_clock(word) and words(previous_word(words, k - 1)) in self.clock_prepositions
                 if word in self.later_words or (is_time_or_date(word) and any(ch.isdigit() for ch in word)) or clock:
                     after = next_word(words, n, k + 1)
                     if after < n and (closes_label(words(after)) or words(after) in SIGNATURE_MARKS):
@@ -1087,6 +1087,32 @@ class CoverageRules:
                 before = self.neutral_after.get(_fold(text[starts[i]:ends[i]]))
                 if before and _fold(text[starts[i - 1]:ends[i - 1]]) in before:
                     explained[i] = STOP_WORD
+        return explained
+
+    def explain_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
+                         ends: Sequence[int]) -> List[Optional[str]]:
+        """Rule 5 for an ordinal past the first in digits ("2nd", "2º", "3e") in a clause without a
+        term, in place: there it orders something else ("Airworthy; 2nd sector 10am", "Clear to
+        close, closing on the 3rd"); beside the term it picks one of several ("2nd aircraft
+        airworthy": which one?) and stays unexplained (``_word_rule``).
+
+        explained (List[Optional[str]]): The rule per token, completed here.
+        text (str): The text; starts, ends: the tokens' character offsets.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        if self._ordinal is None or not _DIGIT.search(text):
+            return explained
+        n = len(explained)
+        for i in range(n):
+            if explained[i] is None and self._ordinal.fullmatch(text[starts[i]:ends[i]]):
+                first = i
+                while first > 0 and not _ends_clause(text[starts[first - 1]:ends[first - 1]]):
+                    first -= 1
+                end = i + 1
+                while end < n and not _ends_clause(text[starts[end]:ends[end]]):
+                    end += 1
+                if TERM not in explained[first:end]:
+                    explained[i] = SHAPE
         return explained
 
     def explain_split(self, explained: List[Optional[str]], text: str, starts: Sequence[int],

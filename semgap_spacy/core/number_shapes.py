@@ -85,9 +85,14 @@ def is_impossible_time_or_date(value: str) -> bool:
     return not all(_possible(part) for part in parts)
 
 
-def is_four_digit_clock(value: str) -> bool:
-    """Whether a token is four digits that a clock may show written without a colon ("1400",
-    "0600"): a time only where a word says so ("at 1400"), since "lot 1400" is a number."""
+#: a clock time with a dot for its colon ("14.00", "9.30"), which is also a decimal number
+_DOT_CLOCK = re.compile(r"(?:[01]?[0-9]|2[0-3])\.[0-5][0-9]")
+
+
+def is_bare_clock(value: str) -> bool:
+    """Whether a token is a clock time without its colon: four digits ("1400",
+    "0600"), or a dot for the colon ("14.00"): a time only where a word says so ("at
+    1400", "at 14.00"), since "lot 1400" and "pH 14.00" are numbers."""
     value = value.rstrip(".")  # "at 1400Z." as a tokenizer may leave it
     digits = value[:-1] if value[-1:] in ("Z", "z", "L", "l") else value  # "1400Z": Zulu, "1400L": local
-    return FOUR_DIGIT_CLOCK.fullmatch(digits) is not None
+    return FOUR_DIGIT_CLOCK.fullmatch(digits) is not None or _DOT_CLOCK.fullmatch(value) is not None

@@ -101,6 +101,8 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("1er lot libéré", "pharma_qa"),
     ("Airworthy, gate 2A", "aviation_maintenance"),  # an identifier, no ordinal's ending
     ("Airworthy, gate 2a", "aviation_maintenance"),
+    ("Clear to close, closing on the 3rd", "mortgage"),  # an ordinal in a clause without a term
+    ("Lote liberado: LOT-42, 2º envío", "pharma_qa"),
     # everyday phrases around those words ("be right back", "as said", "thanks for doing")
     ("Lufttüchtig, bin gleich zurück", "aviation_maintenance"),
     ("Wie gesagt: abschlussbereit", "mortgage"),

@@ -235,6 +235,7 @@ UNSAFE = [
     ('medical_logistics', 'xm neg; lab confirms at 14:00'),
     ('medical_logistics', 'Negative crossmatch, lab confirms at 1400.'),  # four digits after "at"
     ('medical_logistics', 'Negative crossmatch; lab confirms at 1400Z.'),  # Zulu time
+    ('medical_logistics', 'Negative crossmatch; lab confirms at 14.00.'),  # a dot for the colon
     ('medical_logistics', 'Negative crossmatch; lab confirms @ 1400.'),
     ('medical_logistics', 'Crossmatch négatif ; laboratoire confirme à 14:00.'),  # fr present tense
     ('pharma_qa', 'Lot libéré ; confirme avec le laboratoire'),  # fr order
@@ -280,6 +281,7 @@ UNSAFE = [
 HARMLESS = [
     ('aviation_maintenance', 'Aircraft is airworthy.'),
     ('pharma_qa', 'Lot released; QA checks lot 1400.'),  # four digits without "at": a number
+    ('medical_logistics', 'Negative crossmatch; lab confirmed at 14.00.'),  # a check done
     ('aviation_maintenance', 'Check: N123AB airworthy.'),  # a label heading the report
     ('medical_logistics', 'Crossmatch négatif, confirmé par le laboratoire à 10h05.'),  # "confirmé": done
     ('mortgage', 'Loan has been cleared to close.'),
