@@ -25,7 +25,7 @@ from .decision_record import Deferred, freeze_findings, stand_ins as coverage_st
 from .own_forms import OwnForms
 from .reasons import (BLOCK, CLEARING_CODES, ESCALATE, PROCEED, RANK as _RANK, UNREADABLE_CASE, decide, make_reason,
                       outcome_for)
-from .textview import STRUCK
+from .textview import STACKED, STRUCK
 
 
 class Mark(NamedTuple):
@@ -188,7 +188,9 @@ def _suspicious_reasons(records) -> List[dict]:
     for record in records:
         chars = record.get("characters") or []
         named = ", ".join(f"{c['code_point']} {c['name']}" for c in chars)
-        what = "is struck through" if all(c.get("script") == STRUCK for c in chars) else "mixes scripts"
+        scripts = {c.get("script") for c in chars}
+        what = ("is struck through" if scripts == {STRUCK} else "carries marks piled on a letter" if scripts == {STACKED}
+                else "is struck through or marked over" if scripts <= {STRUCK, STACKED} else "mixes scripts")
         out.append(make_reason("suspicious_characters", f"{record['evidence']!r} {what}: {named}",
                                start_char=record["start_char"], end_char=record["end_char"],
                                evidence=record["evidence"], characters=[dict(c) for c in chars]))

@@ -38,7 +38,7 @@ from typing import FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Tu
 from ..util.caches import cached
 
 __all__ = ["TextView", "TokenReading", "SuspiciousChar", "read_text", "read_token", "read_word", "is_ignorable",
-           "is_canonical", "reads_as_itself", "digit_spellings", "token_matches", "STRUCK"]
+           "is_canonical", "reads_as_itself", "digit_spellings", "token_matches", "STRUCK", "STACKED"]
 
 
 def _code_point(spec: str) -> int:
@@ -62,8 +62,11 @@ def _rules() -> dict:
                for d, letters in digits.items()):
         raise ValueError("textview.json: digit_lookalikes maps one digit to lower-case letters")
     overlays = frozenset(chr(_code_point(p)) for p in raw["strike_overlays"]["points"])
+    most = raw["stacked_marks"]["most"]
+    if not isinstance(most, int) or isinstance(most, bool) or most < 1:
+        raise ValueError("textview.json: stacked_marks.most is a whole number of at least 1")
     return {"ignorable": frozenset(ignorable), "common": common, "augmented": augmented, "digits": digits,
-            "overlays": overlays}
+            "overlays": overlays, "most_marks": most}
 
 
 def is_ignorable(ch: str) -> bool:
@@ -364,6 +367,8 @@ class SuspiciousChar(NamedTuple):
 
 #: the ``script`` of a strike-through overlay mark (``textview.json``'s ``strike_overlays``)
 STRUCK = "STRUCK"
+#: the ``script`` of a combining mark past ``textview.json``'s ``stacked_marks`` on one letter
+STACKED = "STACKED"
 
 
 class TokenReading(NamedTuple):
@@ -475,7 +480,7 @@ def read_token(text: str) -> TokenReading:
     normal = _nfkc(text)
     overlays = _rules()["overlays"]
     struck = tuple(SuspiciousChar(raw, f"U+{ord(raw):04X}", unicodedata.name(raw, "UNNAMED"), STRUCK, offset)
-                   for offset, raw in enumerate(text) if raw in overlays)
+                   for offset, raw in enumerate(text) if raw in overlays) + _stacked(text, overlays)
     scripts = [s for s in map(_letter_script, normal) if s is not None]
     if not _is_mixed(frozenset(scripts)):
         return TokenReading(normal, struck)
@@ -501,6 +506,20 @@ def read_token(text: str) -> TokenReading:
         latin = _latin_lookalike(ch) if script is not None and script != "LATIN" else None
         skeleton.append(latin if latin is not None else ch)
     return TokenReading(_nfkc("".join(skeleton)), tuple(suspicious) + struck)
+
+
+def _stacked(text: str, overlays: frozenset) -> Tuple[SuspiciousChar, ...]:
+    """The combining marks of a token past ``stacked_marks.most`` on one letter (overlays aside,
+    which are named as such)."""
+    most, out, run = _rules()["most_marks"], [], 0
+    for offset, raw in enumerate(text):
+        if not unicodedata.combining(raw):
+            run = len(unicodedata.normalize("NFD", raw)) - 1  # the marks a precomposed letter holds ("é")
+            continue
+        run += 1
+        if run > most and raw not in overlays:
+            out.append(SuspiciousChar(raw, f"U+{ord(raw):04X}", unicodedata.name(raw, "UNNAMED"), STACKED, offset))
+    return tuple(out)
 
 
 #: punctuation at either end of a token ("A0G.")

@@ -6,7 +6,7 @@ import unicodedata
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from semgap_spacy.core.textview import STRUCK, TextView, digit_spellings, is_ignorable, read_text, read_token
+from semgap_spacy.core.textview import STACKED, STRUCK, TextView, digit_spellings, is_ignorable, read_text, read_token
 from tests.perturb import FAMILIES, HOMOGLYPHS, perturb, perturbations
 
 # The texts of issue 11 that proceed today, with what a person reads in them.
@@ -269,3 +269,20 @@ def test_a_strike_through_overlay_is_suspicious_and_the_word_reads_as_its_letter
     assert reading.canonical == "ok\u0336" and [c.script for c in reading.suspicious] == [STRUCK]
     assert reading.suspicious[0].offset == 2
     assert not read_token("ok\u0301").suspicious  # an accent is no overlay
+
+
+@pytest.mark.parametrize("token, offsets", [
+    ("Cle\u0301\u0301\u0301ar", [5]),  # three marks on one letter: the third is one too many
+    ("Cl\u00e9\u0301\u0301ar", [4]),  # a precomposed letter's own mark counts
+    ("e" + "\u0301" * 6, [3, 4, 5, 6]),
+])
+def test_marks_piled_on_a_letter_are_suspicious(token, offsets):
+    reading = read_token(token)
+    assert [c.offset for c in reading.suspicious] == offsets
+    assert {c.script for c in reading.suspicious} == {STACKED}
+
+
+@pytest.mark.parametrize("token", ["Cl\u00e9ar", "Nguy\u1ec5n", "Nguye\u0302\u0303n", "\u00e9\u0301"])
+def test_two_marks_on_a_letter_are_not_suspicious(token):
+    # Vietnamese writes two on one letter ("ễ": a circumflex and a tilde)
+    assert not read_token(token).suspicious

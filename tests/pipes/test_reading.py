@@ -92,6 +92,16 @@ def test_a_struck_through_word_escalates_naming_the_overlay(decide):
     assert decide("Batch released", domain="pharma_qa")["decision"] == "proceed"
 
 
+def test_marks_piled_on_a_letter_escalate(decide):
+    # a person sees a smear; matching alone would fold the marks away like accents and read "Clear"
+    text = "Cle" + "\u0301" * 50 + "ar to close"
+    decision = decide(text, domain="mortgage")
+    assert decision["decision"] == "escalate"
+    reason = next(r for r in decision["reasons"] if r["code"] == "suspicious_characters")
+    assert "piled on a letter" in reason["message"]
+    assert decide("Cle\u0301ar to close", domain="mortgage")["decision"] == "proceed"
+
+
 def test_one_script_words_are_not_suspicious(decide):
     decision = decide("Clear to close, \u0434\u043e\u043c", domain="mortgage")
     assert not any(r["code"] == "suspicious_characters" for r in decision["reasons"])
