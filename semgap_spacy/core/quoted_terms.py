@@ -10,11 +10,15 @@ After a colon the marks quote what a speaker or a field said ('Underwriter:
 "clear to close"'), and the other rules read the label. Backticks are chat
 formatting ("`airworthy` N155RW" is set as code), not quotation.
 """
-from typing import Any, List, Sequence
+from typing import Any, Dict, FrozenSet, List, Sequence
 
-#: marks that open a quotation, each with the marks that may close it
-_PAIRS = {'"': '"“”', "“": "”“\"", "„": "“”\"", "«": "»", "»": "«", "‘": "’‘'", "'": "'’", "‹": "›",
-          "‚": "‘’'", "❝": "❞", "「": "」", "『": "』", "＂": "＂"}
+#: marks that open a quotation, each with the marks that may close it (two apostrophes typed for a
+#: double quotation mark, "''", are one token)
+_PAIRS: Dict[str, FrozenSet[str]] = {
+    **{opening: frozenset(closing) for opening, closing in {
+        '"': '"“”', "“": "”“\"", "„": "“”\"", "«": "»", "»": "«", "‘": "’‘'", "'": "'’", "‹": "›",
+        "‚": "‘’'", "❝": "❞", "「": "」", "『": "』", "＂": "＂"}.items()},
+    "''": frozenset({"''"})}
 #: a sentence's end or a comma the quotation may hold after the term ('"Clear to close."', «Lot libéré.»)
 _INNER_ENDS = frozenset(".!,;…")
 
@@ -44,7 +48,12 @@ def unread_quoted_terms(explained: List[Any], text: str, starts: Sequence[int], 
         while close < n and text[starts[close]:ends[close]] in _INNER_ENDS:
             close += 1
         closing = text[starts[close]:ends[close]] if close < n else ""
-        if opening in _PAIRS and len(closing) == 1 and closing in _PAIRS[opening] and not after_colon:
+        if opening in _PAIRS and closing in _PAIRS[opening] and not after_colon:
             explained[i - 1] = explained[close] = None
         i = end
+    for i, rule in enumerate(explained):  # marks the tokenizer left on the term's word ("＂Airworthy＂")
+        word = text[starts[i]:ends[i]]
+        if (rule is term and len(word) > 2 and word[0] in _PAIRS and word[-1] in _PAIRS[word[0]]
+                and not (i > 0 and text[starts[i - 1]:ends[i - 1]] == ":")):
+            explained[i] = None
     return explained

@@ -19,6 +19,9 @@ def _marks(text, explained):
 def test_marks_right_around_the_term_are_left_unexplained():
     assert _marks('" airworthy "', [S, T, S]) == [None, T, None]
     assert _marks("« prêt pour la clôture »", [S, T, T, T, T, S]) == [None, T, T, T, T, None]
+    assert _marks("'' airworthy ''", [S, T, S]) == [None, T, None]  # two apostrophes for a double mark
+    assert _marks("＂airworthy＂", [T]) == [None]  # marks the tokenizer left on the term's word
+    assert _marks("status : ＂airworthy＂", ["stop", S, T]) == ["stop", S, T]  # what a field said
 
 
 @pytest.mark.parametrize("text, explained", [
@@ -39,12 +42,14 @@ def test_other_marks_stay_explained(text, explained):
     ('"Clear to close."', "mortgage"),  # a sentence's end inside the quotation
     ("«Lot libéré.»", "pharma_qa"),
     ("„Lufttüchtig.“", "aviation_maintenance"),
+    ("''Clear to close''", "mortgage"),
+    ("＂Airworthy＂", "aviation_maintenance"),
 ])
 def test_a_quoted_clearance_escalates_with_its_marks_quoted(decide, text, domain):
     decision = decide(text, domain=domain)
     assert decision["decision"] == "escalate"
     quoted = [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]]
-    assert set(quoted) & {'"', "“", "”", "'", "«", "»", "„"}
+    assert any(mark in word for word in quoted for mark in ('"', "“", "”", "'", "«", "»", "„", "＂"))
 
 
 def test_a_forwarded_quotation_is_read_word_by_word(decide):
