@@ -69,6 +69,7 @@ from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, ne
 from .reasons import make_reason
 from .time_conditions import TIME_CONDITION, past_states, past_times, states_to_come, time_conditions
 from .context import closes_question
+from .approximations import unread_approximations
 from .number_shapes import is_bare_clock, is_impossible_time_or_date, is_time_or_date
 from .textview import digit_spellings, read_word
 
@@ -374,6 +375,12 @@ class CoverageRules:
         self.subjectless_saying = frozenset(_fold(w) for pack in packs for w in pack.subjectless_saying)
         self.report_conjunctions = frozenset(_fold(w) for pack in packs for w in pack.report_conjunctions)
         self.object_pronouns = frozenset(_fold(w) for pack in packs for w in pack.object_pronouns)
+        # "Airworthy ~", "Lufttüchtig ca.": "about" with no value after it (``core.approximations``)
+        self.approximation_marks = approximation_marks()
+        self.approximation_words = frozenset(_fold(w) for pack in packs for w in pack.approximation_words)
+        self._approximation = re.compile("|".join(
+            [re.escape(m) for m in sorted(self.approximation_marks, key=len, reverse=True)]
+            + [r"\b" + re.escape(w) + r"\b" for w in sorted(self.approximation_words)]), re.IGNORECASE)
         self.clitic_leads = frozenset(_fold(w) for pack in packs for w in pack.clitic_leads)
         self.closing_speakers = frozenset(_fold(w) for pack in packs for w in pack.closing_speakers)
         self.inverted_speakers = frozenset(_fold(w) for pack in packs for w in pack.inverted_speakers)
@@ -1089,6 +1096,15 @@ class CoverageRules:
                     explained[i] = STOP_WORD
         return explained
 
+    def unread_approximations(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
+                              ends: Sequence[int]) -> List[Optional[str]]:
+        """A mark or word of approximation with no value after it in its clause, unexplained in
+        place (``core.approximations``); only a text that holds one is read further."""
+        if self._approximation.search(text) is None:
+            return explained
+        return unread_approximations(explained, text, starts, ends, self.approximation_marks,
+                                     self.approximation_words, number_word)
+
     def explain_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                          ends: Sequence[int]) -> List[Optional[str]]:
         """Rule 5 for an ordinal past the first in digits ("2nd", "2º", "3e") in a clause without a
@@ -1291,14 +1307,21 @@ class CoverageRules:
 
 
 @lru_cache(maxsize=1)
-def _trouble_data() -> Tuple[FrozenSet[str], FrozenSet[str]]:
+def _trouble_data() -> Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]:
     raw = json.loads(resources.files("semgap_spacy.data").joinpath("trouble_symbols.json").read_text("utf-8"))
     data = raw["semgap_trouble_symbols"]
     symbols = [entry.get("symbol") for entry in data["symbols"]]
     glad = [entry.get("symbol") for entry in data.get("glad_faces", ())]
-    if not all(isinstance(s, str) and s.strip() for s in symbols + glad):
+    about = list(data["approximation_marks"]["marks"])
+    if not all(isinstance(s, str) and s.strip() for s in symbols + glad + about):
         raise ValueError("trouble_symbols.json: every entry needs a symbol")
-    return frozenset(symbols), frozenset(glad)
+    return frozenset(symbols), frozenset(glad), frozenset(about)
+
+
+def approximation_marks() -> FrozenSet[str]:
+    """The marks of ``data/trouble_symbols.json``'s ``approximation_marks`` ("~", "≈", "±"): with
+    no value after them in their clause, rule 5 does not explain them (``core.approximations``)."""
+    return _trouble_data()[2]
 
 
 def trouble_symbols() -> FrozenSet[str]:

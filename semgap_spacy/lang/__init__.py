@@ -80,6 +80,10 @@ class LanguagePack(BaseModel):
     #: of several ("2nd aircraft airworthy": which one?), as the ordinal words of
     #: ``never_neutral_added`` do; elsewhere it orders something else ("Airworthy; 2nd sector")
     ordinal_suffixes: List[str] = []
+    #: words that say "about" ("ca", "circa"): with no value after them in their clause the
+    #: statement holds only roughly ("Lufttüchtig ca."), as with the marks of
+    #: ``data/trouble_symbols.json``'s ``approximation_marks`` (``core.approximations``)
+    approximation_words: List[str] = []
     #: a never-neutral stop word that rule 3 still explains right after one of these words:
     #: en "back" reports a reversal ("sent back", "back with underwriting") but not in
     #: "called back", the spec's own example of a text that proceeds once its name is taught
@@ -264,7 +268,7 @@ class LanguagePack(BaseModel):
     clinical_cues: CueSet
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral", "never_neutral_added",
-                                   "never_neutral_cased", "ordinal_suffixes",
+                                   "never_neutral_cased", "ordinal_suffixes", "approximation_words",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words", "question_openers",

@@ -1,0 +1,58 @@
+"""A mark that says "about" with nothing to be about: "Airworthy ~", "Lufttüchtig ca.".
+
+Rule 5 of §4.1 explains "~", "≈" and "±" by their shape, and spaCy counts de
+"ca" among its stop words (rule 3). Before a value they belong to it ("ETA ~
+14:00", "funds ≈ $412,000", "4 ± 2 °C"), and the quantity reader reads it. With
+no value after them in their clause they say the statement holds only roughly
+("Airworthy ~", "~ Airworthy", "Negative crossmatch ≅"), which a clearance
+cannot: the mark is then left unexplained, so the clause escalates with it
+quoted. The marks are ``data/trouble_symbols.json``'s ``approximation_marks``,
+the words each pack's ``approximation_words``.
+"""
+from typing import Any, Callable, FrozenSet, List, Sequence
+
+from ..util.textnorm import fold
+from .questions import ends_statement
+
+#: marks that end the clause a mark of approximation stands in
+_CLAUSE_MARKS = frozenset({",", ";", ":", "(", ")", "-", "–", "—"})
+
+
+def unread_approximations(explained: List[Any], text: str, starts: Sequence[int], ends: Sequence[int],
+                          marks: FrozenSet[str], words: FrozenSet[str],
+                          is_number: Callable[[str], bool]) -> List[Any]:
+    """Leave unexplained, in place, each mark or word of approximation that no value follows
+    in its clause (see the module docstring).
+
+    explained (List[Any]): The rule per token.
+    text (str): The text; starts, ends: the tokens' character offsets.
+    marks (FrozenSet[str]): The marks, as written; words: the words, folded.
+    is_number (Callable[[str], bool]): Whether a word is a number in words ("two", "zwei").
+    RETURNS (List[Any]): ``explained``.
+    """
+    n = len(explained)
+    for i in range(n):
+        token = text[starts[i]:ends[i]]
+        if explained[i] is None or not (token in marks or fold(token) in words):
+            continue
+        j = i + 1
+        if j < n and text[starts[j]:ends[j]] == "." and starts[j] == ends[i]:
+            j += 1  # the abbreviation's dot: "ca."
+        if not _value_at(text, starts, ends, j, is_number):
+            explained[i] = None
+    return explained
+
+
+def _value_at(text: str, starts: Sequence[int], ends: Sequence[int], j: int,
+              is_number: Callable[[str], bool]) -> bool:
+    """Whether a value begins at token j: a word with a digit or a number in words, perhaps
+    after one sign that is no clause's end ("$ 412,000", "€ 200")."""
+    n = len(starts)
+    if j < n:
+        sign = text[starts[j]:ends[j]]
+        if not any(ch.isalnum() for ch in sign) and sign not in _CLAUSE_MARKS and not ends_statement(sign):
+            j += 1
+    if j >= n:
+        return False
+    word = text[starts[j]:ends[j]]
+    return any(ch.isdigit() for ch in word) or is_number(word)
