@@ -407,6 +407,11 @@ class CoverageRules:
         self.part_words = frozenset(_fold(w) for pack in packs for w in pack.part_words)
         # stop words that order steps, right beside a clearance's term ("Next: clear to close")
         self.step_words = frozenset(_fold(w) for pack in packs for w in pack.step_words)
+        # stop words that tie a clearance to an event, right beside its term ("Lufttüchtig nach
+        # Inspektion"): ``unexplain_conditions``
+        self.condition_prepositions = frozenset(_fold(w) for pack in packs for w in pack.condition_prepositions)
+        self.condition_events = frozenset(_fold(w) for pack in packs for w in pack.condition_events)
+        self.condition_articles = frozenset(_fold(w) for pack in packs for w in pack.condition_articles)
         # a check asked for or still to do ("Airworthy; check brakes", "lab will confirm"):
         # ``unexplain_checks``
         self.check_verbs = frozenset(_fold(w) for pack in packs for w in pack.check_verbs)
@@ -510,6 +515,7 @@ class CoverageRules:
                                                            folded in self.past_keys, folded in self.ago_keys,
                                                            folded in self.to_come_keys, folded in self.tag_ends,
                                                            folded in self.part_words or folded in self.step_words
+                                                           or folded in self.condition_prepositions
                                                            or folded in self.check_verbs
                                                            or folded in self.to_do_auxiliaries
                                                            or folded in self.progress_auxiliaries
@@ -945,6 +951,43 @@ class CoverageRules:
                 explained[i] = None
             elif folded in self.step_words and (term_beside(i, 1, True) or term_beside(i, -1, True)
                                                 or orders_a_step(i)):
+                explained[i] = None
+        return explained
+
+    def unexplain_conditions(self, explained: List[Optional[str]], text: str, reading: WordReading,
+                             keys: Sequence[Hashable], starts: Sequence[int],
+                             ends: Sequence[int]) -> List[Optional[str]]:
+        """Rule 3 taken back, in place, for a stop word of a pack's ``condition_prepositions``
+        that ties a clearance's term to an event of ``condition_events``, perhaps with an
+        article of ``condition_articles`` between: right after the term ("Lufttüchtig nach
+        Inspektion", "Kreuzprobe negativ vor dem Check") or opening the clause the term ends
+        ("Nach Check lufttüchtig"). The clearance holds after, before or with the event, which a
+        reader must place, as en "after" and es "después" say (never neutral there). de "nach"
+        and "vor" are too common to be never neutral: "nach AMM 05-10" (according to), "Flug
+        nach Hamburg", "gemeldet nach dem Check" (a participle between) stay stop words.
+
+        explained (List[Optional[str]]): The rule per token, changed here.
+        text (str): The text; starts, ends: the tokens' character offsets.
+        reading, keys: The words' facts (``read``) and the tokens' ORTH; only a text holding such a
+            word is read further.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        if not self.condition_prepositions or reading[1][PART].isdisjoint(keys):
+            return explained
+        words = _words_of(text, starts, ends)
+        n = len(explained)
+        for i in range(n):
+            if explained[i] is None or words(i) not in self.condition_prepositions:
+                continue
+            event = i + 1
+            if event < n and words(event) in self.condition_articles:
+                event += 1
+            if event >= n or words(event) not in self.condition_events:
+                continue
+            after_term = i > 0 and explained[i - 1] is TERM
+            before_term = (event + 1 < n and explained[event + 1] is TERM
+                           and (i == 0 or _ends_clause(words(i - 1))))
+            if after_term or before_term:
                 explained[i] = None
         return explained
 

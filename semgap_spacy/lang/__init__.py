@@ -80,6 +80,12 @@ class LanguagePack(BaseModel):
     #: of several ("2nd aircraft airworthy": which one?), as the ordinal words of
     #: ``never_neutral_added`` do; elsewhere it orders something else ("Airworthy; 2nd sector")
     ordinal_suffixes: List[str] = []
+    #: stop words that tie a clearance to an event of ``condition_events`` right beside its term
+    #: (de "Lufttüchtig nach Inspektion", "Nach Check lufttüchtig"), perhaps with an article of
+    #: ``condition_articles`` between; languages whose "after" is never neutral need none
+    condition_prepositions: List[str] = []
+    condition_events: List[str] = []
+    condition_articles: List[str] = []
     #: words that say "about" ("ca", "circa"): with no value after them in their clause the
     #: statement holds only roughly ("Lufttüchtig ca."), as with the marks of
     #: ``data/trouble_symbols.json``'s ``approximation_marks`` (``core.approximations``)
@@ -269,6 +275,7 @@ class LanguagePack(BaseModel):
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral", "never_neutral_added",
                                    "never_neutral_cased", "ordinal_suffixes", "approximation_words",
+                                   "condition_prepositions", "condition_events", "condition_articles",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
                                    "agreement_endings", "number_words", "question_openers",

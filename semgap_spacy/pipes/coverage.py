@@ -116,6 +116,7 @@ class Coverage(SemgapPipe):
         unread_quoted_terms(explained, text, starts, ends, TERM)
         rules.unread_approximations(explained, text, starts, ends)
         rules.unexplain_parts(explained, text, reading, keys, starts, ends)
+        rules.unexplain_conditions(explained, text, reading, keys, starts, ends)
         rules.unexplain_checks(explained, text, reading, keys, starts, ends)
         if None in explained:
             rules.explain_after(explained, text, starts, ends)

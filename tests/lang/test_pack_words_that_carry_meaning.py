@@ -62,6 +62,13 @@ import pytest
     ("2e lot libéré", "pharma_qa"),
     ("2ème lot libéré", "pharma_qa"),
     ("Un seul lot libéré", "pharma_qa"),
+    # an event the clearance holds after or before, right beside its term (en "after" is never neutral)
+    ("Lufttüchtig nach Inspektion", "aviation_maintenance"),
+    ("Lufttüchtig nach einer Inspektion", "aviation_maintenance"),
+    ("Kreuzprobe negativ vor dem Check", "medical_logistics"),
+    ("Abschlussbereit nach Update", "mortgage"),
+    ("Nach Check lufttüchtig", "aviation_maintenance"),
+    ("Lufttüchtig nach Check durch Engineering heute", "aviation_maintenance"),
     # a state gone by
     ("Ha sido aeronavegable", "aviation_maintenance"),
     ("Prueba cruzada negativa del mes pasado", "medical_logistics"),
@@ -97,6 +104,10 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Lufttüchtig im Hangar 3", "aviation_maintenance"),  # "im", which spaCy's English exceptions split
     ("Im Hangar: lufttüchtig", "aviation_maintenance"),
     ("Lufttüchtig seit zwei Jahren", "aviation_maintenance"),  # it holds since then
+    ("Lufttüchtig nach dem Logbook", "aviation_maintenance"),  # "according to": no event
+    ("Lufttüchtig, gemeldet nach dem Check", "aviation_maintenance"),  # not beside the term
+    ("Lufttüchtig. Nach dem Check Akte unterschrieben", "aviation_maintenance"),  # another clause's
+    ("Kreuzprobe negativ, Labor hat vor dem Versand bestätigt", "medical_logistics"),
     ("1st aircraft airworthy", "aviation_maintenance"),  # the first: no other to pick
     ("1er lot libéré", "pharma_qa"),
     ("Airworthy, gate 2A", "aviation_maintenance"),  # an identifier, no ordinal's ending
