@@ -164,6 +164,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
             if party is None:
                 party = _clitic_speaker(words, i, clitics, saying, objects, leads)
+                if party is not None and _subject_after(words, n, i, is_term, manners, is_stop, conjunctions):
+                    party = None  # "Me confirma el laboratorio: …": the verb's subject follows it
             if party is None and i + 1 < n and words(i + 1) in closing and _ends_clause(words, n, i + 2):
                 party = i + 1  # "Lufttüchtig, sagt der"
             if (party is None and i + 2 < n and words(i + 1) == "-" and words(i + 2) in inverted
@@ -318,6 +320,21 @@ def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Cal
 def _ends_clause(words: Callable[[int], str], n: int, i: int) -> bool:
     """Whether token i is past the end of its clause: the text ends, or a mark stands there."""
     return i >= n or not any(ch.isalnum() for ch in words(i))
+
+
+def _subject_after(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool],
+                   manners: FrozenSet[str], is_stop: Callable[[int], bool],
+                   conjunctions: FrozenSet[str] = frozenset()) -> bool:
+    """Whether a word of its own follows the verb at i before any mark or word of
+    ``conjunctions``: its subject, named after it ("Me confirma el laboratorio: …"), not how or
+    when it spoke ("me dijeron ayer") nor what was said ("me dijeron que el avión …")."""
+    for j in range(i + 1, n):
+        word = words(j)
+        if not any(ch.isalnum() for ch in word) or is_term(j) or word in conjunctions:
+            return False
+        if word not in manners and not is_stop(j) and not is_time_or_date(word):
+            return True
+    return False
 
 
 def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool],

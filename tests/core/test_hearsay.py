@@ -301,6 +301,9 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Lufttüchtig, sagt ihr.", "aviation_maintenance"),
     ("Lufttüchtig, laut ihm.", "aviation_maintenance"),
     ("Lufttüchtig, laut denen.", "aviation_maintenance"),
+    ("Lote liberado, me confirma.", "pharma_qa"),  # "confirms to me": someone no glossary names
+    ("Prueba cruzada negativa, nos confirmó.", "medical_logistics"),
+    ("Me dijeron que el avión está aeronavegable", "aviation_maintenance"),  # what was said follows "que"
 ])
 def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, domain):
     # "he", "they", es "me dijeron", "se dice", "dijeron que", fr "dit-il", de "sagt man": a
@@ -327,6 +330,9 @@ def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, 
     ("Airworthy - on the stand at 14:00.", "aviation_maintenance"),  # a spaced dash before "on": no "dit-on"
     ("Apte au vol - on attend le pilote.", "aviation_maintenance"),
     ("Airworthy, thank you.", "aviation_maintenance"),
+    ("Me confirma el laboratorio: prueba cruzada negativa", "medical_logistics"),  # its subject follows it
+    ("Prueba cruzada negativa, me confirma el laboratorio.", "medical_logistics"),
+    ("Lote liberado, me confirma QA.", "pharma_qa"),
 ])
 def test_words_that_name_no_speaker_there_make_no_hearsay(decide, text, domain):
     assert "hearsay" not in {r["code"] for r in decide(text, domain=domain)["reasons"]}
