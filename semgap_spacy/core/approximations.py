@@ -11,7 +11,7 @@ the words each pack's ``approximation_words``.
 """
 from typing import Any, Callable, FrozenSet, List, Sequence
 
-from ..util.textnorm import fold
+from ..util.textnorm import exact
 from .questions import ends_statement
 
 #: marks that end the clause a mark of approximation stands in
@@ -26,14 +26,15 @@ def unread_approximations(explained: List[Any], text: str, starts: Sequence[int]
 
     explained (List[Any]): The rule per token.
     text (str): The text; starts, ends: the tokens' character offsets.
-    marks (FrozenSet[str]): The marks, as written; words: the words, folded.
+    marks (FrozenSet[str]): The marks, as written; words: the words, with their accents
+        (``textnorm.exact``: fr "ça" is no de "ca").
     is_number (Callable[[str], bool]): Whether a word is a number in words ("two", "zwei").
     RETURNS (List[Any]): ``explained``.
     """
     n = len(explained)
     for i in range(n):
         token = text[starts[i]:ends[i]]
-        if explained[i] is None or not (token in marks or fold(token) in words):
+        if explained[i] is None or not (token in marks or exact(token) in words):
             continue
         j = i + 1
         if j < n and text[starts[j]:ends[j]] == "." and starts[j] == ends[i]:

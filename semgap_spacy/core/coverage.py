@@ -295,8 +295,9 @@ class CoverageRules:
         self.cased_never = cased_never_neutral()
         # "2nd", "3er", "2e": a number past the first made an ordinal picks one of several
         suffixes = sorted(ordinal_suffixes(), key=len, reverse=True)
-        self._ordinal = (re.compile(r"0*(?:[2-9]|[1-9]\d+)(?:" + "|".join(map(re.escape, suffixes)) + ")")
-                         if suffixes else None)
+        endings = "(?:" + "|".join(map(re.escape, suffixes)) + ")"
+        self._ordinal = re.compile(r"0*(?:[2-9]|[1-9]\d+)" + endings) if suffixes else None
+        self._ordinal_in_text = re.compile(r"\d" + endings) if suffixes else None
         self.domains: Dict[str, DomainRules] = {}
         self.glossary_words = _glossary_words(glossary, tokenize)
         self.problem_words = _problem_words(glossary)
@@ -324,7 +325,8 @@ class CoverageRules:
         # a speaker whose accent tells it from another word is read as written (es "él", not "el")
         self.written_speakers = frozenset(exact(w) for code in pack_codes for w in get_pack(code).unnamed_speakers
                                           if exact(w) != _fold(w))
-        unnamed -= {_fold(w) for w in self.written_speakers}
+        self._written_folded = frozenset(_fold(w) for w in self.written_speakers)
+        unnamed -= self._written_folded
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
             for term in dom.terms:
@@ -377,10 +379,8 @@ class CoverageRules:
         self.object_pronouns = frozenset(_fold(w) for pack in packs for w in pack.object_pronouns)
         # "Airworthy ~", "Lufttüchtig ca.": "about" with no value after it (``core.approximations``)
         self.approximation_marks = approximation_marks()
-        self.approximation_words = frozenset(_fold(w) for pack in packs for w in pack.approximation_words)
-        self._approximation = re.compile("|".join(
-            [re.escape(m) for m in sorted(self.approximation_marks, key=len, reverse=True)]
-            + [r"\b" + re.escape(w) + r"\b" for w in sorted(self.approximation_words)]), re.IGNORECASE)
+        self.approximation_words = frozenset(exact(w) for pack in packs for w in pack.approximation_words)
+        self._approximation_keys = frozenset(_fold(w) for w in self.approximation_words)
         self.clitic_leads = frozenset(_fold(w) for pack in packs for w in pack.clitic_leads)
         self.closing_speakers = frozenset(_fold(w) for pack in packs for w in pack.closing_speakers)
         self.inverted_speakers = frozenset(_fold(w) for pack in packs for w in pack.inverted_speakers)
@@ -516,6 +516,7 @@ class CoverageRules:
                                                            folded in self.to_come_keys, folded in self.tag_ends,
                                                            folded in self.part_words or folded in self.step_words
                                                            or folded in self.condition_prepositions
+                                                           or folded in self._approximation_keys
                                                            or folded in self.check_verbs
                                                            or folded in self.to_do_auxiliaries
                                                            or folded in self.progress_auxiliaries
@@ -681,12 +682,15 @@ class CoverageRules:
 
         words = _words_of(text, starts, ends)
         if self.written_speakers:
-            folded_words, written = words, self.written_speakers
+            folded_words, written, folded_written = words, self.written_speakers, self._written_folded
 
             def words(i: int) -> str:
                 """The folded word, or the word as written when that is a speaker ("él")."""
-                as_written = exact(text[starts[i]:ends[i]])
-                return as_written if as_written in written else folded_words(i)
+                word = folded_words(i)
+                if word in folded_written:
+                    as_written = exact(text[starts[i]:ends[i]])
+                    return as_written if as_written in written else word
+                return word
 
         return hearsay_spans(words, len(keys), candidates, rules.no_authority | self.written_speakers,
                              self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before,
@@ -1139,11 +1143,13 @@ class CoverageRules:
                     explained[i] = STOP_WORD
         return explained
 
-    def unread_approximations(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
+    def unread_approximations(self, explained: List[Optional[str]], text: str, reading: WordReading,
+                              keys: Sequence[Hashable], starts: Sequence[int],
                               ends: Sequence[int]) -> List[Optional[str]]:
         """A mark or word of approximation with no value after it in its clause, unexplained in
-        place (``core.approximations``); only a text that holds one is read further."""
-        if self._approximation.search(text) is None:
+        place (``core.approximations``); only a text that holds one is read further (a word of
+        ``approximation_words`` is of the ``PART`` kind)."""
+        if reading[1][PART].isdisjoint(keys) and not any(mark in text for mark in self.approximation_marks):
             return explained
         return unread_approximations(explained, text, starts, ends, self.approximation_marks,
                                      self.approximation_words, number_word)
@@ -1159,7 +1165,7 @@ class CoverageRules:
         text (str): The text; starts, ends: the tokens' character offsets.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if self._ordinal is None or not _DIGIT.search(text):
+        if self._ordinal is None or self._ordinal_in_text.search(text) is None:
             return explained
         n = len(explained)
         for i in range(n):

@@ -52,8 +52,8 @@ def unread_quoted_terms(explained: List[Any], text: str, starts: Sequence[int], 
             explained[i - 1] = explained[close] = None
         i = end
     for i, rule in enumerate(explained):  # marks the tokenizer left on the term's word ("＂Airworthy＂")
-        word = text[starts[i]:ends[i]]
-        if (rule is term and len(word) > 2 and word[0] in _PAIRS and word[-1] in _PAIRS[word[0]]
+        if (rule is term and ends[i] - starts[i] > 2 and text[starts[i]] in _PAIRS
+                and text[ends[i] - 1] in _PAIRS[text[starts[i]]]
                 and not (i > 0 and text[starts[i - 1]:ends[i - 1]] == ":")):
             explained[i] = None
     return explained

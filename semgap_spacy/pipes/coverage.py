@@ -114,7 +114,7 @@ class Coverage(SemgapPipe):
                                                       starts, ends, domain), text, starts, ends)
         unread_colon_values(explained, text, starts, ends, TERM, SHAPE)
         unread_quoted_terms(explained, text, starts, ends, TERM)
-        rules.unread_approximations(explained, text, starts, ends)
+        rules.unread_approximations(explained, text, reading, keys, starts, ends)
         rules.unexplain_parts(explained, text, reading, keys, starts, ends)
         rules.unexplain_conditions(explained, text, reading, keys, starts, ends)
         rules.unexplain_checks(explained, text, reading, keys, starts, ends)

@@ -25,6 +25,7 @@ def _read(text, explained, words=frozenset({"ca"})):
     ("eta ~ two hours", ["neutral", S, "stop", "neutral"], ["neutral", S, "stop", "neutral"]),
     ("airworthy ~ , eta 14:00", ["term", S, S, "neutral", S], ["term", None, S, "neutral", S]),
     ("lufttüchtig ca", ["term", "stop"], ["term", None]),  # a pack's word
+    ("apte ça", ["term", "stop"], ["term", "stop"]),  # read with its accents: fr "ça" is no "ca"
 ])
 def test_a_mark_of_approximation_needs_a_value_after_it(text, explained, expected):
     assert _read(text, explained) == expected
@@ -49,6 +50,7 @@ def test_about_with_nothing_to_be_about_escalates(decide, text, domain):
     ("Clear to close, funds ~ $412,000.", "mortgage"),
     ("Batch released. Shipment ≈ 200 orders.", "pharma_qa"),
     ("Airworthy, ETA ~14:00", "aviation_maintenance"),
+    ("Apte au vol. Ça rend service, merci", "aviation_maintenance"),
 ])
 def test_about_a_value_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
