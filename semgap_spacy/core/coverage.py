@@ -326,6 +326,7 @@ class CoverageRules:
         self.written_speakers = frozenset(exact(w) for code in pack_codes for w in get_pack(code).unnamed_speakers
                                           if exact(w) != _fold(w))
         self._written_folded = frozenset(_fold(w) for w in self.written_speakers)
+        self.subject_speakers = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).subject_speakers)
         unnamed -= self._written_folded
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
@@ -383,6 +384,8 @@ class CoverageRules:
         self._approximation_keys = frozenset(_fold(w) for w in self.approximation_words)
         self.clitic_leads = frozenset(_fold(w) for pack in packs for w in pack.clitic_leads)
         self.closing_speakers = frozenset(_fold(w) for pack in packs for w in pack.closing_speakers)
+        self.closing_pronouns = frozenset(_fold(w) for pack in packs for w in pack.closing_pronouns)
+        self.opening_speakers = frozenset(_fold(w) for pack in packs for w in pack.opening_speakers)
         self.inverted_speakers = frozenset(_fold(w) for pack in packs for w in pack.inverted_speakers)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
                        | self.attributions | self.sign_offs | self.subjectless_saying
@@ -506,6 +509,8 @@ class CoverageRules:
                                                            or folded in self.clitic_words
                                                            or folded in self.subjectless_saying
                                                            or folded in self.closing_speakers
+                                                           or folded in self.opening_speakers
+                                                           or folded in self.subject_speakers
                                                            or folded in self.inverted_speakers
                                                            or (bool(self.written_speakers)
                                                                and exact(text) in self.written_speakers),
@@ -698,7 +703,8 @@ class CoverageRules:
                              self.speaker_clitics, self.subjectless_saying, self.report_conjunctions,
                              self.object_pronouns, lambda i: explained[i] is STOP_WORD, self.clitic_leads,
                              self.closing_speakers, self.inverted_speakers,
-                             lambda i: i > 0 and starts[i] == ends[i - 1], self.sign_off_thanks, self.signed_articles)
+                             lambda i: i > 0 and starts[i] == ends[i - 1], self.sign_off_thanks, self.signed_articles,
+                             self.subject_speakers, self.closing_pronouns, self.opening_speakers)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],

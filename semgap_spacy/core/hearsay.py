@@ -49,7 +49,10 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   inverted: FrozenSet[str] = frozenset(),
                   glued: Callable[[int], bool] = lambda i: False,
                   thanks: FrozenSet[Tuple[str, ...]] = frozenset(),
-                  articles: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  articles: FrozenSet[str] = frozenset(),
+                  subjects: FrozenSet[str] = frozenset(),
+                  pronouns: FrozenSet[str] = frozenset(),
+                  opening: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -105,8 +108,13 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     leads (FrozenSet[str]): Words that may stand before a clitic or a subjectless word of saying
         that opens its clause ("eso me dijeron", "ya me dijeron", "eso dijo").
     closing (FrozenSet[str]): Pronouns that name a speaker where they end their clause right after
-        a word of saying (de "sagt der", "laut ihm"); elsewhere they are articles or datives ("sagt
-        der Pilot", "bestätigt ihr der Underwriter").
+        a word of saying that opens it or follows a term (de "…, sagt der", "Lufttüchtig sagt der",
+        "laut ihm", es "dice el"); elsewhere they are articles, objects or datives ("sagt der
+        Pilot", "bestätigt ihr der Underwriter", "Labor bestätigt die").
+    opening (FrozenSet[str]): Pronouns that name a speaker where they open their clause right
+        before a word of saying (de "Der sagt …", es "El dijo que …"; not fr "On confirme", "we").
+    pronouns (FrozenSet[str]): Those of ``closing`` that are no article: after a reporting
+        preposition they name a speaker whatever follows ("Laut ihm ist das Flugzeug lufttüchtig").
     inverted (FrozenSet[str]): Pronouns that name a speaker glued by a hyphen after a word of
         saying (fr "dit-on" where the tokenizer cuts "-" from "on"); spaced, the hyphen is a dash.
     glued (Callable[[int], bool]): Whether a token touches the token before it.
@@ -115,6 +123,10 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         article that ends the text, they sign it ("Clear to close. Thank you, the borrower");
         without the article they may thank the party ("Thanks, borrower").
     articles (FrozenSet[str]): The articles a signed party carries after thanks ("the", "der").
+    subjects (FrozenSet[str]): Speakers that are one only as the subject right before a word of
+        saying ("Airworthy, you said", "folks said"), or after a reporting preposition ("according
+        to you"); elsewhere the one spoken to ("Clear to close confirmed, thank you", "Hi folks,
+        underwriter confirms …", "Folks: …").
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -157,17 +169,22 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         elif word in attributions:
             party = _attributed(words, n, i, parties, channels, is_name, is_term)
         elif word in prepositions:
-            party = _party_near(words, n, i, parties, is_name, is_term, preposition=True)
-            if party is None and i + 1 < n and words(i + 1) in closing and _ends_clause(words, n, i + 2):
-                party = i + 1  # "Lufttüchtig, laut ihm"
+            party = _party_near(words, n, i, parties | subjects if subjects else parties, is_name, is_term,
+                                preposition=True)
+            if party is None and i + 1 < n and words(i + 1) in closing and (
+                    _ends_clause(words, n, i + 2) or words(i + 1) in pronouns):
+                party = i + 1  # "Lufttüchtig, laut ihm", "Laut ihm ist das Flugzeug lufttüchtig"
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
+            if party is None and subjects:
+                before = previous_word(words, i - 1)
+                party = before if before >= 0 and words(before) in subjects else None
             if party is None:
                 party = _clitic_speaker(words, i, clitics, saying, objects, leads)
                 if party is not None and _subject_after(words, n, i, is_term, manners, is_stop, conjunctions):
                     party = None  # "Me confirma el laboratorio: …": the verb's subject follows it
-            if party is None and i + 1 < n and words(i + 1) in closing and _ends_clause(words, n, i + 2):
-                party = i + 1  # "Lufttüchtig, sagt der"
+            if (closing or opening) and party is None:
+                party = _closing_speaker(words, n, i, closing, opening, saying, leads, is_term)
             if (party is None and i + 2 < n and words(i + 1) == "-" and words(i + 2) in inverted
                     and glued(i + 1) and glued(i + 2)):
                 party = i + 2  # "dit-on"
@@ -317,6 +334,22 @@ def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Cal
     return False
 
 
+def _closing_speaker(words: Callable[[int], str], n: int, i: int, closing: FrozenSet[str],
+                     opening: FrozenSet[str], saying: FrozenSet[str], leads: FrozenSet[str],
+                     is_term: Callable[[int], bool]) -> Optional[int]:
+    """The pronoun that names the speaker of the word of saying at i, or None: one of ``closing``
+    that ends the clause right after the verb, which opens it or follows a term ("Lufttüchtig,
+    sagt der", "Lufttüchtig sagt der"), or one of ``opening`` that opens the clause right before
+    the verb ("Der sagt: lufttüchtig", "El dijo que …")."""
+    before = previous_word(words, i - 1)
+    if (i + 1 < n and words(i + 1) in closing and _ends_clause(words, n, i + 2)
+            and (_opens_clause(words, i, saying, leads) or (before >= 0 and is_term(before)))):
+        return i + 1
+    if before >= 0 and words(before) in opening and _opens_clause(words, before, saying, leads):
+        return before
+    return None
+
+
 def _ends_clause(words: Callable[[int], str], n: int, i: int) -> bool:
     """Whether token i is past the end of its clause: the text ends, or a mark stands there."""
     return i >= n or not any(ch.isalnum() for ch in words(i))
@@ -364,17 +397,46 @@ _SIGN_OFF_LEAD = 2
 def _thanks_signature(words: Callable[[int], str], n: int, i: int, thanks: FrozenSet[Tuple[str, ...]],
                       articles: FrozenSet[str], is_term: Callable[[int], bool],
                       label_party: Callable[[int, int], Optional[int]]) -> Optional[int]:
-    """Where the signature ends that thanks at token i open (``hearsay_spans``' ``thanks``), or None."""
-    if i < 1 or not ends_statement(words(i - 1)) or not any(is_term(j) for j in range(i)):
+    """Where the signature ends that thanks at token i open (``hearsay_spans``' ``thanks``), or None:
+    the thanks open a line or follow a sentence's end, then marks, then a party that ends the text
+    with its article, or without one on a line of its own ("Thanks,\nBorrower"). Runs of spaces
+    and line breaks between the words are skipped."""
+    if not _opens_line_or_sentence(words, i) or not any(is_term(j) for j in range(i)):
         return None
-    said = [len(phrase) for phrase in thanks if tuple(words(j) for j in range(i, min(n, i + len(phrase)))) == phrase]
+    said = [k for k in (_phrase_end(words, n, i, phrase) for phrase in thanks) if k is not None]
     if not said:
         return None
-    comma = i + max(said)
-    if comma + 2 >= n or words(comma) != "," or words(comma + 1) not in articles:
+    k, new_line = max(said), False
+    while k < n and not any(ch.isalnum() for ch in words(k)):
+        new_line = new_line or "\n" in words(k)
+        k += 1
+    if k >= n or not (words(k) in articles or new_line):
         return None
-    end = _text_end(words, n, comma + 2)
-    return end if end > comma + 2 and label_party(comma + 1, end) is not None else None
+    end = _text_end(words, n, k + 1)
+    return end if end > k and label_party(k, end) is not None else None
+
+
+def _opens_line_or_sentence(words: Callable[[int], str], i: int) -> bool:
+    """Whether token i follows a line break or a sentence's end, runs of spaces aside."""
+    j = i - 1
+    while j >= 0 and not words(j).strip():
+        if "\n" in words(j):
+            return True
+        j -= 1
+    return j >= 0 and ends_statement(words(j))
+
+
+def _phrase_end(words: Callable[[int], str], n: int, i: int, phrase: Tuple[str, ...]) -> Optional[int]:
+    """The token after ``phrase`` read from token i on, runs of spaces between its words skipped; None
+    when the words there are not the phrase."""
+    k = i
+    for word in phrase:
+        while k < n and k > i and not words(k).strip():
+            k += 1
+        if k >= n or words(k) != word:
+            return None
+        k += 1
+    return k
 
 
 def _sign_off_opens(words: Callable[[int], str], i: int) -> bool:

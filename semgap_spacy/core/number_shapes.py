@@ -95,4 +95,4 @@ def is_bare_clock(value: str) -> bool:
     1400", "at 14.00"), since "lot 1400" and "pH 14.00" are numbers."""
     value = value.rstrip(".")  # "at 1400Z." as a tokenizer may leave it
     digits = value[:-1] if value[-1:] in ("Z", "z", "L", "l") else value  # "1400Z": Zulu, "1400L": local
-    return FOUR_DIGIT_CLOCK.fullmatch(digits) is not None or _DOT_CLOCK.fullmatch(value) is not None
+    return FOUR_DIGIT_CLOCK.fullmatch(digits) is not None or _DOT_CLOCK.fullmatch(digits) is not None

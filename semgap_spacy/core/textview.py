@@ -513,7 +513,9 @@ def _stacked(text: str, overlays: frozenset) -> Tuple[SuspiciousChar, ...]:
     which are named as such)."""
     most, out, run = _rules()["most_marks"], [], 0
     for offset, raw in enumerate(text):
-        if not unicodedata.combining(raw):
+        if is_ignorable(raw):
+            continue  # a joiner between the marks draws nothing: they pile on the same letter
+        if unicodedata.category(raw) not in ("Mn", "Me"):
             run = len(unicodedata.normalize("NFD", raw)) - 1  # the marks a precomposed letter holds ("é")
             continue
         run += 1

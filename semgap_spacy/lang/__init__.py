@@ -136,6 +136,10 @@ class LanguagePack(BaseModel):
     #: of "me dijeron", fr "on", de "man"): near a word of saying they are parties of every
     #: domain's ``vocabulary.no_authority`` ("Clear to close, he said", ``core.hearsay``)
     unnamed_speakers: List[str] = []
+    #: speakers that are one only as the subject right before a word of saying ("you said",
+    #: "folks said") or after a reporting preposition ("according to you"); elsewhere the one
+    #: spoken to ("confirmed, thank you", "Hi folks, underwriter confirms", ``core.hearsay``)
+    subject_speakers: List[str] = []
     #: a pronoun, perhaps an auxiliary, and a word of saying (two or three words) that name such a
     #: speaker where they open their clause (es "me dijeron", "me han dicho", "se dice", fr "on
     #: dit"); elsewhere the pronoun is none ("el laboratorio me confirma"), nor with other verbs
@@ -148,6 +152,12 @@ class LanguagePack(BaseModel):
     #: a reporting preposition (de "sagt der", "laut ihm"); elsewhere articles or datives ("sagt
     #: der Pilot", "bestätigt ihr der Underwriter", ``core.hearsay``)
     closing_speakers: List[str] = []
+    #: those of ``closing_speakers`` that are no article: right after a reporting preposition they
+    #: name a speaker whatever follows ("Laut ihm ist das Flugzeug lufttüchtig")
+    closing_pronouns: List[str] = []
+    #: pronouns that name a speaker where they open their clause right before a word of saying
+    #: (de "Der sagt …", es "El dijo que …"); fr "on" is "we" there ("On confirme")
+    opening_speakers: List[str] = []
     #: pronouns that name a speaker glued by a hyphen after a word of saying (fr "dit-on", which
     #: a tokenizer may cut into "dit", "-", "on", ``core.hearsay``)
     inverted_speakers: List[str] = []
@@ -282,7 +292,7 @@ class LanguagePack(BaseModel):
                                    "question_subjects", "question_copulas", "question_preamble",
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions",
-                                   "unnamed_speakers", "speaker_clitics", "clitic_leads", "closing_speakers",
+                                   "unnamed_speakers", "subject_speakers", "speaker_clitics", "clitic_leads", "closing_speakers", "closing_pronouns", "opening_speakers",
                                    "inverted_speakers",
                                    "subjectless_saying", "report_conjunctions", "object_pronouns",
                                    "speaker_channels",

@@ -191,6 +191,11 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Clear to close. Thank you so much, the borrower.", "mortgage"),
     ("Lote liberado. Gracias, el cliente.", "pharma_qa"),
     ("Lufttüchtig. Vielen Dank, der Pilot.", "aviation_maintenance"),
+    ("Clear to close.\nThanks,\nthe borrower", "mortgage"),  # line breaks between
+    ("Clear to close.\nThanks,\nBorrower", "mortgage"),  # a party on a line of its own needs no article
+    ("Clear to close. Thank\u00a0you,\u00a0the borrower", "mortgage"),
+    ("Clear to close. Thanks! The borrower", "mortgage"),
+    ("Clear to close. Thx, the borrower", "mortgage"),
     # an attribution may say when and how the party spoke, and may name the channel first
     ("Airworthy, from the captain this morning.", "aviation_maintenance"),
     ("Clear to close, from the borrower on the phone today.", "mortgage"),
@@ -252,6 +257,8 @@ def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     ("Lot libéré par QA ce matin", "pharma_qa"),
     # thanks without an article may thank the party; thanks alone sign nothing
     ("Clear to close. Thanks, borrower.", "mortgage"),
+    ("Clear to close.\nThanks,\nthe underwriter", "mortgage"),  # a party with that authority
+    ("Clear to close. Thanks! The borrower signed.", "mortgage"),
     ("Clear to close. Thank you.", "mortgage"),
     ("Clear to close. Thank you, the underwriter.", "mortgage"),  # a party with that authority
     ("Thanks, the borrower signed. Clear to close.", "mortgage"),  # no sentence's end before the thanks
@@ -283,6 +290,8 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Listo para el cierre, lo confirma el borrower", "mortgage"),
     ("Airworthy, you said.", "aviation_maintenance"),
     ("Airworthy, folks said.", "aviation_maintenance"),
+    ("Clear to close, u said.", "mortgage"),
+    ("Clear to close, according to you.", "mortgage"),
     ("Airworthy, they confirmed yesterday.", "aviation_maintenance"),  # when it spoke is no word of its own
     ("Listo para el cierre, según él.", "mortgage"),  # "él", read with its accent: no article "el"
     ("Aeronavegable, dice él.", "aviation_maintenance"),
@@ -301,6 +310,14 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Lufttüchtig, sagt ihr.", "aviation_maintenance"),
     ("Lufttüchtig, laut ihm.", "aviation_maintenance"),
     ("Lufttüchtig, laut denen.", "aviation_maintenance"),
+    ("Lufttüchtig sagt der", "aviation_maintenance"),  # right after the term
+    ("Laut ihm ist das Flugzeug lufttüchtig.", "aviation_maintenance"),  # "ihm" is no article
+    ("Der sagt, das Flugzeug ist lufttüchtig.", "aviation_maintenance"),  # opening its clause before the verb
+    ("Listo para el cierre, dice el.", "mortgage"),  # "él" written without its accent
+    ("Listo para el cierre, segun el.", "mortgage"),
+    ("El dijo que listo para el cierre.", "mortgage"),
+    ("Lot libéré, dit on.", "pharma_qa"),  # a space for the hyphen
+    ("Listo para el cierre, pues me dijeron.", "mortgage"),
     ("Lote liberado, me confirma.", "pharma_qa"),  # "confirms to me": someone no glossary names
     ("Prueba cruzada negativa, nos confirmó.", "medical_logistics"),
     ("Me dijeron que el avión está aeronavegable", "aviation_maintenance"),  # what was said follows "que"
@@ -330,6 +347,14 @@ def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, 
     ("Airworthy - on the stand at 14:00.", "aviation_maintenance"),  # a spaced dash before "on": no "dit-on"
     ("Apte au vol - on attend le pilote.", "aviation_maintenance"),
     ("Airworthy, thank you.", "aviation_maintenance"),
+    ("Clear to close confirmed, thank you.", "mortgage"),  # "you" after the verb: the one thanked
+    ("CTC confirmed for you.", "mortgage"),
+    ("Hi folks, underwriter confirms clear to close.", "mortgage"),  # an address, not a speaker
+    ("Folks: underwriter confirms clear to close.", "mortgage"),
+    ("Kreuzprobe negativ, Labor bestätigt die.", "medical_logistics"),  # an object: the verb follows its subject
+    ("Kreuzprobe negativ, Labor bestätigt ihnen.", "medical_logistics"),
+    ("El laboratorio dice prueba cruzada negativa.", "medical_logistics"),  # the article of a subject
+    ("Ya confirmado: listo para el cierre.", "mortgage"),  # es "ya" (already)
     ("Me confirma el laboratorio: prueba cruzada negativa", "medical_logistics"),  # its subject follows it
     ("Prueba cruzada negativa, me confirma el laboratorio.", "medical_logistics"),
     ("Lote liberado, me confirma QA.", "pharma_qa"),

@@ -275,6 +275,8 @@ def test_a_strike_through_overlay_is_suspicious_and_the_word_reads_as_its_letter
     ("Cle\u0301\u0301\u0301ar", [5]),  # three marks on one letter: the third is one too many
     ("Cl\u00e9\u0301\u0301ar", [4]),  # a precomposed letter's own mark counts
     ("e" + "\u0301" * 6, [3, 4, 5, 6]),
+    ("e" + "\u0301\u200d" * 3, [5]),  # a joiner between the marks draws nothing: they pile up still
+    ("e" + "\u0301\u00ad" * 3, [5]),  # a soft hyphen
 ])
 def test_marks_piled_on_a_letter_are_suspicious(token, offsets):
     reading = read_token(token)
