@@ -1160,12 +1160,23 @@ class CoverageRules:
         return unread_approximations(explained, text, starts, ends, self.approximation_marks,
                                      self.approximation_words, number_word)
 
+    def _is_ordinal(self, word: str) -> bool:
+        """Whether a word is a number past the first with an ordinal ending (``ordinal_suffixes``),
+        as written or read as a person sees it ("2ⁿᵈ"); in capitals the ending is another word's
+        ("777ER", a type's extended range)."""
+        ordinal = self._ordinal
+        return ordinal is not None and (ordinal.fullmatch(word) is not None
+                                        or ordinal.fullmatch(unicodedata.normalize("NFKC", word)) is not None)
+
     def explain_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                          ends: Sequence[int]) -> List[Optional[str]]:
         """Rule 5 for an ordinal past the first in digits ("2nd", "2º", "3e") in a clause without a
-        term, in place: there it orders something else ("Airworthy; 2nd sector 10am", "Clear to
-        close, closing on the 3rd"); beside the term it picks one of several ("2nd aircraft
-        airworthy": which one?) and stays unexplained (``_word_rule``).
+        term that holds more than the ordinal and one word: there it orders something else
+        ("Airworthy; 2nd sector 10am", "Clear to close, closing on the 3rd"); beside the term it
+        picks one of several ("2nd aircraft airworthy": which one?), and so it does in a clause
+        of the ordinal and its noun alone in the term's sentence, which names the item
+        ("Airworthy, 2nd aircraft", "2nd recipient: negative crossmatch"; not "Airworthy; 2nd
+        sector", a statement of its own); it stays unexplained (``_word_rule``).
 
         explained (List[Optional[str]]): The rule per token, completed here.
         text (str): The text; starts, ends: the tokens' character offsets.
@@ -1175,13 +1186,21 @@ class CoverageRules:
             return explained
         n = len(explained)
         for i in range(n):
-            if explained[i] is None and self._ordinal.fullmatch(text[starts[i]:ends[i]]):
+            if explained[i] is None and self._is_ordinal(text[starts[i]:ends[i]]):
                 first = i
                 while first > 0 and not _ends_clause(text[starts[first - 1]:ends[first - 1]]):
                     first -= 1
                 end = i + 1
                 while end < n and not _ends_clause(text[starts[end]:ends[end]]):
                     end += 1
+                if TERM in explained[first:end]:
+                    continue
+                words = sum(1 for k in range(first, end) if any(ch.isalnum() for ch in text[starts[k]:ends[k]]))
+                if words <= 2:  # the ordinal and its noun: beside a term in its sentence, they name the item
+                    while first > 0 and not ends_statement(text[starts[first - 1]:ends[first - 1]]):
+                        first -= 1
+                    while end < n and not ends_statement(text[starts[end]:ends[end]]):
+                        end += 1
                 if TERM not in explained[first:end]:
                     explained[i] = SHAPE
         return explained
@@ -1308,7 +1327,7 @@ class CoverageRules:
         if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):
             return DOMAIN_PHRASE
         if (is_neutral_shape(text) and not self._spelled_with_digits(text) and not holds_trouble_symbol(text)
-                and not (self._ordinal and self._ordinal.fullmatch(text))
+                and not self._is_ordinal(text)
                 and not self._names_a_problem(text) and not self._spells_an_unexplained_word(text, rules)
                 and not _SCIENTIFIC.fullmatch(text) and not is_impossible_time_or_date(text)):
             return SHAPE

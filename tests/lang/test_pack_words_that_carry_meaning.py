@@ -61,6 +61,10 @@ import pytest
     ("3er lote liberado", "pharma_qa"),
     ("2e lot libéré", "pharma_qa"),
     ("2ème lot libéré", "pharma_qa"),
+    ("2\u207f\u1d48 aircraft airworthy", "aviation_maintenance"),  # in superscript letters
+    ("Airworthy, 2nd aircraft", "aviation_maintenance"),  # the ordinal and its noun name the item
+    ("2nd recipient: negative crossmatch", "medical_logistics"),
+    ("Lote liberado: LOT-42, 2º envío", "pharma_qa"),
     ("Un seul lot libéré", "pharma_qa"),
     # an event the clearance holds after or before, right beside its term (en "after" is never neutral)
     ("Lufttüchtig nach Inspektion", "aviation_maintenance"),
@@ -113,7 +117,8 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Airworthy, gate 2A", "aviation_maintenance"),  # an identifier, no ordinal's ending
     ("Airworthy, gate 2a", "aviation_maintenance"),
     ("Clear to close, closing on the 3rd", "mortgage"),  # an ordinal in a clause without a term
-    ("Lote liberado: LOT-42, 2º envío", "pharma_qa"),
+    ("Airworthy; 2nd sector", "aviation_maintenance"),  # a statement of its own
+    ("Airworthy; 777ER at gate 12B", "aviation_maintenance"),  # capitals: a type, no ordinal
     # everyday phrases around those words ("be right back", "as said", "thanks for doing")
     ("Lufttüchtig, bin gleich zurück", "aviation_maintenance"),
     ("Wie gesagt: abschlussbereit", "mortgage"),
