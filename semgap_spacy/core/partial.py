@@ -47,13 +47,14 @@ _COUNT = re.compile(
 _AFTER_COUNTED = (r"(?=\s*(?:[^\w\s]|$)"
                   r"|\s+(?:(?:were|was|are|is|have|has|had|been|got|get|now|just|all|also|already)\s+){0,3}"
                   r"(?:[^\W\d_]+ed|done|complete|sent|paid|found|seen|shown|made|taken|given|written|read|built"
-                  r"|set|run|ok|okay|good|fine)\b)")
+                  r"|set|run|ok|okay|good|fine|ready)\b)")
 _COUNTED = re.compile(
     r"(?<![\w.,/:-])(\d{1,4})\s+(?:[^\W\d_]+\s+){1,2}of\s+" + _DETERMINERS + r"(\d{1,4})" + _AFTER_COUNTED,
     re.IGNORECASE)
-#: the same in English words ("three wheels of four were checked"), both sides in words: "one
-#: order of 250" is a size
-_SMALL = r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+#: the same with a side or both in English words ("three wheels of four were checked", "3 wheels
+#: of four ok"), read as numbers to tell a part from a size ("one order of 250" is a size)
+_SMALL_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_SMALL = r"(\d{1,4}|" + "|".join(_SMALL_WORDS) + ")"
 _COUNTED_WORDS = re.compile(
     r"(?<![\w.,/:-])" + _SMALL + r"\s+(?:[^\W\d_]+\s+){1,2}of\s+" + _DETERMINERS + _SMALL + r"\b" + _AFTER_COUNTED,
     re.IGNORECASE)
@@ -80,6 +81,11 @@ _CONNECTORS = frozenset({"of", "among", "von", "aus", "der", "de", "des", "sur",
 _ONE = frozenset({"ein", "eine", "einer", "eines"})
 
 
+def _value(word: str) -> int:
+    """The number of a side of ``_COUNTED_WORDS``: digits, or an English word for one to twelve."""
+    return int(word) if word.isdigit() else _SMALL_WORDS.index(word.casefold()) + 1
+
+
 def _side(word: str) -> bool:
     return (word.isdigit() and len(word) <= 4) or number_word(word) or fold(word) in _ONE
 
@@ -97,8 +103,10 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> Lis
            if 0 <= int(found.group(1)) < int(found.group(2))]
     out += [(first, end) for found, _, first, end in token_matches(_COUNTED, text, starts, ends)
             if int(found.group(1)) < int(found.group(2)) <= _SIZE_RATIO * max(1, int(found.group(1)))]
-    out += [(first, end) for found, _, first, end in token_matches(_COUNTED_WORDS, text, starts, ends)
-            if found.group(1).casefold() != found.group(2).casefold()]
+    for found, _, first, end in token_matches(_COUNTED_WORDS, text, starts, ends):
+        low, high = _value(found.group(1)), _value(found.group(2))
+        if not (found.group(1).isdigit() and found.group(2).isdigit()) and low < high <= _SIZE_RATIO * max(1, low):
+            out.append((first, end))  # both in digits: ``_COUNTED``
     for found, _, first, end in (list(token_matches(_WORDED, text, starts, ends))
                                  + list(token_matches(_WORDED_SUR, text, starts, ends))):
         low, high = found.group(1), found.group(2)

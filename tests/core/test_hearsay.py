@@ -318,6 +318,9 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("El dijo que listo para el cierre.", "mortgage"),
     ("Lot libéré, dit on.", "pharma_qa"),  # a space for the hyphen
     ("Listo para el cierre, pues me dijeron.", "mortgage"),
+    ("Listo para el cierre, se ha dicho.", "mortgage"),
+    ("Listo para el cierre, me habían dicho.", "mortgage"),
+    ("Han dicho que listo para el cierre.", "mortgage"),  # the auxiliary's ending names the speakers
     ("Lote liberado, me confirma.", "pharma_qa"),  # "confirms to me": someone no glossary names
     ("Prueba cruzada negativa, nos confirmó.", "medical_logistics"),
     ("Me dijeron que el avión está aeronavegable", "aviation_maintenance"),  # what was said follows "que"

@@ -48,6 +48,9 @@ def _counts(text):
     ("Airworthy; 3 wheels of 4 ok", ["3 wheels of 4"]),  # a state after the whole
     ("Airworthy; three wheels of four were checked", ["three wheels of four"]),  # both sides in words
     ("Airworthy three wheels of four checked", ["three wheels of four"]),  # a word before the part
+    ("Airworthy. 3 wheels of four ok", ["3 wheels of four"]),  # one side in digits, one in words
+    ("Airworthy. three wheels of 4 checked", ["three wheels of 4"]),
+    ("Airworthy. 3 wheels of 4 ready", ["3 wheels of 4"]),
     # de "der", "eine"; es and fr with up to three counted words between, in words one before "sur"
     ("Abschlussbereit, zwei der drei", ["zwei der drei"]),
     ("Abschlussbereit: 2 der 3 Borrower unterschrieben", ["2 der 3"]),
@@ -78,6 +81,7 @@ def test_a_part_of_a_count(text, found):
     "Clear to close; 2 borrowers of 2 signed",
     "Airworthy; four wheels of four checked",
     "Batch released; one order of 250 sent",  # one side in words, one in digits: a size
+    "Batch released; 4 wheels of four ok",
     "Prueba cruzada negativa, un equipo de dos en el laboratorio",  # a team of two: a size
     "Lot libéré, un total de trois lots",
     "Eine der Akten ist signiert",  # "eine" before no number is an article

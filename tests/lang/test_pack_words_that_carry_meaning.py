@@ -82,6 +82,8 @@ import pytest
     ("Lufttüchtig vor zwei Jahren", "aviation_maintenance"),  # a count in the day gone by
     ("Abschlussbereit vor drei Tagen", "mortgage"),
     ("Lufttüchtig vor vielen Jahren", "aviation_maintenance"),
+    ("Lufttüchtig vor einer Stunde", "aviation_maintenance"),
+    ("Lufttüchtig vor Jahren", "aviation_maintenance"),
     ("Apte au vol il y a deux jours", "aviation_maintenance"),
     ("Kreuzprobe negativ, lange her", "medical_logistics"),  # a clause of its own beside the state
     ("Airworthy, yesterday", "aviation_maintenance"),
