@@ -18,7 +18,8 @@ lotes de 5", "2 pruebas cruzadas negativas de 3", "4 lots parmi 6"; with the
 sides in words one, before "sur" only: "un lot sur deux", while "un equipo de
 dos" is a size); in en one or two, where the whole ends its clause or a
 participle or "ok" follows it and is at most ten times the part ("3 wheels of 4
-checked", "3 wheels of 4 ok", "three wheels of four were checked"; "3 shipments of 200" is a size). A count written in words,
+checked", "3 wheels of 4 ok", "three wheels of four were checked", "3 wheels of four
+ready"; "3 shipments of 200" is a size). A count written in words,
 one side or both, is a part when its two sides differ ("two of three lots",
 "one of the 2 borrowers", "zwei von drei Proben"; spaCy's ``like_num`` of the
 pack languages, or a pack's ``number_words``): the reader has no value for
