@@ -177,14 +177,13 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
             if party is None and subjects:
-                before = previous_word(words, i - 1)
-                party = before if before >= 0 and words(before) in subjects else None
+                party = _subject_before(words, i, subjects, is_stop)
             if party is None:
                 party = _clitic_speaker(words, i, clitics, saying, objects, leads)
                 if party is not None and _subject_after(words, n, i, is_term, manners, is_stop, conjunctions):
                     party = None  # "Me confirma el laboratorio: …": the verb's subject follows it
             if (closing or opening) and party is None:
-                party = _closing_speaker(words, n, i, closing, opening, saying, leads, is_term)
+                party = _closing_speaker(words, n, i, closing, opening, saying, leads, is_term, is_stop)
             if (party is None and i + 2 < n and words(i + 1) == "-" and words(i + 2) in inverted
                     and glued(i + 1) and glued(i + 2)):
                 party = i + 2  # "dit-on"
@@ -334,20 +333,46 @@ def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Cal
     return False
 
 
+def _subject_before(words: Callable[[int], str], i: int, subjects: FrozenSet[str],
+                    is_stop: Callable[[int], bool]) -> Optional[int]:
+    """The speaker of ``subjects`` right before the word of saying at i, two stop words at most
+    between ("you said", "you just said", "you've said", "you all said"), or None."""
+    j = previous_word(words, i - 1)
+    for _ in range(3):
+        if j < 0:
+            return None
+        if words(j) in subjects:
+            return j
+        if not is_stop(j) or not any(ch.isalnum() for ch in words(j)):
+            return None
+        j = previous_word(words, j - 1)
+    return None
+
+
 def _closing_speaker(words: Callable[[int], str], n: int, i: int, closing: FrozenSet[str],
                      opening: FrozenSet[str], saying: FrozenSet[str], leads: FrozenSet[str],
-                     is_term: Callable[[int], bool]) -> Optional[int]:
+                     is_term: Callable[[int], bool], is_stop: Callable[[int], bool]) -> Optional[int]:
     """The pronoun that names the speaker of the word of saying at i, or None: one of ``closing``
-    that ends the clause right after the verb, which opens it or follows a term ("Lufttüchtig,
-    sagt der", "Lufttüchtig sagt der"), or one of ``opening`` that opens the clause right before
+    that ends the clause right after the verb, but for stop words, where the verb opens the clause
+    or follows a term ("Lufttüchtig, sagt der", "Lufttüchtig sagt der", "sagt der heute"), or one of ``opening`` that opens the clause right before
     the verb ("Der sagt: lufttüchtig", "El dijo que …")."""
     before = previous_word(words, i - 1)
-    if (i + 1 < n and words(i + 1) in closing and _ends_clause(words, n, i + 2)
+    if (i + 1 < n and words(i + 1) in closing and _ends_clause_but(words, n, i + 2, is_stop)
             and (_opens_clause(words, i, saying, leads) or (before >= 0 and is_term(before)))):
         return i + 1
     if before >= 0 and words(before) in opening and _opens_clause(words, before, saying, leads):
         return before
     return None
+
+
+def _ends_clause_but(words: Callable[[int], str], n: int, i: int, is_stop: Callable[[int], bool]) -> bool:
+    """Whether only stop words stand from token i to its clause's end ("sagt der heute", "sagt
+    der mir"; not "sagt der Pilot")."""
+    while i < n and any(ch.isalnum() for ch in words(i)):
+        if not is_stop(i):
+            return False
+        i += 1
+    return True
 
 
 def _ends_clause(words: Callable[[int], str], n: int, i: int) -> bool:

@@ -85,8 +85,8 @@ def is_impossible_time_or_date(value: str) -> bool:
     return not all(_possible(part) for part in parts)
 
 
-#: a clock time with a dot for its colon ("14.00", "9.30"), which is also a decimal number
-_DOT_CLOCK = re.compile(r"(?:[01]?[0-9]|2[0-3])\.[0-5][0-9]")
+#: a clock time with a dot for its colon ("14.00", "9.30", "2.30pm", "24.00"), which is also a decimal number
+_DOT_CLOCK = re.compile(r"(?:(?:[01]?[0-9]|2[0-3])\.[0-5][0-9]|24\.00)(?:[ap]m)?", re.IGNORECASE)
 
 
 def is_bare_clock(value: str) -> bool:

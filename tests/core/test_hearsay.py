@@ -292,6 +292,8 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Airworthy, folks said.", "aviation_maintenance"),
     ("Clear to close, u said.", "mortgage"),
     ("Clear to close, according to you.", "mortgage"),
+    ("You just said clear to close.", "mortgage"),  # stop words between the subject and its verb
+    ("You've said clear to close.", "mortgage"),
     ("Airworthy, they confirmed yesterday.", "aviation_maintenance"),  # when it spoke is no word of its own
     ("Listo para el cierre, según él.", "mortgage"),  # "él", read with its accent: no article "el"
     ("Aeronavegable, dice él.", "aviation_maintenance"),
@@ -311,6 +313,7 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Lufttüchtig, laut ihm.", "aviation_maintenance"),
     ("Lufttüchtig, laut denen.", "aviation_maintenance"),
     ("Lufttüchtig sagt der", "aviation_maintenance"),  # right after the term
+    ("Lufttüchtig, sagt der heute.", "aviation_maintenance"),  # stop words after the pronoun
     ("Laut ihm ist das Flugzeug lufttüchtig.", "aviation_maintenance"),  # "ihm" is no article
     ("Der sagt, das Flugzeug ist lufttüchtig.", "aviation_maintenance"),  # opening its clause before the verb
     ("Listo para el cierre, dice el.", "mortgage"),  # "él" written without its accent
@@ -352,6 +355,7 @@ def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, 
     ("Airworthy, thank you.", "aviation_maintenance"),
     ("Clear to close confirmed, thank you.", "mortgage"),  # "you" after the verb: the one thanked
     ("CTC confirmed for you.", "mortgage"),
+    ("Thank you all, underwriter confirms clear to close.", "mortgage"),
     ("Hi folks, underwriter confirms clear to close.", "mortgage"),  # an address, not a speaker
     ("Folks: underwriter confirms clear to close.", "mortgage"),
     ("Kreuzprobe negativ, Labor bestätigt die.", "medical_logistics"),  # an object: the verb follows its subject

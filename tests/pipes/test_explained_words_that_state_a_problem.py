@@ -237,6 +237,7 @@ UNSAFE = [
     ('medical_logistics', 'Negative crossmatch; lab confirms at 1400Z.'),  # Zulu time
     ('medical_logistics', 'Negative crossmatch; lab confirms at 14.00.'),  # a dot for the colon
     ('medical_logistics', 'Negative crossmatch; lab confirms at 14.00Z.'),  # and Zulu time
+    ('medical_logistics', 'Negative crossmatch; lab confirms at 2.30pm.'),
     ('medical_logistics', 'Negative crossmatch; lab confirms @ 1400.'),
     ('medical_logistics', 'Crossmatch négatif ; laboratoire confirme à 14:00.'),  # fr present tense
     ('pharma_qa', 'Lot libéré ; confirme avec le laboratoire'),  # fr order
