@@ -5,7 +5,7 @@ Rule 5 of §4.1 explains "~", "≈" and "±" by their shape, and spaCy counts de
 14:00", "funds ≈ $412,000", "4 ± 2 °C"), and the quantity reader reads it. With
 no value after them in their clause they say the statement holds only roughly
 ("Airworthy ~", "~ Airworthy", "Negative crossmatch ≅"), which a clearance
-cannot: the mark is then left unexplained, so the clause escalates with it
+cannot, in the clearance's sentence (in another it may part words: "Thanks ~ team"): the mark is then left unexplained, so the clause escalates with it
 quoted. The marks are ``data/trouble_symbols.json``'s ``approximation_marks``,
 the words each pack's ``approximation_words``.
 """
@@ -20,7 +20,7 @@ _CLAUSE_MARKS = frozenset({",", ";", ":", "(", ")", "-", "–", "—"})
 
 def unread_approximations(explained: List[Any], text: str, starts: Sequence[int], ends: Sequence[int],
                           marks: FrozenSet[str], words: FrozenSet[str],
-                          is_number: Callable[[str], bool]) -> List[Any]:
+                          is_number: Callable[[str], bool], term: Any = "term") -> List[Any]:
     """Leave unexplained, in place, each mark or word of approximation that no value follows
     in its clause (see the module docstring).
 
@@ -29,6 +29,8 @@ def unread_approximations(explained: List[Any], text: str, starts: Sequence[int]
     marks (FrozenSet[str]): The marks, as written; words: the words, with their accents
         (``textnorm.exact``: fr "ça" is no de "ca").
     is_number (Callable[[str], bool]): Whether a word is a number in words ("two", "zwei").
+    term: Rule 1's mark in ``explained``: only a mark in the sentence of a term says the clearance
+        holds roughly ("Clear to close. Thanks ~ team" uses it as a separator).
     RETURNS (List[Any]): ``explained``.
     """
     n = len(explained)
@@ -36,12 +38,27 @@ def unread_approximations(explained: List[Any], text: str, starts: Sequence[int]
         token = text[starts[i]:ends[i]]
         if explained[i] is None or not (token in marks or exact(token) in words):
             continue
+        if not _term_in_sentence(explained, text, starts, ends, i, term):
+            continue  # "Clear to close. Thanks ~ team": a separator in a sentence of its own, or alone
         j = i + 1
         if j < n and text[starts[j]:ends[j]] == "." and starts[j] == ends[i]:
             j += 1  # the abbreviation's dot: "ca."
         if not _value_at(text, starts, ends, j, is_number):
             explained[i] = None
     return explained
+
+
+def _term_in_sentence(explained: List[Any], text: str, starts: Sequence[int], ends: Sequence[int], i: int,
+                      term: Any) -> bool:
+    """Whether the sentence of token i holds a term's token, or no word but token i ("Airworthy\n~":
+    the mark on a line of its own)."""
+    first, end = i, i + 1
+    while first > 0 and not ends_statement(text[starts[first - 1]:ends[first - 1]]):
+        first -= 1
+    while end < len(explained) and not ends_statement(text[starts[end]:ends[end]]):
+        end += 1
+    return term in explained[first:end] or not any(
+        k != i and any(ch.isalnum() for ch in text[starts[k]:ends[k]]) for k in range(first, end))
 
 
 def _value_at(text: str, starts: Sequence[int], ends: Sequence[int], j: int,

@@ -994,7 +994,10 @@ class CoverageRules:
                 event += 1
             if event >= n or words(event) not in self.condition_events:
                 continue
-            after_term = i > 0 and explained[i - 1] is TERM
+            before = i - 1
+            while before >= 0 and not text[starts[before]:ends[before]].strip():
+                before -= 1  # a line break between: "Lufttüchtig\nnach Inspektion"
+            after_term = before >= 0 and explained[before] is TERM
             before_term = (event + 1 < n and explained[event + 1] is TERM
                            and (i == 0 or _ends_clause(words(i - 1))))
             if after_term or before_term:
@@ -1158,7 +1161,7 @@ class CoverageRules:
         if reading[1][PART].isdisjoint(keys) and not any(mark in text for mark in self.approximation_marks):
             return explained
         return unread_approximations(explained, text, starts, ends, self.approximation_marks,
-                                     self.approximation_words, number_word)
+                                     self.approximation_words, number_word, TERM)
 
     def _is_ordinal(self, word: str) -> bool:
         """Whether a word is a number past the first with an ordinal ending (``ordinal_suffixes``),

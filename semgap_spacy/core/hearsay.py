@@ -177,7 +177,11 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
             if party is None and subjects:
-                party = _subject_before(words, i, subjects, is_stop)
+                party = _subject_before(words, i, subjects, is_stop, is_term)
+                if party is not None and _another_reporter(words, n, i, parties | subjects,
+                                                           saying - prepositions - attributions - sign_offs,
+                                                           is_stop, is_term):
+                    party = None  # "Underwriter confirms clear to close, as you said": the underwriter reports it
             if party is None:
                 party = _clitic_speaker(words, i, clitics, saying, objects, leads)
                 if party is not None and _subject_after(words, n, i, is_term, manners, is_stop, conjunctions):
@@ -194,7 +198,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                 party = None
         else:
             continue
-        if party is not None and _sentence_has_term(words, n, i, is_term):
+        if party is not None and (_sentence_has_term(words, n, i, is_term) or (
+                span is None and _reports_the_last(words, n, i, party, is_term, manners, is_stop, saying))):
             first, end = span or (min(i, party), max(i, party) + 1)
             if not out or first >= out[-1][1]:
                 out.append((first, end))
@@ -321,6 +326,29 @@ def _attribution_tail(words: Callable[[int], str], n: int, k: int, channels: Fro
     return said
 
 
+def _reports_the_last(words: Callable[[int], str], n: int, i: int, party: int, is_term: Callable[[int], bool],
+                      manners: FrozenSet[str], is_stop: Callable[[int], bool], saying: FrozenSet[str]) -> bool:
+    """Whether the sentence of the word of saying at i says nothing but who spoke, how and when,
+    and the sentence before it holds a term: it reports that one ("Clear to close. Borrower said
+    so.", "Lufttüchtig.\nSagt der.", "Airworthy. You said so."; not "Clear to close. Borrower
+    said ETA 14:00.")."""
+    first = i
+    while first > 0 and not ends_statement(words(first - 1)):
+        first -= 1
+    end = i
+    while end < n and not ends_statement(words(end)):
+        end += 1
+    for j in range(first, end):
+        word = words(j)
+        if j != party and any(ch.isalnum() for ch in word) and word not in saying and word not in manners \
+                and not is_stop(j) and not is_time_or_date(word):
+            return False
+    j = first - 1
+    while j >= 0 and (ends_statement(words(j)) or not words(j).strip()):
+        j -= 1  # the marks, spaces and line breaks that end the sentence before
+    return j >= 0 and _sentence_has_term(words, n, j, is_term)
+
+
 def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool]) -> bool:
     """Whether the sentence of token i holds a token of a term."""
     j = i
@@ -334,19 +362,43 @@ def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Cal
 
 
 def _subject_before(words: Callable[[int], str], i: int, subjects: FrozenSet[str],
-                    is_stop: Callable[[int], bool]) -> Optional[int]:
+                    is_stop: Callable[[int], bool], is_term: Callable[[int], bool]) -> Optional[int]:
     """The speaker of ``subjects`` right before the word of saying at i, two stop words at most
-    between ("you said", "you just said", "you've said", "you all said"), or None."""
+    between ("you said", "you just said", "you've said", "you all said"), or None; not one
+    after a word that names whose it is ("QA folks confirmed": QA's people)."""
     j = previous_word(words, i - 1)
     for _ in range(3):
         if j < 0:
             return None
         if words(j) in subjects:
-            return j
+            before = previous_word(words, j - 1)
+            named = (before >= 0 and any(ch.isalnum() for ch in words(before)) and not is_stop(before)
+                     and not is_term(before))
+            return None if named else j
         if not is_stop(j) or not any(ch.isalnum() for ch in words(j)):
             return None
         j = previous_word(words, j - 1)
     return None
+
+
+def _another_reporter(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],
+                      verbs: FrozenSet[str], is_stop: Callable[[int], bool],
+                      is_term: Callable[[int], bool]) -> bool:
+    """Whether another verb of saying (``verbs``) in the sentence of token i has a subject right
+    before it that no list holds as a party without authority: a party that reports the
+    clearance itself ("Lab confirms negative crossmatch, as you reported")."""
+    first = i
+    while first > 0 and not ends_statement(words(first - 1)):
+        first -= 1
+    k = first
+    while k < n and (k <= i or not ends_statement(words(k))):
+        if k != i and words(k) in verbs:
+            before = previous_word(words, k - 1)
+            if (before >= 0 and any(ch.isalnum() for ch in words(before)) and not is_stop(before)
+                    and not is_term(before) and words(before) not in parties and words(before) not in verbs):
+                return True
+        k += 1
+    return False
 
 
 def _closing_speaker(words: Callable[[int], str], n: int, i: int, closing: FrozenSet[str],

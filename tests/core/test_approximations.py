@@ -38,6 +38,7 @@ def test_a_mark_of_approximation_needs_a_value_after_it(text, explained, expecte
     ("Negative crossmatch ≅", "medical_logistics"),
     ("~ Airworthy", "aviation_maintenance"),
     ("Lufttüchtig ca.", "aviation_maintenance"),
+    ("Airworthy\n~", "aviation_maintenance"),  # on a line of its own
 ])
 def test_about_with_nothing_to_be_about_escalates(decide, text, domain):
     decision = decide(text, domain=domain)
@@ -51,6 +52,7 @@ def test_about_with_nothing_to_be_about_escalates(decide, text, domain):
     ("Batch released. Shipment ≈ 200 orders.", "pharma_qa"),
     ("Airworthy, ETA ~14:00", "aviation_maintenance"),
     ("Apte au vol. Ça rend service, merci", "aviation_maintenance"),
+    ("Underwriter confirms clear to close. Thanks ~ team", "mortgage"),  # a separator in another sentence
 ])
 def test_about_a_value_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"

@@ -293,6 +293,14 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Clear to close, u said.", "mortgage"),
     ("Clear to close, according to you.", "mortgage"),
     ("You just said clear to close.", "mortgage"),  # stop words between the subject and its verb
+    ("Negative crossmatch you said.", "medical_logistics"),  # right after the term
+    # a sentence that says only who spoke reports the one before it
+    ("Clear to close. Borrower said so.", "mortgage"),
+    ("Clear to close. Borrower confirmed.", "mortgage"),
+    ("Airworthy. You said so.", "aviation_maintenance"),
+    ("Lufttüchtig.\nSagt der.", "aviation_maintenance"),
+    ("Apte au vol. Dit-on.", "aviation_maintenance"),
+    ("Clear to close; you said", "mortgage"),
     ("You've said clear to close.", "mortgage"),
     ("Airworthy, they confirmed yesterday.", "aviation_maintenance"),  # when it spoke is no word of its own
     ("Listo para el cierre, según él.", "mortgage"),  # "él", read with its accent: no article "el"
@@ -356,6 +364,10 @@ def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, 
     ("Clear to close confirmed, thank you.", "mortgage"),  # "you" after the verb: the one thanked
     ("CTC confirmed for you.", "mortgage"),
     ("Thank you all, underwriter confirms clear to close.", "mortgage"),
+    ("Underwriter confirms clear to close, as you said.", "mortgage"),  # the underwriter reports it
+    ("As you said, lab confirms negative crossmatch.", "medical_logistics"),
+    ("QA folks confirmed lot released.", "pharma_qa"),  # QA's people
+    ("Clear to close. Borrower said ETA 14:00.", "mortgage"),  # a sentence that says something of its own
     ("Hi folks, underwriter confirms clear to close.", "mortgage"),  # an address, not a speaker
     ("Folks: underwriter confirms clear to close.", "mortgage"),
     ("Kreuzprobe negativ, Labor bestätigt die.", "medical_logistics"),  # an object: the verb follows its subject

@@ -72,6 +72,7 @@ import pytest
     ("Kreuzprobe negativ vor dem Check", "medical_logistics"),
     ("Abschlussbereit nach Update", "mortgage"),
     ("Nach Check lufttüchtig", "aviation_maintenance"),
+    ("Lufttüchtig\nnach Inspektion", "aviation_maintenance"),  # a line break between
     ("Lufttüchtig nach Check durch Engineering heute", "aviation_maintenance"),
     # a state gone by
     ("Ha sido aeronavegable", "aviation_maintenance"),
