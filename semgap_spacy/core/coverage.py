@@ -969,9 +969,9 @@ class CoverageRules:
                              ends: Sequence[int]) -> List[Optional[str]]:
         """Rule 3 taken back, in place, for a stop word of a pack's ``condition_prepositions``
         that ties a clearance's term to an event of ``condition_events``, perhaps with an
-        article of ``condition_articles`` between: right after the term ("Lufttüchtig nach
-        Inspektion", "Kreuzprobe negativ vor dem Check") or opening the clause the term ends
-        ("Nach Check lufttüchtig"). The clearance holds after, before or with the event, which a
+        article of ``condition_articles`` between: right after the term, marks aside ("Lufttüchtig
+        nach Inspektion", "Kreuzprobe negativ vor dem Check", "Lufttüchtig, nach A-Check") or
+        opening the clause right before it ("Nach Check lufttüchtig", "Nach Check: lufttüchtig"). The clearance holds after, before or with the event, which a
         reader must place, as en "after" and es "después" say (never neutral there). de "nach"
         and "vor" are too common to be never neutral: "nach AMM 05-10" (according to), "Flug
         nach Hamburg", "gemeldet nach dem Check" (a participle between) stay stop words.
@@ -992,14 +992,19 @@ class CoverageRules:
             event = i + 1
             if event < n and words(event) in self.condition_articles:
                 event += 1
+            if event + 2 < n and len(words(event)) == 1 and words(event + 1) == "-":
+                event += 2  # "nach A-Check"
             if event >= n or words(event) not in self.condition_events:
                 continue
             before = i - 1
-            while before >= 0 and not text[starts[before]:ends[before]].strip():
-                before -= 1  # a line break between: "Lufttüchtig\nnach Inspektion"
+            while before >= 0 and _between(words(before)):
+                before -= 1  # "Lufttüchtig, nach Check", "Lufttüchtig\nnach Inspektion"
+            after = event + 1
+            while after < n and _between(words(after)):
+                after += 1  # "Nach Check: lufttüchtig"
             after_term = before >= 0 and explained[before] is TERM
-            before_term = (event + 1 < n and explained[event + 1] is TERM
-                           and (i == 0 or _ends_clause(words(i - 1))))
+            opener = previous_word(words, i - 1)  # what stands right before: the clause's start?
+            before_term = after < n and explained[after] is TERM and (opener < 0 or _ends_clause(words(opener)))
             if after_term or before_term:
                 explained[i] = None
         return explained
@@ -1473,6 +1478,12 @@ def _alone_in_statement(words: Callable[[int], str], n: int, a: Tuple[int, int])
             return False
         k += 1
     return True
+
+
+def _between(word: str) -> bool:
+    """Whether a token may stand between a condition and its term: a mark that ends no
+    statement, or a run of spaces ("Lufttüchtig, nach Check", "Nach Check: lufttüchtig")."""
+    return not word.strip() or (not any(ch.isalnum() for ch in word) and not ends_statement(word))
 
 
 def _ends_clause(word: str) -> bool:

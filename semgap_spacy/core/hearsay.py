@@ -490,7 +490,8 @@ def _thanks_signature(words: Callable[[int], str], n: int, i: int, thanks: Froze
     if k >= n or not (words(k) in articles or new_line):
         return None
     end = _text_end(words, n, k + 1)
-    return end if end > k and label_party(k, end) is not None else None
+    first = k + 1 if words(k) in articles else k  # the party's own words after its article
+    return end if end > first and label_party(first, end) is not None else None
 
 
 def _opens_line_or_sentence(words: Callable[[int], str], i: int) -> bool:
@@ -547,8 +548,8 @@ def _clitic_speaker(words: Callable[[int], str], i: int, clitics: FrozenSet[Tupl
     return None
 
 
-#: the words a clitic of ``speaker_clitics`` holds: a pronoun, perhaps an auxiliary, a word of saying
-_CLITIC_SIZES = (2, 3)
+#: the words a clitic of ``speaker_clitics`` holds: a pronoun, perhaps an object and an auxiliary, a word of saying
+_CLITIC_SIZES = (2, 3, 4)
 
 
 def _opens_clause(words: Callable[[int], str], i: int, saying: FrozenSet[str],

@@ -17,8 +17,8 @@ from typing import Any, Dict, FrozenSet, List, Sequence
 _PAIRS: Dict[str, FrozenSet[str]] = {
     **{opening: frozenset(closing) for opening, closing in {
         '"': '"“”', "“": "”“\"", "„": "“”\"", "«": "»", "»": "«", "‘": "’‘'", "'": "'’", "‹": "›",
-        "‚": "‘’'", "❝": "❞", "「": "」", "『": "』", "＂": "＂"}.items()},
-    "''": frozenset({"''"})}
+        "‚": "‘’'", "❝": "❞", "「": "」", "『": "』", "＂": "＂", "＇": "＇", "˝": "˝"}.items()},
+    "''": frozenset({"''"}), "’’": frozenset({"’’"})}
 #: a sentence's end or a comma the quotation may hold after the term ('"Clear to close."', «Lot libéré.»)
 _INNER_ENDS = frozenset(".!,;…")
 
@@ -51,9 +51,17 @@ def unread_quoted_terms(explained: List[Any], text: str, starts: Sequence[int], 
         if opening in _PAIRS and closing in _PAIRS[opening] and not after_colon:
             explained[i - 1] = explained[close] = None
         i = end
-    for i, rule in enumerate(explained):  # marks the tokenizer left on the term's word ("＂Airworthy＂")
-        if (rule is term and ends[i] - starts[i] > 2 and text[starts[i]] in _PAIRS
-                and text[ends[i] - 1] in _PAIRS[text[starts[i]]]
+    i = 0
+    while i < n:  # marks the tokenizer left on the term's words ("＂Airworthy＂", "＂Clear", "close＂")
+        if explained[i] is not term:
+            i += 1
+            continue
+        end = i
+        while end < n and explained[end] is term:
+            end += 1
+        opening, closing = text[starts[i]], text[ends[end - 1] - 1]
+        if (opening in _PAIRS and closing in _PAIRS[opening] and ends[end - 1] - starts[i] > 2
                 and not (i > 0 and text[starts[i - 1]:ends[i - 1]] == ":")):
-            explained[i] = None
+            explained[i] = explained[end - 1] = None
+        i = end
     return explained

@@ -39,6 +39,9 @@ def test_a_mark_of_approximation_needs_a_value_after_it(text, explained, expecte
     ("~ Airworthy", "aviation_maintenance"),
     ("Lufttüchtig ca.", "aviation_maintenance"),
     ("Airworthy\n~", "aviation_maintenance"),  # on a line of its own
+    ("Airworthy 〜", "aviation_maintenance"),  # U+301C WAVE DASH
+    ("Airworthy ≒", "aviation_maintenance"),
+    ("Airworthy +/-", "aviation_maintenance"),
 ])
 def test_about_with_nothing_to_be_about_escalates(decide, text, domain):
     decision = decide(text, domain=domain)

@@ -196,6 +196,10 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Clear to close. Thank\u00a0you,\u00a0the borrower", "mortgage"),
     ("Clear to close. Thanks! The borrower", "mortgage"),
     ("Clear to close. Thx, the borrower", "mortgage"),
+    ("Clear to close. Thanks, your borrower", "mortgage"),
+    ("Airworthy.\nThanks,\nYour captain", "aviation_maintenance"),
+    ("Lufttüchtig.\nVielen Dank,\nIhr Pilot", "aviation_maintenance"),
+    ("Clear to close. With thanks, the borrower", "mortgage"),
     # an attribution may say when and how the party spoke, and may name the channel first
     ("Airworthy, from the captain this morning.", "aviation_maintenance"),
     ("Clear to close, from the borrower on the phone today.", "mortgage"),
@@ -258,6 +262,7 @@ def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     # thanks without an article may thank the party; thanks alone sign nothing
     ("Clear to close. Thanks, borrower.", "mortgage"),
     ("Clear to close.\nThanks,\nthe underwriter", "mortgage"),  # a party with that authority
+    ("Expediente 2291-B listo para el cierre. Gracias a todos.", "mortgage"),  # thanks to all, no signature
     ("Clear to close. Thanks! The borrower signed.", "mortgage"),
     ("Clear to close. Thank you.", "mortgage"),
     ("Clear to close. Thank you, the underwriter.", "mortgage"),  # a party with that authority
@@ -330,6 +335,12 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Lot libéré, dit on.", "pharma_qa"),  # a space for the hyphen
     ("Listo para el cierre, pues me dijeron.", "mortgage"),
     ("Listo para el cierre, se ha dicho.", "mortgage"),
+    ("Listo para el cierre, me dice.", "mortgage"),
+    ("Listo para el cierre, entonces me dijeron.", "mortgage"),
+    ("Lufttüchtig, wie der sagt.", "aviation_maintenance"),  # a lead before the pronoun
+    ("Lufttüchtig, sagt jener.", "aviation_maintenance"),
+    ("Lot libéré, on nous a confirmé.", "pharma_qa"),  # with an object, "on" is someone
+    ("On me confirme : lot libéré.", "pharma_qa"),
     ("Listo para el cierre, me habían dicho.", "mortgage"),
     ("Han dicho que listo para el cierre.", "mortgage"),  # the auxiliary's ending names the speakers
     ("Lote liberado, me confirma.", "pharma_qa"),  # "confirms to me": someone no glossary names

@@ -44,12 +44,15 @@ def test_other_marks_stay_explained(text, explained):
     ("„Lufttüchtig.“", "aviation_maintenance"),
     ("''Clear to close''", "mortgage"),
     ("＂Airworthy＂", "aviation_maintenance"),
+    ("＂Clear to close＂", "mortgage"),  # marks left on the first and last words of the term
+    ("˝Clear to close˝", "mortgage"),
+    ("’’Clear to close’’", "mortgage"),
 ])
 def test_a_quoted_clearance_escalates_with_its_marks_quoted(decide, text, domain):
     decision = decide(text, domain=domain)
     assert decision["decision"] == "escalate"
     quoted = [w for r in decision["reasons"] if r["code"] == "unexplained_content" for w in r["words"]]
-    assert any(mark in word for word in quoted for mark in ('"', "“", "”", "'", "«", "»", "„", "＂"))
+    assert any(mark in word for word in quoted for mark in ('"', "“", "”", "'", "«", "»", "„", "＂", "˝", "’"))
 
 
 def test_a_forwarded_quotation_is_read_word_by_word(decide):

@@ -73,6 +73,10 @@ import pytest
     ("Abschlussbereit nach Update", "mortgage"),
     ("Nach Check lufttüchtig", "aviation_maintenance"),
     ("Lufttüchtig\nnach Inspektion", "aviation_maintenance"),  # a line break between
+    ("Lufttüchtig, nach Check", "aviation_maintenance"),  # a mark between
+    ("Nach Check: lufttüchtig", "aviation_maintenance"),
+    ("Lufttüchtig nach A-Check", "aviation_maintenance"),  # a hyphen compound
+    ("Lufttüchtig nach dieser Inspektion", "aviation_maintenance"),
     ("Lufttüchtig nach Check durch Engineering heute", "aviation_maintenance"),
     # a state gone by
     ("Ha sido aeronavegable", "aviation_maintenance"),
