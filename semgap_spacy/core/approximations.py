@@ -3,10 +3,11 @@
 Rule 5 of §4.1 explains "~", "≈" and "±" by their shape, and spaCy counts de
 "ca" among its stop words (rule 3). Before a value they belong to it ("ETA ~
 14:00", "funds ≈ $412,000", "4 ± 2 °C"), and the quantity reader reads it. With
-no value after them in their clause they say the statement holds only roughly
-("Airworthy ~", "~ Airworthy", "Negative crossmatch ≅"), which a clearance
-cannot, in the clearance's sentence (in another it may part words: "Thanks ~ team"): the mark is then left unexplained, so the clause escalates with it
-quoted. The marks are ``data/trouble_symbols.json``'s ``approximation_marks``,
+no value after them, in the clearance's sentence or alone on a line, they say
+the statement holds only roughly ("Airworthy ~", "~ Airworthy", "Negative
+crossmatch ≅"), which a clearance cannot (in another sentence they may part
+words: "Thanks ~ team"): the mark is then left unexplained, so the clause
+escalates with it quoted. The marks are ``data/trouble_symbols.json``'s ``approximation_marks``,
 the words each pack's ``approximation_words``.
 """
 from typing import Any, Callable, FrozenSet, List, Sequence

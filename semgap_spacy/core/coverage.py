@@ -969,10 +969,11 @@ class CoverageRules:
                              ends: Sequence[int]) -> List[Optional[str]]:
         """Rule 3 taken back, in place, for a stop word of a pack's ``condition_prepositions``
         that ties a clearance's term to an event of ``condition_events``, perhaps with an
-        article of ``condition_articles`` between: right after the term, marks aside ("Lufttüchtig
-        nach Inspektion", "Kreuzprobe negativ vor dem Check", "Lufttüchtig, nach A-Check") or
-        opening the clause right before it ("Nach Check lufttüchtig", "Nach Check: lufttüchtig"). The clearance holds after, before or with the event, which a
-        reader must place, as en "after" and es "después" say (never neutral there). de "nach"
+        article of ``condition_articles`` between: right after the term, marks aside
+        ("Lufttüchtig nach Inspektion", "Kreuzprobe negativ vor dem Check", "Lufttüchtig, nach
+        A-Check") or opening the clause right before it ("Nach Check lufttüchtig", "Nach Check:
+        lufttüchtig"). The clearance holds after, before or with the event, which a reader must
+        place, as en "after" and es "después" say (never neutral there). de "nach"
         and "vor" are too common to be never neutral: "nach AMM 05-10" (according to), "Flug
         nach Hamburg", "gemeldet nach dem Check" (a participle between) stay stop words.
 

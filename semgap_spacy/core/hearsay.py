@@ -119,10 +119,11 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         saying (fr "dit-on" where the tokenizer cuts "-" from "on"); spaced, the hyphen is a dash.
     glued (Callable[[int], bool]): Whether a token touches the token before it.
     thanks (FrozenSet[Tuple[str, ...]]): Thanks that may close a message ("thank you", "vielen
-        dank"): opening a sentence after a statement's end, then a comma and a party with its
-        article that ends the text, they sign it ("Clear to close. Thank you, the borrower");
-        without the article they may thank the party ("Thanks, borrower").
-    articles (FrozenSet[str]): The articles a signed party carries after thanks ("the", "der").
+        dank"): opening a line or a sentence, then marks and a party with its article (or on a
+        line of its own) that ends the text, they sign it ("Clear to close. Thank you, the
+        borrower", "Thanks,\nBorrower"); without either they may thank the party ("Thanks,
+        borrower").
+    articles (FrozenSet[str]): The articles a signed party carries after thanks ("the", "your", "der").
     subjects (FrozenSet[str]): Speakers that are one only as the subject right before a word of
         saying ("Airworthy, you said", "folks said"), or after a reporting preposition ("according
         to you"); elsewhere the one spoken to ("Clear to close confirmed, thank you", "Hi folks,
@@ -405,9 +406,10 @@ def _closing_speaker(words: Callable[[int], str], n: int, i: int, closing: Froze
                      opening: FrozenSet[str], saying: FrozenSet[str], leads: FrozenSet[str],
                      is_term: Callable[[int], bool], is_stop: Callable[[int], bool]) -> Optional[int]:
     """The pronoun that names the speaker of the word of saying at i, or None: one of ``closing``
-    that ends the clause right after the verb, but for stop words, where the verb opens the clause
-    or follows a term ("Lufttüchtig, sagt der", "Lufttüchtig sagt der", "sagt der heute"), or one of ``opening`` that opens the clause right before
-    the verb ("Der sagt: lufttüchtig", "El dijo que …")."""
+    that ends the clause right after the verb, but for stop words, where the verb opens the
+    clause or follows a term ("Lufttüchtig, sagt der", "Lufttüchtig sagt der", "sagt der
+    heute"), or one of ``opening`` that opens the clause right before the verb ("Der sagt:
+    lufttüchtig", "El dijo que …")."""
     before = previous_word(words, i - 1)
     if (i + 1 < n and words(i + 1) in closing and _ends_clause_but(words, n, i + 2, is_stop)
             and (_opens_clause(words, i, saying, leads) or (before >= 0 and is_term(before)))):

@@ -189,7 +189,8 @@ def _suspicious_reasons(records) -> List[dict]:
         chars = record.get("characters") or []
         named = ", ".join(f"{c['code_point']} {c['name']}" for c in chars)
         scripts = {c.get("script") for c in chars}
-        what = ("is struck through" if scripts == {STRUCK} else "carries marks piled on a letter" if scripts == {STACKED}
+        what = ("is struck through" if scripts == {STRUCK}
+                else "carries marks piled on a letter" if scripts == {STACKED}
                 else "is struck through or marked over" if scripts <= {STRUCK, STACKED} else "mixes scripts")
         out.append(make_reason("suspicious_characters", f"{record['evidence']!r} {what}: {named}",
                                start_char=record["start_char"], end_char=record["end_char"],
