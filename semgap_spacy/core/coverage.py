@@ -298,6 +298,7 @@ class CoverageRules:
         endings = "(?:" + "|".join(map(re.escape, suffixes)) + ")"
         self._ordinal = re.compile(r"0*(?:[2-9]|[1-9]\d+)" + endings) if suffixes else None
         self._ordinal_in_text = re.compile(r"\d" + endings) if suffixes else None
+        self.ordinal_times = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).ordinal_times)
         self.domains: Dict[str, DomainRules] = {}
         self.glossary_words = _glossary_words(glossary, tokenize)
         self.problem_words = _problem_words(glossary)
@@ -386,6 +387,7 @@ class CoverageRules:
         self.closing_speakers = frozenset(_fold(w) for pack in packs for w in pack.closing_speakers)
         self.closing_pronouns = frozenset(_fold(w) for pack in packs for w in pack.closing_pronouns)
         self.opening_speakers = frozenset(_fold(w) for pack in packs for w in pack.opening_speakers)
+        self.report_pointers = frozenset(_fold(w) for pack in packs for w in pack.report_pointers)
         self.inverted_speakers = frozenset(_fold(w) for pack in packs for w in pack.inverted_speakers)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
                        | self.attributions | self.sign_offs | self.subjectless_saying
@@ -704,7 +706,8 @@ class CoverageRules:
                              self.object_pronouns, lambda i: explained[i] is STOP_WORD, self.clitic_leads,
                              self.closing_speakers, self.inverted_speakers,
                              lambda i: i > 0 and starts[i] == ends[i - 1], self.sign_off_thanks, self.signed_articles,
-                             self.subject_speakers, self.closing_pronouns, self.opening_speakers)
+                             self.subject_speakers, self.closing_pronouns, self.opening_speakers,
+                             self.report_pointers)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],
@@ -1185,7 +1188,9 @@ class CoverageRules:
         picks one of several ("2nd aircraft airworthy": which one?), and so it does in a clause
         of the ordinal and its noun alone in the term's sentence, which names the item
         ("Airworthy, 2nd aircraft", "2nd recipient: negative crossmatch"; not "Airworthy; 2nd
-        sector", a statement of its own); it stays unexplained (``_word_rule``).
+        sector", a statement of its own); it stays unexplained (``_word_rule``). Before a word of
+        a pack's ``ordinal_times`` it orders a time or a place, wherever it stands ("2nd shift:
+        engineer confirms …", "on the 3rd day").
 
         explained (List[Optional[str]]): The rule per token, completed here.
         text (str): The text; starts, ends: the tokens' character offsets.
@@ -1194,8 +1199,13 @@ class CoverageRules:
         if self._ordinal is None or self._ordinal_in_text.search(text) is None:
             return explained
         n = len(explained)
+        word = _words_of(text, starts, ends)
         for i in range(n):
             if explained[i] is None and self._is_ordinal(text[starts[i]:ends[i]]):
+                after = next_word(word, n, i + 1)
+                if after < n and word(after) in self.ordinal_times:
+                    explained[i] = SHAPE  # "2nd shift: …", "the 3rd day": a time or a place, not the item
+                    continue
                 first = i
                 while first > 0 and not _ends_clause(text[starts[first - 1]:ends[first - 1]]):
                     first -= 1

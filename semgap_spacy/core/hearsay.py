@@ -52,7 +52,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   articles: FrozenSet[str] = frozenset(),
                   subjects: FrozenSet[str] = frozenset(),
                   pronouns: FrozenSet[str] = frozenset(),
-                  opening: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  opening: FrozenSet[str] = frozenset(),
+                  pointers: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -128,6 +129,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         saying ("Airworthy, you said", "folks said"), or after a reporting preposition ("according
         to you"); elsewhere the one spoken to ("Clear to close confirmed, thank you", "Hi folks,
         underwriter confirms …", "Folks: …").
+    pointers (FrozenSet[str]): Words that point back to what was said ("so", "it", "that", de
+        "das"): a sentence that only says who spoke, with one, reports the sentence before even
+        where that one names its own source ("Clear to close per underwriter. Borrower said so").
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -139,6 +143,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         return _label_party(words, first, end, parties, channels, is_name)
 
     thanked = frozenset(phrase[0] for phrase in thanks)
+    verbs = saying - prepositions - attributions - sign_offs  # the verbs among the words of saying
     for i in candidates:
         word = words(i)
         span = None  # the tokens a label quotes: all of it
@@ -179,10 +184,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
             if party is None and subjects:
                 party = _subject_before(words, i, subjects, is_stop, is_term)
-                if party is not None and _another_reporter(words, n, i, parties | subjects,
-                                                           saying - prepositions - attributions - sign_offs,
-                                                           is_stop, is_term):
-                    party = None  # "Underwriter confirms clear to close, as you said": the underwriter reports it
+                if party is not None and _sourced(words, *_sentence_of(words, n, i), i, parties | subjects, verbs,
+                                                  prepositions, is_stop, is_term):
+                    party = None  # "Clear to close per underwriter, as you said": the underwriter reports it
             if party is None:
                 party = _clitic_speaker(words, i, clitics, saying, objects, leads)
                 if party is not None and _subject_after(words, n, i, is_term, manners, is_stop, conjunctions):
@@ -200,7 +204,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         else:
             continue
         if party is not None and (_sentence_has_term(words, n, i, is_term) or (
-                span is None and _reports_the_last(words, n, i, party, is_term, manners, is_stop, saying))):
+                span is None and _reports_the_last(words, n, i, party, is_term, manners, is_stop, saying, pointers,
+                                                   lambda a, b: _sourced(words, a, b, -1, parties | subjects, verbs,
+                                                                         prepositions, is_stop, is_term)))):
             first, end = span or (min(i, party), max(i, party) + 1)
             if not out or first >= out[-1][1]:
                 out.append((first, end))
@@ -328,26 +334,31 @@ def _attribution_tail(words: Callable[[int], str], n: int, k: int, channels: Fro
 
 
 def _reports_the_last(words: Callable[[int], str], n: int, i: int, party: int, is_term: Callable[[int], bool],
-                      manners: FrozenSet[str], is_stop: Callable[[int], bool], saying: FrozenSet[str]) -> bool:
+                      manners: FrozenSet[str], is_stop: Callable[[int], bool], saying: FrozenSet[str],
+                      pointers: FrozenSet[str], sourced: Callable[[int, int], bool]) -> bool:
     """Whether the sentence of the word of saying at i says nothing but who spoke, how and when,
     and the sentence before it holds a term: it reports that one ("Clear to close. Borrower said
     so.", "Lufttüchtig.\nSagt der.", "Airworthy. You said so."; not "Clear to close. Borrower
-    said ETA 14:00.")."""
-    first = i
-    while first > 0 and not ends_statement(words(first - 1)):
-        first -= 1
-    end = i
-    while end < n and not ends_statement(words(end)):
-        end += 1
+    said ETA 14:00.", nor "- Driver confirmed 14:30", a time confirmed). Where the sentence
+    before names its own source with authority ("Airworthy per engineering.\nCrew confirmed",
+    "- Lab: negative crossmatch\n- Customer confirmed") the speaker reports it only by a word
+    that points back (``pointers``: "Borrower said so", "Crew confirmed it")."""
+    first, end = _sentence_of(words, n, i)
+    points_back = False
     for j in range(first, end):
         word = words(j)
-        if j != party and any(ch.isalnum() for ch in word) and word not in saying and word not in manners \
-                and not is_stop(j) and not is_time_or_date(word):
-            return False
+        if j == party or not any(ch.isalnum() for ch in word):
+            continue
+        if word in pointers:
+            points_back = True
+        elif word not in saying and word not in manners and not is_stop(j):
+            return False  # a word, a time or a date of its own: something else was said
     j = first - 1
     while j >= 0 and (ends_statement(words(j)) or not words(j).strip()):
         j -= 1  # the marks, spaces and line breaks that end the sentence before
-    return j >= 0 and _sentence_has_term(words, n, j, is_term)
+    if j < 0 or not _sentence_has_term(words, n, j, is_term):
+        return False
+    return points_back or not sourced(*_sentence_of(words, n, j))
 
 
 def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool]) -> bool:
@@ -382,24 +393,40 @@ def _subject_before(words: Callable[[int], str], i: int, subjects: FrozenSet[str
     return None
 
 
-def _another_reporter(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],
-                      verbs: FrozenSet[str], is_stop: Callable[[int], bool],
-                      is_term: Callable[[int], bool]) -> bool:
-    """Whether another verb of saying (``verbs``) in the sentence of token i has a subject right
-    before it that no list holds as a party without authority: a party that reports the
-    clearance itself ("Lab confirms negative crossmatch, as you reported")."""
+def _sourced(words: Callable[[int], str], first: int, end: int, skip: int, parties: FrozenSet[str],
+             verbs: FrozenSet[str], prepositions: FrozenSet[str], is_stop: Callable[[int], bool],
+             is_term: Callable[[int], bool]) -> bool:
+    """Whether tokens first..end-1 (token ``skip`` aside) name a source that no list holds as a
+    party without authority: the subject right before a verb of saying ("Lab confirms negative
+    crossmatch"), the word after a reporting preposition ("per engineering", "laut Labor") or
+    a speaker's label ("Lab: negative crossmatch")."""
+    def names(j: int) -> bool:  # a word that may name a party: letters only ("N418QX:" labels an item)
+        return (0 <= j and words(j).isalpha() and not is_stop(j) and not is_term(j)
+                and words(j) not in parties and words(j) not in verbs and words(j) not in prepositions)
+
+    for k in range(first, end):
+        if k == skip:
+            continue
+        word = words(k)
+        if word in verbs and names(previous_word(words, k - 1)):
+            return True
+        if word in prepositions and k + 1 < end and names(k + 1):
+            return True
+        if closes_label(word) and names(previous_word(words, k - 1)) and opens_sentence(
+                words, previous_word(words, k - 1)):
+            return True
+    return False
+
+
+def _sentence_of(words: Callable[[int], str], n: int, i: int) -> Tuple[int, int]:
+    """(first token, end token) of the sentence of token i."""
     first = i
     while first > 0 and not ends_statement(words(first - 1)):
         first -= 1
-    k = first
-    while k < n and (k <= i or not ends_statement(words(k))):
-        if k != i and words(k) in verbs:
-            before = previous_word(words, k - 1)
-            if (before >= 0 and any(ch.isalnum() for ch in words(before)) and not is_stop(before)
-                    and not is_term(before) and words(before) not in parties and words(before) not in verbs):
-                return True
-        k += 1
-    return False
+    end = i
+    while end < n and (end <= i or not ends_statement(words(end))):
+        end += 1
+    return first, end
 
 
 def _closing_speaker(words: Callable[[int], str], n: int, i: int, closing: FrozenSet[str],

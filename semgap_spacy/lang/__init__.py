@@ -80,6 +80,9 @@ class LanguagePack(BaseModel):
     #: of several ("2nd aircraft airworthy": which one?), as the ordinal words of
     #: ``never_neutral_added`` do; elsewhere it orders something else ("Airworthy; 2nd sector")
     ordinal_suffixes: List[str] = []
+    #: words of a time or a place that an ordinal orders ("2nd shift", "3rd day", "2e rotation"):
+    #: before one, an ordinal picks no item (``core.coverage``, ``explain_ordinals``)
+    ordinal_times: List[str] = []
     #: stop words that tie a clearance to an event of ``condition_events`` right beside its term
     #: (de "Lufttüchtig nach Inspektion", "Nach Check lufttüchtig"), perhaps with an article of
     #: ``condition_articles`` between; languages whose "after" is never neutral need none
@@ -158,6 +161,10 @@ class LanguagePack(BaseModel):
     #: pronouns that name a speaker where they open their clause right before a word of saying
     #: (de "Der sagt …", es "El dijo que …"); fr "on" is "we" there ("On confirme")
     opening_speakers: List[str] = []
+    #: words that point back to what was said ("so", "it", es "lo", de "das"): a sentence that only
+    #: says who spoke, with one, reports the sentence before even where that one names its own
+    #: source ("Clear to close per underwriter. Borrower said so", ``core.hearsay``)
+    report_pointers: List[str] = []
     #: pronouns that name a speaker glued by a hyphen after a word of saying (fr "dit-on", which
     #: a tokenizer may cut into "dit", "-", "on", ``core.hearsay``)
     inverted_speakers: List[str] = []
@@ -284,7 +291,7 @@ class LanguagePack(BaseModel):
     clinical_cues: CueSet
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral", "never_neutral_added",
-                                   "never_neutral_cased", "ordinal_suffixes", "approximation_words",
+                                   "never_neutral_cased", "ordinal_suffixes", "ordinal_times", "approximation_words",
                                    "condition_prepositions", "condition_events", "condition_articles",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
@@ -294,6 +301,7 @@ class LanguagePack(BaseModel):
                                    "question_ends", "reporting_words", "reporting_prepositions",
                                    "unnamed_speakers", "subject_speakers", "speaker_clitics", "clitic_leads",
                                    "closing_speakers", "closing_pronouns", "opening_speakers",
+                                   "report_pointers",
                                    "inverted_speakers",
                                    "subjectless_saying", "report_conjunctions", "object_pronouns",
                                    "speaker_channels",

@@ -306,6 +306,8 @@ def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domai
     ("Lufttüchtig.\nSagt der.", "aviation_maintenance"),
     ("Apte au vol. Dit-on.", "aviation_maintenance"),
     ("Clear to close; you said", "mortgage"),
+    ("Clear to close per underwriter.\nBorrower said so.", "mortgage"),  # a word that points back
+    ("Shift notes\n* N418QX\n* Airworthy\n* Crew confirmed", "aviation_maintenance"),
     ("You've said clear to close.", "mortgage"),
     ("Airworthy, they confirmed yesterday.", "aviation_maintenance"),  # when it spoke is no word of its own
     ("Listo para el cierre, según él.", "mortgage"),  # "él", read with its accent: no article "el"
@@ -379,6 +381,12 @@ def test_a_speaker_no_glossary_names_is_a_party_without_authority(decide, text, 
     ("As you said, lab confirms negative crossmatch.", "medical_logistics"),
     ("QA folks confirmed lot released.", "pharma_qa"),  # QA's people
     ("Clear to close. Borrower said ETA 14:00.", "mortgage"),  # a sentence that says something of its own
+    # a handover's next item: the sentence before names its own source, or a time was confirmed
+    ("Update:\n- Lab: negative crossmatch\n- Driver confirmed 14:30\n- Cooler checked\nThanks", "medical_logistics"),
+    ("Shift notes:\n- N418QX airworthy per engineering\n- Captain confirmed\nThanks", "aviation_maintenance"),
+    ("Airworthy per engineer.\nCrew confirmed.\nThanks, team", "aviation_maintenance"),
+    ("Hi,\n\nClear to close per underwriter, as you said.\nDocs sent to escrow.", "mortgage"),
+    ("Update:\n- Lab: negative crossmatch, as you said\n- Courier booked\nThanks", "medical_logistics"),
     ("Hi folks, underwriter confirms clear to close.", "mortgage"),  # an address, not a speaker
     ("Folks: underwriter confirms clear to close.", "mortgage"),
     ("Kreuzprobe negativ, Labor bestätigt die.", "medical_logistics"),  # an object: the verb follows its subject

@@ -126,6 +126,9 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Clear to close, closing on the 3rd", "mortgage"),  # an ordinal in a clause without a term
     ("Airworthy; 2nd sector", "aviation_maintenance"),  # a statement of its own
     ("Airworthy; 777ER at gate 12B", "aviation_maintenance"),  # capitals: a type, no ordinal
+    ("2nd shift: engineer confirms N418QX airworthy.", "aviation_maintenance"),  # a time, not the item
+    ("Batch released on the 3rd shift.", "pharma_qa"),
+    ("Apte au vol pour la 2e rotation.", "aviation_maintenance"),
     # everyday phrases around those words ("be right back", "as said", "thanks for doing")
     ("Lufttüchtig, bin gleich zurück", "aviation_maintenance"),
     ("Wie gesagt: abschlussbereit", "mortgage"),
