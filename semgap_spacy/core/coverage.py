@@ -388,6 +388,9 @@ class CoverageRules:
         self.closing_pronouns = frozenset(_fold(w) for pack in packs for w in pack.closing_pronouns)
         self.opening_speakers = frozenset(_fold(w) for pack in packs for w in pack.opening_speakers)
         self.report_pointers = frozenset(_fold(w) for pack in packs for w in pack.report_pointers)
+        self.provenance_keys = frozenset(tuple(_fold(t) for t in tokenize(w) if t.strip())
+                                         for pack in packs for w in pack.provenance_keys)
+        self.signature_trailers = frozenset(_fold(w) for pack in packs for w in pack.signature_trailers)
         self.inverted_speakers = frozenset(_fold(w) for pack in packs for w in pack.inverted_speakers)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
                        | self.attributions | self.sign_offs | self.subjectless_saying
@@ -674,7 +677,8 @@ class CoverageRules:
         """
         kinds = reading[1]
         rules = self.domains.get(domain or "")
-        if rules is None or kinds[PARTY].isdisjoint(keys) or kinds[SAYING].isdisjoint(keys):
+        # a text with a party and a word of saying, or a line break (a party alone on the last line signs it)
+        if rules is None or kinds[PARTY].isdisjoint(keys) or (kinds[SAYING].isdisjoint(keys) and "\n" not in text):
             return []
         candidates = [i for i, key in enumerate(keys) if key in kinds[SAYING]]
         in_names: List[Set[int]] = []
@@ -707,7 +711,7 @@ class CoverageRules:
                              self.closing_speakers, self.inverted_speakers,
                              lambda i: i > 0 and starts[i] == ends[i - 1], self.sign_off_thanks, self.signed_articles,
                              self.subject_speakers, self.closing_pronouns, self.opening_speakers,
-                             self.report_pointers)
+                             self.report_pointers, self.provenance_keys, self.signature_trailers)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],

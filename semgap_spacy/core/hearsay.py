@@ -53,7 +53,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   subjects: FrozenSet[str] = frozenset(),
                   pronouns: FrozenSet[str] = frozenset(),
                   opening: FrozenSet[str] = frozenset(),
-                  pointers: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  pointers: FrozenSet[str] = frozenset(),
+                  keys: FrozenSet[Tuple[str, ...]] = frozenset(),
+                  trailers: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -132,6 +134,14 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     pointers (FrozenSet[str]): Words that point back to what was said ("so", "it", "that", de
         "das"): a sentence that only says who spoke, with one, reports the sentence before even
         where that one names its own source ("Clear to close per underwriter. Borrower said so").
+    keys (FrozenSet[Tuple[str, ...]]): Words that open a line of an e-mail's header or a form and
+        name who wrote what follows ("from", "sent by", "reported by", "signed", de "von"): before
+        a colon, with a party ending the line after it, that party wrote the text ("From:
+        Borrower\nRE: file 4471\n\nClear to close", "Reported by: driver").
+    trailers (FrozenSet[str]): Words of the lines a signature block may end with ("Sent from my
+        phone", "Tel: 555-201-3344"): lines of these, numbers and marks only are skipped when a
+        signature must end the text; a party alone on the last line else signs it ("Clear to
+        close.\nBorrower").
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     out: List[Tuple[int, int]] = []
@@ -148,9 +158,15 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         word = words(i)
         span = None  # the tokens a label quotes: all of it
         if word in thanked:
-            end = _thanks_signature(words, n, i, thanks, articles, is_term, label_party)
+            end = _thanks_signature(words, n, i, thanks, articles, is_term, label_party, trailers)
             if end is not None and (not out or i >= out[-1][1]):
                 out.append((i, end))
+            continue
+        if closes_label(word) and keys and _keyed(words, i, keys):
+            end = _line_end(words, n, i + 1)
+            party = label_party(i + 1, end) if end > i + 1 and any(is_term(j) for j in range(n)) else None
+            if party is not None and (not out or i >= out[-1][1]):
+                out.append((_line_start(words, i), end))  # the writer of the whole text, whichever line
             continue
         if closes_label(word):
             first = _label_start(words, i, parties, channels)
@@ -158,6 +174,11 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             span = (first, i + 1)
         elif word in SIGNATURE_MARKS or word in sign_offs:
             end = _text_end(words, n, i + 1)
+            if end <= i + 1 and trailers:  # "Regards,\nthe crew\nSent from my phone"
+                first = i + 1
+                while first < n and not any(ch.isalnum() for ch in words(first)):
+                    first += 1
+                end = _signature_end(words, n, first, trailers) if first < n else end
             after_term = word in SIGNATURE_MARKS and i > 0 and is_term(i - 1)
             opens = ends_statement(words(i - 1)) if word in SIGNATURE_MARKS else _sign_off_opens(words, i)
             signs = (i > 0 and (opens or after_term) and end > i + 1 and any(is_term(j) for j in range(i)))
@@ -210,6 +231,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             first, end = span or (min(i, party), max(i, party) + 1)
             if not out or first >= out[-1][1]:
                 out.append((first, end))
+    signed = _last_line_signature(words, n, trailers, is_term, label_party) if trailers else None
+    if signed is not None and (not out or signed[0] >= out[-1][1]):
+        out.append(signed)
     return out
 
 
@@ -258,6 +282,84 @@ def _bracket_end(words: Callable[[int], str], n: int, i: int) -> Optional[int]:
 def _says_how(words: Callable[[int], str], first: int, end: int, manners: FrozenSet[str]) -> bool:
     """Whether tokens first..end-1 say how or when a party spoke: a manner or a clock time or date."""
     return any(words(j) in manners or is_time_or_date(words(j)) for j in range(first, end))
+
+
+def _keyed(words: Callable[[int], str], colon: int, keys: FrozenSet[Tuple[str, ...]]) -> bool:
+    """Whether the words of the line before the colon at ``colon`` are one of ``keys``."""
+    start = _line_start(words, colon)
+    return tuple(words(j) for j in range(start, colon) if any(ch.isalnum() for ch in words(j))) in keys
+
+
+def _line_start(words: Callable[[int], str], i: int) -> int:
+    """The first token of the line of token i, a quoted reply's ">" marks and spaces skipped."""
+    j = i
+    while j > 0 and "\n" not in words(j - 1):
+        j -= 1
+    while j < i and (not words(j).strip() or set(words(j)) <= _QUOTE_MARKS):
+        j += 1
+    return j
+
+
+def _line_end(words: Callable[[int], str], n: int, i: int) -> int:
+    """The end of the words of the line from token i on: its last word or mark but one that
+    ends a sentence, before a line break or the text's end."""
+    end = i
+    while end < n and "\n" not in words(end):
+        end += 1
+    while end > i and (not words(end - 1).strip() or ends_statement(words(end - 1))):
+        end -= 1
+    return end
+
+
+#: the marks that open a line of a quoted reply ("> Clear to close", ">> From: …")
+_QUOTE_MARKS = frozenset(">")
+
+
+def _is_trailer(words: Callable[[int], str], first: int, end: int, trailers: FrozenSet[str]) -> bool:
+    """Whether tokens first..end-1 are a signature block's trailer line: words of ``trailers``,
+    numbers and marks only ("Sent from my phone", "Tel: 555-201-3344", "")."""
+    return all(not any(ch.isalpha() for ch in words(j)) or words(j) in trailers for j in range(first, end))
+
+
+def _lines(words: Callable[[int], str], n: int) -> List[Tuple[int, int]]:
+    """(first, end) tokens of each line, a quoted reply's ">" marks and spaces at its start skipped."""
+    out, start = [], 0
+    for k in range(n + 1):
+        if k == n or "\n" in words(k):
+            first = start
+            while first < k and (not words(first).strip() or set(words(first)) <= _QUOTE_MARKS):
+                first += 1
+            out.append((first, k))
+            start = k + 1
+    return out
+
+
+def _signature_end(words: Callable[[int], str], n: int, i: int, trailers: FrozenSet[str]) -> int:
+    """The end of the line of token i when every line after it is a trailer line (``_is_trailer``),
+    else i: a signature that ends the text but for its block ("Thanks,\nBorrower\nSent from my
+    phone")."""
+    end = _line_end(words, n, i)
+    after = [(first, last) for first, last in _lines(words, n) if first >= end]
+    return end if all(_is_trailer(words, first, last, trailers) for first, last in after) else i
+
+
+def _last_line_signature(words: Callable[[int], str], n: int, trailers: FrozenSet[str],
+                         is_term: Callable[[int], bool],
+                         label_party: Callable[[int, int], Optional[int]]) -> Optional[Tuple[int, int]]:
+    """(first, end) of the last line but for trailer lines when it is a party alone and a line
+    before it holds a term ("Clear to close.\nBorrower", "Airworthy.\n\nthe crew\nSent from my
+    phone"), or None."""
+    lines = _lines(words, n)
+    if len(lines) < 2:
+        return None
+    for first, last in reversed(lines):
+        if _is_trailer(words, first, last, trailers):
+            continue
+        end = _line_end(words, n, first)
+        if label_party(first, end) is not None and any(is_term(j) for j in range(first)):
+            return first, end
+        return None
+    return None
 
 
 def _text_end(words: Callable[[int], str], n: int, i: int) -> int:
@@ -502,7 +604,8 @@ _SIGN_OFF_LEAD = 2
 
 def _thanks_signature(words: Callable[[int], str], n: int, i: int, thanks: FrozenSet[Tuple[str, ...]],
                       articles: FrozenSet[str], is_term: Callable[[int], bool],
-                      label_party: Callable[[int, int], Optional[int]]) -> Optional[int]:
+                      label_party: Callable[[int, int], Optional[int]],
+                      trailers: FrozenSet[str] = frozenset()) -> Optional[int]:
     """Where the signature ends that thanks at token i open (``hearsay_spans``' ``thanks``), or None:
     the thanks open a line or follow a sentence's end, then marks, then a party that ends the text
     with its article, or without one on a line of its own ("Thanks,\nBorrower"). Runs of spaces
@@ -519,6 +622,8 @@ def _thanks_signature(words: Callable[[int], str], n: int, i: int, thanks: Froze
     if k >= n or not (words(k) in articles or new_line):
         return None
     end = _text_end(words, n, k + 1)
+    if end <= k + 1 and trailers:  # a signature block's lines after the party ("Sent from my phone")
+        end = _signature_end(words, n, k, trailers)
     first = k + 1 if words(k) in articles else k  # the party's own words after its article
     return end if end > first and label_party(first, end) is not None else None
 

@@ -165,6 +165,13 @@ class LanguagePack(BaseModel):
     #: says who spoke, with one, reports the sentence before even where that one names its own
     #: source ("Clear to close per underwriter. Borrower said so", ``core.hearsay``)
     report_pointers: List[str] = []
+    #: words that open a line of an e-mail's header or a form and name who wrote what follows,
+    #: before a colon ("from", "sent by", "reported by", de "von"): a party after the colon that
+    #: ends the line wrote the text ("From: Borrower\nRE: file 4471\n\nClear to close")
+    provenance_keys: List[str] = []
+    #: words of the lines a signature block may end with ("Sent from my phone", "Tel: …"): skipped
+    #: when a signature must end the text; a party alone on the last line else signs it
+    signature_trailers: List[str] = []
     #: pronouns that name a speaker glued by a hyphen after a word of saying (fr "dit-on", which
     #: a tokenizer may cut into "dit", "-", "on", ``core.hearsay``)
     inverted_speakers: List[str] = []
@@ -301,7 +308,7 @@ class LanguagePack(BaseModel):
                                    "question_ends", "reporting_words", "reporting_prepositions",
                                    "unnamed_speakers", "subject_speakers", "speaker_clitics", "clitic_leads",
                                    "closing_speakers", "closing_pronouns", "opening_speakers",
-                                   "report_pointers",
+                                   "report_pointers", "provenance_keys", "signature_trailers",
                                    "inverted_speakers",
                                    "subjectless_saying", "report_conjunctions", "object_pronouns",
                                    "speaker_channels",

@@ -200,6 +200,14 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Airworthy.\nThanks,\nYour captain", "aviation_maintenance"),
     ("Lufttüchtig.\nVielen Dank,\nIhr Pilot", "aviation_maintenance"),
     ("Clear to close. With thanks, the borrower", "mortgage"),
+    # e-mail layout: a header or form line names the writer, a signature block ends the text
+    ("From: Borrower\nTo: Closer\nRE: file 4471\n\nClear to close.", "mortgage"),
+    ("Noted, thanks.\n\n> From: Borrower\n> Clear to close.", "mortgage"),  # a quoted reply
+    ("Airworthy.\nReported by: crew", "aviation_maintenance"),
+    ("Hi,\n\nClear to close.\n\nThanks,\nBorrower\n\nSent from my phone", "mortgage"),
+    ("Airworthy.\n\nRegards,\nthe crew\nSent from my phone", "aviation_maintenance"),
+    ("Clear to close.\nBorrower", "mortgage"),  # a party alone on the last line
+    ("Clear to close.\n> Thanks,\n> Borrower", "mortgage"),
     # an attribution may say when and how the party spoke, and may name the channel first
     ("Airworthy, from the captain this morning.", "aviation_maintenance"),
     ("Clear to close, from the borrower on the phone today.", "mortgage"),
@@ -263,6 +271,11 @@ def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     ("Clear to close. Thanks, borrower.", "mortgage"),
     ("Clear to close.\nThanks,\nthe underwriter", "mortgage"),  # a party with that authority
     ("Expediente 2291-B listo para el cierre. Gracias a todos.", "mortgage"),  # thanks to all, no signature
+    ("From: Underwriting\nTo: Closer\nRE: file 4471\n\nClear to close.", "mortgage"),  # a writer with authority
+    ("Hi team,\n\nUnderwriting issued clear to close on file 4471.\n\nThanks,\nClosing desk\nPhone: 555-201-3344",
+     "mortgage"),
+    ("Clear to close.\nBorrower notified by phone.", "mortgage"),  # a last line that says more
+    ("Negative crossmatch per lab.\nCourier booked\nSent from my phone", "medical_logistics"),
     ("Clear to close. Thanks! The borrower signed.", "mortgage"),
     ("Clear to close. Thank you.", "mortgage"),
     ("Clear to close. Thank you, the underwriter.", "mortgage"),  # a party with that authority
