@@ -13,7 +13,7 @@ the words each pack's ``approximation_words``.
 from typing import Any, Callable, FrozenSet, List, Sequence
 
 from ..util.textnorm import exact
-from .questions import ends_statement
+from .questions import ends_statement, statement_of
 
 #: marks that end the clause a mark of approximation stands in
 _CLAUSE_MARKS = frozenset({",", ";", ":", "(", ")", "-", "–", "—"})
@@ -53,11 +53,7 @@ def _term_in_sentence(explained: List[Any], text: str, starts: Sequence[int], en
                       term: Any) -> bool:
     """Whether the sentence of token i holds a term's token, or no word but token i ("Airworthy\n~":
     the mark on a line of its own)."""
-    first, end = i, i + 1
-    while first > 0 and not ends_statement(text[starts[first - 1]:ends[first - 1]]):
-        first -= 1
-    while end < len(explained) and not ends_statement(text[starts[end]:ends[end]]):
-        end += 1
+    first, end = statement_of(lambda k: text[starts[k]:ends[k]], len(explained), i)
     return term in explained[first:end] or not any(
         k != i and any(ch.isalnum() for ch in text[starts[k]:ends[k]]) for k in range(first, end))
 

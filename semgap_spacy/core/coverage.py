@@ -62,10 +62,10 @@ from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
-from .hearsay import HEARSAY, OPEN_BRACKETS, SIGNATURE_MARKS, closes_label, hearsay_spans
+from .hearsay import HEARSAY, OPEN_BRACKETS, SIGNATURE_MARKS, SpeakerWords, closes_label, hearsay_spans
 from .partial import PARTIAL_COUNT, partial_counts
 from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
-                        previous_word, tag_questions, word_order_questions)
+                        previous_word, statement_of, tag_questions, word_order_questions)
 from .reasons import make_reason
 from .time_conditions import TIME_CONDITION, past_states, past_times, states_to_come, time_conditions
 from .context import closes_question
@@ -392,6 +392,14 @@ class CoverageRules:
                                          for pack in packs for w in pack.provenance_keys)
         self.signature_trailers = frozenset(_fold(w) for pack in packs for w in pack.signature_trailers)
         self.inverted_speakers = frozenset(_fold(w) for pack in packs for w in pack.inverted_speakers)
+        self.speaker_words = SpeakerWords(
+            prepositions=self.saying_before, channels=self.speaker_channels, attributions=self.attributions,
+            sign_offs=self.sign_offs, manners=self.speaker_manners, clitics=self.speaker_clitics,
+            subjectless=self.subjectless_saying, conjunctions=self.report_conjunctions, objects=self.object_pronouns,
+            leads=self.clitic_leads, closing=self.closing_speakers, pronouns=self.closing_pronouns,
+            opening=self.opening_speakers, inverted=self.inverted_speakers, thanks=self.sign_off_thanks,
+            articles=self.signed_articles, subjects=self.subject_speakers, pointers=self.report_pointers,
+            keys=self.provenance_keys, trailers=self.signature_trailers)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
                        | self.attributions | self.sign_offs | self.subjectless_saying
                        | {phrase[0] for phrase in self.sign_off_thanks})
@@ -704,14 +712,8 @@ class CoverageRules:
                 return word
 
         return hearsay_spans(words, len(keys), candidates, rules.no_authority | self.written_speakers,
-                             self.saying, lambda i: explained[i] is TERM, is_name, self.saying_before,
-                             self.speaker_channels, self.attributions, self.sign_offs, self.speaker_manners,
-                             self.speaker_clitics, self.subjectless_saying, self.report_conjunctions,
-                             self.object_pronouns, lambda i: explained[i] is STOP_WORD, self.clitic_leads,
-                             self.closing_speakers, self.inverted_speakers,
-                             lambda i: i > 0 and starts[i] == ends[i - 1], self.sign_off_thanks, self.signed_articles,
-                             self.subject_speakers, self.closing_pronouns, self.opening_speakers,
-                             self.report_pointers, self.provenance_keys, self.signature_trailers)
+                             self.saying, lambda i: explained[i] is TERM, is_name, self.speaker_words,
+                             lambda i: explained[i] is STOP_WORD, lambda i: i > 0 and starts[i] == ends[i - 1])
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],
@@ -1218,12 +1220,9 @@ class CoverageRules:
                     end += 1
                 if TERM in explained[first:end]:
                     continue
-                words = sum(1 for k in range(first, end) if any(ch.isalnum() for ch in text[starts[k]:ends[k]]))
-                if words <= 2:  # the ordinal and its noun: beside a term in its sentence, they name the item
-                    while first > 0 and not ends_statement(text[starts[first - 1]:ends[first - 1]]):
-                        first -= 1
-                    while end < n and not ends_statement(text[starts[end]:ends[end]]):
-                        end += 1
+                said = sum(1 for k in range(first, end) if any(ch.isalnum() for ch in text[starts[k]:ends[k]]))
+                if said <= 2:  # the ordinal and its noun: beside a term in its sentence, they name the item
+                    first, end = statement_of(word, n, i)
                 if TERM not in explained[first:end]:
                     explained[i] = SHAPE
         return explained

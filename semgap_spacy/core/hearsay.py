@@ -20,10 +20,10 @@ says something in a sentence of its own ("Courier said ETA 14:00. Negative
 crossmatch.") or is a word of a known name ("Iron Gate Parts says
 airworthy": a company, not the gate).
 """
-from typing import Callable, FrozenSet, Iterable, List, Optional, Tuple
+from typing import Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
 
 from .number_shapes import is_time_or_date
-from .questions import ends_statement, opens_sentence, previous_word
+from .questions import ends_statement, opens_sentence, previous_word, statement_of
 
 HEARSAY = "hearsay"
 
@@ -31,31 +31,97 @@ HEARSAY = "hearsay"
 REACH = 3
 
 
+class SpeakerWords(NamedTuple):
+    """The packs' words that name who said a thing, and how, for ``hearsay_spans``, folded; each
+    empty by default (no rule of its kind)."""
+
+    #: The words of saying among ``saying`` that name their party after them ("by", "per", "según"): within their own
+    #: clause ("lot released by QA, customer notified" cites QA), or right before them as the speaker ("Borrower, by
+    #: phone: …"), never across another word ("borrower notified by phone" cites nobody).
+    prepositions: FrozenSet[str] = frozenset()
+    #: Words that may stand beside the party in a speaker's label, the way it spoke and the words that join them
+    #: ("Borrower email: clear to close", "Crew report: airworthy", "Email from borrower: …", "Borrower via email: …").
+    #: A label is a party and such words only: before a colon that opens the sentence, or after a dash that follows a
+    #: sentence's end and ends the text, a signature ("Clear to close. — Borrower"). "Customer order 4471: lot
+    #: released", "Gate 12B: airworthy", "Update on the borrower: …" and "package sent - borrower" name other things
+    #: than a speaker; a party in brackets says whom a clearance is for as often as who gave it ("Negative crossmatch
+    #: (recipient)"), and is left alone.
+    channels: FrozenSet[str] = frozenset()
+    #: Words that name the party a clearance came from when they open a clause of their own right after the clearance's
+    #: and the party ends it: "Airworthy, from the captain", "Clear to close - via the borrower"; not "Lot released
+    #: from the warehouse", "Clear to close via escrow", "kidney from donor 4471".
+    attributions: FrozenSet[str] = frozenset()
+    #: Words that close a message before its signature, as a dash does, first in their sentence or after two words of
+    #: the sign-off: "Clear to close. Regards, the borrower", "… Viele Grüße, der Borrower"; not "Clear to close.
+    #: Thanks, borrower", which may thank them.
+    sign_offs: FrozenSet[str] = frozenset()
+    #: The channels that say how or when a party spoke, not the words that join them ("email", "report", "today"; not
+    #: "the", "and": the channels that are no stop word, so es "hoy" and de "heute", which are, do not count). A party
+    #: alone in brackets, or after a dash right after a term, says whom a clearance is for as often as who gave it
+    #: ("Negative crossmatch (recipient)", "Negative crossmatch - recipient"); with how or when it spoke, or a clock
+    #: time, it signs the clearance ("Airworthy (pilot, 14:05)", "Clear to close [borrower email]", "Airworthy - crew
+    #: today").
+    manners: FrozenSet[str] = frozenset()
+    #: A pronoun, perhaps an auxiliary, and a word of saying that name a speaker without authority where they open
+    #: their clause ("Listo para el cierre, me dijeron", "me han dicho", "Se dice que …", fr "on dit"); after another
+    #: word the pronoun is an object ("el laboratorio me confirma"), and with other verbs no speaker (fr "on confirme":
+    #: "we confirm").
+    clitics: FrozenSet[Tuple[str, ...]] = frozenset()
+    #: Words of saying whose ending names unnamed speakers (es "dijeron"): opening a clause, with a word of
+    #: ``conjunctions`` or a mark after them, they are the party and the word of saying at once ("Dijeron que el avión
+    #: es aeronavegable").
+    subjectless: FrozenSet[str] = frozenset()
+    #: The words that join a word of saying to what was said (es "que").
+    conjunctions: FrozenSet[str] = frozenset()
+    #: Pronouns that stand before a verb as its object, never as its subject (es "lo", fr "le"): a verb after one may
+    #: name its party after it ("Listo para el cierre, lo confirma el borrower").
+    objects: FrozenSet[str] = frozenset()
+    #: Words that may stand before a clitic or a subjectless word of saying that opens its clause ("eso me dijeron",
+    #: "ya me dijeron", "eso dijo").
+    leads: FrozenSet[str] = frozenset()
+    #: Pronouns that name a speaker where they end their clause right after a word of saying that opens it or follows a
+    #: term (de "…, sagt der", "Lufttüchtig sagt der", "laut ihm", es "dice el"); elsewhere they are articles, objects
+    #: or datives ("sagt der Pilot", "bestätigt ihr der Underwriter", "Labor bestätigt die").
+    closing: FrozenSet[str] = frozenset()
+    #: Those of ``closing`` that are no article: after a reporting preposition they name a speaker whatever follows
+    #: ("Laut ihm ist das Flugzeug lufttüchtig").
+    pronouns: FrozenSet[str] = frozenset()
+    #: Pronouns that name a speaker where they open their clause right before a word of saying (de "Der sagt …", es "El
+    #: dijo que …"; not fr "On confirme", "we").
+    opening: FrozenSet[str] = frozenset()
+    #: Pronouns that name a speaker glued by a hyphen after a word of saying (fr "dit-on" where the tokenizer cuts "-"
+    #: from "on"); spaced, the hyphen is a dash.
+    inverted: FrozenSet[str] = frozenset()
+    #: Thanks that may close a message ("thank you", "vielen dank"): opening a line or a sentence, then marks and a
+    #: party with its article (or on a line of its own) that ends the text, they sign it ("Clear to close. Thank you,
+    #: the borrower", "Thanks,\nBorrower"); without either they may thank the party ("Thanks, borrower").
+    thanks: FrozenSet[Tuple[str, ...]] = frozenset()
+    #: The articles a signed party carries after thanks ("the", "your", "der").
+    articles: FrozenSet[str] = frozenset()
+    #: Speakers that are one only as the subject right before a word of saying ("Airworthy, you said", "folks said"),
+    #: or after a reporting preposition ("according to you"); elsewhere the one spoken to ("Clear to close confirmed,
+    #: thank you", "Hi folks, underwriter confirms …", "Folks: …").
+    subjects: FrozenSet[str] = frozenset()
+    #: Words that point back to what was said ("so", "it", "that", de "das"): a sentence that only says who spoke, with
+    #: one, reports the sentence before even where that one names its own source ("Clear to close per underwriter.
+    #: Borrower said so").
+    pointers: FrozenSet[str] = frozenset()
+    #: Words that open a line of an e-mail's header or a form and name who wrote what follows ("from", "sent by",
+    #: "reported by", "signed", de "von"): before a colon, with a party ending the line after it, that party wrote the
+    #: text ("From: Borrower\nRE: file 4471\n\nClear to close", "Reported by: driver").
+    keys: FrozenSet[Tuple[str, ...]] = frozenset()
+    #: Words of the lines a signature block may end with ("Sent from my phone", "Tel: 555-201-3344"): lines of these,
+    #: numbers and marks only are skipped when a signature must end the text; a party alone on the last line else signs
+    #: it ("Clear to close.\nBorrower").
+    trailers: FrozenSet[str] = frozenset()
+
+
 def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int], parties: FrozenSet[str],
                   saying: FrozenSet[str], is_term: Callable[[int], bool],
                   is_name: Callable[[int], bool] = lambda i: False,
-                  prepositions: FrozenSet[str] = frozenset(),
-                  channels: FrozenSet[str] = frozenset(),
-                  attributions: FrozenSet[str] = frozenset(),
-                  sign_offs: FrozenSet[str] = frozenset(),
-                  manners: FrozenSet[str] = frozenset(),
-                  clitics: FrozenSet[Tuple[str, ...]] = frozenset(),
-                  subjectless: FrozenSet[str] = frozenset(),
-                  conjunctions: FrozenSet[str] = frozenset(),
-                  objects: FrozenSet[str] = frozenset(),
+                  lists: SpeakerWords = SpeakerWords(),
                   is_stop: Callable[[int], bool] = lambda i: False,
-                  leads: FrozenSet[str] = frozenset(),
-                  closing: FrozenSet[str] = frozenset(),
-                  inverted: FrozenSet[str] = frozenset(),
-                  glued: Callable[[int], bool] = lambda i: False,
-                  thanks: FrozenSet[Tuple[str, ...]] = frozenset(),
-                  articles: FrozenSet[str] = frozenset(),
-                  subjects: FrozenSet[str] = frozenset(),
-                  pronouns: FrozenSet[str] = frozenset(),
-                  opening: FrozenSet[str] = frozenset(),
-                  pointers: FrozenSet[str] = frozenset(),
-                  keys: FrozenSet[Tuple[str, ...]] = frozenset(),
-                  trailers: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+                  glued: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -67,83 +133,14 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     is_term (Callable[[int], bool]): Whether a token is part of a term: only a sentence with one
         reports a clearance.
     is_name (Callable[[int], bool]): Whether a token is part of a known name, which names no party.
-    prepositions (FrozenSet[str]): The words of saying among ``saying`` that name their party
-        after them ("by", "per", "según"): within their own clause ("lot released by QA, customer
-        notified" cites QA), or right before them as the speaker ("Borrower, by phone: …"), never
-        across another word ("borrower notified by phone" cites nobody).
-    channels (FrozenSet[str]): Words that may stand beside the party in a speaker's label, the way
-        it spoke and the words that join them ("Borrower email: clear to close", "Crew report:
-        airworthy", "Email from borrower: …", "Borrower via email: …"). A label is a party
-        and such words only: before a colon that opens the sentence, or after a dash that
-        follows a sentence's end and ends the text, a signature ("Clear to close. — Borrower").
-        "Customer order 4471: lot released", "Gate 12B: airworthy", "Update on the borrower: …"
-        and "package sent - borrower" name other things than a speaker; a party in brackets
-        says whom a clearance is for as often as who gave it ("Negative crossmatch
-        (recipient)"), and is left alone.
-    attributions (FrozenSet[str]): Words that name the party a clearance came from when they open
-        a clause of their own right after the clearance's and the party ends it: "Airworthy, from
-        the captain", "Clear to close - via the borrower"; not "Lot released from the
-        warehouse", "Clear to close via escrow", "kidney from donor 4471".
-    sign_offs (FrozenSet[str]): Words that close a message before its signature, as a dash does,
-        first in their sentence or after two words of the sign-off: "Clear to close. Regards, the
-        borrower", "… Viele Grüße, der Borrower"; not "Clear to close. Thanks, borrower", which
-        may thank them.
-    manners (FrozenSet[str]): The channels that say how or when a party spoke, not the words that
-        join them ("email", "report", "today"; not "the", "and": the channels that are no stop
-        word, so es "hoy" and de "heute", which are, do not count). A party alone in brackets, or
-        after a dash right after a term, says whom a clearance is for as often as who gave it
-        ("Negative crossmatch (recipient)", "Negative crossmatch - recipient"); with how or when
-        it spoke, or a clock time, it signs the clearance ("Airworthy (pilot, 14:05)", "Clear to
-        close [borrower email]", "Airworthy - crew today").
-    clitics (FrozenSet[Tuple[str, ...]]): A pronoun, perhaps an auxiliary, and a word of saying
-        that name a speaker without authority where they open their clause ("Listo para el
-        cierre, me dijeron", "me han dicho", "Se dice que …", fr "on dit"); after another word
-        the pronoun is an object ("el laboratorio me confirma"), and with other verbs no speaker
-        (fr "on confirme": "we confirm").
-    subjectless (FrozenSet[str]): Words of saying whose ending names unnamed speakers (es
-        "dijeron"): opening a clause, with a word of ``conjunctions`` or a mark after them, they
-        are the party and the word of saying at once ("Dijeron que el avión es aeronavegable").
-    objects (FrozenSet[str]): Pronouns that stand before a verb as its object, never as its
-        subject (es "lo", fr "le"): a verb after one may name its party after it ("Listo para el
-        cierre, lo confirma el borrower").
+    lists (SpeakerWords): The packs' words of each kind (``SpeakerWords``).
     is_stop (Callable[[int], bool]): Whether a token is a stop word: after a verb of saying it says
         nothing of its own ("they confirmed it", "she said so", "borrower confirmed too").
-    leads (FrozenSet[str]): Words that may stand before a clitic or a subjectless word of saying
-        that opens its clause ("eso me dijeron", "ya me dijeron", "eso dijo").
-    closing (FrozenSet[str]): Pronouns that name a speaker where they end their clause right after
-        a word of saying that opens it or follows a term (de "…, sagt der", "Lufttüchtig sagt der",
-        "laut ihm", es "dice el"); elsewhere they are articles, objects or datives ("sagt der
-        Pilot", "bestätigt ihr der Underwriter", "Labor bestätigt die").
-    opening (FrozenSet[str]): Pronouns that name a speaker where they open their clause right
-        before a word of saying (de "Der sagt …", es "El dijo que …"; not fr "On confirme", "we").
-    pronouns (FrozenSet[str]): Those of ``closing`` that are no article: after a reporting
-        preposition they name a speaker whatever follows ("Laut ihm ist das Flugzeug lufttüchtig").
-    inverted (FrozenSet[str]): Pronouns that name a speaker glued by a hyphen after a word of
-        saying (fr "dit-on" where the tokenizer cuts "-" from "on"); spaced, the hyphen is a dash.
     glued (Callable[[int], bool]): Whether a token touches the token before it.
-    thanks (FrozenSet[Tuple[str, ...]]): Thanks that may close a message ("thank you", "vielen
-        dank"): opening a line or a sentence, then marks and a party with its article (or on a
-        line of its own) that ends the text, they sign it ("Clear to close. Thank you, the
-        borrower", "Thanks,\nBorrower"); without either they may thank the party ("Thanks,
-        borrower").
-    articles (FrozenSet[str]): The articles a signed party carries after thanks ("the", "your", "der").
-    subjects (FrozenSet[str]): Speakers that are one only as the subject right before a word of
-        saying ("Airworthy, you said", "folks said"), or after a reporting preposition ("according
-        to you"); elsewhere the one spoken to ("Clear to close confirmed, thank you", "Hi folks,
-        underwriter confirms …", "Folks: …").
-    pointers (FrozenSet[str]): Words that point back to what was said ("so", "it", "that", de
-        "das"): a sentence that only says who spoke, with one, reports the sentence before even
-        where that one names its own source ("Clear to close per underwriter. Borrower said so").
-    keys (FrozenSet[Tuple[str, ...]]): Words that open a line of an e-mail's header or a form and
-        name who wrote what follows ("from", "sent by", "reported by", "signed", de "von"): before
-        a colon, with a party ending the line after it, that party wrote the text ("From:
-        Borrower\nRE: file 4471\n\nClear to close", "Reported by: driver").
-    trailers (FrozenSet[str]): Words of the lines a signature block may end with ("Sent from my
-        phone", "Tel: 555-201-3344"): lines of these, numbers and marks only are skipped when a
-        signature must end the text; a party alone on the last line else signs it ("Clear to
-        close.\nBorrower").
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
+    (prepositions, channels, attributions, sign_offs, manners, clitics, subjectless, conjunctions, objects, leads,
+     closing, pronouns, opening, inverted, thanks, articles, subjects, pointers, keys, trailers) = lists
     out: List[Tuple[int, int]] = []
     if not parties and not clitics and not subjectless:
         return out
@@ -199,13 +196,13 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             party = _party_near(words, n, i, parties | subjects if subjects else parties, is_name, is_term,
                                 preposition=True)
             if party is None and i + 1 < n and words(i + 1) in closing and (
-                    _ends_clause(words, n, i + 2) or words(i + 1) in pronouns):
+                    _ends_clause_but(words, n, i + 2, lambda j: False) or words(i + 1) in pronouns):
                 party = i + 1  # "Lufttüchtig, laut ihm", "Laut ihm ist das Flugzeug lufttüchtig"
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
             if party is None and subjects:
                 party = _subject_before(words, i, subjects, is_stop, is_term)
-                if party is not None and _sourced(words, *_sentence_of(words, n, i), i, parties | subjects, verbs,
+                if party is not None and _sourced(words, *statement_of(words, n, i), i, parties | subjects, verbs,
                                                   prepositions, is_stop, is_term):
                     party = None  # "Clear to close per underwriter, as you said": the underwriter reports it
             if party is None:
@@ -295,7 +292,12 @@ def _line_start(words: Callable[[int], str], i: int) -> int:
     j = i
     while j > 0 and "\n" not in words(j - 1):
         j -= 1
-    while j < i and (not words(j).strip() or set(words(j)) <= _QUOTE_MARKS):
+    return _after_quote_marks(words, j, i)
+
+
+def _after_quote_marks(words: Callable[[int], str], j: int, end: int) -> int:
+    """Token j, or the first after it and before ``end`` past the spaces and a quoted reply's ">" marks."""
+    while j < end and (not words(j).strip() or set(words(j)) <= _QUOTE_MARKS):
         j += 1
     return j
 
@@ -326,10 +328,7 @@ def _lines(words: Callable[[int], str], n: int) -> List[Tuple[int, int]]:
     out, start = [], 0
     for k in range(n + 1):
         if k == n or "\n" in words(k):
-            first = start
-            while first < k and (not words(first).strip() or set(words(first)) <= _QUOTE_MARKS):
-                first += 1
-            out.append((first, k))
+            out.append((_after_quote_marks(words, start, k), k))
             start = k + 1
     return out
 
@@ -445,7 +444,7 @@ def _reports_the_last(words: Callable[[int], str], n: int, i: int, party: int, i
     before names its own source with authority ("Airworthy per engineering.\nCrew confirmed",
     "- Lab: negative crossmatch\n- Customer confirmed") the speaker reports it only by a word
     that points back (``pointers``: "Borrower said so", "Crew confirmed it")."""
-    first, end = _sentence_of(words, n, i)
+    first, end = statement_of(words, n, i)
     points_back = False
     for j in range(first, end):
         word = words(j)
@@ -460,19 +459,13 @@ def _reports_the_last(words: Callable[[int], str], n: int, i: int, party: int, i
         j -= 1  # the marks, spaces and line breaks that end the sentence before
     if j < 0 or not _sentence_has_term(words, n, j, is_term):
         return False
-    return points_back or not sourced(*_sentence_of(words, n, j))
+    return points_back or not sourced(*statement_of(words, n, j))
 
 
 def _sentence_has_term(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool]) -> bool:
     """Whether the sentence of token i holds a token of a term."""
-    j = i
-    while j > 0 and not ends_statement(words(j - 1)):
-        j -= 1
-    while j < n and (j <= i or not ends_statement(words(j))):
-        if is_term(j):
-            return True
-        j += 1
-    return False
+    first, end = statement_of(words, n, i)
+    return any(is_term(j) for j in range(first, end))
 
 
 def _subject_before(words: Callable[[int], str], i: int, subjects: FrozenSet[str],
@@ -520,17 +513,6 @@ def _sourced(words: Callable[[int], str], first: int, end: int, skip: int, parti
     return False
 
 
-def _sentence_of(words: Callable[[int], str], n: int, i: int) -> Tuple[int, int]:
-    """(first token, end token) of the sentence of token i."""
-    first = i
-    while first > 0 and not ends_statement(words(first - 1)):
-        first -= 1
-    end = i
-    while end < n and (end <= i or not ends_statement(words(end))):
-        end += 1
-    return first, end
-
-
 def _closing_speaker(words: Callable[[int], str], n: int, i: int, closing: FrozenSet[str],
                      opening: FrozenSet[str], saying: FrozenSet[str], leads: FrozenSet[str],
                      is_term: Callable[[int], bool], is_stop: Callable[[int], bool]) -> Optional[int]:
@@ -556,11 +538,6 @@ def _ends_clause_but(words: Callable[[int], str], n: int, i: int, is_stop: Calla
             return False
         i += 1
     return True
-
-
-def _ends_clause(words: Callable[[int], str], n: int, i: int) -> bool:
-    """Whether token i is past the end of its clause: the text ends, or a mark stands there."""
-    return i >= n or not any(ch.isalnum() for ch in words(i))
 
 
 def _subject_after(words: Callable[[int], str], n: int, i: int, is_term: Callable[[int], bool],

@@ -190,6 +190,17 @@ def ends_statement(word: str) -> bool:
     return word in ENDS_STATEMENT or "\n" in word
 
 
+def statement_of(words: Callable[[int], str], n: int, i: int) -> Tuple[int, int]:
+    """(first token, end token) of the statement of token i, its end marks and line breaks left out."""
+    first = i
+    while first > 0 and not ends_statement(words(first - 1)):
+        first -= 1
+    end = i
+    while end < n and (end <= i or not ends_statement(words(end))):
+        end += 1
+    return first, end
+
+
 def _starts_sentence(word: str) -> bool:
     """Whether a sentence starts after this token: an end mark, a speaker's colon or a line break."""
     return word in _STARTS_SENTENCE or "\n" in word

@@ -2,7 +2,7 @@
 import pytest
 import spacy
 
-from semgap_spacy.core.hearsay import hearsay_spans
+from semgap_spacy.core.hearsay import SpeakerWords, hearsay_spans
 from semgap_spacy.glossary.models import GlossarySet, load_glossaries
 
 _NLP = spacy.blank("en")
@@ -39,7 +39,8 @@ def test_a_word_of_saying_that_names_its_party_after_it(text, found):
     doc = _NLP.make_doc(text)
     words = [t.lower_ for t in doc]
     spans = hearsay_spans(words.__getitem__, len(words), range(len(words)), PARTIES, SAYING | {"by", "per"},
-                          lambda i: words[i] in ("clear", "close"), prepositions=frozenset({"by", "per"}))
+                          lambda i: words[i] in ("clear", "close"),
+                          lists=SpeakerWords(prepositions=frozenset({"by", "per"})))
     assert [doc[a:b].text for a, b in spans] == found
 
 
@@ -52,7 +53,8 @@ def test_a_channel_between_the_label_and_its_colon(text, found):
     doc = _NLP.make_doc(text)
     words = [t.lower_ for t in doc]
     spans = hearsay_spans(words.__getitem__, len(words), range(len(words)), PARTIES, SAYING,
-                          lambda i: words[i] in ("clear", "close"), channels=frozenset({"email"}))
+                          lambda i: words[i] in ("clear", "close"),
+                          lists=SpeakerWords(channels=frozenset({"email"})))
     assert [doc[a:b].text for a, b in spans] == found
 
 
@@ -91,8 +93,8 @@ def _labelled(text):
     words = [t.lower_ for t in doc]
     spans = hearsay_spans(words.__getitem__, len(words), range(len(words)), _LABEL_PARTIES, SAYING,
                           lambda i: words[i] in ("clear", "close", "xm", "neg", "airworthy", "released"),
-                          channels=_CHANNELS, attributions=frozenset({"from", "via"}),
-                          sign_offs=frozenset({"regards", "cheers"}))
+                          lists=SpeakerWords(channels=_CHANNELS, attributions=frozenset({"from", "via"}),
+                                             sign_offs=frozenset({"regards", "cheers"})))
     return [doc[a:b].text for a, b in spans]
 
 
