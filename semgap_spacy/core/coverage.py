@@ -453,6 +453,8 @@ class CoverageRules:
         self._word_facts: Dict[Optional[str], IndexedCache] = {}
         # the same facts by the word's text, which outlives a memory zone (see ``read``)
         self._text_facts: Dict[Optional[str], WordCache] = {}
+        # domain -> its parties without authority and the speakers written with their accents (``hearsay``)
+        self._parties: Dict[str, FrozenSet[str]] = {}
 
     def read(self, domain: Optional[str], keys: Sequence[Hashable],
              text_of: Callable[[Hashable], str]) -> WordReading:
@@ -699,21 +701,29 @@ class CoverageRules:
                 in_names.append(_match(texts, rules.names) if rules.names else set())
             return i in in_names[0]
 
-        words = _words_of(text, starts, ends)
-        if self.written_speakers:
-            folded_words, written, folded_written = words, self.written_speakers, self._written_folded
+        folded_words, written, folded_written = _words_of(text, starts, ends), self.written_speakers, self._written_folded
+        read: Dict[int, str] = {}  # the rules ask for a word again and again: each is read once
 
-            def words(i: int) -> str:
-                """The folded word, or the word as written when that is a speaker ("él")."""
+        def words(i: int) -> str:
+            """The folded word, or the word as written when that is a speaker ("él")."""
+            word = read.get(i)
+            if word is None:
                 word = folded_words(i)
                 if word in folded_written:
                     as_written = exact(text[starts[i]:ends[i]])
-                    return as_written if as_written in written else word
-                return word
+                    word = as_written if as_written in written else word
+                read[i] = word
+            return word
 
-        return hearsay_spans(words, len(keys), candidates, rules.no_authority | self.written_speakers,
+        # the tokens with a line break, found in the text (a text without one has no lines to read)
+        line_breaks = [i for i, (s, e) in enumerate(zip(starts, ends)) if "\n" in text[s:e]] if "\n" in text else ()
+        parties = self._parties.get(domain)
+        if parties is None:  # one set per domain, kept: its hash is the key of what hearsay_spans derives
+            parties = self._parties[domain] = rules.no_authority | self.written_speakers
+        return hearsay_spans(words, len(keys), candidates, parties,
                              self.saying, lambda i: explained[i] is TERM, is_name, self.speaker_words,
-                             lambda i: explained[i] is STOP_WORD, lambda i: i > 0 and starts[i] == ends[i - 1])
+                             lambda i: explained[i] is STOP_WORD, lambda i: i > 0 and starts[i] == ends[i - 1],
+                             line_breaks)
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],

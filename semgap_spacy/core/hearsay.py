@@ -20,7 +20,9 @@ says something in a sentence of its own ("Courier said ETA 14:00. Negative
 crossmatch.") or is a word of a known name ("Iron Gate Parts says
 airworthy": a company, not the gate).
 """
-from typing import Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
+from bisect import bisect_left
+from functools import lru_cache
+from typing import Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from .number_shapes import is_time_or_date
 from .questions import ends_statement, opens_sentence, previous_word, statement_of
@@ -121,7 +123,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                   is_name: Callable[[int], bool] = lambda i: False,
                   lists: SpeakerWords = SpeakerWords(),
                   is_stop: Callable[[int], bool] = lambda i: False,
-                  glued: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
+                  glued: Callable[[int], bool] = lambda i: False,
+                  line_breaks: Optional[Sequence[int]] = None) -> List[Tuple[int, int]]:
     """(first token, end token) of each party and its word of saying, in text order.
 
     words (Callable[[int], str]): A token's text, folded (lower case, no accents), by index;
@@ -137,6 +140,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     is_stop (Callable[[int], bool]): Whether a token is a stop word: after a verb of saying it says
         nothing of its own ("they confirmed it", "she said so", "borrower confirmed too").
     glued (Callable[[int], bool]): Whether a token touches the token before it.
+    line_breaks (Optional[Sequence[int]]): The tokens that hold a line break, in order, when the
+        caller knows them (a text without one has none: its signature rules read no line); None:
+        every word is read for one when a rule asks.
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     (prepositions, channels, attributions, sign_offs, manners, clitics, subjectless, conjunctions, objects, leads,
@@ -149,21 +155,29 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         """The party of a label made of tokens first..end-1: a party and how it spoke only."""
         return _label_party(words, first, end, parties, channels, is_name)
 
-    thanked = frozenset(phrase[0] for phrase in thanks)
-    verbs = saying - prepositions - attributions - sign_offs  # the verbs among the words of saying
+    found_breaks: List[List[int]] = []
+
+    def breaks() -> List[int]:
+        """The tokens with a line break: ``line_breaks``, or every word read once when a rule first asks."""
+        if not found_breaks:
+            found_breaks.append(list(line_breaks) if line_breaks is not None
+                                else [k for k in range(n) if "\n" in words(k)])
+        return found_breaks[0]
+
+    thanked, verbs, speakers = _derived(saying, parties, lists)
     for i in candidates:
         word = words(i)
         span = None  # the tokens a label quotes: all of it
         if word in thanked:
-            end = _thanks_signature(words, n, i, thanks, articles, is_term, label_party, trailers)
+            end = _thanks_signature(words, n, i, thanks, articles, is_term, label_party, trailers, breaks())
             if end is not None and (not out or i >= out[-1][1]):
                 out.append((i, end))
             continue
-        if closes_label(word) and keys and _keyed(words, i, keys):
-            end = _line_end(words, n, i + 1)
+        if closes_label(word) and keys and _keyed(words, i, keys, breaks()):
+            end = _line_end(words, n, i + 1, breaks())
             party = label_party(i + 1, end) if end > i + 1 and any(is_term(j) for j in range(n)) else None
             if party is not None and (not out or i >= out[-1][1]):
-                out.append((_line_start(words, i), end))  # the writer of the whole text, whichever line
+                out.append((_line_start(words, i, breaks()), end))  # the writer of the whole text, whichever line
             continue
         if closes_label(word):
             first = _label_start(words, i, parties, channels)
@@ -175,7 +189,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                 first = i + 1
                 while first < n and not any(ch.isalnum() for ch in words(first)):
                     first += 1
-                end = _signature_end(words, n, first, trailers) if first < n else end
+                end = _signature_end(words, n, first, trailers, breaks()) if first < n else end
             after_term = word in SIGNATURE_MARKS and i > 0 and is_term(i - 1)
             opens = ends_statement(words(i - 1)) if word in SIGNATURE_MARKS else _sign_off_opens(words, i)
             signs = (i > 0 and (opens or after_term) and end > i + 1 and any(is_term(j) for j in range(i)))
@@ -193,7 +207,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         elif word in attributions:
             party = _attributed(words, n, i, parties, channels, is_name, is_term)
         elif word in prepositions:
-            party = _party_near(words, n, i, parties | subjects if subjects else parties, is_name, is_term,
+            party = _party_near(words, n, i, speakers, is_name, is_term,
                                 preposition=True)
             if party is None and i + 1 < n and words(i + 1) in closing and (
                     _ends_clause_but(words, n, i + 2, lambda j: False) or words(i + 1) in pronouns):
@@ -202,7 +216,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
             if party is None and subjects:
                 party = _subject_before(words, i, subjects, is_stop, is_term)
-                if party is not None and _sourced(words, *statement_of(words, n, i), i, parties | subjects, verbs,
+                if party is not None and _sourced(words, *statement_of(words, n, i), i, speakers, verbs,
                                                   prepositions, is_stop, is_term):
                     party = None  # "Clear to close per underwriter, as you said": the underwriter reports it
             if party is None:
@@ -223,15 +237,26 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             continue
         if party is not None and (_sentence_has_term(words, n, i, is_term) or (
                 span is None and _reports_the_last(words, n, i, party, is_term, manners, is_stop, saying, pointers,
-                                                   lambda a, b: _sourced(words, a, b, -1, parties | subjects, verbs,
+                                                   lambda a, b: _sourced(words, a, b, -1, speakers, verbs,
                                                                          prepositions, is_stop, is_term)))):
             first, end = span or (min(i, party), max(i, party) + 1)
             if not out or first >= out[-1][1]:
                 out.append((first, end))
-    signed = _last_line_signature(words, n, trailers, is_term, label_party) if trailers else None
+    signed = _last_line_signature(words, n, trailers, is_term, label_party, breaks()) if trailers else None
     if signed is not None and (not out or signed[0] >= out[-1][1]):
         out.append(signed)
     return out
+
+
+@lru_cache(maxsize=8)
+def _derived(saying: FrozenSet[str], parties: FrozenSet[str],
+             lists: SpeakerWords) -> Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]:
+    """The words ``hearsay_spans`` derives from its lists: the first words of the thanks, the
+    verbs among the words of saying, and every speaker (the parties and the subjects). Worked
+    out once per set of lists, not once per text: a frozenset keeps its hash, so the look-up
+    costs no pass over the words."""
+    verbs = saying - lists.prepositions - lists.attributions - lists.sign_offs
+    return frozenset(phrase[0] for phrase in lists.thanks), verbs, parties | lists.subjects
 
 
 #: a dash before a signature that ends the text ("Clear to close. — Borrower")
@@ -281,17 +306,26 @@ def _says_how(words: Callable[[int], str], first: int, end: int, manners: Frozen
     return any(words(j) in manners or is_time_or_date(words(j)) for j in range(first, end))
 
 
-def _keyed(words: Callable[[int], str], colon: int, keys: FrozenSet[Tuple[str, ...]]) -> bool:
+def _keyed(words: Callable[[int], str], colon: int, keys: FrozenSet[Tuple[str, ...]],
+           breaks: Optional[Sequence[int]] = None) -> bool:
     """Whether the words of the line before the colon at ``colon`` are one of ``keys``."""
-    start = _line_start(words, colon)
+    start = _line_start(words, colon, breaks)
     return tuple(words(j) for j in range(start, colon) if any(ch.isalnum() for ch in words(j))) in keys
 
 
-def _line_start(words: Callable[[int], str], i: int) -> int:
-    """The first token of the line of token i, a quoted reply's ">" marks and spaces skipped."""
-    j = i
-    while j > 0 and "\n" not in words(j - 1):
-        j -= 1
+def _line_start(words: Callable[[int], str], i: int, breaks: Optional[Sequence[int]] = None) -> int:
+    """The first token of the line of token i, a quoted reply's ">" marks and spaces skipped.
+
+    breaks (Optional[Sequence[int]]): The tokens that hold a line break, in order, when known
+        (``hearsay_spans``' ``line_breaks``); None: the words before token i are read for one.
+    """
+    if breaks is None:
+        j = i
+        while j > 0 and "\n" not in words(j - 1):
+            j -= 1
+    else:
+        k = bisect_left(breaks, i)
+        j = breaks[k - 1] + 1 if k else 0
     return _after_quote_marks(words, j, i)
 
 
@@ -302,12 +336,16 @@ def _after_quote_marks(words: Callable[[int], str], j: int, end: int) -> int:
     return j
 
 
-def _line_end(words: Callable[[int], str], n: int, i: int) -> int:
+def _line_end(words: Callable[[int], str], n: int, i: int, breaks: Optional[Sequence[int]] = None) -> int:
     """The end of the words of the line from token i on: its last word or mark but one that
-    ends a sentence, before a line break or the text's end."""
-    end = i
-    while end < n and "\n" not in words(end):
-        end += 1
+    ends a sentence, before a line break or the text's end. breaks: as ``_line_start``'s."""
+    if breaks is None:
+        end = i
+        while end < n and "\n" not in words(end):
+            end += 1
+    else:
+        k = bisect_left(breaks, i)
+        end = breaks[k] if k < len(breaks) else n
     while end > i and (not words(end - 1).strip() or ends_statement(words(end - 1))):
         end -= 1
     return end
@@ -323,38 +361,45 @@ def _is_trailer(words: Callable[[int], str], first: int, end: int, trailers: Fro
     return all(not any(ch.isalpha() for ch in words(j)) or words(j) in trailers for j in range(first, end))
 
 
-def _lines(words: Callable[[int], str], n: int) -> List[Tuple[int, int]]:
-    """(first, end) tokens of each line, a quoted reply's ">" marks and spaces at its start skipped."""
+def _lines(words: Callable[[int], str], n: int, breaks: Optional[Sequence[int]] = None) -> List[Tuple[int, int]]:
+    """(first, end) tokens of each line, a quoted reply's ">" marks and spaces at its start skipped.
+
+    breaks (Optional[Sequence[int]]): The tokens that hold a line break, in order, when the caller
+        knows them (``hearsay_spans``' ``line_breaks``); None: every word is read for one.
+    """
+    if breaks is None:
+        breaks = [k for k in range(n) if "\n" in words(k)]
     out, start = [], 0
-    for k in range(n + 1):
-        if k == n or "\n" in words(k):
-            out.append((_after_quote_marks(words, start, k), k))
-            start = k + 1
+    for k in (*breaks, n):
+        out.append((_after_quote_marks(words, start, k), k))
+        start = k + 1
     return out
 
 
-def _signature_end(words: Callable[[int], str], n: int, i: int, trailers: FrozenSet[str]) -> int:
+def _signature_end(words: Callable[[int], str], n: int, i: int, trailers: FrozenSet[str],
+                   breaks: Optional[Sequence[int]] = None) -> int:
     """The end of the line of token i when every line after it is a trailer line (``_is_trailer``),
     else i: a signature that ends the text but for its block ("Thanks,\nBorrower\nSent from my
-    phone")."""
-    end = _line_end(words, n, i)
-    after = [(first, last) for first, last in _lines(words, n) if first >= end]
+    phone"). breaks: as ``_line_start``'s."""
+    end = _line_end(words, n, i, breaks)
+    after = [(first, last) for first, last in _lines(words, n, breaks) if first >= end]
     return end if all(_is_trailer(words, first, last, trailers) for first, last in after) else i
 
 
 def _last_line_signature(words: Callable[[int], str], n: int, trailers: FrozenSet[str],
                          is_term: Callable[[int], bool],
-                         label_party: Callable[[int, int], Optional[int]]) -> Optional[Tuple[int, int]]:
+                         label_party: Callable[[int, int], Optional[int]],
+                         breaks: Optional[Sequence[int]] = None) -> Optional[Tuple[int, int]]:
     """(first, end) of the last line but for trailer lines when it is a party alone and a line
     before it holds a term ("Clear to close.\nBorrower", "Airworthy.\n\nthe crew\nSent from my
-    phone"), or None."""
-    lines = _lines(words, n)
+    phone"), or None. breaks: as ``_line_start``'s."""
+    lines = _lines(words, n, breaks)
     if len(lines) < 2:
         return None
     for first, last in reversed(lines):
         if _is_trailer(words, first, last, trailers):
             continue
-        end = _line_end(words, n, first)
+        end = _line_end(words, n, first, breaks)
         if label_party(first, end) is not None and any(is_term(j) for j in range(first)):
             return first, end
         return None
@@ -582,7 +627,8 @@ _SIGN_OFF_LEAD = 2
 def _thanks_signature(words: Callable[[int], str], n: int, i: int, thanks: FrozenSet[Tuple[str, ...]],
                       articles: FrozenSet[str], is_term: Callable[[int], bool],
                       label_party: Callable[[int, int], Optional[int]],
-                      trailers: FrozenSet[str] = frozenset()) -> Optional[int]:
+                      trailers: FrozenSet[str] = frozenset(),
+                      breaks: Optional[Sequence[int]] = None) -> Optional[int]:
     """Where the signature ends that thanks at token i open (``hearsay_spans``' ``thanks``), or None:
     the thanks open a line or follow a sentence's end, then marks, then a party that ends the text
     with its article, or without one on a line of its own ("Thanks,\nBorrower"). Runs of spaces
@@ -600,7 +646,7 @@ def _thanks_signature(words: Callable[[int], str], n: int, i: int, thanks: Froze
         return None
     end = _text_end(words, n, k + 1)
     if end <= k + 1 and trailers:  # a signature block's lines after the party ("Sent from my phone")
-        end = _signature_end(words, n, k, trailers)
+        end = _signature_end(words, n, k, trailers, breaks)
     first = k + 1 if words(k) in articles else k  # the party's own words after its article
     return end if end > first and label_party(first, end) is not None else None
 

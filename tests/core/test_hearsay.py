@@ -453,3 +453,50 @@ def test_a_party_is_one_word(party):
     data["mortgage"]["vocabulary"]["no_authority"]["en"].append(party)
     with pytest.raises(ValueError, match="no_authority"):
         GlossarySet.from_dict(data)
+
+
+_LAYOUT = SpeakerWords(thanks=frozenset({("thanks",)}), articles=frozenset({"the"}),
+                       keys=frozenset({("from",), ("reported", "by")}), trailers=frozenset({"sent", "from", "my", "phone"}),
+                       sign_offs=frozenset({"regards"}))
+
+
+@pytest.mark.parametrize("text", [
+    "From: Borrower\nTo: Closer\nRE: file 4471\n\nClear to close.",
+    "Noted, thanks.\n\n> From: Borrower\n> Clear to close.",
+    "Hi,\n\nClear to close.\n\nThanks,\nBorrower\n\nSent from my phone",
+    "Clear to close.\n\nRegards,\nthe borrower\nSent from my phone",
+    "Clear to close.\nBorrower",
+    "Clear to close.\nBorrower notified.",
+    "Clear to close. Thanks, the borrower",
+    "Clear to close, borrower says",
+])
+def test_line_breaks_the_caller_knows_read_as_the_words_do(text):
+    """The line breaks a caller passes (found in the text) give the spans that reading every word for
+    one gives, and a text without one is never read word by word for its lines."""
+    doc = _NLP.make_doc(text)
+    words = [t.lower_ for t in doc]
+    read = []
+
+    def counted(i):
+        read.append(i)
+        return words[i]
+
+    def spans(line_breaks):
+        return hearsay_spans(counted, len(words), range(len(words)), PARTIES, SAYING | {"regards"},
+                             lambda i: words[i] in ("clear", "close"), lists=_LAYOUT, line_breaks=line_breaks)
+
+    breaks = [i for i, t in enumerate(doc) if "\n" in t.text]
+    assert spans(breaks) == spans(None)
+
+
+def test_a_text_without_line_breaks_is_not_read_for_its_lines():
+    words = ["clear", "close", ",", "borrower", "says", "."] + ["word"] * 400
+    read = []
+
+    def counted(i):
+        read.append(i)
+        return words[i]
+
+    found = hearsay_spans(counted, len(words), [4], PARTIES, SAYING, lambda i: words[i] in ("clear", "close"),
+                          lists=_LAYOUT, line_breaks=())
+    assert found == [(3, 5)] and max(read) < 20  # the sentence of the verb, not the lines after it
