@@ -29,6 +29,7 @@ import re
 from typing import List, Sequence, Tuple
 
 from ..lang import number_word
+from ..util.caches import cached
 from ..util.textnorm import fold
 from .textview import read_text, token_matches
 
@@ -91,14 +92,34 @@ def _side(word: str) -> bool:
     return (word.isdigit() and len(word) <= 4) or number_word(word) or fold(word) in _ONE
 
 
+@cached(65536)
+def _read_word(word: str) -> str:
+    """A word of the reading that is not ASCII, folded, with the dotless "ı" an "i" as the
+    patterns' IGNORECASE reads it."""
+    return fold(word).replace("ı", "i")
+
+
+def _read_words(text: str) -> List[str]:
+    """The words of the text as a person reads it (``read_text``), folded.
+
+    Folding the whole reading and splitting it gives the same words (the reading is NFKC with
+    single spaces, and folding makes no whitespace): folded word by word, a text in another
+    language costs a look-up per word, not a Python pass over its characters.
+    """
+    view = read_text(text).text
+    if view.isascii() and "`" not in view:
+        return view.lower().split()
+    words = [word.lower() if word.isascii() and "`" not in word else _read_word(word) for word in view.split()]
+    return [word for word in words if word]  # a combining mark alone folds to nothing
+
+
 def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> List[Tuple[int, int]]:
     """(first token, end token) of each count "N of M" with N < M, read as a person reads the text.
 
     text (str): The text; starts, ends: every token's character offsets.
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
-    # folded, with the dotless "ı" an "i" as the patterns' IGNORECASE reads it
-    if _CONNECTORS.isdisjoint(fold(read_text(text).text).replace("ı", "i").split()):
+    if _CONNECTORS.isdisjoint(_read_words(text)):
         return []
     out = [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
            if 0 <= int(found.group(1)) < int(found.group(2))]

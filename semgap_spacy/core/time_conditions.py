@@ -54,7 +54,7 @@ be loaded" says what for); the same words elsewhere are left alone
 """
 import re
 from functools import lru_cache
-from typing import Callable, FrozenSet, List, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Sequence, Tuple
 
 from ..lang import generation, packs
 from .textview import token_matches
@@ -231,6 +231,18 @@ def states_to_come(words: Callable[[int], str], n: int, clearances: Sequence[Tup
 COUNT = "#"
 
 
+@lru_cache(maxsize=8)
+def _phrases_by_key(phrases: FrozenSet[Tuple[str, ...]]) -> Dict[str, List[Tuple[int, Tuple[str, ...]]]]:
+    """The phrases of ``past_times`` by their longest word, each with that word's place in it:
+    a token is tried against the phrases it may be the longest word of, the longer first (the
+    reading a person gives "last night" over "night"), not against every phrase."""
+    found: Dict[str, List[Tuple[int, Tuple[str, ...]]]] = {}
+    for phrase in sorted(phrases, key=lambda p: (-len(p), p)):
+        key = max(phrase, key=len)
+        found.setdefault(key, []).append((phrase.index(key), phrase))
+    return found
+
+
 def past_times(words: Callable[[int], str], n: int, candidates: Sequence[int],
                phrases: FrozenSet[Tuple[str, ...]], since: FrozenSet[str],
                is_count: Callable[[str], bool] = lambda word: False) -> List[Tuple[int, int]]:
@@ -246,9 +258,10 @@ def past_times(words: Callable[[int], str], n: int, candidates: Sequence[int],
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
     out: List[Tuple[int, int]] = []
+    by_key = _phrases_by_key(phrases)
     for i in candidates:
-        for phrase in phrases:
-            first = i - phrase.index(max(phrase, key=len))
+        for at, phrase in by_key.get(words(i), ()):
+            first = i - at
             end = first + len(phrase)
             if first < 0 or end > n or not all(
                     words(j) == word or (word == COUNT and is_count(words(j)))

@@ -111,3 +111,19 @@ def test_a_clearance_with_a_part_of_a_count_escalates(nlp, decide, text, domain)
 ])
 def test_a_whole_count_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+@pytest.mark.parametrize("text", [
+    "Lot released, 2 of 5 cartons checked",
+    "Lote liberado, 2 dé 5 cajas revisadas",  # an accent on the connector
+    "Lot released, 2 ＯＦ 5 cartons checked",  # full-width letters read as Latin ones
+    "Lot released, 2 o\u0301f 5 cartons",
+    "Charge libérée, 2 `sur` 5 palettes",
+    "Batch released \u00a8 2 of 5",
+    "Airworthy, 2 DE 5 wheels",
+])
+def test_the_connector_gate_reads_the_words_as_the_whole_reading_does(text):
+    from semgap_spacy.core.partial import _read_words
+    from semgap_spacy.core.textview import read_text
+    from semgap_spacy.util.textnorm import fold
+    assert _read_words(text) == fold(read_text(text).text).replace("ı", "i").split()

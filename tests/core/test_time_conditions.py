@@ -173,3 +173,17 @@ def test_a_count_in_a_day_gone_by(text, found):
     spans = past_times(words.__getitem__, len(words), candidates, days, _SINCE,
                        lambda word: word.isdigit() or word == "zwei")
     assert [doc[a:b].text for a, b in spans] == found
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Airworthy as of last night", ["last night"]),  # the longer phrase, whatever the set's order
+    ("Airworthy since last night", []),  # "since" before the longer phrase's first word
+    ("Airworthy, night shift", ["night"]),
+])
+def test_a_word_of_two_phrases_reads_as_the_longer(text, found):
+    days = frozenset({("night",), ("last", "night"), ("the", "night", "before")})
+    doc = _NLP.make_doc(text)
+    words = [fold(t.text) for t in doc]
+    candidates = [i for i, w in enumerate(words) if w in ("night", "before")]
+    spans = past_times(words.__getitem__, len(words), candidates, days, _SINCE)
+    assert [doc[a:b].text for a, b in spans] == found
