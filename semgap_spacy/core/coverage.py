@@ -63,7 +63,7 @@ from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
 from .hearsay import HEARSAY, OPEN_BRACKETS, SIGNATURE_MARKS, SpeakerWords, closes_label, hearsay_spans
-from .partial import PARTIAL_COUNT, partial_counts
+from .partial import CONNECTORS as PART_CONNECTORS, PARTIAL_COUNT, partial_counts
 from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
                         previous_word, statement_of, tag_questions, word_order_questions)
 from .reasons import make_reason
@@ -299,6 +299,8 @@ class CoverageRules:
         self._ordinal = re.compile(r"0*(?:[2-9]|[1-9]\d+)" + endings) if suffixes else None
         self._ordinal_in_text = re.compile(r"\d" + endings) if suffixes else None
         self.ordinal_times = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).ordinal_times)
+        # de "das 2. Flugzeug": a number with a full stop after one of these is an ordinal
+        self.ordinal_articles = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).ordinal_articles)
         self.domains: Dict[str, DomainRules] = {}
         self.glossary_words = _glossary_words(glossary, tokenize)
         self.problem_words = _problem_words(glossary)
@@ -328,6 +330,8 @@ class CoverageRules:
                                           if exact(w) != _fold(w))
         self._written_folded = frozenset(_fold(w) for w in self.written_speakers)
         self.subject_speakers = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).subject_speakers)
+        self.possessive_speakers = frozenset(_fold(w) for code in pack_codes
+                                             for w in get_pack(code).possessive_speakers)
         unnamed -= self._written_folded
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
@@ -399,7 +403,7 @@ class CoverageRules:
             leads=self.clitic_leads, closing=self.closing_speakers, pronouns=self.closing_pronouns,
             opening=self.opening_speakers, inverted=self.inverted_speakers, thanks=self.sign_off_thanks,
             articles=self.signed_articles, subjects=self.subject_speakers, pointers=self.report_pointers,
-            keys=self.provenance_keys, trailers=self.signature_trailers)
+            keys=self.provenance_keys, trailers=self.signature_trailers, possessives=self.possessive_speakers)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
                        | self.attributions | self.sign_offs | self.subjectless_saying
                        | {phrase[0] for phrase in self.sign_off_thanks})
@@ -411,6 +415,12 @@ class CoverageRules:
         # compared with their accents: fr "é" is no "e" ("apte", "aeronavegable")
         self.participle_endings = tuple(exact(e) for pack in packs for e in pack.participle_endings)
         self.time_words = frozenset(_fold(w) for pack in packs for w in pack.time_words)
+        # after "N/M", words that make it a date or a measure, not a count (``core.partial``): stop
+        # words but the counts' connectors ("3/4 of the wheels" counts), clause breaks, times, units
+        self.not_counted = ((self.stop - PART_CONNECTORS) | self.time_words | self.ordinal_times
+                            | frozenset(_fold(w) for pack in packs for w in pack.clause_break_words)
+                            | frozenset(_fold(w) for pack in packs for words in pack.unit_words.values()
+                                        for w in words))
         self.past_times = frozenset(day for day in (tuple(_fold(t) for t in tokenize(w) if t.strip())
                                                     for pack in packs for w in pack.past_time_words) if day)
         self.ago_keys = frozenset(max(day, key=len) for day in self.past_times)
@@ -423,6 +433,7 @@ class CoverageRules:
         self.part_words = frozenset(_fold(w) for pack in packs for w in pack.part_words)
         # stop words that order steps, right beside a clearance's term ("Next: clear to close")
         self.step_words = frozenset(_fold(w) for pack in packs for w in pack.step_words)
+        self.numbered_steps = frozenset(_fold(w) for pack in packs for w in pack.numbered_steps)
         # stop words that tie a clearance to an event, right beside its term ("Lufttüchtig nach
         # Inspektion"): ``unexplain_conditions``
         self.condition_prepositions = frozenset(_fold(w) for pack in packs for w in pack.condition_prepositions)
@@ -526,6 +537,7 @@ class CoverageRules:
                                                            or folded in self.closing_speakers
                                                            or folded in self.opening_speakers
                                                            or folded in self.subject_speakers
+                                                           or folded in self.possessive_speakers
                                                            or folded in self.inverted_speakers
                                                            or (bool(self.written_speakers)
                                                                and exact(text) in self.written_speakers),
@@ -961,14 +973,20 @@ class CoverageRules:
 
         def orders_a_step(i: int) -> bool:
             """A step word that ends its clause after a word that names a thing ("brakes first,
-            thanks", "logbook first please"); not "is the first", "order 4471 first", "first
-            departure 06:00", "the file checked first" (a participle: a step done). Opening its
-            clause it cannot be told from a greeting's ("First of all, thanks", "Next, the signing
-            at 14:00") by the words around it."""
+            thanks", "logbook first please"), or after a numbered item, colon or not, for a word of
+            ``numbered_steps`` ("wheel 4 next", "sample 2: next"); not "is the first", "order 4471
+            first", "first departure 06:00", "the file checked first" (a participle: a step done).
+            Opening its clause it cannot be told from a greeting's ("First of all, thanks", "Next,
+            the signing at 14:00") by the words around it."""
             before, after = previous_word(words, i - 1), next_word(words, n, i + 1)
+            numbered = words(i) in self.numbered_steps
+            if numbered and before >= 0 and words(before) == ":":
+                before = previous_word(words, before - 1)
             while after < n and words(after) in self.request_words:
                 after = next_word(words, n, after + 1)
-            return (before >= 0 and explained[before] in _THING_RULES and (after >= n or _ends_clause(words(after)))
+            thing = before >= 0 and (explained[before] in _THING_RULES or (
+                numbered and explained[before] is SHAPE and words(before)[:1].isdigit()))
+            return (thing and (after >= n or _ends_clause(words(after)) or "\n" in text[ends[i]:starts[after]])
                     and not self._participle(text[starts[before]:ends[before]]))
 
         for i, key in enumerate(keys):
@@ -1190,11 +1208,40 @@ class CoverageRules:
 
     def _is_ordinal(self, word: str) -> bool:
         """Whether a word is a number past the first with an ordinal ending (``ordinal_suffixes``),
-        as written or read as a person sees it ("2ⁿᵈ"); in capitals the ending is another word's
-        ("777ER", a type's extended range)."""
+        as written or read as a person sees it ("2ⁿᵈ"); in capitals only the endings a pack lists so
+        ("2ND": ``capital_ordinal_suffixes``), others being another word's ("777ER", a type's
+        extended range)."""
         ordinal = self._ordinal
         return ordinal is not None and (ordinal.fullmatch(word) is not None
                                         or ordinal.fullmatch(unicodedata.normalize("NFKC", word)) is not None)
+
+    def _dotted_ordinals(self, text: str, starts: Sequence[int], ends: Sequence[int]) -> List[int]:
+        """The tokens that are a number past the first with a full stop glued to it, after a word of a
+        pack's ``ordinal_articles`` and before a word (de "das 2. Flugzeug", "am 3. Tag"): an ordinal,
+        whose stop ends no sentence."""
+        if not self.ordinal_articles or _DOTTED_NUMBER.search(text) is None:
+            return []
+        n, word, found = len(starts), _words_of(text, starts, ends), []
+        for i in range(1, n - 2):
+            if (ends[i] == starts[i + 1] and word(i + 1) == "." and _PAST_FIRST.fullmatch(word(i))
+                    and starts[i + 2] > ends[i + 1] and word(i + 2)[:1].isalpha()):
+                before = previous_word(word, i - 1)
+                if before >= 0 and word(before) in self.ordinal_articles:
+                    found.append(i)
+        return found
+
+    def unread_dotted_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
+                               ends: Sequence[int]) -> List[Optional[str]]:
+        """Rule 5 does not explain a number that is an ordinal with its full stop (``_dotted_ordinals``),
+        as it does not explain "2nd": ``explain_ordinals`` reads it as it reads those.
+
+        explained (List[Optional[str]]): The rule per token, changed here.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        for i in self._dotted_ordinals(text, starts, ends):
+            if explained[i] is SHAPE:
+                explained[i] = None
+        return explained
 
     def explain_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                          ends: Sequence[int]) -> List[Optional[str]]:
@@ -1202,9 +1249,10 @@ class CoverageRules:
         term that holds more than the ordinal and one word: there it orders something else
         ("Airworthy; 2nd sector 10am", "Clear to close, closing on the 3rd"); beside the term it
         picks one of several ("2nd aircraft airworthy": which one?), and so it does in a clause
-        of the ordinal and its noun alone in the term's sentence, which names the item
-        ("Airworthy, 2nd aircraft", "2nd recipient: negative crossmatch"; not "Airworthy; 2nd
-        sector", a statement of its own); it stays unexplained (``_word_rule``). Before a word of
+        of the ordinal and its noun alone, stop words aside, in the term's sentence, which names
+        the item ("Airworthy, 2nd aircraft", "Airworthy, the 2nd one", "Lufttüchtig, das 2.
+        Flugzeug", "2nd recipient: negative crossmatch"; not "Airworthy; 2nd sector", a statement
+        of its own); it stays unexplained (``_word_rule``). Before a word of
         a pack's ``ordinal_times`` it orders a time or a place, wherever it stands ("2nd shift:
         engineer confirms …", "on the 3rd day").
 
@@ -1212,27 +1260,32 @@ class CoverageRules:
         text (str): The text; starts, ends: the tokens' character offsets.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if self._ordinal is None or self._ordinal_in_text.search(text) is None:
+        dotted = set(self._dotted_ordinals(text, starts, ends))
+        if (self._ordinal is None or self._ordinal_in_text.search(text) is None) and not dotted:
             return explained
         n = len(explained)
         word = _words_of(text, starts, ends)
         for i in range(n):
-            if explained[i] is None and self._is_ordinal(text[starts[i]:ends[i]]):
-                after = next_word(word, n, i + 1)
+            if explained[i] is None and (i in dotted or self._is_ordinal(text[starts[i]:ends[i]])):
+                tail = i + 2 if i in dotted else i + 1  # "das 2. Flugzeug": its stop ends nothing
+                after = next_word(word, n, tail)
                 if after < n and word(after) in self.ordinal_times:
                     explained[i] = SHAPE  # "2nd shift: …", "the 3rd day": a time or a place, not the item
                     continue
                 first = i
                 while first > 0 and not _ends_clause(text[starts[first - 1]:ends[first - 1]]):
                     first -= 1
-                end = i + 1
+                end = tail
                 while end < n and not _ends_clause(text[starts[end]:ends[end]]):
                     end += 1
                 if TERM in explained[first:end]:
                     continue
-                said = sum(1 for k in range(first, end) if any(ch.isalnum() for ch in text[starts[k]:ends[k]]))
-                if said <= 2:  # the ordinal and its noun: beside a term in its sentence, they name the item
-                    first, end = statement_of(word, n, i)
+                # the words of the clause that say something (no stop word: "the 2nd aircraft", "el 2o avión")
+                words_said = [k for k in range(first, end) if any(ch.isalnum() for ch in text[starts[k]:ends[k]])]
+                said = [k for k in words_said if k != i and explained[k] is not STOP_WORD]
+                if len(words_said) <= 2 or not said or said == [after]:
+                    # the ordinal and its noun: beside a term in its sentence, they name the item
+                    first, end = statement_of(word, n, i)[0], statement_of(word, n, tail)[1]
                 if TERM not in explained[first:end]:
                     explained[i] = SHAPE
         return explained
@@ -1554,6 +1607,11 @@ _SPELT = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
 
 #: a run of digits with a letter on each side
 _DIGITS_IN_WORD = re.compile(r"(?<=[^\W\d_])\d+(?=[^\W\d_])")
+
+
+#: a number with a full stop glued to it before a word (de "2. Flugzeug"), and a number past the first
+_DOTTED_NUMBER = re.compile(r"\d\.\s+[^\W\d_]")
+_PAST_FIRST = re.compile(r"0*(?:[2-9]|[1-9]\d+)")
 
 
 def _is_count(word: str) -> bool:

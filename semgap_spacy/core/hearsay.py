@@ -116,6 +116,11 @@ class SpeakerWords(NamedTuple):
     #: numbers and marks only are skipped when a signature must end the text; a party alone on the last line else signs
     #: it ("Clear to close.\nBorrower").
     trailers: FrozenSet[str] = frozenset()
+    #: Possessives of a speaker the text does not name ("your", "their", es "tu", "su", fr "votre", de "deine"):
+    #: with how it spoke after them, they name that speaker beside a word of saying or after a reporting preposition
+    #: ("Your email says clear to close", "Per their message: airworthy", "Según tu correo, …"); not the writer's own
+    #: ("my note says …").
+    possessives: FrozenSet[str] = frozenset()
 
 
 def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int], parties: FrozenSet[str],
@@ -146,7 +151,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     (prepositions, channels, attributions, sign_offs, manners, clitics, subjectless, conjunctions, objects, leads,
-     closing, pronouns, opening, inverted, thanks, articles, subjects, pointers, keys, trailers) = lists
+     closing, pronouns, opening, inverted, thanks, articles, subjects, pointers, keys, trailers, possessives) = lists
     out: List[Tuple[int, int]] = []
     if not parties and not clitics and not subjectless:
         return out
@@ -212,6 +217,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             if party is None and i + 1 < n and words(i + 1) in closing and (
                     _ends_clause_but(words, n, i + 2, lambda j: False) or words(i + 1) in pronouns):
                 party = i + 1  # "Lufttüchtig, laut ihm", "Laut ihm ist das Flugzeug lufttüchtig"
+            if party is None and possessives:
+                party = _possessed_after(words, n, i, possessives, manners)  # "per your email"
         elif word in saying:
             party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
             if party is None and subjects:
@@ -219,6 +226,11 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                 if party is not None and _sourced(words, *statement_of(words, n, i), i, speakers, verbs,
                                                   prepositions, is_stop, is_term):
                     party = None  # "Clear to close per underwriter, as you said": the underwriter reports it
+            if party is None and possessives:
+                party = _possessed_before(words, i, possessives, manners)  # "your email says"
+                if party is not None and _sourced(words, *statement_of(words, n, i), i, speakers, verbs,
+                                                  prepositions, is_stop, is_term):
+                    party = None
             if party is None:
                 party = _clitic_speaker(words, i, clitics, saying, objects, leads)
                 if party is not None and _subject_after(words, n, i, is_term, manners, is_stop, conjunctions):
@@ -257,6 +269,24 @@ def _derived(saying: FrozenSet[str], parties: FrozenSet[str],
     costs no pass over the words."""
     verbs = saying - lists.prepositions - lists.attributions - lists.sign_offs
     return frozenset(phrase[0] for phrase in lists.thanks), verbs, parties | lists.subjects
+
+
+def _possessed_before(words: Callable[[int], str], i: int, possessives: FrozenSet[str],
+                      manners: FrozenSet[str]) -> Optional[int]:
+    """The possessive of a speaker's channel right before token i ("your email says", "their
+    message today says"): one or two words of how it spoke, then the possessive; else None."""
+    j, said = i - 1, 0
+    while j >= 0 and said < 2 and words(j) in manners:
+        j, said = j - 1, said + 1
+    return j if said and j >= 0 and words(j) in possessives else None
+
+
+def _possessed_after(words: Callable[[int], str], n: int, i: int, possessives: FrozenSet[str],
+                     manners: FrozenSet[str]) -> Optional[int]:
+    """The possessive right after token i when a word of how it spoke follows it ("per your
+    email", "según tu correo"); else None."""
+    j = i + 1
+    return j if j + 1 < n and words(j) in possessives and words(j + 1) in manners else None
 
 
 #: a dash before a signature that ends the text ("Clear to close. — Borrower")

@@ -8,6 +8,9 @@ serves both, so they never disagree on what "14:00" or "$1,250" is.
 """
 import re
 from datetime import date
+from typing import List, Optional, Sequence
+
+from .textview import token_matches
 
 # A number standing alone ("12", "-4", "0.55", "(30)"): not glued to a word, a sign of money, a
 # clock time or a code ("#4821", "$1,250", "14:00", "555-0199", "LOT-42" are names or times).
@@ -44,6 +47,39 @@ _NUMERIC_DATE = re.compile(r"([0-9]{1,2})([-/.])([0-9]{1,2})\2([0-9]{2,4})")
 _DAY_MONTH = re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.")
 
 
+#: a day and a month without a year ("31/04", "3/14")
+_SHORT_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})")
+#: four digits with a time zone glued to them ("1400Z", "0930UTC"): a clock time, written without its colon
+_ZONED_FOUR_DIGITS = re.compile(r"([0-9]{4})(?:z|utc|gmt)", re.IGNORECASE)
+#: four digits and a time zone as a word of its own ("1475 UTC", "1400 GMT")
+ZONED_CLOCK = re.compile(r"(?<![\w.,:/-])([0-9]{4})\s+(?:utc|gmt|zulu)(?!\w)", re.IGNORECASE)
+
+
+def _four_digit_clock(digits: str) -> bool:
+    """Whether four digits are a time a clock shows ("1400", "0000", "2400")."""
+    return FOUR_DIGIT_CLOCK.fullmatch(digits) is not None or digits == "2400"
+
+
+def unread_zoned_clocks(explained: List[Optional[str]], text: str, starts: Sequence[int], ends: Sequence[int],
+                        shape: str) -> List[Optional[str]]:
+    """Four digits that a time zone after them makes a clock time no clock shows ("Airworthy,
+    1475 UTC") are not explained by their shape (rule 5), as "14:75" is not: the writer meant a
+    time the reader cannot tell.
+
+    explained (List[Optional[str]]): The rule per token, changed here; ``shape`` marks rule 5.
+    text (str): The text; starts, ends: every token's character offsets.
+    RETURNS (List[Optional[str]]): ``explained``.
+    """
+    if _ZONE_WORD.search(text):
+        for found, _, first, _ in token_matches(ZONED_CLOCK, text, starts, ends):
+            if not _four_digit_clock(found.group(1)) and explained[first] is shape:
+                explained[first] = None
+    return explained
+
+
+_ZONE_WORD = re.compile(r"utc|gmt|zulu", re.IGNORECASE)
+
+
 def _a_day(year: int, month: int, day: int) -> bool:
     try:
         date(year, month, day)
@@ -76,6 +112,15 @@ def is_impossible_time_or_date(value: str) -> bool:
     explain as it explains "14:00", since the writer meant something the reader cannot tell."""
     if "H" in value and _CLOCK.fullmatch(value.replace("H", "h")):
         value = value.replace("H", "h")  # "14H75", as "14h75"
+    zoned = _ZONED_FOUR_DIGITS.fullmatch(value)
+    if zoned:  # "1475Z": four digits with a zone are a clock time, which this one is not
+        return not _four_digit_clock(zoned.group(1))
+    short = _SHORT_DATE.fullmatch(value)
+    if short:  # "31/04": a day and a month, either way round, that no year has ("24/7" has one)
+        first, second = int(short.group(1)), int(short.group(2))
+        if max(first, second) > 31 or min(first, second) > 12:
+            return False  # no day and month at all: a split or a score ("50/50", "45/50")
+        return not (_a_day(2000, second, first) or _a_day(2000, first, second))
     if any(pattern.fullmatch(value) for pattern in (_ISO_DATE, _NUMERIC_DATE, _DAY_MONTH)):
         return not _possible(value)  # dates of shapes ``TIME_OR_DATE`` leaves out too ("2026/02/30")
     if not is_time_or_date(value):

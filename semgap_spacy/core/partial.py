@@ -12,7 +12,9 @@ samples" are whole counts and are left alone.
 The count is read by its words in the four languages: "of", "out of",
 "among", es "de", "de cada", fr "sur", "parmi", de "von", "aus", "der", with
 an article between ("2 of the 5", "2 de los 5", "zwei der drei") or "a total
-of", "all" ("2 of all 5 orders"); not from "2/5", which is also a date. The
+of", "all" ("2 of all 5 orders"). "2/5" is also how a date is written: it counts
+before a word that no date takes ("3/4 wheels checked", "wheels 3/4 done"), not
+before a stop word, a time, a day or a unit ("3/4 by noon", "1/2 inch"). The
 counted words may stand between the sides: in es and fr up to three ("2
 lotes de 5", "2 pruebas cruzadas negativas de 3", "4 lots parmi 6"; with the
 sides in words one, before "sur" only: "un lot sur deux", while "un equipo de
@@ -26,7 +28,7 @@ pack languages, or a pack's ``number_words``): the reader has no value for
 "two", and a count of a whole names its number once ("all three lots").
 """
 import re
-from typing import List, Sequence, Tuple
+from typing import Callable, FrozenSet, List, Sequence, Tuple
 
 from ..lang import number_word
 from ..util.caches import cached
@@ -73,9 +75,22 @@ _WORDED_SUR = re.compile(r"(?<![\w.,/:-])([^\W_]+)\s+(?:[^\W\d_]+\s+){2}sur\s+" 
                          + r"([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
 
 
+#: "N/M" and the word after it ("3/4 wheels"), on the reading; not a part of a longer date or code
+_SLASH_COUNT = re.compile(r"(?<![\w.,/:-])([1-9]\d{0,2})/([1-9]\d{0,2})(?![\w/:-]|[.,]\d)\s+([^\W\d_][\w'’-]*)")
+
+
+#: "N/M" that ends its clause: the text, a closing bracket or a clause's mark after it
+_SLASH_ENDING = re.compile(r"(?<![\w.,/:-])([1-9]\d?)/([1-9]\d?)(?=\s*[)\]]?\s*(?:[,;.!?]|$))", re.MULTILINE)
+#: the largest whole of a count ``_SLASH_ENDING`` reads, and the brackets it may stand in
+_SMALL_WHOLE = 12
+_OPENING = frozenset({"(", "["})
+#: words after "N/M" that say its part is done, stop words though they are ("2/3 done", "1/2 hecho")
+_DONE = frozenset({"done", "hecho", "fait", "gemacht"})
+
+
 #: the words between a count's sides, one of which any text that holds a count has between spaces
 #: ("out of" and "de cada" hold one)
-_CONNECTORS = frozenset({"of", "among", "von", "aus", "der", "de", "des", "sur", "parmi"})
+CONNECTORS = frozenset({"of", "among", "von", "aus", "der", "de", "des", "sur", "parmi"})
 
 
 #: "one" as German writes it in a count ("eine von zwei"), which the de pack leaves out of its
@@ -92,9 +107,41 @@ def _side(word: str) -> bool:
     return (word.isdigit() and len(word) <= 4) or number_word(word) or fold(word) in _ONE
 
 
+def _slash_counts(text: str, starts: Sequence[int], ends: Sequence[int], not_counted: FrozenSet[str],
+                  is_term: Callable[[int], bool]) -> List[Tuple[int, int]]:
+    """(first token, end token) of each "N/M" with N < M at most ``_SIZE_RATIO`` times N before a
+    word that is none of ``not_counted`` (or says the part is done: "2/3 done"): a part of a count
+    ("3/4 wheels checked"), which is also how a date is written ("3/4"), so only a word after it
+    that a date does not take makes it one; "24/7", "4/4", "12/2026" and "03/17" (a leading zero:
+    a date) are none. Without a word after it, "N/M" of a whole up to twelve that ends its clause
+    right after a term or a word it may count (an opening bracket between) is a count too
+    ("Abschlussbereit 3/4", "Crossmatch négatif 1/2", "listo para el cierre (2/3)", "(docs 6/9)"):
+    a date there, day or month first, is as unsure as a count; "signed on 3/12" is a date."""
+    out = []
+    for found, _, first, end in token_matches(_SLASH_COUNT, text, starts, ends):
+        part, whole = int(found.group(1)), int(found.group(2))
+        word = _read_word(found.group(3))
+        if 0 < part < whole <= _SIZE_RATIO * part and (word not in not_counted or word in _DONE):
+            out.append((first, end))
+    for found, _, first, end in token_matches(_SLASH_ENDING, text, starts, ends):
+        part, whole = int(found.group(1)), int(found.group(2))
+        before = first - 1
+        while before >= 0 and text[starts[before]:ends[before]] in _OPENING:
+            before -= 1
+        if 0 < part < whole <= _SMALL_WHOLE and before >= 0 and (
+                is_term(before) or _counted_word(text[starts[before]:ends[before]], not_counted)):
+            out.append((first, end))
+    return out
+
+
+def _counted_word(word: str, not_counted: FrozenSet[str]) -> bool:
+    """Whether a token is a word that "N/M" after it may count: letters, and none of ``not_counted``."""
+    return word.isalpha() and _read_word(word) not in not_counted
+
+
 @cached(65536)
 def _read_word(word: str) -> str:
-    """A word of the reading that is not ASCII, folded, with the dotless "ı" an "i" as the
+    """A word of the reading, folded, with the dotless "ı" an "i" as the
     patterns' IGNORECASE reads it."""
     return fold(word).replace("ı", "i")
 
@@ -113,16 +160,24 @@ def _read_words(text: str) -> List[str]:
     return [word for word in words if word]  # a combining mark alone folds to nothing
 
 
-def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int]) -> List[Tuple[int, int]]:
+def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int],
+                   not_counted: FrozenSet[str] = frozenset(),
+                   is_term: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
     """(first token, end token) of each count "N of M" with N < M, read as a person reads the text.
 
     text (str): The text; starts, ends: every token's character offsets.
+    not_counted (FrozenSet[str]): Folded words that, after "N/M", make it a date or a measure
+        ("3/4 Tuesday", "1/2 inch", "3/4 by noon"); before any other word it counts that word
+        ("3/4 wheels checked", "wheels 3/4 done", "3/4 of the wheels"). Empty: "N/M" is never read.
+    is_term (Callable[[int], bool]): Whether a token is a term's: "N/M" of small numbers that ends
+        its clause right after a term qualifies it ("Abschlussbereit 3/4", "clear to close (2/3)").
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
-    if _CONNECTORS.isdisjoint(_read_words(text)):
-        return []
-    out = [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
-           if 0 <= int(found.group(1)) < int(found.group(2))]
+    out = _slash_counts(text, starts, ends, not_counted, is_term) if not_counted and "/" in text else []
+    if CONNECTORS.isdisjoint(_read_words(text)):
+        return out
+    out += [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
+            if 0 <= int(found.group(1)) < int(found.group(2))]
     out += [(first, end) for found, _, first, end in token_matches(_COUNTED, text, starts, ends)
             if int(found.group(1)) < int(found.group(2)) <= _SIZE_RATIO * max(1, int(found.group(1)))]
     for found, _, first, end in token_matches(_COUNTED_WORDS, text, starts, ends):

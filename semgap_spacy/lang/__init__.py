@@ -80,6 +80,12 @@ class LanguagePack(BaseModel):
     #: of several ("2nd aircraft airworthy": which one?), as the ordinal words of
     #: ``never_neutral_added`` do; elsewhere it orders something else ("Airworthy; 2nd sector")
     ordinal_suffixes: List[str] = []
+    #: those endings as they may be written in capitals ("2ND", "3RD", "2ÈME"); an ending in capitals
+    #: that is not listed here is another word's ("777ER", a type's extended range)
+    capital_ordinal_suffixes: List[str] = []
+    #: words after which a number with a full stop glued to it is an ordinal (de "das 2. Flugzeug",
+    #: "am 3. Tag"), read as the ordinals of ``ordinal_suffixes`` are; elsewhere the stop may end a sentence
+    ordinal_articles: List[str] = []
     #: words of a time or a place that an ordinal orders ("2nd shift", "3rd day", "2e rotation"):
     #: before one, an ordinal picks no item (``core.coverage``, ``explain_ordinals``)
     ordinal_times: List[str] = []
@@ -143,6 +149,10 @@ class LanguagePack(BaseModel):
     #: "folks said") or after a reporting preposition ("according to you"); elsewhere the one
     #: spoken to ("confirmed, thank you", "Hi folks, underwriter confirms", ``core.hearsay``)
     subject_speakers: List[str] = []
+    #: possessives of a speaker the text does not name ("your", "their"): with how it spoke after
+    #: them, that speaker, beside a word of saying or after a reporting preposition ("Your email says
+    #: clear to close", "per their message", ``core.hearsay``); the writer's own ("my") are none
+    possessive_speakers: List[str] = []
     #: a pronoun, perhaps an auxiliary, and a word of saying (two or three words) that name such a
     #: speaker where they open their clause (es "me dijeron", "me han dicho", "se dice", fr "on
     #: dit"); elsewhere the pronoun is none ("el laboratorio me confirma"), nor with other verbs
@@ -263,6 +273,9 @@ class LanguagePack(BaseModel):
     #: stop words that order steps ("next", "first"): right beside a clearance's term, marks but
     #: no sentence's end between, they are unexplained ("Next: clear to close", "Airworthy next")
     step_words: List[str] = []
+    #: step words that also order a numbered item before them as a step to come, ending its clause
+    #: ("wheel 4 next", "engine 2 next", "sample 2: next"); "order 4471 first" may rank a priority
+    numbered_steps: List[str] = []
     #: words of finding ("confirmed", "found"): up to three words before such a phrase, it reports
     #: a state found, not one to come ("confirmed to be airworthy")
     finding_words: List[str] = []
@@ -298,7 +311,8 @@ class LanguagePack(BaseModel):
     clinical_cues: CueSet
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral", "never_neutral_added",
-                                   "never_neutral_cased", "ordinal_suffixes", "ordinal_times", "approximation_words",
+                                   "never_neutral_cased", "ordinal_suffixes", "capital_ordinal_suffixes", "ordinal_articles",
+                                   "ordinal_times", "approximation_words",
                                    "condition_prepositions", "condition_events", "condition_articles",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",
@@ -306,7 +320,8 @@ class LanguagePack(BaseModel):
                                    "question_subjects", "question_copulas", "question_preamble",
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions",
-                                   "unnamed_speakers", "subject_speakers", "speaker_clitics", "clitic_leads",
+                                   "unnamed_speakers", "subject_speakers", "possessive_speakers", "speaker_clitics",
+                                   "clitic_leads",
                                    "closing_speakers", "closing_pronouns", "opening_speakers",
                                    "report_pointers", "provenance_keys", "signature_trailers",
                                    "inverted_speakers",
@@ -321,7 +336,7 @@ class LanguagePack(BaseModel):
                                    "progress_auxiliaries",
                                    "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
-                                   "finding_words", "part_words", "part_prepositions", "step_words",
+                                   "finding_words", "part_words", "part_prepositions", "step_words", "numbered_steps",
                                    "participle_endings", "past_time_words", "since_words")(_words)
 
     @field_validator("neutral_after")
@@ -487,8 +502,8 @@ def cased_never_neutral() -> FrozenSet[str]:
 
 
 def ordinal_suffixes() -> FrozenSet[str]:
-    """Every pack's ``ordinal_suffixes``, as written."""
-    return frozenset(union("ordinal_suffixes"))
+    """Every pack's ``ordinal_suffixes`` and ``capital_ordinal_suffixes``, as written."""
+    return frozenset(union("ordinal_suffixes")) | frozenset(union("capital_ordinal_suffixes"))
 
 
 def accented_never_neutral() -> FrozenSet[str]:

@@ -38,6 +38,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from ..core.colon_values import unread_colon_values
 from ..core.coverage import NAME_SOURCES, NER_LABELS, SHAPE, TERM, CoverageRules, findings
+from ..core.number_shapes import unread_zoned_clocks
 from ..core.partial import partial_counts
 from ..core.quoted_terms import unread_quoted_terms
 from ..core.vocabulary import build_vocabulary, form_index_for
@@ -114,10 +115,12 @@ class Coverage(SemgapPipe):
                                                       starts, ends, domain), text, starts, ends)
         unread_colon_values(explained, text, starts, ends, TERM, SHAPE)
         unread_quoted_terms(explained, text, starts, ends, TERM)
+        unread_zoned_clocks(explained, text, starts, ends, SHAPE)
         rules.unread_approximations(explained, text, reading, keys, starts, ends)
         rules.unexplain_parts(explained, text, reading, keys, starts, ends)
         rules.unexplain_conditions(explained, text, reading, keys, starts, ends)
         rules.unexplain_checks(explained, text, reading, keys, starts, ends)
+        rules.unread_dotted_ordinals(explained, text, starts, ends)
         if None in explained:
             rules.explain_after(explained, text, starts, ends)
             rules.explain_ordinals(explained, text, starts, ends)
@@ -139,7 +142,7 @@ class Coverage(SemgapPipe):
         rows, marks = findings(text, starts, ends, explained, matches, applied, breaks,
                                rules.questions(text, reading, keys, starts, ends, explained),
                                rules.hearsay(text, reading, keys, starts, ends, domain, explained),
-                               partial_counts(text, starts, ends),
+                               partial_counts(text, starts, ends, rules.not_counted, lambda i: explained[i] is TERM),
                                rules.times(text, reading, keys, starts, ends, explained,
                                            lambda: self._clearances(doc)))
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}

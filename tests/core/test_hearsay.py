@@ -241,6 +241,16 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     # how or when the party spoke is no word of its own after the verb
     ("Lot released, customer confirmed today", "pharma_qa"),
     ("Lufttüchtig, so der Pilot", "aviation_maintenance"),  # de "so": "according to", ending its clause
+    # a possessive of a speaker the text does not name, with how it spoke (``possessive_speakers``)
+    ("Your email says clear to close", "mortgage"),
+    ("their note says airworthy", "aviation_maintenance"),
+    ("Clear to close, your email said", "mortgage"),
+    ("Per your email, clear to close", "mortgage"),
+    ("Clear to close per your email", "mortgage"),
+    ("Según su email, listo para el cierre", "mortgage"),
+    ("Selon votre message, lot libéré", "pharma_qa"),
+    ("Lufttüchtig laut seiner Mail", "aviation_maintenance"),
+    ("Deine Nachricht sagt lufttüchtig", "aviation_maintenance"),
 ])
 def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     assert "hearsay" in {r["code"] for r in decide(text, domain=domain)["reasons"]}
@@ -283,6 +293,10 @@ def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     ("Clear to close. Thank you, the underwriter.", "mortgage"),  # a party with that authority
     ("Thanks, the borrower signed. Clear to close.", "mortgage"),  # no sentence's end before the thanks
     ("Clear to close. Thanks to the borrower for the docs.", "mortgage"),
+    ("My note says clear to close", "mortgage"),  # the writer's own
+    ("Clear to close per underwriter, as your email says", "mortgage"),  # the underwriter reports it
+    ("Thanks for your email, clear to close", "mortgage"),  # no word of saying
+    ("Your file is clear to close", "mortgage"),
 ])
 def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"

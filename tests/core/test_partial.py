@@ -127,3 +127,62 @@ def test_the_connector_gate_reads_the_words_as_the_whole_reading_does(text):
     from semgap_spacy.core.textview import read_text
     from semgap_spacy.util.textnorm import fold
     assert _read_words(text) == fold(read_text(text).text).replace("ı", "i").split()
+
+
+_NOT_COUNTED = frozenset({"by", "on", "at", "the", "tuesday", "noon", "inch", "shift", "but"})
+
+
+def _slashed(text):
+    doc, starts, ends = token_rows(text)
+    terms = {i for i, t in enumerate(doc) if t.lower_ in ("released", "airworthy", "abschlussbereit")}
+    return [doc[a:b].text for a, b in partial_counts(text, starts, ends, _NOT_COUNTED, terms.__contains__)]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Airworthy, 3/4 wheels checked", ["3/4 wheels"]),  # a word no date takes after it
+    ("Airworthy, wheels 3/4 checked", ["3/4 checked"]),
+    ("Airworthy, 3/4 of the wheels", ["3/4 of"]),  # a count's connector, stop word though it is
+    ("labels: 2/3 done", ["2/3 done"]),  # the part is done
+    ("Abschlussbereit 3/4", ["3/4"]),  # ending its clause right after the term
+    ("Lot released (2/3)", ["2/3"]),
+    ("Airworthy (docs 6/9).", ["6/9"]),  # after a word it may count
+])
+def test_a_count_with_a_slash(text, found):
+    assert _slashed(text) == found
+
+
+@pytest.mark.parametrize("text", [
+    "Airworthy 3/4 by noon",  # a date before a stop word or a time
+    "Airworthy 3/4 Tuesday",
+    "Airworthy, 1/2 inch bolt",  # a measure
+    "Airworthy, 24/7 support",  # no part: the first side is the larger
+    "Airworthy, 4/4 wheels checked",  # the whole
+    "Airworthy, the 03/17 donor",  # a leading zero: a date
+    "Lot released 12/345 cartons",  # the whole many times the part: a code
+    "Airworthy, signed on 3/4",  # a date after a stop word
+    "Airworthy 3/14",  # a whole past twelve ending the clause: a date, month first
+    "Airworthy 3/4/2026",
+    "Lots released: 2/5",  # a colon between: a label's value
+])
+def test_a_slash_that_is_no_count(text):
+    assert _slashed(text) == []
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Airworthy, 3/4 wheels checked", "aviation_maintenance"),
+    ("CTC 4/5 docs signed", "mortgage"),
+    ("Abschlussbereit 3/4", "mortgage"),
+    ("Crossmatch négatif 1/2", "medical_logistics"),
+    ("listo para el cierre (2/3)", "mortgage"),
+])
+def test_a_clearance_with_a_slash_count_escalates(decide, text, domain):
+    assert "partial_count" in {r["code"] for r in decide(text, domain=domain)["reasons"]}
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("CTC issued 3/14 4:52pm.", "mortgage"),
+    ("Cleared to close, docs 6/6 signed and received.", "mortgage"),
+    ("Clear to close, signed on 3/4", "mortgage"),
+])
+def test_a_date_or_a_whole_with_a_slash_proceeds(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "proceed"

@@ -63,6 +63,18 @@ import pytest
     ("2ème lot libéré", "pharma_qa"),
     ("2\u207f\u1d48 aircraft airworthy", "aviation_maintenance"),  # in superscript letters
     ("Airworthy, 2nd aircraft", "aviation_maintenance"),  # the ordinal and its noun name the item
+    ("Airworthy, the 2nd aircraft", "aviation_maintenance"),  # stop words aside
+    ("Airworthy, the 2nd one", "aviation_maintenance"),
+    ("Airworthy, 2ND aircraft", "aviation_maintenance"),  # in capitals a pack lists (``capital_ordinal_suffixes``)
+    ("Aeronavegable, el 2o avión", "aviation_maintenance"),
+    ("Aeronavegable, el 2DO avión", "aviation_maintenance"),
+    ("Lufttüchtig, das 2. Flugzeug", "aviation_maintenance"),  # de: a full stop after an article's number
+    ("Das 2. Flugzeug ist lufttüchtig", "aviation_maintenance"),
+    # a numbered item before "next": a step still to come
+    ("Airworthy, wheels 1-3 checked, wheel 4 next", "aviation_maintenance"),
+    ("CRS signed for engine 1; engine 2 next", "aviation_maintenance"),
+    ("Update 14:05\n• xm neg (sample 1)\n• sample 2: next\n• courier 14:30", "medical_logistics"),
+    ("Airworthy\nbrakes first\nthanks", "aviation_maintenance"),  # a line's end ends the clause
     ("2nd recipient: negative crossmatch", "medical_logistics"),
     ("Lote liberado: LOT-42, 2º envío", "pharma_qa"),
     ("Un seul lot libéré", "pharma_qa"),
@@ -129,6 +141,9 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("2nd shift: engineer confirms N418QX airworthy.", "aviation_maintenance"),  # a time, not the item
     ("Batch released on the 3rd shift.", "pharma_qa"),
     ("Apte au vol pour la 2e rotation.", "aviation_maintenance"),
+    ("Lufttüchtig am 3. Tag", "aviation_maintenance"),  # de: an ordinal before a word of time
+    ("Flugzeug lufttüchtig, Gate 2. Danke", "aviation_maintenance"),  # no article: the stop ends a sentence
+    ("Clear to close. Next: file 4471", "mortgage"),
     # everyday phrases around those words ("be right back", "as said", "thanks for doing")
     ("Lufttüchtig, bin gleich zurück", "aviation_maintenance"),
     ("Wie gesagt: abschlussbereit", "mortgage"),
