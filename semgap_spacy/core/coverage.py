@@ -293,10 +293,11 @@ class CoverageRules:
         self.accented_stop = accented_stop_words(tuple(pack_codes))
         self.accented_never = accented_never_neutral()
         self.cased_never = cased_never_neutral()
-        # "2nd", "3er", "2e": a number past the first made an ordinal picks one of several
+        # "1st", "2nd", "3er", "2e": a number made an ordinal picks one of several, the first too
+        # ("the 1st of the three batches"), as the step word "first" beside a term does
         suffixes = sorted(ordinal_suffixes(), key=len, reverse=True)
         endings = "(?:" + "|".join(map(re.escape, suffixes)) + ")"
-        self._ordinal = re.compile(r"0*(?:[2-9]|[1-9]\d+)" + endings) if suffixes else None
+        self._ordinal = re.compile(r"0*[1-9]\d*" + endings) if suffixes else None
         self._ordinal_in_text = re.compile(r"\d" + endings) if suffixes else None
         self.ordinal_times = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).ordinal_times)
         # de "das 2. Flugzeug": a number with a full stop after one of these is an ordinal
@@ -644,8 +645,10 @@ class CoverageRules:
             while j < n and ends[j - 1] == starts[j] and (explained[j] is SHAPE or _letter(explained[j], text,
                                                                                           starts[j], ends[j])):
                 j += 1
-            if j - i > 1 and _trouble_run(text[starts[i]:ends[j - 1]]):
-                explained[i:j] = [None] * (j - i)  # ">_>": an emoticon the tokenizer cut into punctuation
+            if j - i > 1 and (_trouble_run(text[starts[i]:ends[j - 1]])
+                              or is_impossible_time_or_date(text[starts[i]:ends[j - 1]])):
+                # ">_>": an emoticon the tokenizer cut into punctuation; "30.02.": a day no year has
+                explained[i:j] = [None] * (j - i)
                 i = j
                 continue
             if i > 0 and ends[i - 1] == starts[i] and _letter(explained[i - 1], text, starts[i - 1], ends[i - 1]):
@@ -1207,7 +1210,7 @@ class CoverageRules:
                                      self.approximation_words, number_word, TERM)
 
     def _is_ordinal(self, word: str) -> bool:
-        """Whether a word is a number past the first with an ordinal ending (``ordinal_suffixes``),
+        """Whether a word is a number with an ordinal ending (``ordinal_suffixes``),
         as written or read as a person sees it ("2ⁿᵈ"); in capitals only the endings a pack lists so
         ("2ND": ``capital_ordinal_suffixes``), others being another word's ("777ER", a type's
         extended range)."""
@@ -1216,14 +1219,14 @@ class CoverageRules:
                                         or ordinal.fullmatch(unicodedata.normalize("NFKC", word)) is not None)
 
     def _dotted_ordinals(self, text: str, starts: Sequence[int], ends: Sequence[int]) -> List[int]:
-        """The tokens that are a number past the first with a full stop glued to it, after a word of a
+        """The tokens that are a number with a full stop glued to it, after a word of a
         pack's ``ordinal_articles`` and before a word (de "das 2. Flugzeug", "am 3. Tag"): an ordinal,
         whose stop ends no sentence."""
         if not self.ordinal_articles or _DOTTED_NUMBER.search(text) is None:
             return []
         n, word, found = len(starts), _words_of(text, starts, ends), []
         for i in range(1, n - 2):
-            if (ends[i] == starts[i + 1] and word(i + 1) == "." and _PAST_FIRST.fullmatch(word(i))
+            if (ends[i] == starts[i + 1] and word(i + 1) == "." and _ORDINAL_NUMBER.fullmatch(word(i))
                     and starts[i + 2] > ends[i + 1] and word(i + 2)[:1].isalpha()):
                 before = previous_word(word, i - 1)
                 if before >= 0 and word(before) in self.ordinal_articles:
@@ -1245,16 +1248,18 @@ class CoverageRules:
 
     def explain_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                          ends: Sequence[int]) -> List[Optional[str]]:
-        """Rule 5 for an ordinal past the first in digits ("2nd", "2º", "3e") in a clause without a
+        """Rule 5 for an ordinal in digits ("1st", "2nd", "2º", "3e") in a clause without a
         term that holds more than the ordinal and one word: there it orders something else
         ("Airworthy; 2nd sector 10am", "Clear to close, closing on the 3rd"); beside the term it
         picks one of several ("2nd aircraft airworthy": which one?), and so it does in a clause
         of the ordinal and its noun alone, stop words aside, in the term's sentence, which names
         the item ("Airworthy, 2nd aircraft", "Airworthy, the 2nd one", "Lufttüchtig, das 2.
         Flugzeug", "2nd recipient: negative crossmatch"; not "Airworthy; 2nd sector", a statement
-        of its own); it stays unexplained (``_word_rule``). Before a word of
-        a pack's ``ordinal_times`` it orders a time or a place, wherever it stands ("2nd shift:
-        engineer confirms …", "on the 3rd day").
+        of its own); it stays unexplained (``_word_rule``), and so it does before a count's
+        connector in a text with a term ("Lot released: 2nd of 4 lots", "the 1st of the three
+        batches"). Before a word of a pack's ``ordinal_times`` or ``time_words`` it orders a time
+        or a place, wherever it stands ("2nd shift: engineer confirms …", "on the 3rd day", "le
+        1er mars").
 
         explained (List[Optional[str]]): The rule per token, completed here.
         text (str): The text; starts, ends: the tokens' character offsets.
@@ -1269,9 +1274,14 @@ class CoverageRules:
             if explained[i] is None and (i in dotted or self._is_ordinal(text[starts[i]:ends[i]])):
                 tail = i + 2 if i in dotted else i + 1  # "das 2. Flugzeug": its stop ends nothing
                 after = next_word(word, n, tail)
-                if after < n and word(after) in self.ordinal_times:
-                    explained[i] = SHAPE  # "2nd shift: …", "the 3rd day": a time or a place, not the item
+                if after < n and (word(after) in self.ordinal_times or word(after) in self.time_words):
+                    explained[i] = SHAPE  # "2nd shift: …", "the 3rd day", "le 1er mars": a time or a place
                     continue
+                if after < n and word(after) in PART_CONNECTORS and TERM in explained:
+                    month = next_word(word, n, after + 1)
+                    if month < n and word(month) in self.time_words:
+                        explained[i] = SHAPE  # "the 1st of March": a day
+                    continue  # "the 1st of the three batches", "2nd of 4 lots": one of a count, wherever it stands
                 first = i
                 while first > 0 and not _ends_clause(text[starts[first - 1]:ends[first - 1]]):
                     first -= 1
@@ -1609,9 +1619,9 @@ _SPELT = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
 _DIGITS_IN_WORD = re.compile(r"(?<=[^\W\d_])\d+(?=[^\W\d_])")
 
 
-#: a number with a full stop glued to it before a word (de "2. Flugzeug"), and a number past the first
+#: a number with a full stop glued to it before a word (de "2. Flugzeug"), and a number an ordinal may have
 _DOTTED_NUMBER = re.compile(r"\d\.\s+[^\W\d_]")
-_PAST_FIRST = re.compile(r"0*(?:[2-9]|[1-9]\d+)")
+_ORDINAL_NUMBER = re.compile(r"0*[1-9]\d*")
 
 
 def _is_count(word: str) -> bool:

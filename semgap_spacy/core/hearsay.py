@@ -187,6 +187,10 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         if closes_label(word):
             first = _label_start(words, i, parties, channels)
             party = label_party(first, i) if first < i and opens_sentence(words, first) else None
+            if party is None and possessives:  # "Their note: airworthy", "His email: batch released"
+                owner = _possessed_before(words, i, possessives, manners, channels)
+                if owner is not None and opens_sentence(words, owner):
+                    party, first = owner, owner
             span = (first, i + 1)
         elif word in SIGNATURE_MARKS or word in sign_offs:
             end = _text_end(words, n, i + 1)
@@ -227,7 +231,9 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                                                   prepositions, is_stop, is_term):
                     party = None  # "Clear to close per underwriter, as you said": the underwriter reports it
             if party is None and possessives:
-                party = _possessed_before(words, i, possessives, manners)  # "your email says"
+                party = _possessed_before(words, i, possessives, manners, channels)  # "your email says"
+                if party is None and i >= 2 and words(i - 2) in possessives and _a_role(words, i - 1, is_stop, is_term):
+                    party = i - 2  # "their coordinator says": someone of theirs
                 if party is not None and _sourced(words, *statement_of(words, n, i), i, speakers, verbs,
                                                   prepositions, is_stop, is_term):
                     party = None
@@ -272,21 +278,32 @@ def _derived(saying: FrozenSet[str], parties: FrozenSet[str],
 
 
 def _possessed_before(words: Callable[[int], str], i: int, possessives: FrozenSet[str],
-                      manners: FrozenSet[str]) -> Optional[int]:
-    """The possessive of a speaker's channel right before token i ("your email says", "their
-    message today says"): one or two words of how it spoke, then the possessive; else None."""
-    j, said = i - 1, 0
-    while j >= 0 and said < 2 and words(j) in manners:
+                      manners: FrozenSet[str], channels: FrozenSet[str] = frozenset()) -> Optional[int]:
+    """The possessive of a speaker's channel right before token i ("your email says", "his email
+    this morning says", "Their note:"): up to three words of how and when it spoke (``channels``),
+    one at least of them a manner ("email", not only "the"), then the possessive; else None."""
+    j, said, manner = i - 1, 0, False
+    while j >= 0 and said < 3 and (words(j) in manners or words(j) in channels):
+        manner = manner or words(j) in manners
         j, said = j - 1, said + 1
-    return j if said and j >= 0 and words(j) in possessives else None
+    return j if manner and j >= 0 and words(j) in possessives else None
 
 
 def _possessed_after(words: Callable[[int], str], n: int, i: int, possessives: FrozenSet[str],
                      manners: FrozenSet[str]) -> Optional[int]:
     """The possessive right after token i when a word of how it spoke follows it ("per your
-    email", "según tu correo"); else None."""
+    email", "según tu correo"); else None. Any other word there may name no one ("per your
+    request")."""
     j = i + 1
     return j if j + 1 < n and words(j) in possessives and words(j + 1) in manners else None
+
+
+def _a_role(words: Callable[[int], str], k: int, is_stop: Callable[[int], bool],
+            is_term: Callable[[int], bool]) -> bool:
+    """Whether token k is a word that may name someone after a possessive, right before a word of
+    saying ("their coordinator says", "your team confirms"): letters, no stop word, no term's word."""
+    word = words(k)
+    return word.isalpha() and not is_stop(k) and not is_term(k)
 
 
 #: a dash before a signature that ends the text ("Clear to close. — Borrower")

@@ -97,9 +97,10 @@ def _possible(part: str) -> bool:
     if iso:
         return _a_day(int(iso.group(1)), int(iso.group(3)), int(iso.group(4)))
     numeric = _NUMERIC_DATE.fullmatch(part)
-    if numeric:  # day first or month first: possible when either reads as a day of the year 2000
-        first, second = int(numeric.group(1)), int(numeric.group(3))
-        return _a_day(2000, second, first) or _a_day(2000, first, second)
+    if numeric:  # day first or month first: possible when either reads as a day of its year
+        first, second, year = int(numeric.group(1)), int(numeric.group(3)), int(numeric.group(4))
+        year = year + 2000 if len(numeric.group(4)) == 2 else year  # "29/02/27"
+        return _a_day(year, second, first) or _a_day(year, first, second)
     day_month = _DAY_MONTH.fullmatch(part)
     if day_month:
         return _a_day(2000, int(day_month.group(2)), int(day_month.group(1)))
@@ -108,8 +109,13 @@ def _possible(part: str) -> bool:
 
 def is_impossible_time_or_date(value: str) -> bool:
     """Whether a token of the shape of a clock time or a date names none ("30:00", "14:75",
-    "2026-02-30", "31/31/2026"): a value no clock or calendar shows, which rule 5 does not
-    explain as it explains "14:00", since the writer meant something the reader cannot tell."""
+    "2026-02-30", "31/31/2026", "29/02/2027"): a value no clock or calendar shows, which rule 5
+    does not explain as it explains "14:00", since the writer meant something the reader cannot
+    tell. A full stop the tokenizer left on it ends the sentence ("at 23:60Z.")."""
+    return _impossible(value) or (value.endswith(".") and len(value) > 1 and _impossible(value[:-1]))
+
+
+def _impossible(value: str) -> bool:
     if "H" in value and _CLOCK.fullmatch(value.replace("H", "h")):
         value = value.replace("H", "h")  # "14H75", as "14h75"
     zoned = _ZONED_FOUR_DIGITS.fullmatch(value)
@@ -121,6 +127,8 @@ def is_impossible_time_or_date(value: str) -> bool:
         if max(first, second) > 31 or min(first, second) > 12:
             return False  # no day and month at all: a split or a score ("50/50", "45/50")
         return not (_a_day(2000, second, first) or _a_day(2000, first, second))
+    if _DAY_MONTH.fullmatch(value) and _DOT_CLOCK.fullmatch(value[:-1]):
+        return False  # "14.00.": a clock time with a dot, at a sentence's end
     if any(pattern.fullmatch(value) for pattern in (_ISO_DATE, _NUMERIC_DATE, _DAY_MONTH)):
         return not _possible(value)  # dates of shapes ``TIME_OR_DATE`` leaves out too ("2026/02/30")
     if not is_time_or_date(value):

@@ -86,6 +86,9 @@ _SMALL_WHOLE = 12
 _OPENING = frozenset({"(", "["})
 #: words after "N/M" that say its part is done, stop words though they are ("2/3 done", "1/2 hecho")
 _DONE = frozenset({"done", "hecho", "fait", "gemacht"})
+#: words after "N/M" that say the part has arrived where they end its clause ("docs 5/6 in, …"; not "3/4 in March")
+_ARRIVED = frozenset({"in"})
+_CLAUSE_END = re.compile(r"\s*(?:[,;.!?)\]]|$)", re.MULTILINE)
 
 
 #: the words between a count's sides, one of which any text that holds a count has between spaces
@@ -110,7 +113,8 @@ def _side(word: str) -> bool:
 def _slash_counts(text: str, starts: Sequence[int], ends: Sequence[int], not_counted: FrozenSet[str],
                   is_term: Callable[[int], bool]) -> List[Tuple[int, int]]:
     """(first token, end token) of each "N/M" with N < M at most ``_SIZE_RATIO`` times N before a
-    word that is none of ``not_counted`` (or says the part is done: "2/3 done"): a part of a count
+    word that is none of ``not_counted`` (or says the part is done: "2/3 done", or in, ending the
+    clause: "docs 5/6 in, clear to close"): a part of a count
     ("3/4 wheels checked"), which is also how a date is written ("3/4"), so only a word after it
     that a date does not take makes it one; "24/7", "4/4", "12/2026" and "03/17" (a leading zero:
     a date) are none. Without a word after it, "N/M" of a whole up to twelve that ends its clause
@@ -118,10 +122,12 @@ def _slash_counts(text: str, starts: Sequence[int], ends: Sequence[int], not_cou
     ("Abschlussbereit 3/4", "Crossmatch négatif 1/2", "listo para el cierre (2/3)", "(docs 6/9)"):
     a date there, day or month first, is as unsure as a count; "signed on 3/12" is a date."""
     out = []
-    for found, _, first, end in token_matches(_SLASH_COUNT, text, starts, ends):
+    for found, view, first, end in token_matches(_SLASH_COUNT, text, starts, ends):
         part, whole = int(found.group(1)), int(found.group(2))
         word = _read_word(found.group(3))
-        if 0 < part < whole <= _SIZE_RATIO * part and (word not in not_counted or word in _DONE):
+        if 0 < part < whole <= _SIZE_RATIO * part and (
+                word not in not_counted or word in _DONE
+                or (word in _ARRIVED and _CLAUSE_END.match(view, found.end()) is not None)):
             out.append((first, end))
     for found, _, first, end in token_matches(_SLASH_ENDING, text, starts, ends):
         part, whole = int(found.group(1)), int(found.group(2))

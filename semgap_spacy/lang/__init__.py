@@ -76,7 +76,7 @@ class LanguagePack(BaseModel):
     #: while es "todo", everything, stays a stop word)
     never_neutral_cased: List[str] = []
     #: endings that make a number an ordinal ("2nd", "2º", "3er", "2e", "2ème"), as written: a
-    #: number past the first with one, in a term's clause, is no identifier (rule 5) but picks one
+    #: number with one (the first too), in a term's clause, is no identifier (rule 5) but picks one
     #: of several ("2nd aircraft airworthy": which one?), as the ordinal words of
     #: ``never_neutral_added`` do; elsewhere it orders something else ("Airworthy; 2nd sector")
     ordinal_suffixes: List[str] = []

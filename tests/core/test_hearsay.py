@@ -251,6 +251,12 @@ def test_a_party_and_a_word_of_saying_are_known_by_their_reading(decide, text):
     ("Selon votre message, lot libéré", "pharma_qa"),
     ("Lufttüchtig laut seiner Mail", "aviation_maintenance"),
     ("Deine Nachricht sagt lufttüchtig", "aviation_maintenance"),
+    ("their note: airworthy", "aviation_maintenance"),  # as a speaker's label
+    ("His email: batch released", "pharma_qa"),
+    ("Hi,\nhis email this morning says cleared to close.\nThanks", "mortgage"),  # when it spoke between
+    ("Hello team,\ntheir coordinator says crossmatch negative.\nRegards", "medical_logistics"),  # someone of theirs
+    ("Your team confirms clear to close", "mortgage"),
+    ("Hallo, laut deren Mail negative Kreuzprobe. Gruß", "medical_logistics"),
 ])
 def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     assert "hearsay" in {r["code"] for r in decide(text, domain=domain)["reasons"]}
@@ -297,6 +303,8 @@ def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     ("Clear to close per underwriter, as your email says", "mortgage"),  # the underwriter reports it
     ("Thanks for your email, clear to close", "mortgage"),  # no word of saying
     ("Your file is clear to close", "mortgage"),
+    ("My note: clear to close", "mortgage"),
+    ("Thanks for your email: clear to close", "mortgage"),  # the label does not open its sentence
 ])
 def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"

@@ -14,6 +14,9 @@ from tests.token_rows import token_rows
     ("31/04", True), ("30/02", True),  # a day and a month no year has, either way round
     ("50/50", False), ("45/50", False), ("13/13", False),  # no day and month at all: a split, a score
     ("24/7", False), ("3/14", False), ("12/31", False), ("29/02", False),
+    ("29/02/2027", True), ("29/02/27", True), ("29/02/2028", False),  # a day its own year has not
+    ("23:60Z.", True), ("1480Z.", True), ("14:00.", False),  # a sentence's full stop left on it
+    ("30.02.", True), ("14.00.", False), ("9.30.", False),  # a de day and month; a clock with a dot
 ])
 def test_clock_times_and_dates_no_clock_or_calendar_shows(value, impossible):
     assert is_impossible_time_or_date(value) is impossible
@@ -36,6 +39,11 @@ def test_four_digits_with_a_zone_after_them(text, unread):
     ("Airworthy, 1475 UTC", "aviation_maintenance", "escalate"),
     ("N72XK airworthy 1475Z", "aviation_maintenance", "escalate"),
     ("Lot libéré le 31/04", "pharma_qa", "escalate"),
+    ("Kreuzprobe negativ, 30.02. 10:00", "medical_logistics", "escalate"),  # the stop cut off by the tokenizer
+    ("Cleared to close, signing 29/02/2027 at 10:00", "mortgage", "escalate"),
+    ("Hi ops,\nreleased to service at 23:60Z.\nRegards", "aviation_maintenance", "escalate"),
+    ("Airworthy 14.00.", "aviation_maintenance", "proceed"),
+    ("Kreuzprobe negativ, 28.02. 10:00", "medical_logistics", "proceed"),
     ("Airworthy, 1400 UTC", "aviation_maintenance", "proceed"),
     ("Airworthy 1400Z", "aviation_maintenance", "proceed"),
 ])

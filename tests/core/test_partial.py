@@ -129,7 +129,7 @@ def test_the_connector_gate_reads_the_words_as_the_whole_reading_does(text):
     assert _read_words(text) == fold(read_text(text).text).replace("ı", "i").split()
 
 
-_NOT_COUNTED = frozenset({"by", "on", "at", "the", "tuesday", "noon", "inch", "shift", "but"})
+_NOT_COUNTED = frozenset({"by", "on", "at", "in", "the", "tuesday", "noon", "morning", "inch", "shift", "but"})
 
 
 def _slashed(text):
@@ -143,6 +143,7 @@ def _slashed(text):
     ("Airworthy, wheels 3/4 checked", ["3/4 checked"]),
     ("Airworthy, 3/4 of the wheels", ["3/4 of"]),  # a count's connector, stop word though it is
     ("labels: 2/3 done", ["2/3 done"]),  # the part is done
+    ("docs 5/6 in, released", ["5/6 in"]),  # in, ending the clause
     ("Abschlussbereit 3/4", ["3/4"]),  # ending its clause right after the term
     ("Lot released (2/3)", ["2/3"]),
     ("Airworthy (docs 6/9).", ["6/9"]),  # after a word it may count
@@ -153,6 +154,7 @@ def test_a_count_with_a_slash(text, found):
 
 @pytest.mark.parametrize("text", [
     "Airworthy 3/4 by noon",  # a date before a stop word or a time
+    "Airworthy, signing 3/4 in the morning",
     "Airworthy 3/4 Tuesday",
     "Airworthy, 1/2 inch bolt",  # a measure
     "Airworthy, 24/7 support",  # no part: the first side is the larger

@@ -64,6 +64,12 @@ import pytest
     ("2\u207f\u1d48 aircraft airworthy", "aviation_maintenance"),  # in superscript letters
     ("Airworthy, 2nd aircraft", "aviation_maintenance"),  # the ordinal and its noun name the item
     ("Airworthy, the 2nd aircraft", "aviation_maintenance"),  # stop words aside
+    ("1st aircraft airworthy", "aviation_maintenance"),  # the first picks one too, as "First lot released" does
+    ("1er lot libéré", "pharma_qa"),
+    ("Airworthy, 1st", "aviation_maintenance"),
+    ("Negative crossmatch on the 1st sample, courier can go", "medical_logistics"),
+    ("Batch released - the 1st of the three batches", "pharma_qa"),  # one of a count, wherever it stands
+    ("Lot released: 2nd of 4 lots for this customer", "pharma_qa"),
     ("Airworthy, the 2nd one", "aviation_maintenance"),
     ("Airworthy, 2ND aircraft", "aviation_maintenance"),  # in capitals a pack lists (``capital_ordinal_suffixes``)
     ("Aeronavegable, el 2o avión", "aviation_maintenance"),
@@ -131,8 +137,6 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Lufttüchtig, gemeldet nach dem Check", "aviation_maintenance"),  # not beside the term
     ("Lufttüchtig. Nach dem Check Akte unterschrieben", "aviation_maintenance"),  # another clause's
     ("Kreuzprobe negativ, Labor hat vor dem Versand bestätigt", "medical_logistics"),
-    ("1st aircraft airworthy", "aviation_maintenance"),  # the first: no other to pick
-    ("1er lot libéré", "pharma_qa"),
     ("Airworthy, gate 2A", "aviation_maintenance"),  # an identifier, no ordinal's ending
     ("Airworthy, gate 2a", "aviation_maintenance"),
     ("Clear to close, closing on the 3rd", "mortgage"),  # an ordinal in a clause without a term
@@ -142,6 +146,8 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Batch released on the 3rd shift.", "pharma_qa"),
     ("Apte au vol pour la 2e rotation.", "aviation_maintenance"),
     ("Lufttüchtig am 3. Tag", "aviation_maintenance"),  # de: an ordinal before a word of time
+    ("Airworthy, 1st sector", "aviation_maintenance"),
+    ("Clear to close, closing on the 1st", "mortgage"),  # an ordinal in a clause without a term
     ("Flugzeug lufttüchtig, Gate 2. Danke", "aviation_maintenance"),  # no article: the stop ends a sentence
     ("Clear to close. Next: file 4471", "mortgage"),
     # everyday phrases around those words ("be right back", "as said", "thanks for doing")
