@@ -53,6 +53,8 @@ _SHORT_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})")
 _ZONED_FOUR_DIGITS = re.compile(r"([0-9]{4})(?:z|utc|gmt)", re.IGNORECASE)
 #: four digits and a time zone as a word of its own ("1475 UTC", "1400 GMT")
 ZONED_CLOCK = re.compile(r"(?<![\w.,:/-])([0-9]{4})\s+(?:utc|gmt|zulu)(?!\w)", re.IGNORECASE)
+#: the zones of ``ZONED_CLOCK``, looked for in a text before the pattern is run on its reading
+_ZONE_WORD = re.compile(r"utc|gmt|zulu", re.IGNORECASE)
 
 
 def _four_digit_clock(digits: str) -> bool:
@@ -75,9 +77,6 @@ def unread_zoned_clocks(explained: List[Optional[str]], text: str, starts: Seque
             if not _four_digit_clock(found.group(1)) and explained[first] is shape:
                 explained[first] = None
     return explained
-
-
-_ZONE_WORD = re.compile(r"utc|gmt|zulu", re.IGNORECASE)
 
 
 def _a_day(year: int, month: int, day: int) -> bool:

@@ -75,12 +75,13 @@ _WORDED_SUR = re.compile(r"(?<![\w.,/:-])([^\W_]+)\s+(?:[^\W\d_]+\s+){2}sur\s+" 
                          + r"([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
 
 
-#: "N/M" and the word after it ("3/4 wheels"), on the reading; not a part of a longer date or code
-_SLASH_COUNT = re.compile(r"(?<![\w.,/:-])([1-9]\d{0,2})/([1-9]\d{0,2})(?![\w/:-]|[.,]\d)\s+([^\W\d_][\w'’-]*)")
+#: "N/M" and the word after it ("3/4 wheels", "¾ wheels", which the reading makes "3⁄4"), on the reading;
+#: not a part of a longer date or code
+_SLASH_COUNT = re.compile(r"(?<![\w.,/⁄:-])([1-9]\d{0,2})[/⁄]([1-9]\d{0,2})(?![\w/⁄:-]|[.,]\d)\s+([^\W\d_][\w'’-]*)")
 
 
 #: "N/M" that ends its clause: the text, a closing bracket or a clause's mark after it
-_SLASH_ENDING = re.compile(r"(?<![\w.,/:-])([1-9]\d?)/([1-9]\d?)(?=\s*[)\]]?\s*(?:[,;.!?]|$))", re.MULTILINE)
+_SLASH_ENDING = re.compile(r"(?<![\w.,/⁄:-])([1-9]\d?)[/⁄]([1-9]\d?)(?=\s*[)\]]?\s*(?:[,;.!?]|$))", re.MULTILINE)
 #: the largest whole of a count ``_SLASH_ENDING`` reads, and the brackets it may stand in
 _SMALL_WHOLE = 12
 _OPENING = frozenset({"(", "["})
@@ -179,7 +180,9 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int],
         its clause right after a term qualifies it ("Abschlussbereit 3/4", "clear to close (2/3)").
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
-    out = _slash_counts(text, starts, ends, not_counted, is_term) if not_counted and "/" in text else []
+    # a slash in ASCII, or any other text, whose reading may hold one ("３／４", "¾")
+    out = (_slash_counts(text, starts, ends, not_counted, is_term)
+           if not_counted and ("/" in text or not text.isascii()) else [])
     if CONNECTORS.isdisjoint(_read_words(text)):
         return out
     out += [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)

@@ -144,6 +144,8 @@ def _slashed(text):
     ("Airworthy, 3/4 of the wheels", ["3/4 of"]),  # a count's connector, stop word though it is
     ("labels: 2/3 done", ["2/3 done"]),  # the part is done
     ("docs 5/6 in, released", ["5/6 in"]),  # in, ending the clause
+    ("Airworthy, ¾ wheels checked", ["¾ wheels"]),  # a vulgar fraction, read "3⁄4"
+    ("Airworthy, ３／４ wheels checked", ["３／４ wheels"]),  # full-width, read as a person sees it
     ("Abschlussbereit 3/4", ["3/4"]),  # ending its clause right after the term
     ("Lot released (2/3)", ["2/3"]),
     ("Airworthy (docs 6/9).", ["6/9"]),  # after a word it may count
