@@ -435,6 +435,7 @@ class CoverageRules:
         # stop words that order steps, right beside a clearance's term ("Next: clear to close")
         self.step_words = frozenset(_fold(w) for pack in packs for w in pack.step_words)
         self.numbered_steps = frozenset(_fold(w) for pack in packs for w in pack.numbered_steps)
+        self.step_pronouns = frozenset(_fold(w) for pack in packs for w in pack.step_pronouns)
         # stop words that tie a clearance to an event, right beside its term ("Lufttüchtig nach
         # Inspektion"): ``unexplain_conditions``
         self.condition_prepositions = frozenset(_fold(w) for pack in packs for w in pack.condition_prepositions)
@@ -976,8 +977,9 @@ class CoverageRules:
 
         def orders_a_step(i: int) -> bool:
             """A step word that ends its clause after a word that names a thing ("brakes first,
-            thanks", "logbook first please"), or after a numbered item, colon or not, for a word of
-            ``numbered_steps`` ("wheel 4 next", "sample 2: next"); not "is the first", "order 4471
+            thanks", "logbook first please", "call me first": a pronoun of ``step_pronouns`` between),
+            or after a numbered item, colon or not, for a word of ``numbered_steps`` ("wheel 4
+            next", "sample 2: next"); not "is the first", "order 4471
             first", "first departure 06:00", "the file checked first" (a participle: a step done).
             Opening its clause it cannot be told from a greeting's ("First of all, thanks", "Next,
             the signing at 14:00") by the words around it."""
@@ -985,9 +987,14 @@ class CoverageRules:
             numbered = words(i) in self.numbered_steps
             if numbered and before >= 0 and words(before) == ":":
                 before = previous_word(words, before - 1)
+            ordered = False  # "call me first": the order's verb, a stop word or not, before whom it is about
+            if before > 0 and words(before) in self.step_pronouns:
+                verb = previous_word(words, before - 1)
+                ordered = verb >= 0 and explained[verb] is not TERM and words(verb).isalpha()
+                before = verb if ordered else before
             while after < n and words(after) in self.request_words:
                 after = next_word(words, n, after + 1)
-            thing = before >= 0 and (explained[before] in _THING_RULES or (
+            thing = before >= 0 and (ordered or explained[before] in _THING_RULES or (
                 numbered and explained[before] is SHAPE and words(before)[:1].isdigit()))
             return (thing and (after >= n or _ends_clause(words(after)) or "\n" in text[ends[i]:starts[after]])
                     and not self._participle(text[starts[before]:ends[before]]))

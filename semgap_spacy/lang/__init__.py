@@ -276,6 +276,9 @@ class LanguagePack(BaseModel):
     #: step words that also order a numbered item before them as a step to come, ending its clause
     #: ("wheel 4 next", "engine 2 next", "sample 2: next"); "order 4471 first" may rank a priority
     numbered_steps: List[str] = []
+    #: pronouns whom an order is about, between its verb and a step word that ends the clause
+    #: ("call me first", "ping us first"): the step orders the verb's act
+    step_pronouns: List[str] = []
     #: words of finding ("confirmed", "found"): up to three words before such a phrase, it reports
     #: a state found, not one to come ("confirmed to be airworthy")
     finding_words: List[str] = []
@@ -336,7 +339,7 @@ class LanguagePack(BaseModel):
                                    "progress_auxiliaries",
                                    "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
-                                   "finding_words", "part_words", "part_prepositions", "step_words", "numbered_steps",
+                                   "finding_words", "part_words", "part_prepositions", "step_words", "numbered_steps", "step_pronouns",
                                    "participle_endings", "past_time_words", "since_words")(_words)
 
     @field_validator("neutral_after")

@@ -81,6 +81,8 @@ import pytest
     ("CRS signed for engine 1; engine 2 next", "aviation_maintenance"),
     ("Update 14:05\n• xm neg (sample 1)\n• sample 2: next\n• courier 14:30", "medical_logistics"),
     ("Airworthy\nbrakes first\nthanks", "aviation_maintenance"),  # a line's end ends the clause
+    ("Clear to close — call me first", "mortgage"),  # an order's verb and whom it is about (``step_pronouns``)
+    ("CTC - call me first", "mortgage"),
     ("2nd recipient: negative crossmatch", "medical_logistics"),
     ("Lote liberado: LOT-42, 2º envío", "pharma_qa"),
     ("Un seul lot libéré", "pharma_qa"),
@@ -150,6 +152,7 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Clear to close, closing on the 1st", "mortgage"),  # an ordinal in a clause without a term
     ("Flugzeug lufttüchtig, Gate 2. Danke", "aviation_maintenance"),  # no article: the stop ends a sentence
     ("Clear to close. Next: file 4471", "mortgage"),
+    ("Clear to close, you were first", "mortgage"),
     # everyday phrases around those words ("be right back", "as said", "thanks for doing")
     ("Lufttüchtig, bin gleich zurück", "aviation_maintenance"),
     ("Wie gesagt: abschlussbereit", "mortgage"),
