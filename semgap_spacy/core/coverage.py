@@ -801,10 +801,17 @@ class CoverageRules:
                                     lambda term: any(participle(i) for i in range(*term)), self.finding_words)
         if days:
             # a day in a clause of its own beside the state, in its sentence or as a sentence of its
-            # own ("Airworthy, yesterday", "Airworthy. Yesterday."); not one that opens the next
-            # sentence's clause ("Clear to close. Yesterday, docs received.")
+            # own, stop words before it aside ("Airworthy, yesterday", "Airworthy. Yesterday.",
+            # "Negative crossmatch – from yesterday"); not one that opens the next sentence's clause
+            # ("Clear to close. Yesterday, docs received.")
+            def led(day: Tuple[int, int]) -> Tuple[int, int]:
+                first = day[0]
+                while first > 0 and explained[first - 1] is STOP_WORD and word(first - 1).isalpha():
+                    first -= 1
+                return first, day[1]
+
             found += [day for day in days if any(self._one_clause(text, starts, ends, day, term)
-                                                 or (self._own_clause_beside(text, starts, ends, day, term)
+                                                 or (self._own_clause_beside(text, starts, ends, led(day), term)
                                                      and (not _statement_ends_between(word, day, term)
                                                           or _alone_in_statement(word, len(keys), day)))
                                                  for term in states)]

@@ -113,6 +113,8 @@ import pytest
     ("Kreuzprobe negativ, lange her", "medical_logistics"),  # a clause of its own beside the state
     ("Airworthy, yesterday", "aviation_maintenance"),
     ("Airworthy. Yesterday.", "aviation_maintenance"),  # a sentence of its own
+    ("Negative crossmatch – from yesterday", "medical_logistics"),  # stop words before the day aside
+    ("Kreuzprobe negativ – von gestern, heute kommt eine neue", "medical_logistics"),
     ("Airworthy, yesterday at 14:00.", "aviation_maintenance"),  # with its hour
     ("Lufttüchtig, gestern Abend.", "aviation_maintenance"),
     ("Lufttüchtig, gleich", "aviation_maintenance"),  # "in a moment": a state to come
@@ -153,6 +155,8 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Flugzeug lufttüchtig, Gate 2. Danke", "aviation_maintenance"),  # no article: the stop ends a sentence
     ("Clear to close. Next: file 4471", "mortgage"),
     ("Clear to close, you were first", "mortgage"),
+    ("Airworthy, since yesterday", "aviation_maintenance"),  # it holds since then
+    ("Airworthy – thanks for yesterday", "aviation_maintenance"),
     # everyday phrases around those words ("be right back", "as said", "thanks for doing")
     ("Lufttüchtig, bin gleich zurück", "aviation_maintenance"),
     ("Wie gesagt: abschlussbereit", "mortgage"),
