@@ -718,17 +718,17 @@ class CoverageRules:
             return i in in_names[0]
 
         folded_words, written, folded_written = _words_of(text, starts, ends), self.written_speakers, self._written_folded
-        read: Dict[int, str] = {}  # the rules ask for a word again and again: each is read once
+        seen: Dict[int, str] = {}  # the rules ask for a word again and again: each is read once
 
         def words(i: int) -> str:
             """The folded word, or the word as written when that is a speaker ("él")."""
-            word = read.get(i)
+            word = seen.get(i)
             if word is None:
                 word = folded_words(i)
                 if word in folded_written:
                     as_written = exact(text[starts[i]:ends[i]])
                     word = as_written if as_written in written else word
-                read[i] = word
+                seen[i] = word
             return word
 
         # the tokens with a line break, found in the text (a text without one has no lines to read)

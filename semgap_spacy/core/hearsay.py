@@ -354,26 +354,19 @@ def _says_how(words: Callable[[int], str], first: int, end: int, manners: Frozen
 
 
 def _keyed(words: Callable[[int], str], colon: int, keys: FrozenSet[Tuple[str, ...]],
-           breaks: Optional[Sequence[int]] = None) -> bool:
+           breaks: Sequence[int]) -> bool:
     """Whether the words of the line before the colon at ``colon`` are one of ``keys``."""
     start = _line_start(words, colon, breaks)
     return tuple(words(j) for j in range(start, colon) if any(ch.isalnum() for ch in words(j))) in keys
 
 
-def _line_start(words: Callable[[int], str], i: int, breaks: Optional[Sequence[int]] = None) -> int:
+def _line_start(words: Callable[[int], str], i: int, breaks: Sequence[int]) -> int:
     """The first token of the line of token i, a quoted reply's ">" marks and spaces skipped.
 
-    breaks (Optional[Sequence[int]]): The tokens that hold a line break, in order, when known
-        (``hearsay_spans``' ``line_breaks``); None: the words before token i are read for one.
+    breaks (Sequence[int]): The tokens that hold a line break, in order (``hearsay_spans``).
     """
-    if breaks is None:
-        j = i
-        while j > 0 and "\n" not in words(j - 1):
-            j -= 1
-    else:
-        k = bisect_left(breaks, i)
-        j = breaks[k - 1] + 1 if k else 0
-    return _after_quote_marks(words, j, i)
+    k = bisect_left(breaks, i)
+    return _after_quote_marks(words, breaks[k - 1] + 1 if k else 0, i)
 
 
 def _after_quote_marks(words: Callable[[int], str], j: int, end: int) -> int:
@@ -383,16 +376,11 @@ def _after_quote_marks(words: Callable[[int], str], j: int, end: int) -> int:
     return j
 
 
-def _line_end(words: Callable[[int], str], n: int, i: int, breaks: Optional[Sequence[int]] = None) -> int:
+def _line_end(words: Callable[[int], str], n: int, i: int, breaks: Sequence[int]) -> int:
     """The end of the words of the line from token i on: its last word or mark but one that
     ends a sentence, before a line break or the text's end. breaks: as ``_line_start``'s."""
-    if breaks is None:
-        end = i
-        while end < n and "\n" not in words(end):
-            end += 1
-    else:
-        k = bisect_left(breaks, i)
-        end = breaks[k] if k < len(breaks) else n
+    k = bisect_left(breaks, i)
+    end = breaks[k] if k < len(breaks) else n
     while end > i and (not words(end - 1).strip() or ends_statement(words(end - 1))):
         end -= 1
     return end
@@ -408,14 +396,11 @@ def _is_trailer(words: Callable[[int], str], first: int, end: int, trailers: Fro
     return all(not any(ch.isalpha() for ch in words(j)) or words(j) in trailers for j in range(first, end))
 
 
-def _lines(words: Callable[[int], str], n: int, breaks: Optional[Sequence[int]] = None) -> List[Tuple[int, int]]:
+def _lines(words: Callable[[int], str], n: int, breaks: Sequence[int]) -> List[Tuple[int, int]]:
     """(first, end) tokens of each line, a quoted reply's ">" marks and spaces at its start skipped.
 
-    breaks (Optional[Sequence[int]]): The tokens that hold a line break, in order, when the caller
-        knows them (``hearsay_spans``' ``line_breaks``); None: every word is read for one.
+    breaks (Sequence[int]): The tokens that hold a line break, in order (``hearsay_spans``).
     """
-    if breaks is None:
-        breaks = [k for k in range(n) if "\n" in words(k)]
     out, start = [], 0
     for k in (*breaks, n):
         out.append((_after_quote_marks(words, start, k), k))
@@ -424,7 +409,7 @@ def _lines(words: Callable[[int], str], n: int, breaks: Optional[Sequence[int]] 
 
 
 def _signature_end(words: Callable[[int], str], n: int, i: int, trailers: FrozenSet[str],
-                   breaks: Optional[Sequence[int]] = None) -> int:
+                   breaks: Sequence[int]) -> int:
     """The end of the line of token i when every line after it is a trailer line (``_is_trailer``),
     else i: a signature that ends the text but for its block ("Thanks,\nBorrower\nSent from my
     phone"). breaks: as ``_line_start``'s."""
@@ -436,7 +421,7 @@ def _signature_end(words: Callable[[int], str], n: int, i: int, trailers: Frozen
 def _last_line_signature(words: Callable[[int], str], n: int, trailers: FrozenSet[str],
                          is_term: Callable[[int], bool],
                          label_party: Callable[[int, int], Optional[int]],
-                         breaks: Optional[Sequence[int]] = None) -> Optional[Tuple[int, int]]:
+                         breaks: Sequence[int]) -> Optional[Tuple[int, int]]:
     """(first, end) of the last line but for trailer lines when it is a party alone and a line
     before it holds a term ("Clear to close.\nBorrower", "Airworthy.\n\nthe crew\nSent from my
     phone"), or None. breaks: as ``_line_start``'s."""
@@ -674,8 +659,7 @@ _SIGN_OFF_LEAD = 2
 def _thanks_signature(words: Callable[[int], str], n: int, i: int, thanks: FrozenSet[Tuple[str, ...]],
                       articles: FrozenSet[str], is_term: Callable[[int], bool],
                       label_party: Callable[[int, int], Optional[int]],
-                      trailers: FrozenSet[str] = frozenset(),
-                      breaks: Optional[Sequence[int]] = None) -> Optional[int]:
+                      trailers: FrozenSet[str], breaks: Sequence[int]) -> Optional[int]:
     """Where the signature ends that thanks at token i open (``hearsay_spans``' ``thanks``), or None:
     the thanks open a line or follow a sentence's end, then marks, then a party that ends the text
     with its article, or without one on a line of its own ("Thanks,\nBorrower"). Runs of spaces
