@@ -297,7 +297,7 @@ class CoverageRules:
         # ("the 1st of the three batches"), as the step word "first" beside a term does
         suffixes = sorted(ordinal_suffixes(), key=len, reverse=True)
         endings = "(?:" + "|".join(map(re.escape, suffixes)) + ")"
-        self._ordinal = re.compile(r"0*[1-9]\d*" + endings) if suffixes else None
+        self._ordinal = re.compile(_ORDINAL_NUMBER.pattern + endings) if suffixes else None
         self._ordinal_in_text = re.compile(r"\d" + endings) if suffixes else None
         self.ordinal_times = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).ordinal_times)
         # de "das 2. Flugzeug": a number with a full stop after one of these is an ordinal

@@ -57,6 +57,11 @@ ZONED_CLOCK = re.compile(r"(?<![\w.,:/-])([0-9]{4})\s+(?:utc|gmt|zulu)(?!\w)", r
 _ZONE_WORD = re.compile(r"utc|gmt|zulu", re.IGNORECASE)
 
 
+def _either_way(first: int, second: int, year: int) -> bool:
+    """Whether two numbers are a day and a month of ``year``, day first or month first."""
+    return _a_day(year, second, first) or _a_day(year, first, second)
+
+
 def _four_digit_clock(digits: str) -> bool:
     """Whether four digits are a time a clock shows ("1400", "0000", "2400")."""
     return FOUR_DIGIT_CLOCK.fullmatch(digits) is not None or digits == "2400"
@@ -99,7 +104,7 @@ def _possible(part: str) -> bool:
     if numeric:  # day first or month first: possible when either reads as a day of its year
         first, second, year = int(numeric.group(1)), int(numeric.group(3)), int(numeric.group(4))
         year = year + 2000 if len(numeric.group(4)) == 2 else year  # "29/02/27"
-        return _a_day(year, second, first) or _a_day(year, first, second)
+        return _either_way(first, second, year)
     day_month = _DAY_MONTH.fullmatch(part)
     if day_month:
         return _a_day(2000, int(day_month.group(2)), int(day_month.group(1)))
@@ -125,7 +130,7 @@ def _impossible(value: str) -> bool:
         first, second = int(short.group(1)), int(short.group(2))
         if max(first, second) > 31 or min(first, second) > 12:
             return False  # no day and month at all: a split or a score ("50/50", "45/50")
-        return not (_a_day(2000, second, first) or _a_day(2000, first, second))
+        return not _either_way(first, second, 2000)
     if _DAY_MONTH.fullmatch(value) and _DOT_CLOCK.fullmatch(value[:-1]):
         return False  # "14.00.": a clock time with a dot, at a sentence's end
     if any(pattern.fullmatch(value) for pattern in (_ISO_DATE, _NUMERIC_DATE, _DAY_MONTH)):

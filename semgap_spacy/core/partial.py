@@ -85,11 +85,8 @@ _SLASH_ENDING = re.compile(r"(?<![\w.,/⁄:-])([1-9]\d?)[/⁄]([1-9]\d?)(?=\s*[)
 #: the largest whole of a count ``_SLASH_ENDING`` reads, and the brackets it may stand in
 _SMALL_WHOLE = 12
 _OPENING = frozenset({"(", "["})
-#: words after "N/M" that say its part is done, stop words though they are ("2/3 done", "1/2 hecho")
-_DONE = frozenset({"done", "hecho", "fait", "gemacht"})
-#: words after "N/M" that say the part has arrived where they end its clause ("docs 5/6 in, …"; not "3/4 in March")
-_ARRIVED = frozenset({"in"})
-_CLAUSE_END = re.compile(r"\s*(?:[,;.!?)\]]|$)", re.MULTILINE)
+#: what may follow a word that ends its clause, in the text as written (the reading makes a line break a space)
+_CLAUSE_END = re.compile(r"[^\S\n]*(?:[,;.!?)\]\n–—-]|$)")
 
 
 #: the words between a count's sides, one of which any text that holds a count has between spaces
@@ -112,10 +109,10 @@ def _side(word: str) -> bool:
 
 
 def _slash_counts(text: str, starts: Sequence[int], ends: Sequence[int], not_counted: FrozenSet[str],
-                  is_term: Callable[[int], bool]) -> List[Tuple[int, int]]:
+                  is_term: Callable[[int], bool], done: FrozenSet[str]) -> List[Tuple[int, int]]:
     """(first token, end token) of each "N/M" with N < M at most ``_SIZE_RATIO`` times N before a
-    word that is none of ``not_counted`` (or says the part is done: "2/3 done", or in, ending the
-    clause: "docs 5/6 in, clear to close"): a part of a count
+    word that is none of ``not_counted``, or one of ``done`` that ends its clause ("2/3 done",
+    "docs 5/6 in, clear to close"; not "3/4 in March"): a part of a count
     ("3/4 wheels checked"), which is also how a date is written ("3/4"), so only a word after it
     that a date does not take makes it one; "24/7", "4/4", "12/2026" and "03/17" (a leading zero:
     a date) are none. Without a word after it, "N/M" of a whole up to twelve that ends its clause
@@ -123,12 +120,11 @@ def _slash_counts(text: str, starts: Sequence[int], ends: Sequence[int], not_cou
     ("Abschlussbereit 3/4", "Crossmatch négatif 1/2", "listo para el cierre (2/3)", "(docs 6/9)"):
     a date there, day or month first, is as unsure as a count; "signed on 3/12" is a date."""
     out = []
-    for found, view, first, end in token_matches(_SLASH_COUNT, text, starts, ends):
+    for found, _, first, end in token_matches(_SLASH_COUNT, text, starts, ends):
         part, whole = int(found.group(1)), int(found.group(2))
         word = _read_word(found.group(3))
         if 0 < part < whole <= _SIZE_RATIO * part and (
-                word not in not_counted or word in _DONE
-                or (word in _ARRIVED and _CLAUSE_END.match(view, found.end()) is not None)):
+                word not in not_counted or (word in done and _CLAUSE_END.match(text, ends[end - 1]) is not None)):
             out.append((first, end))
     for found, _, first, end in token_matches(_SLASH_ENDING, text, starts, ends):
         part, whole = int(found.group(1)), int(found.group(2))
@@ -169,7 +165,8 @@ def _read_words(text: str) -> List[str]:
 
 def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int],
                    not_counted: FrozenSet[str] = frozenset(),
-                   is_term: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
+                   is_term: Callable[[int], bool] = lambda i: False,
+                   done: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
     """(first token, end token) of each count "N of M" with N < M, read as a person reads the text.
 
     text (str): The text; starts, ends: every token's character offsets.
@@ -178,10 +175,12 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int],
         ("3/4 wheels checked", "wheels 3/4 done", "3/4 of the wheels"). Empty: "N/M" is never read.
     is_term (Callable[[int], bool]): Whether a token is a term's: "N/M" of small numbers that ends
         its clause right after a term qualifies it ("Abschlussbereit 3/4", "clear to close (2/3)").
+    done (FrozenSet[str]): Folded words that say a check is done (the packs' ``check_done_words``):
+        after "N/M", ending its clause, they count it though ``not_counted`` holds them ("2/3 done").
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
     # a slash in ASCII, or any other text, whose reading may hold one ("３／４", "¾")
-    out = (_slash_counts(text, starts, ends, not_counted, is_term)
+    out = (_slash_counts(text, starts, ends, not_counted, is_term, done)
            if not_counted and ("/" in text or not text.isascii()) else [])
     if CONNECTORS.isdisjoint(_read_words(text)):
         return out

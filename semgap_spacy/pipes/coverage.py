@@ -142,7 +142,8 @@ class Coverage(SemgapPipe):
         rows, marks = findings(text, starts, ends, explained, matches, applied, breaks,
                                rules.questions(text, reading, keys, starts, ends, explained),
                                rules.hearsay(text, reading, keys, starts, ends, domain, explained),
-                               partial_counts(text, starts, ends, rules.not_counted, lambda i: explained[i] is TERM),
+                               partial_counts(text, starts, ends, rules.not_counted, lambda i: explained[i] is TERM,
+                                              rules.check_done),
                                rules.times(text, reading, keys, starts, ends, explained,
                                            lambda: self._clearances(doc)))
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}

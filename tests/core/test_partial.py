@@ -135,7 +135,8 @@ _NOT_COUNTED = frozenset({"by", "on", "at", "in", "the", "tuesday", "noon", "mor
 def _slashed(text):
     doc, starts, ends = token_rows(text)
     terms = {i for i, t in enumerate(doc) if t.lower_ in ("released", "airworthy", "abschlussbereit")}
-    return [doc[a:b].text for a, b in partial_counts(text, starts, ends, _NOT_COUNTED, terms.__contains__)]
+    return [doc[a:b].text for a, b in partial_counts(text, starts, ends, _NOT_COUNTED, terms.__contains__,
+                                                     frozenset({"done", "in"}))]
 
 
 @pytest.mark.parametrize("text, found", [
@@ -144,6 +145,7 @@ def _slashed(text):
     ("Airworthy, 3/4 of the wheels", ["3/4 of"]),  # a count's connector, stop word though it is
     ("labels: 2/3 done", ["2/3 done"]),  # the part is done
     ("docs 5/6 in, released", ["5/6 in"]),  # in, ending the clause
+    ("- lot released\n- labels: 2/3 done\n- shipment 09:00", ["2/3 done"]),  # a line's end ends it
     ("Airworthy, ¾ wheels checked", ["¾ wheels"]),  # a vulgar fraction, read "3⁄4"
     ("Airworthy, ３／４ wheels checked", ["３／４ wheels"]),  # full-width, read as a person sees it
     ("Abschlussbereit 3/4", ["3/4"]),  # ending its clause right after the term
