@@ -50,7 +50,12 @@ _BREAK_PUNCT = (
 )
 #: the characters a break of ``_BREAK_PUNCT`` starts with
 _PUNCT_CHARS = frozenset(",;—―-–−.!?…")
+#: break characters whose break, alone as a token, is that token and no more: no break word starts
+#: with one, and none runs on into the next token as "--" may
+_ALONE = frozenset(",;.!?…")
 _WORD_CHAR = re.compile(r"\w")
+#: a run of letters, digits (``str.isalnum``: a word character but "_") and full stops at the end
+_RUN_END = re.compile(r"(?:[^\W_]|\.)*\Z")
 
 # A section header ends in a colon followed by a space; the words before it are read
 # back from the colon ("14:00" has none).
@@ -210,6 +215,10 @@ class ClauseRule:
         punct, words, first_words, n = self._punct, self._words, self._first_words, len(starts)
         for c in candidates:
             start, end = starts[c], ends[c]
+            if end - start == 1 and text[start] in _ALONE:  # a comma or a full stop as a token
+                m = punct.match(text, start)
+                out[c] = [] if m is None or self._abbreviation(text, m) else [(c, m.group() == ",")]
+                continue
             found: Dict[int, bool] = {}
             for p in range(start, end):
                 if text[p] in _PUNCT_CHARS:
@@ -274,10 +283,9 @@ def same_breaks(text: str) -> bool:
 
 
 def _word_before(text: str, end: int) -> str:
-    start = end
-    while start > 0 and end - start < 8 and (text[start - 1].isalnum() or text[start - 1] == "."):
-        start -= 1
-    return text[start:end]
+    """The letters, digits and full stops right before ``end``, eight at most ("approx", "e.g")."""
+    window = text[max(0, end - 8):end]
+    return window[_RUN_END.search(window).start():]
 
 
 class Segments(NamedTuple):

@@ -153,6 +153,9 @@ class WordFacts(NamedTuple):
     #: the other words of each longer negation or hedge cue this word is the key word of
     #: (``key_word``), as sets
     needs: Tuple[frozenset, ...] = ()
+    #: the token text without and with a trailing space, indexed by spaCy's SPACY value
+    #: (a text is joined from these without a new string per token)
+    spelled: Tuple[str, str] = ("", " ")
 
 
 _WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION = (attrgetter(name) for name in ("word", "starts_cue", "breakish",
@@ -432,7 +435,8 @@ class CueTable:
             "/" in word and all(part in self._conjunctions for part in word.split("/")))  # "and/or"
         needs = self._needs.get(word, ())
         return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure,
-                         word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text), needs)
+                         word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text), needs,
+                         (text, text + " "))
 
     # -- one text -----------------------------------------------------------
     def scan(self, rows: TokenRows) -> Scan:
@@ -629,9 +633,7 @@ class _Layout:
     def all_breaks(self) -> Iterable[List[Tuple[int, bool]]]:
         """The break tokens of every candidate (``breaks_from`` of each), those not asked for yet
         worked out in one pass."""
-        if self._candidates is None:
-            self._candidates = _where(self.rows.facts, _BREAKISH)
-        missing = [i for i in self._candidates if i not in self._breaks_of]
+        missing = [i for i in self.candidates() if i not in self._breaks_of]
         if missing:
             rows, inside = self.rows, self.inside
             for i, marks in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, missing).items():
@@ -674,22 +676,29 @@ class _Layout:
                 return False
         return a > self._break_before(b) if upto else self._break_from(a) >= b
 
+    def candidates(self) -> List[int]:
+        """The tokens that can hold a break (``WordFacts.breakish``), in order."""
+        if self._candidates is None:
+            self._candidates = _where(self.rows.facts, _BREAKISH)
+        return self._candidates
+
     def _break_before(self, b: int) -> int:
         """The greatest a for which a break token lies in [a, b), or -1.
 
         A break word that starts up to two tokens before a may run into it, so a break
         token j of a candidate c counts for every a up to min(j, c + 2); the walk goes back
-        from b and stops where no earlier candidate can reach further.
+        over the candidates before b and stops where no earlier one can reach further.
         """
         found = self._before.get(b)
         if found is None:
-            facts, found, c = self.rows.facts, -1, b - 1
-            while c >= 0 and c + 2 > found:
-                if facts[c].breakish:
-                    for j, _ in self.breaks_from(c):
-                        if j < b and min(j, c + 2) > found:
-                            found = min(j, c + 2)
-                c -= 1
+            candidates, found = self.candidates(), -1
+            k = bisect_left(candidates, b) - 1
+            while k >= 0 and candidates[k] + 2 > found:
+                c = candidates[k]
+                for j, _ in self.breaks_from(c):
+                    if j < b and min(j, c + 2) > found:
+                        found = min(j, c + 2)
+                k -= 1
             self._before[b] = found
         return found
 
@@ -699,15 +708,14 @@ class _Layout:
         stops there."""
         found = self._from.get(a)
         if found is None:
-            facts = self.rows.facts
-            found = len(facts)
-            c = max(a - 2, 0)
-            while c < found:
-                if facts[c].breakish:
-                    for j, _ in self.breaks_from(c):
-                        if a <= j < found:
-                            found = j
-                c += 1
+            candidates, found = self.candidates(), len(self.rows.facts)
+            for k in range(bisect_left(candidates, a - 2), len(candidates)):
+                c = candidates[k]
+                if c >= found:
+                    break
+                for j, _ in self.breaks_from(c):
+                    if a <= j < found:
+                        found = j
             self._from[a] = found
         return found
 

@@ -36,7 +36,7 @@ for ``semgap_coverage``). ``semgap_spacy.views.context_records(doc)`` reads
 it all back as rows.
 """
 import json
-from operator import add, attrgetter
+from operator import add, attrgetter, getitem
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
@@ -65,8 +65,7 @@ _WRITTEN_SET = frozenset(_WRITTEN)
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
 _ARRAY_FROM = 20
 _ROW_ATTRS = [IDX, SPACY, SENT_START, LENGTH]
-_TEXT = attrgetter("text")
-_SPACE = ("", " ")  # a token's trailing space, by its SPACY value
+_SPELLED = attrgetter("spelled")
 
 
 class Context(SemgapPipe):
@@ -331,7 +330,7 @@ class Context(SemgapPipe):
 
 def _joined(facts: Sequence, spaces: Sequence[int]) -> str:
     """The text of tokens: each token's text (``facts``), then its trailing space if it has one."""
-    return "".join(map(add, map(_TEXT, facts), map(_SPACE.__getitem__, spaces)))
+    return "".join(map(getitem, map(_SPELLED, facts), spaces))
 
 
 def _orths(doc: Doc) -> List[int]:

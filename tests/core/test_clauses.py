@@ -103,7 +103,10 @@ def _token_sentences():
         for line in (root / f"{lang}.jsonl").read_text(encoding="utf8").splitlines():
             yield json.loads(line)["text"]
     yield from ["no delays, crossmatch positive; but fine", "No fever -- chills... approx. 30 h, 25,5 h",
-                "crossmatch  -  positive\nsin embargo listo", "e.g. fever, i.e. chills, Dr. Who"]
+                "crossmatch  -  positive\nsin embargo listo", "e.g. fever, i.e. chills, Dr. Who",
+                # a comma or a full stop alone as a token, beside digits, abbreviations and break words
+                "25 ,5 h , 3 ,4 ; x 2, 3 . approx . 4 .", "NO OBSTANTE, listo; No obstante. nota", "No , no.",
+                "Lote 3.4 .5 ; ca. . ok!", "x; ... y ?! z …"]
 
 
 def test_the_token_face_finds_the_breaks_of_the_text_face():
