@@ -434,6 +434,8 @@ class CoverageRules:
         self.part_words = frozenset(_fold(w) for pack in packs for w in pack.part_words)
         # stop words that order steps, right beside a clearance's term ("Next: clear to close")
         self.step_words = frozenset(_fold(w) for pack in packs for w in pack.step_words)
+        # ordinals in words that are stop words ("first", "premier"): read as "1st" is
+        self.spelled_ordinals = frozenset(_fold(w) for pack in packs for w in pack.spelled_ordinals)
         self.numbered_steps = frozenset(_fold(w) for pack in packs for w in pack.numbered_steps)
         self.step_pronouns = frozenset(_fold(w) for pack in packs for w in pack.step_pronouns)
         # stop words that tie a clearance to an event, right beside its term ("Lufttüchtig nach
@@ -549,6 +551,7 @@ class CoverageRules:
                                                            folded in self.past_keys, folded in self.ago_keys,
                                                            folded in self.to_come_keys, folded in self.tag_ends,
                                                            folded in self.part_words or folded in self.step_words
+                                                           or folded in self.spelled_ordinals
                                                            or folded in self.condition_prepositions
                                                            or folded in self._approximation_keys
                                                            or folded in self.check_verbs
@@ -1260,8 +1263,33 @@ class CoverageRules:
                 explained[i] = None
         return explained
 
+    def unread_spelled_ordinals(self, explained: List[Optional[str]], text: str, reading: WordReading,
+                                keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int]) -> List[int]:
+        """Rule 3 does not explain an ordinal in words that spaCy's stop words hold (a pack's
+        ``spelled_ordinals``: "first", "primer", "premier", "erste") before a word:
+        ``explain_ordinals`` reads it as it reads "1st", so "Clear to close for the first file"
+        asks which file as "… for the 1st file" does, and "first shift", "le premier jour"
+        order a time. With no word after it, it orders no item ("you were first", "closing on
+        the first"); beside a term it is a step (``step_words``: "First lot released").
+
+        explained (List[Optional[str]]): The rule per token, changed here.
+        RETURNS (List[int]): The tokens left unexplained, for ``explain_ordinals``.
+        """
+        if reading[1][PART].isdisjoint(keys):
+            return []
+        n = len(explained)
+        word = _words_of(text, starts, ends)
+        found = []
+        for i, rule in enumerate(explained):
+            if rule is STOP_WORD and word(i) in self.spelled_ordinals:
+                after = next_word(word, n, i + 1)
+                if after < n and any(ch.isalnum() for ch in word(after)):
+                    explained[i] = None
+                    found.append(i)
+        return found
+
     def explain_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
-                         ends: Sequence[int]) -> List[Optional[str]]:
+                         ends: Sequence[int], spelled: Sequence[int] = ()) -> List[Optional[str]]:
         """Rule 5 for an ordinal in digits ("1st", "2nd", "2º", "3e") in a clause without a
         term that holds more than the ordinal and one word: there it orders something else
         ("Airworthy; 2nd sector 10am", "Clear to close, closing on the 3rd"); beside the term it
@@ -1275,26 +1303,31 @@ class CoverageRules:
         or a place, wherever it stands ("2nd shift: engineer confirms …", "on the 3rd day", "le
         1er mars").
 
+        An ordinal in words (``unread_spelled_ordinals``) is read the same way; where this
+        explains it, it is the stop word it is ("the first shift", "closing on the first").
+
         explained (List[Optional[str]]): The rule per token, completed here.
         text (str): The text; starts, ends: the tokens' character offsets.
+        spelled (Sequence[int]): The ordinals in words (``unread_spelled_ordinals``).
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        dotted = set(self._dotted_ordinals(text, starts, ends))
-        if (self._ordinal is None or self._ordinal_in_text.search(text) is None) and not dotted:
+        dotted, spelled = set(self._dotted_ordinals(text, starts, ends)), set(spelled)
+        if (self._ordinal is None or self._ordinal_in_text.search(text) is None) and not dotted and not spelled:
             return explained
         n = len(explained)
         word = _words_of(text, starts, ends)
         for i in range(n):
-            if explained[i] is None and (i in dotted or self._is_ordinal(text[starts[i]:ends[i]])):
+            if explained[i] is None and (i in dotted or i in spelled or self._is_ordinal(text[starts[i]:ends[i]])):
                 tail = i + 2 if i in dotted else i + 1  # "das 2. Flugzeug": its stop ends nothing
+                explains = STOP_WORD if i in spelled else SHAPE
                 after = next_word(word, n, tail)
                 if after < n and (word(after) in self.ordinal_times or word(after) in self.time_words):
-                    explained[i] = SHAPE  # "2nd shift: …", "the 3rd day", "le 1er mars": a time or a place
+                    explained[i] = explains  # "2nd shift: …", "the 3rd day", "le 1er mars": a time or a place
                     continue
                 if after < n and word(after) in PART_CONNECTORS and TERM in explained:
                     month = next_word(word, n, after + 1)
                     if month < n and word(month) in self.time_words:
-                        explained[i] = SHAPE  # "the 1st of March": a day
+                        explained[i] = explains  # "the 1st of March": a day
                     continue  # "the 1st of the three batches", "2nd of 4 lots": one of a count, wherever it stands
                 first = i
                 while first > 0 and not _ends_clause(text[starts[first - 1]:ends[first - 1]]):
@@ -1311,7 +1344,7 @@ class CoverageRules:
                     # the ordinal and its noun: beside a term in its sentence, they name the item
                     first, end = statement_of(word, n, i)[0], statement_of(word, n, tail)[1]
                 if TERM not in explained[first:end]:
-                    explained[i] = SHAPE
+                    explained[i] = explains
         return explained
 
     def explain_split(self, explained: List[Optional[str]], text: str, starts: Sequence[int],

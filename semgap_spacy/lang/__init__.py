@@ -89,6 +89,11 @@ class LanguagePack(BaseModel):
     #: words of a time or a place that an ordinal orders ("2nd shift", "3rd day", "2e rotation"):
     #: before one, an ordinal picks no item (``core.coverage``, ``explain_ordinals``)
     ordinal_times: List[str] = []
+    #: ordinals in words that spaCy's stop words hold ("first", "primer", "premier", "erste"): read where
+    #: they stand as an ordinal in digits is ("Clear to close for the first file" as "… the 1st file":
+    #: which one?), not as a stop word (``explain_ordinals``); the ordinals past them are in
+    #: ``never_neutral_added``
+    spelled_ordinals: List[str] = []
     #: stop words that tie a clearance to an event of ``condition_events`` right beside its term
     #: (de "Lufttüchtig nach Inspektion", "Nach Check lufttüchtig"), perhaps with an article of
     #: ``condition_articles`` between; languages whose "after" is never neutral need none
@@ -315,7 +320,7 @@ class LanguagePack(BaseModel):
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral", "never_neutral_added",
                                    "never_neutral_cased", "ordinal_suffixes", "capital_ordinal_suffixes", "ordinal_articles",
-                                   "ordinal_times", "approximation_words",
+                                   "ordinal_times", "spelled_ordinals", "approximation_words",
                                    "condition_prepositions", "condition_events", "condition_articles",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",

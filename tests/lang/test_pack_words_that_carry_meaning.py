@@ -120,6 +120,14 @@ import pytest
     ("Lufttüchtig, gleich", "aviation_maintenance"),  # "in a moment": a state to come
     ("Aeronavegable durante el día", "aviation_maintenance"),  # "during the day"
     ("Crossmatch négatif il y a un mois", "medical_logistics"),
+    # an ordinal in words, read as one in digits (``spelled_ordinals``): which item?
+    ("Clear to close for the first file", "mortgage"),
+    ("Xm neg for the last recipient", "medical_logistics"),
+    ("Lote liberado para el primer pedido", "pharma_qa"),
+    ("Clear to close pour le premier dossier", "mortgage"),
+    ("Abschlussbereit für die erste Akte", "mortgage"),
+    ("Airworthy, the first one", "aviation_maintenance"),
+    ("Batch released - the first of the three batches", "pharma_qa"),
 ])
 def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "escalate"
@@ -152,6 +160,10 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Lufttüchtig am 3. Tag", "aviation_maintenance"),  # de: an ordinal before a word of time
     ("Airworthy, 1st sector", "aviation_maintenance"),
     ("Clear to close, closing on the 1st", "mortgage"),  # an ordinal in a clause without a term
+    ("Clear to close, closing on the first", "mortgage"),
+    ("Airworthy for the first sector", "aviation_maintenance"),  # an ordinal in words before a time
+    ("Lote liberado en el primer turno", "pharma_qa"),
+    ("Clear to close, last one for today", "mortgage"),  # an ordinal in words before a time: "for today"
     ("Flugzeug lufttüchtig, Gate 2. Danke", "aviation_maintenance"),  # no article: the stop ends a sentence
     ("Clear to close. Next: file 4471", "mortgage"),
     ("Clear to close, you were first", "mortgage"),
