@@ -1625,6 +1625,22 @@ def _ends_clause(word: str) -> bool:
     return word in _CLAUSE_MARKS or ends_statement(word)
 
 
+def _clause_start(text: str, starts: Sequence[int], ends: Sequence[int], i: int) -> int:
+    """The first token of the clause of token i, as ``_ends_clause`` marks clauses."""
+    while i > 0 and not _ends_clause(text[starts[i - 1]:ends[i - 1]]):
+        i -= 1
+    return i
+
+
+def _clause_end(text: str, starts: Sequence[int], ends: Sequence[int], i: int) -> int:
+    """The token after the clause of token i (exclusive end), as ``_ends_clause`` marks clauses."""
+    n = len(starts)
+    i += 1
+    while i < n and not _ends_clause(text[starts[i]:ends[i]]):
+        i += 1
+    return i
+
+
 def _no_numerals(text: str) -> str:
     """The text with a space for every numeral character: ``\\d`` matches decimal digits only,
     so a letter run would hold a superscript or circled digit ("close¹", "label①")."""
@@ -1776,7 +1792,10 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
             marks.append((tokens[0], tokens[-1] + 1, UNEXPLAINED_CONTENT))
     unordered = False
     if len(missing) < n:  # some word explained: perhaps two identifiers by rule 5
-        for first, last, spans in identifier_conflicts(text, starts, ends, explained, SHAPE, STOP_WORD):
+        def named_by_term(first: int, last: int) -> bool:
+            return TERM in explained[_clause_start(text, starts, ends, first):_clause_end(text, starts, ends, last)]
+
+        for first, last, spans in identifier_conflicts(text, starts, ends, explained, SHAPE, STOP_WORD, named_by_term):
             rows.append({"code": CONFLICTING_IDENTIFIERS, "start_char": spans[0][0], "end_char": spans[-1][1],
                          "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
             marks.append((first, last, CONFLICTING_IDENTIFIERS))

@@ -44,12 +44,17 @@ the word one space before it, letters only and no stop word ("recipient
 1133", "Empfänger 1331"). Its form is the word with the number as "0", so
 "Negative crossmatch, recipient 1133. Flight booked for recipient 1331."
 names two recipients, while "at 1400 ... at 1600", "in 2025" and "courier
-2 of 3" name none.
+2 of 3" name none. A shorter one names small things of one series too often
+("wheel 1 … wheel 4", "gate 2, stand 5"), and counts only where the
+clearance names it, one of its values in the clause of a term: "Lot
+released for site 2 — this order is for site 5", "Xm neg for recipient 2;
+kidney is for recipient 1" (which site, which recipient?), but not
+"Airworthy; tyres on wheel 1 and wheel 2 replaced".
 """
 import re
 import unicodedata
 from bisect import bisect_right
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .number_shapes import FOUR_DIGIT_CLOCK, PLAIN_NUMBER, is_time_or_date
 
@@ -163,7 +168,9 @@ def _word_before(first: int, text: str, starts: Sequence[int], ends: Sequence[in
 
 
 def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], rules: Sequence[Any],
-                         shape_rule: Any, stop_rule: Any = None) -> List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]:
+                         shape_rule: Any, stop_rule: Any = None,
+                         named_by_term: Optional[Callable[[int, int], bool]] = None
+                         ) -> List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]:
     """The identifiers of one form that differ, per form.
 
     Only the tokens that hold a digit are looked at, and only when the text has two runs of
@@ -172,6 +179,9 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
     text (str): The text; starts, ends: every token's character offsets.
     rules (Sequence[Any]): Per token, the rule that explains it; shape_rule: rule 5's (neutral
         shape); stop_rule: rule 3's (a stop word labels no number).
+    named_by_term (Optional[Callable[[int, int], bool]]): Whether tokens [first, last] stand in
+        the clause of a term; None: a number of fewer than ``_LABELLED_DIGITS`` digits is never
+        an identifier.
     RETURNS (List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]): Per form with two or more
         different values: its first and last token (token_end exclusive), and the
         (start_char, end_char) of its first occurrence of each value, in text order.
@@ -184,6 +194,7 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
     done = -1  # the last token of the run read last: a run with two digit groups is read once
     spaced: List[Tuple[str, str, Tuple[int, int, int, int]]] = []  # codes written with a space
     series_labels: Dict[Tuple[str, str], Optional[str]] = {}  # the word before each value of a series
+    short: Dict[str, Dict[str, Tuple[int, int, int, int]]] = {}  # short numbers a word labels, by the word
     for found in _DIGITS.finditer(text):
         i = bisect_right(starts, found.start()) - 1
         if i <= done or i < 0 or rules[i] is not shape_rule:
@@ -219,6 +230,10 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
             series_labels[series_key, number.group(1)] = label
         if form is None:
             if label is None:
+                if named_by_term is not None and number and value.isdigit():
+                    word = _word_before(first, text, starts, ends, rules, shape_rule, stop_rule)
+                    if word is not None:  # "site 2": one of a series, if a clearance names it
+                        short.setdefault(word, {}).setdefault(value, (first - 1, last, starts[first - 1], end_char))
                 continue
             if label.endswith("0"):  # a code written with a space: one of the codes written glued, if any
                 spaced.append((label, label[:-1] + value, (first - 1, last, starts[first - 1], end_char)))
@@ -247,6 +262,9 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         labels = [label for label, _ in values.values()]
         if len(values) > 1 and None in labels and len(set(labels) - {None}) <= 1:
             by_form[f"digits {digits}"] = {value: where for value, (_, where) in values.items()}
+    for word, values in short.items():
+        if len(values) > 1 and any(named_by_term(first, last) for first, last, _, _ in values.values()):
+            by_form[f"{word} 0 (short)"] = values
     out = []
     for form, values in by_form.items():
         if form.endswith(" +letters") and len({series_labels.get((form, v)) for v in values} - {None}) > 1:

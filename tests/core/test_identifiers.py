@@ -107,6 +107,24 @@ def test_other_digits_or_short_numbers_do_not(text):
     assert _conflicts(text, _digit_or_sign) == []
 
 
+@pytest.mark.parametrize("text, named, values", [
+    # a short number a word labels counts where a clearance's clause names one of its values
+    ("Lot released for site 2 — this order is for site 5", {2, 3}, [["site 2", "site 5"]]),
+    ("Xm neg for recipient 2; kidney is for recipient 1", {2, 3}, [["recipient 2", "recipient 1"]]),
+    ("Airworthy; tyres on wheel 1 and wheel 2 replaced", set(), []),  # no clearance names a wheel
+    ("Lot released for site 2 — site 2 confirmed", {2, 3}, []),  # one value
+    ("Lot released for site 2, bag 5", {2, 3}, []),  # two words: two kinds of thing
+])
+def test_a_short_number_a_word_labels_counts_where_a_clearance_names_it(text, named, values):
+    doc, starts, ends = token_rows(text)
+    rules = ["shape" if _digit_or_sign(t.text) else "stop" if t.lower_ in _STOP else None for t in doc]
+    found = identifier_conflicts(text, starts, ends, rules, "shape", "stop",
+                                 named_by_term=lambda first, last: first in named or last in named)
+    assert [[text[s:e] for s, e in spans] for _, _, spans in found] == values
+    # without a clause to look at, a short number is never an identifier
+    assert identifier_conflicts(text, starts, ends, rules, "shape", "stop") == []
+
+
 def test_a_letter_glued_on_belongs_to_the_value_whatever_explains_it():
     # "A" is a stop word ("a"), "B" is not: both are the series' letter
     shaped = lambda w: _digit_or_sign(w) or w == "B"  # noqa: E731
@@ -122,6 +140,8 @@ def test_only_shape_tokens_count():
     ("El lote liberado es el 24-117; este es el 24-118", "pharma_qa"),
     ("Clear to close on $412,000; final loan amount on the signing package is $438,500.", "mortgage"),
     ("Negative crossmatch, recipient 1133. Flight booked for recipient 1331.", "medical_logistics"),
+    ("Lot released for site 2 — this order is for site 5", "pharma_qa"),
+    ("Xm neg for recipient 2; kidney is for recipient 1", "medical_logistics"),
 ])
 def test_a_clearance_with_conflicting_identifiers_escalates(nlp, decide, text, domain):
     decision = decide(text, domain=domain)
