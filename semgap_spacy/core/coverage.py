@@ -673,8 +673,9 @@ class CoverageRules:
         written one by one, a single space apart, that spell a never-neutral word or a word that
         states a problem ("N O T clear to close", "Ｎ Ｏ Ｔ", "Ⓝ Ⓞ Ⓣ"; not "A B C", nor every
         glossary word: "T O"), each an initial or a stop word alone; and a stop word
-        glued by a hyphen before a term, which makes another word of it ("un-airworthy", es and
-        fr "un" being stop words; "non-airworthy" is never neutral already).
+        glued by a hyphen before a term or a word of the domain's phrases, which makes another
+        word of it ("un-airworthy", "lot released -> un-released", es and fr "un" being stop
+        words; "non-airworthy" is never neutral already).
 
         RETURNS (List[Optional[str]]): ``explained``.
         """
@@ -690,7 +691,7 @@ class CoverageRules:
                 i = max(j, i + 1)
         if "-" in text:
             for i in range(len(explained) - 2):
-                if (explained[i] is STOP_WORD and explained[i + 2] is TERM and ends[i] == starts[i + 1]
+                if (explained[i] is STOP_WORD and explained[i + 2] in (TERM, DOMAIN_PHRASE) and ends[i] == starts[i + 1]
                         and ends[i + 1] == starts[i + 2] and text[starts[i + 1]:ends[i + 1]] == "-"):
                     explained[i] = None
         return explained
@@ -1328,6 +1329,9 @@ class CoverageRules:
                     month = next_word(word, n, after + 1)
                     if month < n and word(month) in self.time_words:
                         explained[i] = explains  # "the 1st of March": a day
+                    elif i in spelled and all(explained[k] is STOP_WORD or not word(k).strip()
+                                              for k in range(after + 1, self._clause_end(word, n, after))):
+                        explained[i] = STOP_WORD  # "first of all": no count after it
                     continue  # "the 1st of the three batches", "2nd of 4 lots": one of a count, wherever it stands
                 first = i
                 while first > 0 and not _ends_clause(text[starts[first - 1]:ends[first - 1]]):
@@ -1346,6 +1350,14 @@ class CoverageRules:
                 if TERM not in explained[first:end]:
                     explained[i] = explains
         return explained
+
+    @staticmethod
+    def _clause_end(word: Callable[[int], str], n: int, i: int) -> int:
+        """The token after the clause of token i (exclusive end), as ``_ends_clause`` marks clauses."""
+        i += 1
+        while i < n and not _ends_clause(word(i)):
+            i += 1
+        return i
 
     def explain_split(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                       ends: Sequence[int], norm_of: Callable[[int], str]) -> List[Optional[str]]:
@@ -1625,22 +1637,6 @@ def _ends_clause(word: str) -> bool:
     return word in _CLAUSE_MARKS or ends_statement(word)
 
 
-def _clause_start(text: str, starts: Sequence[int], ends: Sequence[int], i: int) -> int:
-    """The first token of the clause of token i, as ``_ends_clause`` marks clauses."""
-    while i > 0 and not _ends_clause(text[starts[i - 1]:ends[i - 1]]):
-        i -= 1
-    return i
-
-
-def _clause_end(text: str, starts: Sequence[int], ends: Sequence[int], i: int) -> int:
-    """The token after the clause of token i (exclusive end), as ``_ends_clause`` marks clauses."""
-    n = len(starts)
-    i += 1
-    while i < n and not _ends_clause(text[starts[i]:ends[i]]):
-        i += 1
-    return i
-
-
 def _no_numerals(text: str) -> str:
     """The text with a space for every numeral character: ``\\d`` matches decimal digits only,
     so a letter run would hold a superscript or circled digit ("close¹", "label①")."""
@@ -1792,8 +1788,10 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
             marks.append((tokens[0], tokens[-1] + 1, UNEXPLAINED_CONTENT))
     unordered = False
     if len(missing) < n:  # some word explained: perhaps two identifiers by rule 5
+        word = _words_of(text, starts, ends)
+
         def named_by_term(first: int, last: int) -> bool:
-            return TERM in explained[_clause_start(text, starts, ends, first):_clause_end(text, starts, ends, last)]
+            return TERM in explained[statement_of(word, n, first)[0]:statement_of(word, n, last)[1]]
 
         for first, last, spans in identifier_conflicts(text, starts, ends, explained, SHAPE, STOP_WORD, named_by_term):
             rows.append({"code": CONFLICTING_IDENTIFIERS, "start_char": spans[0][0], "end_char": spans[-1][1],

@@ -46,10 +46,10 @@ the word one space before it, letters only and no stop word ("recipient
 names two recipients, while "at 1400 ... at 1600", "in 2025" and "courier
 2 of 3" name none. A shorter one names small things of one series too often
 ("wheel 1 … wheel 4", "gate 2, stand 5"), and counts only where the
-clearance names it, one of its values in the clause of a term: "Lot
-released for site 2 — this order is for site 5", "Xm neg for recipient 2;
-kidney is for recipient 1" (which site, which recipient?), but not
-"Airworthy; tyres on wheel 1 and wheel 2 replaced".
+clearance names it, one of its values in the sentence of a term: "Lot
+released for site 2 — this order is for site 5", "Airworthy: the aircraft
+at gate 12. You're at gate 14" (which site, which aircraft?), but not
+"Airworthy. Tyres on wheel 1 and wheel 2 replaced".
 """
 import re
 import unicodedata
@@ -180,7 +180,7 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
     rules (Sequence[Any]): Per token, the rule that explains it; shape_rule: rule 5's (neutral
         shape); stop_rule: rule 3's (a stop word labels no number).
     named_by_term (Optional[Callable[[int, int], bool]]): Whether tokens [first, last] stand in
-        the clause of a term; None: a number of fewer than ``_LABELLED_DIGITS`` digits is never
+        the sentence of a term; None: a number of fewer than ``_LABELLED_DIGITS`` digits is never
         an identifier.
     RETURNS (List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]): Per form with two or more
         different values: its first and last token (token_end exclusive), and the

@@ -111,7 +111,7 @@ def test_other_digits_or_short_numbers_do_not(text):
     # a short number a word labels counts where a clearance's clause names one of its values
     ("Lot released for site 2 — this order is for site 5", {2, 3}, [["site 2", "site 5"]]),
     ("Xm neg for recipient 2; kidney is for recipient 1", {2, 3}, [["recipient 2", "recipient 1"]]),
-    ("Airworthy; tyres on wheel 1 and wheel 2 replaced", set(), []),  # no clearance names a wheel
+    ("Airworthy. Tyres on wheel 1 and wheel 2 replaced", set(), []),  # no clearance names a wheel
     ("Lot released for site 2 — site 2 confirmed", {2, 3}, []),  # one value
     ("Lot released for site 2, bag 5", {2, 3}, []),  # two words: two kinds of thing
 ])
@@ -142,6 +142,8 @@ def test_only_shape_tokens_count():
     ("Negative crossmatch, recipient 1133. Flight booked for recipient 1331.", "medical_logistics"),
     ("Lot released for site 2 — this order is for site 5", "pharma_qa"),
     ("Xm neg for recipient 2; kidney is for recipient 1", "medical_logistics"),
+    ("Airworthy: the aircraft at gate 12. You're at gate 14", "aviation_maintenance"),
+    ("Airworthy: B737 at stand 12, B737F at stand 14.", "aviation_maintenance"),  # which of the two?
 ])
 def test_a_clearance_with_conflicting_identifiers_escalates(nlp, decide, text, domain):
     decision = decide(text, domain=domain)

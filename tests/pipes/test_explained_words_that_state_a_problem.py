@@ -264,6 +264,7 @@ UNSAFE = [
     ('mortgage', '\u24c3\u24c4\u24c9 clear to close'),
     ('mortgage', '\U0001f17d\U0001f17e\U0001f183 clear to close'),
     ('aviation_maintenance', 'un-airworthy'),
+    ('pharma_qa', 'lot released -> un-released, QA call at 3'),  # a prefix on a word of the domain's phrases
     # a value in scientific notation, a percent sign of another script
     ('aviation_maintenance', 'Airworthy, brakes 6e2 °C'),
     ('pharma_qa', 'Batch released, assay 8.5E1%'),
@@ -478,7 +479,9 @@ HARMLESS = [
     ('mortgage', 'Listo para el cierre, ver expediente 4471.'),
     ('pharma_qa', 'Lot released, ready to be loaded.'),
     ('aviation_maintenance', 'Airworthy. Stand B 12 now, stand B 14 at 06:00.'),
-    ('aviation_maintenance', 'Airworthy: B737 at stand 12, B737F at stand 14.'),
+    # a type and its variant are no two of one series; two stands would be two values of one word
+    # in the clearance's sentence (``core.identifiers``)
+    ('aviation_maintenance', 'Airworthy: B737 at stand 12, B737F at the hangar.'),
     ('aviation_maintenance', 'Airworthy, one crew of four on the flight.'),
 ]
 
