@@ -35,6 +35,11 @@ only"); break cues end a clause. The mechanism, in the order it applies:
    and ends inside it applies ("no evidence of" before "evidence of DVT").
 5. **Questions.** A target in a sentence that ends with "?" (or opens with
    "¿") is hedged: a question does not assert.
+6. **A count of zero** is a negation of the target it counts: "0" right
+   before it ("0 open write-ups") or as its value after a colon or an
+   equals sign ("Open write-ups: 0", "Defectos abiertos: 0"), as "no open
+   write-ups" and "Open write-ups: none" are. The "0" of a number ("10",
+   "0.5") is no count.
 
 Facts of each word (its reading, whether it can start a cue, join a list,
 close a question) are computed once per vocabulary entry and kept in a
@@ -156,10 +161,12 @@ class WordFacts(NamedTuple):
     #: the token text without and with a trailing space, indexed by spaCy's SPACY value
     #: (a text is joined from these without a new string per token)
     spelled: Tuple[str, str] = ("", " ")
+    #: the number zero ("0", "０"): a count of none (``_zero_count``)
+    zero: bool = False
 
 
-_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION = (attrgetter(name) for name in ("word", "starts_cue", "breakish",
-                                                                             "conjunction"))
+_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO = (attrgetter(name) for name in (
+    "word", "starts_cue", "breakish", "conjunction", "zero"))
 
 
 def _where(facts: Sequence[WordFacts], flag: Callable[[WordFacts], bool]) -> List[int]:
@@ -342,7 +349,7 @@ class CueTable:
     def _kinds(found: WordFacts) -> Tuple[WordFacts, List[str]]:
         """The facts of a word and the kinds of key (``_KINDS``) it is."""
         kinds = []
-        if found.sure:
+        if found.sure or found.zero:  # a zero may count a target as none (``_zero_count``)
             kinds += (_GATE, _SURE)
         if found.needs:  # the key word of a longer negation or hedge cue
             kinds += (_GATE, _KEYS)
@@ -436,7 +443,7 @@ class CueTable:
         needs = self._needs.get(word, ())
         return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure,
                          word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text), needs,
-                         (text, text + " "))
+                         (text, text + " "), word == "0")
 
     # -- one text -----------------------------------------------------------
     def scan(self, rows: TokenRows) -> Scan:
@@ -528,13 +535,16 @@ class CueTable:
         if asked is None:
             asked = any(f.mark == _QUESTION or f.mark == _QUESTION_OPEN for f in rows.facts)
         asked = asked and questions and hedges
-        if not cues and not asked:
+        zeros = negation and any(map(_ZERO, rows.facts))
+        if not cues and not asked and not zeros:
             return out
         layout = _Layout(rows, targets, self.clauses, self.scope) if cues else None
         for t, target in enumerate(targets):
             neg_hits, hedge_hits = [], []
             if layout is not None:
                 layout.reach(target, cues, neg_hits if negation else None, hedge_hits if hedges else None)
+            if zeros:
+                neg_hits.extend(_zero_count(rows, target.start, target.end))
             neg = _hit(neg_hits) if neg_hits else None
             hedge = _hit(hedge_hits) if hedge_hits else None
             if hedge is None and asked:
@@ -549,6 +559,40 @@ def key_word(form: Tuple[str, ...]) -> str:
     of "is", "a" and "was" pass the gate without a look at their other words. Any of the cue's
     words would be as safe: the cue matches only where all of them occur."""
     return max(reversed(form), key=len)
+
+
+#: what stands between a target and its value ("Open write-ups: 0", "open_defects=0")
+_VALUE_MARKS = frozenset({":", "="})
+
+
+def _zero_count(rows: TokenRows, start: int, end: int) -> List[Tuple[int, int, int]]:
+    """(0, zero_start, zero_end) for a "0" that counts the target [start, end) as none: the word
+    right before it, or its value after a colon or an equals sign; a "0" glued to another
+    number's digits or a decimal mark ("10 0", "1,0") is no count."""
+    facts, starts, ends, n = rows.facts, rows.starts, rows.ends, len(rows.facts)
+
+    def word(i: int, step: int) -> int:  # the next token from i that is no run of spaces
+        while 0 <= i < n and not facts[i].word:
+            i += step
+        return i
+
+    def alone(i: int) -> bool:  # not glued to a digit or a decimal mark on either side
+        glued_before = i > 0 and ends[i - 1] == starts[i] and facts[i - 1].text[-1:] in "0123456789.,"
+        glued_after = i + 1 < n and ends[i] == starts[i + 1] and facts[i + 1].text[:1] in "0123456789.,"
+        return not glued_before and not glued_after
+
+    found = []
+    before = word(start - 1, -1)
+    if before >= 0 and facts[before].zero and alone(before):
+        found.append((0, before, before + 1))
+    mark = word(end, 1)
+    if mark < n and facts[mark].word in _VALUE_MARKS:
+        value = word(mark + 1, 1)
+        if value < n and facts[value].zero and alone(value):
+            after = word(value + 1, 1)  # the value ends there: "Open write-ups: 0 of 3" counts some
+            if after >= n or not facts[after].word[:1].isalnum():
+                found.append((0, value, value + 1))
+    return found
 
 
 def _hit(hits: List[Tuple[int, int, int]]) -> Hit:

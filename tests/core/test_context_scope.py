@@ -206,3 +206,34 @@ def test_the_cue_sets_of_a_profile_must_agree_on_its_switches():
     sets["es"] = load_cue_sets(("es",), "clinical")["es"]
     with pytest.raises(ValueError, match="disagree on section_headers"):
         CueTable(sets, tokenize)
+
+
+@pytest.mark.parametrize("text,term,negated", [
+    # a count of zero is a negation of what it counts: before it, or its value after ":" or "="
+    ("Airworthy, 0 open write-ups", "open write-ups", True),
+    ("Open write-ups: 0", "Open write-ups", True),
+    ("Defectos abiertos: 0 · Despacho: OK", "Defectos abiertos", True),
+    ("open_defects = 0", "open_defects", True),
+    ("Open write-ups: \uff10", "Open write-ups", True),  # a full-width zero reads "0"
+    # the zero of another number, or a value that goes on, counts no none
+    ("Open write-ups: 0.5", "Open write-ups", False),
+    ("Open write-ups: 10", "Open write-ups", False),
+    ("Open write-ups: 0 of 3", "Open write-ups", False),
+    ("Airworthy, 1,0 open write-ups", "open write-ups", False),
+    ("Airworthy, 2 open write-ups", "open write-ups", False),
+    ("0 hours since check; open write-ups", "open write-ups", False),
+])
+def test_a_count_of_zero_negates_what_it_counts(text, term, negated):
+    for profile in ("spec", "clinical"):
+        assert read(profile, text, term) == (negated, False)
+
+
+@pytest.mark.parametrize("text, code", [
+    ("Airworthy. Open write-ups: 0", "critical_negated"),  # none open: escalate, as "no open write-ups"
+    ("Dashboard · EC-NJM · Airworthy: YES · Open write-ups: 0 · Dispatch: GO", "critical_negated"),
+    ("Airworthy. Open write-ups: 2", "critical_term"),
+])
+def test_a_critical_term_counted_as_none_escalates_and_one_counted_blocks(decide, text, code):
+    decision = decide(text, domain="aviation_maintenance")
+    assert decision["decision"] == ("escalate" if code == "critical_negated" else "block")
+    assert code in {r["code"] for r in decision["reasons"]}
