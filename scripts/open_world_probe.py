@@ -4,7 +4,8 @@ Run: ``python -m scripts.open_world_probe [--out results]`` (``spacy project run
 
 The held-out splits come from templates, and a rule can fit its templates.
 ``heldout/probes/`` holds sets of short messages written by hand, each
-with a clearance phrase of its domain (``domain|text`` per line), of two
+with a clearance phrase of its domain (``domain|text`` per line; a message of
+several lines writes each line break as the two characters ``\n``), of two
 kinds (``unsafe*.txt``, ``harmless*.txt``):
 
 - ``unsafe``: the message also says that something is wrong,
@@ -46,7 +47,8 @@ def kind_of(name: str) -> str:
 
 
 def read_set(path: Path) -> List[Tuple[str, str]]:
-    """(domain, text) per non-empty line of ``domain|text``; a malformed line is a clear error."""
+    """(domain, text) per non-empty line of ``domain|text``, each ``\\n`` of the text a line break;
+    a malformed line is a clear error."""
     out = []
     for number, line in enumerate(path.read_text(encoding="utf8").splitlines(), 1):
         if not line.strip():
@@ -54,7 +56,7 @@ def read_set(path: Path) -> List[Tuple[str, str]]:
         domain, sep, text = line.partition("|")
         if not sep or not domain.strip() or not text.strip():
             raise SystemExit(f"{path}:{number}: expected 'domain|text', got {line!r}")
-        out.append((domain.strip(), text.strip()))
+        out.append((domain.strip(), text.strip().replace("\\n", "\n")))
     return out
 
 

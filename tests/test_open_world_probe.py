@@ -30,6 +30,12 @@ def test_a_malformed_probe_line_is_a_clear_error(tmp_path):
     assert "unsafe.txt:1" in str(err.value) and "domain|text" in str(err.value)
 
 
+def test_a_line_break_is_written_as_backslash_n(tmp_path):
+    path = tmp_path / "harmless.txt"
+    path.write_text("mortgage|Hi team,\\nclear to close.\\nRegards\n", encoding="utf8")
+    assert open_world_probe.read_set(path) == [("mortgage", "Hi team,\nclear to close.\nRegards")]
+
+
 def test_the_bundled_probe_sets_read():
     files = open_world_probe.probe_files(open_world_probe.PROBES)
     assert [f.name for f in files] == ["unsafe.txt", "unsafe_2.txt", "unsafe_3.txt", "unsafe_4.txt", "unsafe_5.txt",
@@ -38,7 +44,7 @@ def test_the_bundled_probe_sets_read():
                                        "unsafe_15.txt", "unsafe_16.txt", "unsafe_17.txt", "unsafe_18.txt",
                                        "unsafe_19.txt", "unsafe_20.txt", "unsafe_21.txt", "unsafe_22.txt",
                                        "unsafe_23.txt", "unsafe_24.txt", "unsafe_25.txt", "unsafe_26.txt", "unsafe_27.txt",
-                                       "unsafe_28.txt", "unsafe_29.txt",
+                                       "unsafe_28.txt", "unsafe_29.txt", "unsafe_30.txt",
                                        "harmless.txt", "harmless_2.txt", "harmless_3.txt",
                                        "harmless_4.txt", "harmless_5.txt", "harmless_6.txt", "harmless_7.txt",
                                        "harmless_8.txt", "harmless_9.txt", "harmless_10.txt", "harmless_11.txt",
@@ -46,12 +52,13 @@ def test_the_bundled_probe_sets_read():
                                        "harmless_16.txt", "harmless_17.txt", "harmless_18.txt", "harmless_19.txt",
                                        "harmless_20.txt", "harmless_21.txt", "harmless_22.txt",
                                        "harmless_23.txt", "harmless_24.txt", "harmless_25.txt",
-                                       "harmless_26.txt", "harmless_27.txt", "harmless_28.txt", "harmless_29.txt"]
+                                       "harmless_26.txt", "harmless_27.txt", "harmless_28.txt", "harmless_29.txt",
+                                       "harmless_30.txt"]
     assert [len(open_world_probe.read_set(f)) for f in files] == [150, 120, 160, 150, 150, 150, 120, 120, 120, 150,
                                                                   150, 150, 150, 150, 150, 150, 150, 150, 150, 150,
-                                                                  150, 150, 150, 150, 160, 250, 300, 200, 220, 150, 120, 80,
+                                                                  150, 150, 150, 150, 160, 250, 300, 200, 220, 220, 150, 120, 80,
                                                                   100, 70, 80, 80, 60, 60, 60, 60, 60, 60, 60, 60, 60,
-                                                                  60, 60, 60, 60, 60, 60, 60, 60, 240, 250, 300, 200, 220]
+                                                                  60, 60, 60, 60, 60, 60, 60, 60, 240, 250, 300, 200, 220, 220]
 
 
 def test_a_folder_without_probes_is_a_clear_error(tmp_path):
