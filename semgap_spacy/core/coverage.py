@@ -675,7 +675,8 @@ class CoverageRules:
         glossary word: "T O"), each an initial or a stop word alone; and a stop word
         glued by a hyphen before a term or a word of the domain's phrases, which makes another
         word of it ("un-airworthy", "lot released -> un-released", es and fr "un" being stop
-        words; "non-airworthy" is never neutral already).
+        words; "non-airworthy" is never neutral already), where it starts the compound (the
+        "to" of "clear-to-close" is none).
 
         RETURNS (List[Optional[str]]): ``explained``.
         """
@@ -692,7 +693,8 @@ class CoverageRules:
         if "-" in text:
             for i in range(len(explained) - 2):
                 if (explained[i] is STOP_WORD and explained[i + 2] in (TERM, DOMAIN_PHRASE) and ends[i] == starts[i + 1]
-                        and ends[i + 1] == starts[i + 2] and text[starts[i + 1]:ends[i + 1]] == "-"):
+                        and ends[i + 1] == starts[i + 2] and text[starts[i + 1]:ends[i + 1]] == "-"
+                        and (i == 0 or ends[i - 1] != starts[i])):  # the compound's first piece: "clear-to-close" has none
                     explained[i] = None
         return explained
 

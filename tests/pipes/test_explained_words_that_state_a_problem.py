@@ -494,3 +494,19 @@ def test_a_problem_said_in_explained_words_escalates(decide, domain, text):
 @pytest.mark.parametrize("domain, text", HARMLESS)
 def test_its_look_alikes_still_proceed(decide, domain, text):
     assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+def test_a_stop_word_is_a_prefix_only_where_it_starts_the_compound(nlp):
+    # "un-released": "un" (a stop word of es and fr) glued before a word of the domain's
+    # phrases makes another word; the "to" of "clear-to-close" starts no compound
+    from semgap_spacy.core.coverage import DOMAIN_PHRASE, SHAPE, STOP_WORD
+
+    coverage = nlp.get_pipe("semgap_coverage")
+    for text, unexplained in (("lot released -> un-released", ["un"]), ("Clear-to-close now", [])):
+        doc = nlp.make_doc(text)
+        starts = [t.idx for t in doc]
+        ends = [t.idx + len(t) for t in doc]
+        explained = [DOMAIN_PHRASE if t.text.lower() in ("clear", "close", "released", "lot") else
+                     STOP_WORD if t.text.lower() in ("un", "to", "now") else SHAPE for t in doc]
+        coverage.rules.unspell(explained, text, starts, ends)
+        assert [t.text for t, rule in zip(doc, explained) if rule is None] == unexplained
