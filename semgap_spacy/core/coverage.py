@@ -552,6 +552,7 @@ class CoverageRules:
                                                            folded in self.to_come_keys, folded in self.tag_ends,
                                                            folded in self.part_words or folded in self.step_words
                                                            or folded in self.spelled_ordinals
+                                                           or folded in self.since_words
                                                            or folded in self.condition_prepositions
                                                            or folded in self._approximation_keys
                                                            or folded in self.check_verbs
@@ -1290,6 +1291,27 @@ class CoverageRules:
                     explained[i] = None
                     found.append(i)
         return found
+
+    def unread_since_ends(self, explained: List[Optional[str]], text: str, reading: WordReading,
+                          keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int]) -> List[Optional[str]]:
+        """Rule 3 does not explain a word of a pack's ``since_words`` that ends its clause: with
+        no time after it, it says "since then", after what the text states ("Cleared to close
+        yesterday, loan package updated since"), a change the clearance may not hold through;
+        before a time it says where a state began ("Airworthy, since yesterday").
+
+        explained (List[Optional[str]]): The rule per token, changed here.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        if reading[1][PART].isdisjoint(keys):
+            return explained
+        n = len(explained)
+        word = _words_of(text, starts, ends)
+        for i, rule in enumerate(explained):
+            if rule is STOP_WORD and word(i) in self.since_words:
+                after = next_word(word, n, i + 1)
+                if after >= n or _ends_clause(word(after)):
+                    explained[i] = None
+        return explained
 
     def explain_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
                          ends: Sequence[int], spelled: Sequence[int] = ()) -> List[Optional[str]]:

@@ -122,6 +122,7 @@ class Coverage(SemgapPipe):
         rules.unexplain_checks(explained, text, reading, keys, starts, ends)
         rules.unread_dotted_ordinals(explained, text, starts, ends)
         spelled = rules.unread_spelled_ordinals(explained, text, reading, keys, starts, ends)
+        rules.unread_since_ends(explained, text, reading, keys, starts, ends)
         if None in explained:
             rules.explain_after(explained, text, starts, ends)
             rules.explain_ordinals(explained, text, starts, ends, spelled)

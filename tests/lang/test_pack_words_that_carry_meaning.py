@@ -128,6 +128,9 @@ import pytest
     ("Abschlussbereit für die erste Akte", "mortgage"),
     ("Airworthy, the first one", "aviation_maintenance"),
     ("Batch released - the first of the three batches", "pharma_qa"),
+    # "since" with no time after it: a change after what the text states (``since_words``)
+    ("Cleared to close yesterday, loan package updated since", "mortgage"),
+    ("Clear to close, updated since.", "mortgage"),
 ])
 def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "escalate"
@@ -168,6 +171,7 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Clear to close. Next: file 4471", "mortgage"),
     ("Clear to close, you were first", "mortgage"),
     ("Airworthy, since yesterday", "aviation_maintenance"),  # it holds since then
+    ("Clear to close since 09:00", "mortgage"),
     ("Airworthy – thanks for yesterday", "aviation_maintenance"),
     # everyday phrases around those words ("be right back", "as said", "thanks for doing")
     ("Lufttüchtig, bin gleich zurück", "aviation_maintenance"),
