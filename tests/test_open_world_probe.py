@@ -45,6 +45,7 @@ def test_the_bundled_probe_sets_read():
                                        "unsafe_19.txt", "unsafe_20.txt", "unsafe_21.txt", "unsafe_22.txt",
                                        "unsafe_23.txt", "unsafe_24.txt", "unsafe_25.txt", "unsafe_26.txt", "unsafe_27.txt",
                                        "unsafe_28.txt", "unsafe_29.txt", "unsafe_30.txt", "unsafe_31.txt",
+                                       "unsafe_32.txt",
                                        "harmless.txt", "harmless_2.txt", "harmless_3.txt",
                                        "harmless_4.txt", "harmless_5.txt", "harmless_6.txt", "harmless_7.txt",
                                        "harmless_8.txt", "harmless_9.txt", "harmless_10.txt", "harmless_11.txt",
@@ -53,12 +54,12 @@ def test_the_bundled_probe_sets_read():
                                        "harmless_20.txt", "harmless_21.txt", "harmless_22.txt",
                                        "harmless_23.txt", "harmless_24.txt", "harmless_25.txt",
                                        "harmless_26.txt", "harmless_27.txt", "harmless_28.txt", "harmless_29.txt",
-                                       "harmless_30.txt", "harmless_31.txt"]
+                                       "harmless_30.txt", "harmless_31.txt", "harmless_32.txt"]
     assert [len(open_world_probe.read_set(f)) for f in files] == [150, 120, 160, 150, 150, 150, 120, 120, 120, 150,
                                                                   150, 150, 150, 150, 150, 150, 150, 150, 150, 150,
-                                                                  150, 150, 150, 150, 160, 250, 300, 200, 220, 220, 220, 150, 120, 80,
+                                                                  150, 150, 150, 150, 160, 250, 300, 200, 220, 220, 220, 100, 150, 120, 80,
                                                                   100, 70, 80, 80, 60, 60, 60, 60, 60, 60, 60, 60, 60,
-                                                                  60, 60, 60, 60, 60, 60, 60, 60, 240, 250, 300, 200, 220, 220, 220]
+                                                                  60, 60, 60, 60, 60, 60, 60, 60, 240, 250, 300, 200, 220, 220, 220, 100]
 
 
 def test_a_folder_without_probes_is_a_clear_error(tmp_path):
