@@ -63,6 +63,7 @@ from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO,
 from ..util.caches import IndexedCache
 from ..util.textnorm import exact, fold
 from .clauses import ClauseRule, clause_rule, list_end, same_breaks, segment
+from .questions import next_word, previous_word
 from .textview import read_token, read_word
 
 _NONE = -1.0  # no reach in that direction
@@ -571,10 +572,8 @@ def _zero_count(rows: TokenRows, start: int, end: int) -> List[Tuple[int, int, i
     number's digits or a decimal mark ("10 0", "1,0") is no count."""
     facts, starts, ends, n = rows.facts, rows.starts, rows.ends, len(rows.facts)
 
-    def word(i: int, step: int) -> int:  # the next token from i that is no run of spaces
-        while 0 <= i < n and not facts[i].word:
-            i += step
-        return i
+    def word(i: int) -> str:
+        return facts[i].word
 
     def alone(i: int) -> bool:  # not glued to a digit or a decimal mark on either side
         glued_before = i > 0 and ends[i - 1] == starts[i] and facts[i - 1].text[-1:] in "0123456789.,"
@@ -582,14 +581,14 @@ def _zero_count(rows: TokenRows, start: int, end: int) -> List[Tuple[int, int, i
         return not glued_before and not glued_after
 
     found = []
-    before = word(start - 1, -1)
+    before = previous_word(word, start - 1)
     if before >= 0 and facts[before].zero and alone(before):
         found.append((0, before, before + 1))
-    mark = word(end, 1)
+    mark = next_word(word, n, end)
     if mark < n and facts[mark].word in _VALUE_MARKS:
-        value = word(mark + 1, 1)
+        value = next_word(word, n, mark + 1)
         if value < n and facts[value].zero and alone(value):
-            after = word(value + 1, 1)  # the value ends there: "Open write-ups: 0 of 3" counts some
+            after = next_word(word, n, value + 1)  # the value ends there: "Open write-ups: 0 of 3" counts some
             if after >= n or not facts[after].word[:1].isalnum():
                 found.append((0, value, value + 1))
     return found

@@ -47,8 +47,8 @@ import unicodedata
 from bisect import bisect_left
 from functools import lru_cache, partial
 from importlib import resources
-from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, List, NamedTuple, Optional, Sequence,
-                    Set, Tuple)
+from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, Iterator, List, NamedTuple, Optional,
+                    Sequence, Set, Tuple)
 
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
@@ -1281,15 +1281,11 @@ class CoverageRules:
         """
         if reading[1][PART].isdisjoint(keys):
             return []
-        n = len(explained)
         word = _words_of(text, starts, ends)
-        found = []
-        for i, rule in enumerate(explained):
-            if rule is STOP_WORD and word(i) in self.spelled_ordinals:
-                after = next_word(word, n, i + 1)
-                if after < n and any(ch.isalnum() for ch in word(after)):
-                    explained[i] = None
-                    found.append(i)
+        found = [i for i, after in _stop_words_in(explained, word, self.spelled_ordinals)
+                 if after < len(explained) and any(ch.isalnum() for ch in word(after))]
+        for i in found:
+            explained[i] = None
         return found
 
     def unread_since_ends(self, explained: List[Optional[str]], text: str, reading: WordReading,
@@ -1304,13 +1300,10 @@ class CoverageRules:
         """
         if reading[1][PART].isdisjoint(keys):
             return explained
-        n = len(explained)
         word = _words_of(text, starts, ends)
-        for i, rule in enumerate(explained):
-            if rule is STOP_WORD and word(i) in self.since_words:
-                after = next_word(word, n, i + 1)
-                if after >= n or _ends_clause(word(after)):
-                    explained[i] = None
+        for i, after in list(_stop_words_in(explained, word, self.since_words)):
+            if after >= len(explained) or _ends_clause(word(after)):
+                explained[i] = None
         return explained
 
     def explain_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
@@ -1710,6 +1703,16 @@ _ORDINAL_NUMBER = re.compile(r"0*[1-9]\d*")
 def _is_count(word: str) -> bool:
     """Whether a folded word is a count: digits, or a number in words of a pack ("zwei", "drei")."""
     return word.isdigit() or number_word(word)
+
+
+def _stop_words_in(explained: Sequence[Optional[str]], word: Callable[[int], str],
+                   words: FrozenSet[str]) -> Iterator[Tuple[int, int]]:
+    """(token, the token of the next word) for each token rule 3 explains whose word is one of
+    ``words``: the stop words some rule reads by what follows them."""
+    n = len(explained)
+    for i, rule in enumerate(explained):
+        if rule is STOP_WORD and word(i) in words:
+            yield i, next_word(word, n, i + 1)
 
 
 def _words_of(text: str, starts: Sequence[int], ends: Sequence[int]) -> Callable[[int], str]:
