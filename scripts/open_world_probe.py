@@ -5,7 +5,9 @@ Run: ``python -m scripts.open_world_probe [--out results]`` (``spacy project run
 The held-out splits come from templates, and a rule can fit its templates.
 ``heldout/probes/`` holds sets of short messages written by hand, each
 with a clearance phrase of its domain (``domain|text`` per line; a message of
-several lines writes each line break as the two characters ``\n``), of two
+several lines writes each line break as the two characters ``\n``; a set
+about dates gives the current time it was written for on a line ``# now:
+<ISO-8601>``), of two
 kinds (``unsafe*.txt``, ``harmless*.txt``):
 
 - ``unsafe``: the message also says that something is wrong,
@@ -24,7 +26,7 @@ import argparse
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBES = ROOT / "heldout" / "probes"
@@ -46,12 +48,16 @@ def kind_of(name: str) -> str:
     return next(kind for kind in KINDS if name.startswith(kind))
 
 
+#: the header line that gives a set's current time: ``# now: 2026-12-05T12:00:00Z``
+_NOW_HEADER = "# now:"
+
+
 def read_set(path: Path) -> List[Tuple[str, str]]:
     """(domain, text) per non-empty line of ``domain|text``, each ``\\n`` of the text a line break;
-    a malformed line is a clear error."""
+    a line starting with "#" is a comment (``set_now``); a malformed line is a clear error."""
     out = []
     for number, line in enumerate(path.read_text(encoding="utf8").splitlines(), 1):
-        if not line.strip():
+        if not line.strip() or line.startswith("#"):
             continue
         domain, sep, text = line.partition("|")
         if not sep or not domain.strip() or not text.strip():
@@ -60,11 +66,27 @@ def read_set(path: Path) -> List[Tuple[str, str]]:
     return out
 
 
-def probe(nlp, rows: List[Tuple[str, str]], name: str) -> Dict:
-    """The decisions on one set, with what a reader of the report needs."""
+def set_now(path: Path) -> Optional[str]:
+    """The current time a set was written for (its ``# now: <ISO-8601>`` line), else None.
+
+    A set about dates ("From the 2019 file", "Negative crossmatch 2026-11-28")
+    means them against a day; without it no date can be told to be today, and
+    every dated clearance escalates."""
+    for line in path.read_text(encoding="utf8").splitlines():
+        if line.startswith(_NOW_HEADER):
+            return line[len(_NOW_HEADER):].strip()
+    return None
+
+
+def probe(nlp, rows: List[Tuple[str, str]], name: str, now: Optional[str] = None) -> Dict:
+    """The decisions on one set, with what a reader of the report needs; each case carries
+    ``now`` when the set gives one (``set_now``)."""
     from semgap_spacy.api import decide_cases
 
     cases = [{"id": f"{name}-{i}", "domain": d, "text": t} for i, (d, t) in enumerate(rows, 1)]
+    if now is not None:
+        for case in cases:
+            case["now"] = now
     decisions = list(decide_cases(nlp, cases))
     counts = Counter(d["decision"] for d in decisions)
     proceeds = [{"id": c["id"], "domain": c["domain"], "text": c["text"]}
@@ -111,7 +133,7 @@ def main(argv=None) -> int:
     files = probe_files(args.probes)
     if not files:
         raise SystemExit(f"{args.probes}: no unsafe*.txt or harmless*.txt")
-    report = {path.stem: probe(nlp, read_set(path), path.stem) for path in files}
+    report = {path.stem: probe(nlp, read_set(path), path.stem, set_now(path)) for path in files}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "open_world_probe.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n",
                                                     encoding="utf8")

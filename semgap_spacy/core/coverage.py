@@ -67,7 +67,8 @@ from .partial import CONNECTORS as PART_CONNECTORS, PARTIAL_COUNT, partial_count
 from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
                         previous_word, statement_of, tag_questions, word_order_questions)
 from .reasons import make_reason
-from .time_conditions import TIME_CONDITION, past_states, past_times, states_to_come, time_conditions
+from .time_conditions import (TIME_CONDITION, other_days, past_states, past_times, states_to_come,
+                              time_conditions)
 from .context import closes_question
 from .approximations import unread_approximations
 from .number_shapes import is_bare_clock, is_impossible_time_or_date, is_time_or_date
@@ -750,7 +751,8 @@ class CoverageRules:
 
     def times(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
               ends: Sequence[int], explained: Sequence[Optional[str]],
-              clearances: Callable[[], Sequence[Tuple[int, int]]]) -> List[Tuple[int, int]]:
+              clearances: Callable[[], Sequence[Tuple[int, int]]], now: Optional[str] = None
+              ) -> List[Tuple[int, int]]:
         """Each time a clearance is set for, each past it is stated for and each state to come it is
         put in (``core.time_conditions``), as token ranges in text order.
 
@@ -764,6 +766,9 @@ class CoverageRules:
             it name a thing ("from 14:05 call"); a stop word may stand after a past ("was also").
         clearances (Callable[[], Sequence[Tuple[int, int]]]): (start, end) tokens of every
             clearance term, asked only when such a word occurs.
+        now (Optional[str]): The case's current time: a date, or a year alone, in the statement
+            of a clearance that states a state counts unless it is the day (the year) of ``now``
+            (``time_conditions.other_days``).
         """
         kinds = reading[1]
         timed = []
@@ -784,7 +789,8 @@ class CoverageRules:
             word, len(keys), [i for i, key in enumerate(keys) if key in ago], self.past_times, self.since_words,
             _is_count)
         days = [self._with_its_hour(word, len(keys), day, explained) for day in days]
-        if not timed and not pasts and not days and not comes:
+        dated = other_days(text, starts, ends, now, lambda i: explained[i] is TERM) if _DIGIT.search(text) else []
+        if not timed and not pasts and not days and not comes and not dated:
             return []
         terms = clearances()
         if not terms:
@@ -822,6 +828,11 @@ class CoverageRules:
                                                      and (not _statement_ends_between(word, day, term)
                                                           or _alone_in_statement(word, len(keys), day)))
                                                  for term in states)]
+        if dated:
+            # a date anywhere in the statement of the state ("From the 2019 file: clear to close")
+            statements = [statement_of(word, len(keys), term[0]) for term in states]
+            found += [day for day in dated if any(first <= day[0] < end for first, end in statements)
+                      and not any(s < day[1] and day[0] < e for s, e in found)]
         return sorted(set(found))
 
     def _with_its_hour(self, word: Callable[[int], str], n: int, day: Tuple[int, int],

@@ -28,6 +28,11 @@ engineers") and a number with a decimal point ("rate up by 0.25"): neither
 is a time as written. Which clause a time must share with a clearance is
 the caller's rule (``coverage.CoverageRules.times``).
 
+A date, or a year alone, that is not the day (the year) of the case's
+``now`` is a time other than now too ("From the 2019 file: clear to close",
+"Negative crossmatch 2026-11-28"): the clearance may have held then and not
+now (``other_days``). Without ``now`` no date can be told to be today.
+
 A clearance stated for the past is one more such time: "N418QX was airworthy",
 "File was clear to close", "Fue aeronavegable" say how things stood, not how
 they stand. es "estaba", "era", fr "était" and de "war" are never neutral
@@ -53,8 +58,9 @@ be loaded" says what for); the same words elsewhere are left alone
 ("Airworthy; crew to be at the gate by 06:00").
 """
 import re
+from datetime import date, datetime
 from functools import lru_cache
-from typing import Callable, Dict, FrozenSet, List, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..lang import generation, packs
 from .textview import token_matches
@@ -115,6 +121,58 @@ def time_conditions(text: str, starts: Sequence[int], ends: Sequence[int],
             continue
         out.append((first, end))
     return out
+
+
+#: a date with its year, or a year alone: "2019-03-02", "2019-03-02T10:00Z", "02/03/2019", "2.3.19",
+#: "2019"; not glued to a word, a code or an amount ("LN-2019", "#2019", "$2019", "2019.5")
+_DATED = re.compile(r"(?<![\w.:/#$€£¥,-])(?:(\d{4})-(\d{1,2})-(\d{1,2})(?:t[\d:.+\-z]*)?"
+                    r"|(\d{1,2})([./])(\d{1,2})\5(\d{4}|\d{2})|((?:19|20)\d{2}))(?![\w/-]|:\S|[.,]\d)",
+                    re.IGNORECASE)
+
+
+def _day(year: int, month: int, day: int) -> Optional[date]:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _is_today(found: "re.Match", today: date) -> bool:
+    """Whether a date of ``_DATED`` is ``today`` (a year alone: its year); a date written day
+    first or month first is today when either way reads so ("12/05/2026" on 5 December)."""
+    if found.group(1):
+        return _day(int(found.group(1)), int(found.group(2)), int(found.group(3))) == today
+    if found.group(8):
+        return int(found.group(8)) == today.year
+    first, second, year = int(found.group(4)), int(found.group(6)), int(found.group(7))
+    year = year + 2000 if len(found.group(7)) == 2 else year
+    return today in (_day(year, second, first), _day(year, first, second))
+
+
+def other_days(text: str, starts: Sequence[int], ends: Sequence[int], now: Optional[str],
+               is_read: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
+    """(first token, end token) of each date, or year alone, that is not the day (the year) of
+    ``now``: "From the 2019 file: clear to close", "Negative crossmatch 2026-11-28". A clearance
+    dated so may have held then and not now, or be set for a day to come; without ``now`` no
+    date can be told to be today, and every one counts. Where it must stand is the caller's
+    rule (``coverage.CoverageRules.times``).
+
+    now (Optional[str]): The case's current time, ISO-8601, its date in its own offset.
+    is_read (Callable[[int], bool]): Whether a token is read already (part of a quantity or a term).
+    RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
+    """
+    today = _today(now)
+    return [(first, end) for found, _, first, end in token_matches(_DATED, text, starts, ends)
+            if not is_read(first) and (today is None or not _is_today(found, today))]
+
+
+def _today(now: Optional[str]) -> Optional[date]:
+    if not isinstance(now, str):
+        return None
+    try:
+        return datetime.fromisoformat(now.replace("Z", "+00:00").replace("z", "+00:00")).date()
+    except ValueError:
+        return None
 
 
 def _stamp(read: str, start: int, end: int) -> bool:

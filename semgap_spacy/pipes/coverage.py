@@ -57,8 +57,8 @@ _NONE_APPLIED: FrozenSet[Tuple[int, int]] = frozenset()
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
 _ARRAY_FROM = 20
 _ROW_ATTRS = [ORTH, IDX, LENGTH]
-_DOMAIN, _CUE_MATCHES, _COVERAGE = (doc_key(name) for name in (
-    "semgap_domain", "semgap_cue_matches", "semgap_coverage"))
+_DOMAIN, _NOW, _CUE_MATCHES, _COVERAGE = (doc_key(name) for name in (
+    "semgap_domain", "semgap_now", "semgap_cue_matches", "semgap_coverage"))
 
 
 class Coverage(SemgapPipe):
@@ -147,7 +147,7 @@ class Coverage(SemgapPipe):
                                partial_counts(text, starts, ends, rules.not_counted, lambda i: explained[i] is TERM,
                                               rules.check_done),
                                rules.times(text, reading, keys, starts, ends, explained,
-                                           lambda: self._clearances(doc)))
+                                           lambda: self._clearances(doc), data.get(_NOW)))
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
         doc.spans[key] = SpanGroup(doc, name=key, spans=_spans(doc, marks))

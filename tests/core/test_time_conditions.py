@@ -2,7 +2,7 @@
 import pytest
 import spacy
 
-from semgap_spacy.core.time_conditions import past_states, past_times, states_to_come, time_conditions
+from semgap_spacy.core.time_conditions import other_days, past_states, past_times, states_to_come, time_conditions
 from semgap_spacy.util.textnorm import fold
 from tests.token_rows import token_rows
 
@@ -187,3 +187,27 @@ def test_a_word_of_two_phrases_reads_as_the_longer(text, found):
     candidates = [i for i, w in enumerate(words) if w in ("night", "before")]
     spans = past_times(words.__getitem__, len(words), candidates, days, _SINCE)
     assert [doc[a:b].text for a, b in spans] == found
+
+
+_NOW = "2026-12-05T10:00:00Z"
+
+
+@pytest.mark.parametrize("text, now, found", [
+    ("From the 2019 file: clear to close", _NOW, ["2019"]),
+    ("From the 2026 file: clear to close", _NOW, []),          # the year of now
+    ("2019: clear to close", _NOW, ["2019"]),
+    ("Negative crossmatch 2026-11-28", _NOW, ["2026-11-28"]),
+    ("Negative crossmatch 2026-12-05", _NOW, []),
+    ("Negative crossmatch 2026-12-05T08:10Z", _NOW, []),
+    ("Negative crossmatch 2026-12-05", "2026-12-06T00:30:00+01:00", ["2026-12-05"]),  # now's own day
+    ("Clear to close 12/05/2026", _NOW, []),                   # month first: today
+    ("Clear to close 05/12/2026", _NOW, []),                   # day first: today
+    ("Clear to close 06/12/2026", _NOW, ["06/12/2026"]),
+    ("Clear to close 5.12.26", _NOW, []),
+    ("From the 2026 file: clear to close", None, ["2026"]),   # without now no date is today
+    ("Airworthy, LN-2019, #2019, $2019, 2019.5", None, []),   # codes, amounts, decimals
+    ("Airworthy at 14:05, 1,2019", None, []),
+])
+def test_a_date_other_than_today(text, now, found):
+    doc, starts, ends = token_rows(text)
+    assert [doc[a:b].text for a, b in other_days(text, starts, ends, now)] == found

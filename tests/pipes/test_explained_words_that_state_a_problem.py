@@ -510,3 +510,37 @@ def test_a_stop_word_is_a_prefix_only_where_it_starts_the_compound(nlp):
                      STOP_WORD if t.text.lower() in ("un", "to", "now") else SHAPE for t in doc]
         coverage.rules.unspell(explained, text, starts, ends)
         assert [t.text for t, rule in zip(doc, explained) if rule is None] == unexplained
+
+
+_NOW = "2026-12-05T10:00:00Z"
+
+
+@pytest.mark.parametrize("domain, text", [
+    ("mortgage", "From the 2019 file: clear to close"),
+    ("mortgage", "Clear to close — from the 2019 file"),
+    ("mortgage", "Del expediente de 2019: listo para el cierre"),
+    ("mortgage", "Aus der Akte von 2019: abschlussbereit"),
+    ("medical_logistics", "Negative crossmatch 2026-11-28"),
+    ("aviation_maintenance", "Apte au vol, dossier du 04/12/2026"),
+    ("mortgage", "2026-12-04 14:05 · LN-9031 · clear to close"),
+])
+def test_a_state_dated_another_day_escalates(decide, domain, text):
+    decision = decide(text, domain, now=_NOW)
+    assert decision["decision"] == "escalate"
+    assert "time_condition" in [r["code"] for r in decision["reasons"]]
+
+
+@pytest.mark.parametrize("domain, text, now", [
+    ("mortgage", "2026-12-05 14:05 · LN-9031 · clear to close", _NOW),   # today's stamp
+    ("mortgage", "From the 2026 file: clear to close", _NOW),
+    ("pharma_qa", "Lot released 2019-03-02", None),    # an act that stands, as "Lot released yesterday"
+    ("mortgage", "Clear to close. Signing 2026-12-07.", _NOW),   # another statement
+    ("aviation_maintenance", "Airworthy, LN-2019", None),
+])
+def test_a_date_of_today_or_of_an_act_proceeds(decide, domain, text, now):
+    assert decide(text, domain, now=now)["decision"] == "proceed"
+
+
+def test_without_now_no_date_is_today(decide):
+    decision = decide("2026-12-05 14:05 · LN-9031 · clear to close", "mortgage")
+    assert decision["decision"] == "escalate"
