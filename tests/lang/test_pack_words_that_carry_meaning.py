@@ -131,6 +131,44 @@ import pytest
     # "since" with no time after it: a change after what the text states (``since_words``)
     ("Cleared to close yesterday, loan package updated since", "mortgage"),
     ("Clear to close, updated since.", "mortgage"),
+    # a negation or a hedge made of stop words alone (cues.json), in each language
+    ("Aircraft anything but airworthy", "aviation_maintenance"),
+    ("All but cleared to close", "mortgage"),
+    ("Flugzeug alles außer lufttüchtig", "aviation_maintenance"),
+    ("Avion tout sauf apte au vol", "aviation_maintenance"),
+    ("El avión todo menos aeronavegable", "aviation_maintenance"),
+    ("Airworthy as is", "aviation_maintenance"),
+    ("Aeronavegable tal cual", "aviation_maintenance"),
+    ("Lufttüchtig, so wie es ist", "aviation_maintenance"),
+    ("Clear to close. That said, wire.", "mortgage"),
+    ("Lot libéré ; cela dit, le dossier.", "pharma_qa"),
+    ("Listo para el cierre; eso sí, el expediente.", "mortgage"),
+    ("Lote liberado mientras tanto", "pharma_qa"),
+    ("Clear to close; meanwhile loan package updated", "mortgage"),
+    ("Lot libéré en attendant", "pharma_qa"),
+    ("Clear to close sometime today", "mortgage"),
+    ("Will have clear to close", "mortgage"),
+    ("We'd be clear to close", "mortgage"),
+    ("We had clear to close", "mortgage"),  # a past state ("had" right before the clearance)
+    ("Podríamos estar listos para el cierre", "mortgage"),
+    ("Clear to close anyhow", "mortgage"),
+    ("Listo para el cierre de cualquier modo", "mortgage"),
+    ("Aeronavegable de alguna manera", "aviation_maintenance"),
+    ("Listo para el cierre siempre que el expediente esté firmado", "mortgage"),
+    ("Lote liberado una vez revisado el expediente", "pharma_qa"),
+    ("Abschlussbereit, solang Akte unterschrieben", "mortgage"),
+    ("Some of the batch released", "pharma_qa"),
+    ("Algunos de los lotes liberados", "pharma_qa"),
+    ("Certains des lots libérés", "pharma_qa"),
+    ("Einige der Chargen freigegeben", "pharma_qa"),
+    ("Clear to close, call me", "mortgage"),
+    ("Airworthy; see me", "aviation_maintenance"),
+    ("Clear to close, anyone", "mortgage"),
+    ("Lot libéré, quelqu'un", "pharma_qa"),
+    ("Avion apte au vol ; retour au hangar", "aviation_maintenance"),
+    ("Le onzième lot libéré", "pharma_qa"),
+    ("Das zehnte Flugzeug lufttüchtig", "aviation_maintenance"),
+    ("Siebentes Flugzeug lufttüchtig", "aviation_maintenance"),
 ])
 def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "escalate"
@@ -179,6 +217,14 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Prueba cruzada negativa. Gracias por hacer el envío", "medical_logistics"),
     ("Lufttüchtig. Danke, viel zu tun heute", "aviation_maintenance"),
     ("Lot libéré. Merci pour le retour", "pharma_qa"),
+    ("Lot libéré, merci pour le retour", "pharma_qa"),  # feedback, not "sent back"
+    ("Está listo para el cierre", "mortgage"),
+    ("We have clear to close", "mortgage"),
+    ("We had cleared to close the file", "mortgage"),  # a participle: an act that stands
+    ("Clear to close, thanks everyone", "mortgage"),
+    ("Thanks so much, lot released", "pharma_qa"),
+    ("Airworthy as per logbook", "aviation_maintenance"),
+    ("Listo para el cierre; expediente firmado", "mortgage"),
 ])
 def test_the_words_around_them_still_proceed(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
