@@ -461,6 +461,9 @@ class CoverageRules:
         self.check_participles = frozenset(_fold(w) for pack in packs for w in pack.check_participles)
         self.progress_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.progress_auxiliaries)
         self.part_prepositions = frozenset(_fold(w) for pack in packs for w in pack.part_prepositions)
+        self.purpose_prepositions = frozenset(_fold(w) for pack in packs for w in pack.purpose_prepositions)
+        self.purpose_articles = frozenset(_fold(w) for pack in packs if pack.purpose_prepositions
+                                          for w in pack.signed_articles)
         self.clearance_verbs = frozenset(_fold(w) for pack in packs for w in pack.clearance_verbs)
         self.conjunctions = frozenset(_fold(w) for pack in packs for w in pack.list_conjunctions)
         # where a clause break may begin in a word, asked only of words of the BREAK kind
@@ -554,6 +557,7 @@ class CoverageRules:
                                                            folded in self.part_words or folded in self.step_words
                                                            or folded in self.spelled_ordinals
                                                            or folded in self.since_words
+                                                           or folded in self.purpose_prepositions
                                                            or folded in self.condition_prepositions
                                                            or folded in self._approximation_keys
                                                            or folded in self.check_verbs
@@ -1314,6 +1318,36 @@ class CoverageRules:
         word = _words_of(text, starts, ends)
         for i, after in list(_stop_words_in(explained, word, self.since_words)):
             if after >= len(explained) or _ends_clause(word(after)):
+                explained[i] = None
+        return explained
+
+    def unread_purposes(self, explained: List[Optional[str]], text: str, reading: WordReading,
+                        keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int],
+                        clearances: Callable[[], Sequence[Tuple[int, int]]]) -> List[Optional[str]]:
+        """Rule 3 does not explain a word of a pack's ``purpose_prepositions`` ("for", "para",
+        "pour") right before a clearance's term, an article at most between: "Ready for clear to
+        close", "File sent for CTC", "Dossier envoyé pour autorisé à clôturer" name the clearance
+        as the goal of a step, not as given. After the term the word gives its scope ("Clear to
+        close for file 2207") and stays a stop word.
+
+        explained (List[Optional[str]]): The rule per token, changed here.
+        clearances (Callable[[], Sequence[Tuple[int, int]]]): (start, end) tokens of every
+            clearance term, asked only when such a word occurs.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        if not self.purpose_prepositions or reading[1][PART].isdisjoint(keys):
+            return explained
+        word = _words_of(text, starts, ends)
+        n = len(explained)
+        found = [i for i in range(n) if explained[i] is STOP_WORD and word(i) in self.purpose_prepositions]
+        if not found:
+            return explained
+        firsts = {start for start, _ in clearances()}
+        for i in found:
+            j = next_word(word, n, i + 1)
+            if j < n and j not in firsts and explained[j] is STOP_WORD and word(j) in self.purpose_articles:
+                j = next_word(word, n, j + 1)  # "sent for the CTC"
+            if j in firsts:
                 explained[i] = None
         return explained
 

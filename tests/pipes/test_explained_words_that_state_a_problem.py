@@ -544,3 +544,27 @@ def test_a_date_of_today_or_of_an_act_proceeds(decide, domain, text, now):
 def test_without_now_no_date_is_today(decide):
     decision = decide("2026-12-05 14:05 · LN-9031 · clear to close", "mortgage")
     assert decision["decision"] == "escalate"
+
+
+@pytest.mark.parametrize("domain, text", [
+    ("mortgage", "Ready for clear to close"),
+    ("mortgage", "File sent for clear to close"),
+    ("mortgage", "Docs sent for CTC"),
+    ("mortgage", "Docs sent for the CTC"),
+    ("mortgage", "Expediente enviado para listo para el cierre"),
+    ("mortgage", "Dossier envoyé pour autorisé à clôturer"),
+])
+def test_a_clearance_named_as_a_goal_escalates(decide, domain, text):
+    decision = decide(text, domain)
+    assert decision["decision"] == "escalate"
+    assert "unexplained_content" in [r["code"] for r in decision["reasons"]]
+
+
+@pytest.mark.parametrize("domain, text", [
+    ("mortgage", "Clear to close for file 2207"),   # after the term: its scope
+    ("mortgage", "Ready: clear to close"),
+    ("mortgage", "Listo para el cierre"),            # the term's own "para"
+    ("pharma_qa", "Batch released for shipment"),
+])
+def test_a_preposition_after_the_clearance_still_proceeds(decide, domain, text):
+    assert decide(text, domain)["decision"] == "proceed"
