@@ -8,14 +8,23 @@ answer no, nothing or not applicable, and the clearance's words alone read
 as a yes. Such a value is left unexplained, so the clause escalates with it
 quoted. A value with a digit ("Clear to close: LN-20417") or a symbol
 ("Batch released: ✅") names a thing or a mark, and rule 5 still explains it.
+Forms write the mark between a field and its value in other ways too: "=",
+a dash, an arrow, a bar ("Clear to close = N", "Lote liberado → N"), or the
+value in brackets right after the field ("Lufttüchtig (N)"); each is read
+as the colon is.
 """
 import unicodedata
-from bisect import bisect_left
 from typing import Any, List, Sequence
 
 #: punctuation that ends the value (and its clause): "Clear to close: N, thanks"
 _ENDS = frozenset(",;.!?")
 _DASHES = frozenset("-–—―‒")
+#: what stands between a field and its value in a form or a status line, a token of its own
+VALUE_MARKS = frozenset({":", "=", "-", "–", "—", "→", "->", "=>", "⇒", "|"})
+#: a value in brackets right after its field: "Lufttüchtig (N)"
+_OPEN, _CLOSE = "(", ")"
+#: the first character of each mark, to find the candidates with ``str.find``
+_FIRSTS = frozenset(mark[0] for mark in VALUE_MARKS | {_OPEN})
 
 
 def _answers(token: str) -> bool:
@@ -31,24 +40,32 @@ def _plain(token: str) -> bool:
 
 def unread_colon_values(explained: List[Any], text: str, starts: Sequence[int], ends: Sequence[int],
                         term: Any, shape: Any) -> List[Any]:
-    """Leave unexplained, in place, the value after a colon that follows a term, when rule 5
-    alone explained it and it reads as an answer (see the module docstring).
+    """Leave unexplained, in place, the value after a colon (or another value mark, or in
+    brackets) that follows a term, when rule 5 alone explained it and it reads as an answer
+    (see the module docstring).
 
     explained (List[Any]): The rule per token; term, shape: rules 1 and 5.
     text (str): The text; starts, ends: the tokens' character offsets.
     RETURNS (List[Any]): ``explained``.
     """
     n = len(explained)
-    at = text.find(":")
-    while at != -1:  # only the colons are looked at: most texts have none, or a clock's
-        i, colon = bisect_left(starts, at), at
-        at = text.find(":", at + 1)
-        if not 0 < i < n - 1 or starts[i] != colon or ends[i] != colon + 1 or explained[i - 1] is not term:
-            continue  # not a colon token of its own ("14:20"), or not right after a term
+    if not any(ch in text for ch in _FIRSTS):  # most texts have no mark at all
+        return explained
+    for i in range(1, n - 1):
+        if explained[i - 1] is not term or explained[i] is term:
+            continue
+        mark = text[starts[i]:ends[i]]
+        bracket = mark == _OPEN
+        if not bracket and mark not in VALUE_MARKS:
+            continue  # not a mark of its own right after a term ("14:20", "LN-20417")
         j = i + 1
         while j < n and explained[j] is shape and text[starts[j]:ends[j]] not in _ENDS \
-                and _plain(text[starts[j]:ends[j]]):
+                and _plain(text[starts[j]:ends[j]]) and not (bracket and text[starts[j]:ends[j]] == _CLOSE):
             j += 1
+        if bracket and (j >= n or text[starts[j]:ends[j]] != _CLOSE):
+            continue  # a bracket that does not close on the value: no value of the field
+        if not bracket and j < n and j > i + 1 and starts[j] == ends[j - 1] and explained[j] is shape:
+            continue  # the letters start an identifier glued to what follows ("— F-GK31")
         if any(_answers(text[starts[k]:ends[k]]) for k in range(i + 1, j)):
             explained[i + 1:j] = [None] * (j - i - 1)
     return explained

@@ -63,6 +63,7 @@ from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO,
 from ..util.caches import IndexedCache
 from ..util.textnorm import exact, fold
 from .clauses import ClauseRule, clause_rule, list_end, same_breaks, segment
+from .colon_values import VALUE_MARKS
 from .questions import next_word, previous_word
 from .textview import read_token, read_word
 
@@ -562,8 +563,9 @@ def key_word(form: Tuple[str, ...]) -> str:
     return max(reversed(form), key=len)
 
 
-#: what stands between a target and its value ("Open write-ups: 0", "open_defects=0")
-_VALUE_MARKS = frozenset({":", "="})
+#: what stands between a target and its value ("Open write-ups: 0", "open_defects=0",
+#: "Airworthy - 0", "Airworthy (0)"): the marks a form writes (``colon_values.VALUE_MARKS``)
+_VALUE_MARKS = VALUE_MARKS | {"("}
 
 
 def _zero_count(rows: TokenRows, start: int, end: int) -> List[Tuple[int, int, int]]:

@@ -214,6 +214,9 @@ def test_the_cue_sets_of_a_profile_must_agree_on_its_switches():
     ("Open write-ups: 0", "Open write-ups", True),
     ("Defectos abiertos: 0 · Despacho: OK", "Defectos abiertos", True),
     ("open_defects = 0", "open_defects", True),
+    ("Open write-ups - 0", "Open write-ups", True),  # the other marks of a form (``colon_values``)
+    ("Open write-ups (0)", "Open write-ups", True),
+    ("Open write-ups → 0", "Open write-ups", True),
     ("Open write-ups: \uff10", "Open write-ups", True),  # a full-width zero reads "0"
     # the zero of another number, or a value that goes on, counts no none
     ("Open write-ups: 0.5", "Open write-ups", False),

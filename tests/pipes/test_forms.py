@@ -25,6 +25,12 @@ def test_an_empty_checkbox_negates_its_item(decide, text, domain):
     ("CTC: —", "mortgage", ["—"]),
     ("XM neg: N/A", "medical_logistics", ["N", "/", "A"]),  # "A" (es "a") a letter of it
     ("Lote liberado: N/A", "pharma_qa", ["N", "/", "A"]),
+    # the other marks a form writes between a field and its value, and a value in brackets
+    ("Clear to close = N", "mortgage", ["N"]),
+    ("Clear to close - N", "mortgage", ["N"]),
+    ("Lote liberado → N", "pharma_qa", ["N"]),
+    ("Clear to close | N", "mortgage", ["N"]),
+    ("Lufttüchtig (N)", "aviation_maintenance", ["N"]),
 ])
 def test_an_answer_after_a_terms_colon_is_not_explained_by_its_shape(decide, text, domain, words):
     decision = decide(text, domain=domain)
@@ -38,6 +44,10 @@ def test_an_answer_after_a_terms_colon_is_not_explained_by_its_shape(decide, tex
     ("Clear to close: LN-20417", "mortgage"),  # a value with a digit names a thing
     ("Batch released: ✅", "pharma_qa"),  # a symbol is a mark
     ("Crossmatch: negative", "medical_logistics"),
+    ("Clear to close - Y", "mortgage"),  # "y" is a stop word, no shape
+    ("[X] Apte au vol — F-GK31", "aviation_maintenance"),  # the letters start an identifier
+    ("Clear to close: F-GK31", "mortgage"),
+    ("Lot released (QP)", "pharma_qa"),
 ])
 def test_a_checked_box_an_identifier_or_a_mark_after_the_colon_still_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
