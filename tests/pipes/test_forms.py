@@ -14,6 +14,11 @@ def _codes(decision):
     ("- [ ] crossmatch negative", "medical_logistics"),
     ("[  ] Airworthy", "aviation_maintenance"),
     ("☐ Batch released", "pharma_qa"),
+    ("▢ Airworthy", "aviation_maintenance"),  # every empty box or radio button, as "☐"
+    ("○ Airworthy", "aviation_maintenance"),
+    ("( ) Clear to close", "mortgage"),
+    ("☓ Lot released", "pharma_qa"),  # a cross
+    ("Negative crossmatch 🆖", "medical_logistics"),  # "no good"
 ])
 def test_an_empty_checkbox_negates_its_item(decide, text, domain):
     decision = decide(text, domain=domain)
@@ -66,3 +71,22 @@ def test_only_a_colon_right_after_a_term_opens_a_value():
     assert unread_colon_values(list(explained), text, starts, ends, "term", "shape") == explained
     after_term = ["term", "shape", "shape", None, "term", "term", "term"]
     assert unread_colon_values(list(after_term), text, starts, ends, "term", "shape")[2] is None
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Lufttüchtig 🟠", "aviation_maintenance"),
+    ("Clear to close 🟨", "mortgage"),
+    ("Batch released 🔶", "pharma_qa"),
+])
+def test_an_amber_status_hedges(decide, text, domain):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate" and "clearance_hedged" in _codes(decision)
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("■ Clear to close", "mortgage"),  # a bullet: a filled square
+    ("☑ Clear to close", "mortgage"),
+    ("Lufttüchtig 🟢", "aviation_maintenance"),
+])
+def test_a_bullet_a_checked_box_and_a_green_status_still_proceed(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "proceed"
