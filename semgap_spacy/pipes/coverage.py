@@ -40,6 +40,7 @@ from ..core.colon_values import unread_colon_values
 from ..core.coverage import NAME_SOURCES, NER_LABELS, SHAPE, TERM, CoverageRules, findings
 from ..core.number_shapes import unread_zoned_clocks
 from ..core.partial import partial_counts
+from ..core.placeholders import unread_placeholders
 from ..core.quoted_terms import unread_quoted_terms
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import generation, languages as languages_available, union
@@ -115,6 +116,7 @@ class Coverage(SemgapPipe):
                                                       starts, ends, domain), text, starts, ends)
         unread_colon_values(explained, text, starts, ends, TERM, SHAPE)
         unread_quoted_terms(explained, text, starts, ends, TERM)
+        unread_placeholders(explained, text, starts, ends)
         unread_zoned_clocks(explained, text, starts, ends, SHAPE)
         rules.unread_approximations(explained, text, reading, keys, starts, ends)
         rules.unexplain_parts(explained, text, reading, keys, starts, ends)

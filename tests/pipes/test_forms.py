@@ -90,3 +90,29 @@ def test_an_amber_status_hedges(decide, text, domain):
 ])
 def test_a_bullet_a_checked_box_and_a_green_status_still_proceed(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+@pytest.mark.parametrize("text, domain, words", [
+    ("Clear to close for [BORROWER]", "mortgage", ["[", "BORROWER", "]"]),
+    ("Clear to close for $NAME", "mortgage", ["$", "NAME"]),
+    ("Negative crossmatch for <recipient>", "medical_logistics", ["<", "recipient", ">"]),
+    ("Listo para el cierre: expediente ____", "mortgage", ["_"]),
+    ("Clear to close for %BORROWER_NAME%", "mortgage", ["%", "BORROWER_NAME%"]),
+    ("Hi [NAME],\nclear to close", "mortgage", ["[", "NAME", "]"]),
+])
+def test_a_template_blank_left_unfilled_is_not_explained(decide, text, domain, words):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate"
+    reason = next(r for r in decision["reasons"] if r["code"] == "unexplained_content")
+    assert reason["words"] == words
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Clear to close, $412,000", "mortgage"),          # an amount
+    ("Clear to close <jane.doe@example.com>", "mortgage"),  # an address
+    ("Clear to close [LN-2207]", "mortgage"),           # an identifier in brackets
+    ("[X] Clear to close", "mortgage"),
+    ("[UPDATE] Clear to close", "mortgage"),            # a tag that opens its line
+])
+def test_amounts_addresses_identifiers_and_tags_are_no_blanks(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "proceed"
