@@ -42,6 +42,7 @@ from ..core.number_shapes import unread_zoned_clocks
 from ..core.partial import partial_counts
 from ..core.placeholders import unread_placeholders
 from ..core.quoted_terms import unread_quoted_terms
+from ..core.subject_lines import unread_subject_lines
 from ..core.vocabulary import build_vocabulary, form_index_for
 from ..lang import generation, languages as languages_available, union
 from ..lang.cues import HEDGE, NEGATION, QUESTION
@@ -117,6 +118,7 @@ class Coverage(SemgapPipe):
         unread_colon_values(explained, text, starts, ends, TERM, SHAPE)
         unread_quoted_terms(explained, text, starts, ends, TERM)
         unread_placeholders(explained, text, starts, ends)
+        unread_subject_lines(explained, text, starts, ends, lambda: self._clearances(doc))
         unread_zoned_clocks(explained, text, starts, ends, SHAPE)
         rules.unread_approximations(explained, text, reading, keys, starts, ends)
         rules.unexplain_parts(explained, text, reading, keys, starts, ends)

@@ -116,3 +116,24 @@ def test_a_template_blank_left_unfilled_is_not_explained(decide, text, domain, w
 ])
 def test_amounts_addresses_identifiers_and_tags_are_no_blanks(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Re: clear to close", "mortgage"),
+    ("RE: Lot released", "pharma_qa"),
+    ("AW: Lufttüchtig", "aviation_maintenance"),
+    ("RE: RE: Listo para el cierre", "mortgage"),
+    ("Fwd: negative crossmatch\n\nSee below", "medical_logistics"),
+])
+def test_a_clearance_only_in_a_subject_line_escalates(decide, text, domain):
+    decision = decide(text, domain=domain)
+    assert decision["decision"] == "escalate" and "unexplained_content" in _codes(decision)
+
+
+@pytest.mark.parametrize("text, domain", [
+    ("Re: file 2207\nClear to close issued", "mortgage"),  # the body states it
+    ("RE: lot 42\nLot released", "pharma_qa"),
+    ("Update: clear to close", "mortgage"),
+])
+def test_a_clearance_the_body_states_still_proceeds(decide, text, domain):
+    assert decide(text, domain=domain)["decision"] == "proceed"
