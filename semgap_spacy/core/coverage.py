@@ -558,6 +558,7 @@ class CoverageRules:
                                                            or folded in self.spelled_ordinals
                                                            or folded in self.since_words
                                                            or folded in self.purpose_prepositions
+                                                           or folded in self.request_words
                                                            or folded in self.condition_prepositions
                                                            or folded in self._approximation_keys
                                                            or folded in self.check_verbs
@@ -1348,6 +1349,34 @@ class CoverageRules:
             if j < n and j not in firsts and explained[j] is STOP_WORD and word(j) in self.purpose_articles:
                 j = next_word(word, n, j + 1)  # "sent for the CTC"
             if j in firsts:
+                explained[i] = None
+        return explained
+
+    def unread_requests(self, explained: List[Optional[str]], text: str, reading: WordReading,
+                        keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int],
+                        clearances: Callable[[], Sequence[Tuple[int, int]]]) -> List[Optional[str]]:
+        """A word of a pack's ``request_words`` ("please", "pls", "bitte", "por favor") in the
+        clause of a clearance's term is unexplained: "Please clear to close", "CTC for file 2207
+        please" ask for the clearance, they do not give it. In another clause it asks for
+        something else ("Cleared to close, please fund") and stays what its rule says; a word
+        that also thanks (fr "merci", ``sign_off_thanks``) is read as thanks ("lot libéré 👍
+        merci").
+
+        explained (List[Optional[str]]): The rule per token, changed here.
+        clearances (Callable[[], Sequence[Tuple[int, int]]]): (start, end) tokens of every
+            clearance term, asked only when such a word occurs.
+        RETURNS (List[Optional[str]]): ``explained``.
+        """
+        if not self.request_words or reading[1][PART].isdisjoint(keys):
+            return explained
+        word = _words_of(text, starts, ends)
+        found = [i for i in range(len(explained)) if explained[i] is not None and explained[i] is not TERM
+                 and word(i) in self.request_words and (word(i),) not in self.sign_off_thanks]
+        if not found:
+            return explained
+        terms = clearances()
+        for i in found:
+            if any(self._one_clause(text, starts, ends, (i, i + 1), term) for term in terms):
                 explained[i] = None
         return explained
 

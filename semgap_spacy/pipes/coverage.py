@@ -128,6 +128,7 @@ class Coverage(SemgapPipe):
         spelled = rules.unread_spelled_ordinals(explained, text, reading, keys, starts, ends)
         rules.unread_since_ends(explained, text, reading, keys, starts, ends)
         rules.unread_purposes(explained, text, reading, keys, starts, ends, lambda: self._clearances(doc))
+        rules.unread_requests(explained, text, reading, keys, starts, ends, lambda: self._clearances(doc))
         if None in explained:
             rules.explain_after(explained, text, starts, ends)
             rules.explain_ordinals(explained, text, starts, ends, spelled)

@@ -568,3 +568,24 @@ def test_a_clearance_named_as_a_goal_escalates(decide, domain, text):
 ])
 def test_a_preposition_after_the_clearance_still_proceeds(decide, domain, text):
     assert decide(text, domain)["decision"] == "proceed"
+
+
+@pytest.mark.parametrize("domain, text", [
+    ("mortgage", "Please clear to close"),
+    ("mortgage", "CTC for file 2207 please"),
+    ("mortgage", "Abschlussbereit bitte"),
+    ("aviation_maintenance", "airworthy pls see the work order"),  # the price: one clause with the request
+])
+def test_a_clearance_asked_for_escalates(decide, domain, text):
+    decision = decide(text, domain)
+    assert decision["decision"] == "escalate"
+    assert "unexplained_content" in [r["code"] for r in decision["reasons"]]
+
+
+@pytest.mark.parametrize("domain, text", [
+    ("mortgage", "Cleared to close, please fund"),   # the request is a clause of its own
+    ("mortgage", "Clear to close. Please fund today."),
+    ("pharma_qa", "lot libéré 👍 merci"),             # "merci" thanks
+])
+def test_a_request_in_another_clause_or_thanks_still_proceeds(decide, domain, text):
+    assert decide(text, domain)["decision"] == "proceed"
