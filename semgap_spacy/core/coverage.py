@@ -1621,8 +1621,10 @@ class CoverageRules:
             path = _URL_PATH.match(text).group(1)
             return any(self._word_rule(part, rules) is None for part in _PATH_WORDS.findall(_no_numerals(path))
                        if part.lower() not in _FILE_TYPES)
-        return any(self._word_rule(part, rules) is None for part in _WORD_RUNS.findall(_no_numerals(text))
-                   if part != text)
+        plain = _no_numerals(text)
+        return any(self._word_rule(part, rules) is None for part in _WORD_RUNS.findall(plain) if part != text) or any(
+            _fold(part) in _short_words() and self._word_rule(part, rules) is None
+            for part in _SHORT_RUNS.findall(plain) if part != text)
 
 
 @lru_cache(maxsize=1)
@@ -1738,6 +1740,23 @@ def _no_numerals(text: str) -> str:
 #: ``_no_numerals``)
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
 _WORD_RUNS = re.compile(r"[^\W\d_]{5,}")
+#: a run of three or four letters in an identifier, which names a word only when it is one
+_SHORT_RUNS = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,4}(?![^\W\d_])")
+
+
+@lru_cache(maxsize=1)
+def _short_words() -> FrozenSet[str]:
+    """Words of three or four letters that an identifier may spell and that say something by
+    themselves ("TBD-1", "LOT-NOT-2"): every pack's negation and hedge
+    cue words and never-neutral words. A dictionary would not do: codes are words as often as
+    not ("REC-0093" record, "DON-4410" donor)."""
+    words = set()
+    for pack in language_packs().values():
+        for record in pack.cues.records:
+            if record.category in (NEGATION, HEDGE) and " " not in record.cue.strip():
+                words.add(_fold(record.cue))
+    words.update(_fold(w) for w in never_neutral_words())
+    return frozenset(w for w in words if 3 <= len(w) <= 4)
 #: what follows a URL's host, and the words in it
 _URL_PATH = re.compile(r"^(?:https?://|www\.)[^/?#]*(.*)$", re.IGNORECASE)
 _PATH_WORDS = re.compile(r"[^\W\d_]{3,}")

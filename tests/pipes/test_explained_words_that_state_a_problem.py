@@ -589,3 +589,14 @@ def test_a_clearance_asked_for_escalates(decide, domain, text):
 ])
 def test_a_request_in_another_clause_or_thanks_still_proceeds(decide, domain, text):
     assert decide(text, domain)["decision"] == "proceed"
+
+
+@pytest.mark.parametrize("domain, text, ok", [
+    ("mortgage", "Clear to close, TBD-1", False),       # a hedge cue spelled in a code
+    ("pharma_qa", "Lot released LOT-NOT-2", False),     # a never-neutral word
+    ("medical_logistics", "Negative crossmatch DON-4410", True),  # a code that is a word as well
+    ("mortgage", "Clear to close, REC-0093", True),
+    ("pharma_qa", "Lot released (LOT-42)", True),
+])
+def test_a_short_word_spelled_in_an_identifier_is_read_when_it_says_something(decide, domain, text, ok):
+    assert decide(text, domain)["decision"] == ("proceed" if ok else "escalate")
