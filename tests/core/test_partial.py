@@ -94,6 +94,11 @@ def test_anything_else_is_no_part(text):
     ("2 of 5 lots released.", "pharma_qa"),
     ("Clear to close; 1 of 2 borrowers signed.", "mortgage"),
     ("Negative crossmatch with 2 of 3 samples.", "medical_logistics"),
+    ("Lot released 2 / 3", "pharma_qa"),              # spaces around the slash
+    ("Abschlussbereit 2 / 3", "mortgage"),
+    ("Airworthy: 2 (of 3)", "aviation_maintenance"),  # the whole in brackets
+    ("Lote liberado: 2 (de 5)", "pharma_qa"),
+    ("Lots released: 2 (total 5)", "pharma_qa"),
 ])
 def test_a_clearance_with_a_part_of_a_count_escalates(nlp, decide, text, domain):
     decision = decide(text, domain=domain)
@@ -108,6 +113,8 @@ def test_a_clearance_with_a_part_of_a_count_escalates(nlp, decide, text, domain)
 @pytest.mark.parametrize("text, domain", [
     ("Lot released; 5 of 5 shipments.", "pharma_qa"),
     ("Negative crossmatch; 3 of 3 samples.", "medical_logistics"),
+    ("Lot released 3 / 3", "pharma_qa"),
+    ("Lots released: 5 (total 5)", "pharma_qa"),
 ])
 def test_a_whole_count_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
