@@ -162,18 +162,31 @@ def dictionary_words() -> FrozenSet[str]:
 
 
 def is_neutral_shape(text: str) -> bool:
-    """Rule 5: a digit anywhere, an e-mail, URL, @mention or #tag, only symbols/punctuation, or an initial."""
+    """Rule 5: a digit anywhere, an e-mail, URL, @mention or #tag, only symbols/punctuation, or an initial.
+
+    Not a number the readers cannot read as written: digits of another script than the Latin
+    ("١٢", "१२": the quantity, number and identifier readers read 0-9; full-width digits read as
+    0-9), a decimal with no digit before its mark (".48", ",5"), or digits mixed with letters
+    that look like them ("1O", "4О", "l2")."""
     if not text or text.isspace():
         return True
+    if _UNREAD_NUMBER.match(text) or _LOOK_ALIKE_DIGITS.fullmatch(text):
+        return False
     for ch in text:
         if ch.isdigit():
-            return True
+            return ch < "\x80" or unicodedata.normalize("NFKC", ch) < "\x80"
     if _INITIAL.match(text) and text[0].isupper():
         return True
     if _HANDLE.match(text) or _EMAIL.match(text) or _URL.match(text):
         return True
     return all((unicodedata.category(ch)[0] in "PSZ" and not _letter_symbol(ch))
                or unicodedata.category(ch) in ("Cf", "Mn") for ch in text)
+
+
+#: a decimal with no digit before its mark (".48", ",5 °C")
+_UNREAD_NUMBER = re.compile(r"[.,][0-9]")
+#: digits with a letter that looks like one: "1O", "4О" (Cyrillic), "l2", "I2", "1l0"; not "10l", "2o"
+_LOOK_ALIKE_DIGITS = re.compile(r"(?=.*[0-9])(?=.*[OОоlI])(?:[lI](?=[0-9OОо])|[0-9OОо]|(?<=[0-9OОо])[lI](?=[0-9OОо]))+")
 
 
 @lru_cache(maxsize=4096)

@@ -12,9 +12,11 @@ from typing import List, Optional, Sequence
 
 from .textview import token_matches
 
-# A number standing alone ("12", "-4", "0.55", "(30)"): not glued to a word, a sign of money, a
-# clock time or a code ("#4821", "$1,250", "14:00", "555-0199", "LOT-42" are names or times).
-PLAIN_NUMBER = re.compile(r"(?<![^\s(\[])[-+−–]?[0-9]+(?:[.,][0-9]+)*(?=[\s)\],;!?]|[.:](?:\s|$)|$)")
+# A number standing alone ("12", "-4", "0.55", "(30)", '"48"', "«48»", "48…", "48*"): not glued to a
+# word, a sign of money, a clock time or a code ("#4821", "$1,250", "14:00", "555-0199", "LOT-42" are
+# names or times).
+PLAIN_NUMBER = re.compile(r"(?<![^\s(\[\"“„«‘'])[-+−–]?[0-9]+(?:[.,][0-9]+)*"
+                          r"(?=[\s)\],;!?\"”»’'…*]|[.:](?:\s|$)|$)")
 
 # A clock time or a date ("02:00", "14h30", "2026-01-02", "02/01/2026"); "10:30 h" is a time too.
 TIME_OR_DATE = re.compile(r"(?<![\w.:/-])(?:[0-9]{1,2}[:h][0-9]{2}(?::[0-9]{2})?|[0-9]{4}-[0-9]{2}-[0-9]{2}"

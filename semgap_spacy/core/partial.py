@@ -79,14 +79,15 @@ _WORDED_SUR = re.compile(r"(?<![\w.,/:-])([^\W_]+)\s+(?:[^\W\d_]+\s+){2}sur\s+" 
 
 #: "N/M" and the word after it ("3/4 wheels", "¾ wheels", which the reading makes "3⁄4"), on the reading;
 #: not a part of a longer date or code
-_SLASH_COUNT = re.compile(r"(?<![\w.,/⁄:-])([1-9]\d{0,2}) ?[/⁄] ?([1-9]\d{0,2})(?![\w/⁄:-]|[.,]\d)\s+([^\W\d_][\w'’-]*)")
+_SLASH_COUNT = re.compile(r"(?<![\w.,/⁄∕:-])([1-9]\d{0,2}) ?[/⁄∕] ?([1-9]\d{0,2})(?![\w/⁄∕:-]|[.,]\d)\s+([^\W\d_][\w'’-]*)")
 
 
 #: "N/M" that ends its clause: the text, a closing bracket or a clause's mark after it
-_SLASH_ENDING = re.compile(r"(?<![\w.,/⁄:-])([1-9]\d?) ?[/⁄] ?([1-9]\d?)(?=\s*[)\]]?\s*(?:[,;.!?]|$))", re.MULTILINE)
-#: a count whose whole is in brackets after the part: "2 (of 3)", "2 (de 5)", "2 (total 5)"
-_BRACKETED = re.compile(r"(?<![\w.,/:-])(\d{1,4})\s*\(\s*(?:of|out\s+of|de|sur|von|aus|total|en\s+total|au\s+total"
-                        r"|insgesamt|gesamt)\s+(\d{1,4})\s*\)", re.IGNORECASE)
+_SLASH_ENDING = re.compile(r"(?<![\w.,/⁄∕:-])([1-9]\d?) ?[/⁄∕] ?([1-9]\d?)(?=\s*[)\]]?\s*(?:[,;.!?]|$))", re.MULTILINE)
+#: a count whose whole is in brackets after the part ("2 (of 3)", "2 (de 5)", "2 (total 5)"), or
+#: joined by hyphens ("3-of-5")
+_BRACKETED = re.compile(r"(?<![\w.,/:-])(\d{1,4})(?:\s*\(\s*(?:of|out\s+of|de|sur|von|aus|total|en\s+total|au\s+total"
+                        r"|insgesamt|gesamt)\s+(\d{1,4})\s*\)|-(?:of|de|sur|von|aus)-(\d{1,4})(?![\w.,/:-]))", re.IGNORECASE)
 #: the largest whole of a count ``_SLASH_ENDING`` reads, and the brackets it may stand in
 _SMALL_WHOLE = 12
 _OPENING = frozenset({"(", "["})
@@ -187,9 +188,9 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int],
     # a slash in ASCII, or any other text, whose reading may hold one ("３／４", "¾")
     out = (_slash_counts(text, starts, ends, not_counted, is_term, done)
            if not_counted and ("/" in text or not text.isascii()) else [])
-    if "(" in text:
+    if "(" in text or "-" in text:
         out += [(first, end) for found, _, first, end in token_matches(_BRACKETED, text, starts, ends)
-                if 0 <= int(found.group(1)) < int(found.group(2))]
+                if 0 <= int(found.group(1)) < int(found.group(2) or found.group(3))]
     if CONNECTORS.isdisjoint(_read_words(text)):
         return sorted(set(out))
     out += [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)

@@ -47,9 +47,11 @@ _quantity = TextQuantity._make
 SPACE = r"[ \t\u00a0\u202f]"
 # An en dash or figure dash glued to a number after a space ("–5 °C") is a minus sign as a
 # person reads it; between two numbers ("2–8 °C") it joins a range instead.
-_SIGNS = "-−‐–‒+"
-_MINUS_SIGNS = "-−‐–‒"
-_GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of something else
+_SIGNS = "-−‐–‒➖˗+"
+_MINUS_SIGNS = "-−‐–‒➖˗"  # the heavy minus emoji and the modifier minus read as a minus too
+# a number glued to these (or to a letter/digit) is part of something else; an apostrophe groups
+# thousands ("1'500 min"), a fraction slash joins a fraction ("9½" reads "91⁄2")
+_GLUE = "_.,'’ʼ⁄"
 # Scanning starts at digits: a pattern that starts with a character class lets
 # the regex engine skip ahead in C, which matters since most text has no
 # quantity. Everything else is checked around each number run.
@@ -71,7 +73,7 @@ _ISO_RE = re.compile(ISO_DURATION_PATTERN + r"(?![\w])")
 
 
 #: signs that make a number a bound rather than a value (">24 h", "≤ 8 °C", "~30 min")
-_COMPARATORS = frozenset("<>≤≥≦≧≈~")
+_COMPARATORS = frozenset("<>≤≥≦≧≈~⩽⩾≲≳≼≽⪅⪆⪕⪖≶≷")
 _SPACES = frozenset(" \t\u00a0\u202f")  # the characters of ``SPACE``
 #: the problem of a quantity written as a bound
 QUANTITY_BOUND = "quantity_bound"
@@ -79,18 +81,26 @@ QUANTITY_BOUND = "quantity_bound"
 QUANTITY_UNSPLIT = "quantity_unsplit"
 
 
+#: what says a value goes on past the one written, right after it: "24h+", "43 % and up",
+#: "8 °C ↑", "24 h y más", "24 h et plus", "24 h und mehr"
+_OPEN_END = re.compile(r"(?:\+|[ \t\u00a0\u202f]*(?:[↑⬆⤴⇡📈]|(?:and|&|y|et|und)[ \t]+(?:up|above|over|higher|más|mas"
+                       r"|plus|mehr|darüber|höher)\b))", re.IGNORECASE)
+
+
 def is_bound(text: str, start: int, end: int) -> bool:
     """Whether the quantity at [start, end) follows a comparison sign (spaces between
-    allowed) or has a plus glued to its end: "> 24 h" and "24h+" say more than 24 h,
-    which no contract can check. An arrow ("->", "=>") points at a value, and a doubled
-    sign (">> 25.9 F", a chat quote) quotes one: neither is a comparison."""
-    if text[end:end + 1] == "+":
+    allowed) or has a plus or an open end after it: "> 24 h", "24h+", "43 % and up", "8 °C ↑"
+    say more than the value, which no contract can check. An arrow ("->", "=>") points at a
+    value, and a doubled sign (">> 25.9 F", a chat quote) quotes one: neither is a comparison."""
+    if _OPEN_END.match(text, end):
         return True
     i = start - 1
     while i >= 0 and text[i] in _SPACES:
         i -= 1
     if i > 0 and text[i] == "=" and text[i - 1] in "<>":  # "<=", ">="
         i -= 1
+    elif i > 1 and text[i] == "=" and text[i - 1] == "/" and text[i - 2] in "<>":  # ">/=", "</="
+        i -= 2
     elif i < 0 or text[i] not in _COMPARATORS:
         return False
     return not (i > 0 and text[i - 1] in "-=<>")
