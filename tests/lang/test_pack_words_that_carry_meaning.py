@@ -169,6 +169,9 @@ import pytest
     ("Le onzième lot libéré", "pharma_qa"),
     ("Das zehnte Flugzeug lufttüchtig", "aviation_maintenance"),
     ("Siebentes Flugzeug lufttüchtig", "aviation_maintenance"),
+    ("Clear to close on signing", "mortgage"),  # a condition: an event after "on" (``condition_events``)
+    ("Lot released on receipt of the certificate", "pharma_qa"),
+    ("Q: Airworthy", "aviation_maintenance"),  # a question's label
 ])
 def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "escalate"
@@ -225,6 +228,8 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Thanks so much, lot released", "pharma_qa"),
     ("Airworthy as per logbook", "aviation_maintenance"),
     ("Listo para el cierre; expediente firmado", "mortgage"),
+    ("Airworthy on stand 4", "aviation_maintenance"),  # "on" before no event
+    ("A: Airworthy", "aviation_maintenance"),
 ])
 def test_the_words_around_them_still_proceed(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
