@@ -183,6 +183,10 @@ def is_neutral_shape(text: str) -> bool:
                or unicodedata.category(ch) in ("Cf", "Mn") for ch in text)
 
 
+#: what a prefix is glued to its word with: a hyphen, a dash typed for one
+_JOINERS = frozenset({"-", "–", "‐"})
+#: the rules of a word a stop word glued before it makes another word of (``CoverageRules.unspell``)
+_PREFIXED = frozenset({TERM, DOMAIN_PHRASE, NEUTRAL})
 #: a decimal with no digit before its mark (".48", ",5 °C")
 _UNREAD_NUMBER = re.compile(r"[.,][0-9]")
 #: digits with a letter that looks like one: "1O", "4О" (Cyrillic), "l2", "I2", "1l0"; not "10l", "2o"
@@ -475,6 +479,7 @@ class CoverageRules:
         self.progress_auxiliaries = frozenset(_fold(w) for pack in packs for w in pack.progress_auxiliaries)
         self.part_prepositions = frozenset(_fold(w) for pack in packs for w in pack.part_prepositions)
         self.purpose_prepositions = frozenset(_fold(w) for pack in packs for w in pack.purpose_prepositions)
+        self.kept_prefixes = frozenset(_fold(w) for pack in packs for w in pack.kept_prefixes)
         self.purpose_articles = frozenset(_fold(w) for pack in packs if pack.purpose_prepositions
                                           for w in pack.signed_articles)
         self.clearance_verbs = frozenset(_fold(w) for pack in packs for w in pack.clearance_verbs)
@@ -693,10 +698,12 @@ class CoverageRules:
         written one by one, a single space apart, that spell a never-neutral word or a word that
         states a problem ("N O T clear to close", "Ｎ Ｏ Ｔ", "Ⓝ Ⓞ Ⓣ"; not "A B C", nor every
         glossary word: "T O"), each an initial or a stop word alone; and a stop word
-        glued by a hyphen before a term or a word of the domain's phrases, which makes another
-        word of it ("un-airworthy", "lot released -> un-released", es and fr "un" being stop
-        words; "non-airworthy" is never neutral already), where it starts the compound (the
-        "to" of "clear-to-close" is none).
+        glued by a hyphen (or a dash) before a term, a word of the domain's phrases or a neutral
+        word, which makes another word of it ("un-airworthy", "lot released -> un-released",
+        "docs un-signed", "mis-label", es and fr "un", es "mis" being stop words; "non-airworthy"
+        is never neutral already), where it starts the compound (the "to" of "clear-to-close" is
+        none); before a neutral word a pack's ``kept_prefixes`` keep their rule ("re-checked",
+        "e-signed"), and so does a single letter ("A-check" names a check).
 
         RETURNS (List[Optional[str]]): ``explained``.
         """
@@ -710,11 +717,13 @@ class CoverageRules:
                 if j - i > 1 and "".join(_fold(text[starts[k]]) for k in range(i, j)) in self._spelt:
                     explained[i:j] = [None] * (j - i)
                 i = max(j, i + 1)
-        if "-" in text:
+        if "-" in text or "–" in text or "‐" in text:
             for i in range(len(explained) - 2):
-                if (explained[i] is STOP_WORD and explained[i + 2] in (TERM, DOMAIN_PHRASE) and ends[i] == starts[i + 1]
-                        and ends[i + 1] == starts[i + 2] and text[starts[i + 1]:ends[i + 1]] == "-"
-                        and (i == 0 or ends[i - 1] != starts[i])):  # the compound's first piece: "clear-to-close" has none
+                if (explained[i] is STOP_WORD and explained[i + 2] in _PREFIXED and ends[i] == starts[i + 1]
+                        and ends[i + 1] == starts[i + 2] and text[starts[i + 1]:ends[i + 1]] in _JOINERS
+                        and (i == 0 or ends[i - 1] != starts[i])  # the compound's first piece: "clear-to-close" has none
+                        and (explained[i + 2] is not NEUTRAL or (ends[i] - starts[i] > 1  # "A-check" names a check
+                                                                  and _fold(text[starts[i]:ends[i]]) not in self.kept_prefixes))):
                     explained[i] = None
         return explained
 

@@ -278,6 +278,9 @@ class LanguagePack(BaseModel):
     #: prepositions of a goal: right before a clearance's term they make it the goal of a step
     #: ("Ready for clear to close", "File sent for CTC"), not given
     purpose_prepositions: List[str] = []
+    #: stop words that, glued by a hyphen before a neutral word, prefix it harmlessly ("re-checked",
+    #: "e-signed"); any other stop word there makes another word ("un-signed", ``CoverageRules.unspell``)
+    kept_prefixes: List[str] = []
     #: stop words that order steps ("next", "first"): right beside a clearance's term, marks but
     #: no sentence's end between, they are unexplained ("Next: clear to close", "Airworthy next")
     step_words: List[str] = []
@@ -347,7 +350,7 @@ class LanguagePack(BaseModel):
                                    "progress_auxiliaries",
                                    "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
-                                   "finding_words", "part_words", "part_prepositions", "purpose_prepositions", "step_words", "numbered_steps", "step_pronouns",
+                                   "finding_words", "part_words", "part_prepositions", "purpose_prepositions", "kept_prefixes", "step_words", "numbered_steps", "step_pronouns",
                                    "participle_endings", "past_time_words", "since_words")(_words)
 
     @field_validator("neutral_after")

@@ -600,3 +600,23 @@ def test_a_request_in_another_clause_or_thanks_still_proceeds(decide, domain, te
 ])
 def test_a_short_word_spelled_in_an_identifier_is_read_when_it_says_something(decide, domain, text, ok):
     assert decide(text, domain)["decision"] == ("proceed" if ok else "escalate")
+
+
+@pytest.mark.parametrize("domain, text", [
+    ("mortgage", "Clear to close, docs un-signed"),     # a stop word glued before a neutral word
+    ("pharma_qa", "Lot released, mis-label"),
+    ("medical_logistics", "Kreuzprobe negativ, un-bestätigt"),
+    ("aviation_maintenance", "Aircraft un–airworthy"),  # a dash typed for the hyphen
+])
+def test_a_stop_word_prefix_makes_another_word(decide, domain, text):
+    assert decide(text, domain)["decision"] == "escalate"
+
+
+@pytest.mark.parametrize("domain, text", [
+    ("aviation_maintenance", "Airworthy; brakes re-checked"),  # kept prefixes
+    ("mortgage", "Clear to close; docs e-signed"),
+    ("aviation_maintenance", "Airworthy, A-check done"),       # a single letter names the check
+    ("mortgage", "Clear-to-close"),
+])
+def test_a_harmless_prefix_still_proceeds(decide, domain, text):
+    assert decide(text, domain)["decision"] == "proceed"
