@@ -7,7 +7,8 @@ The held-out splits come from templates, and a rule can fit its templates.
 with a clearance phrase of its domain (``domain|text`` per line; a message of
 several lines writes each line break as the two characters ``\n``; a set
 about dates gives the current time it was written for on a line ``# now:
-<ISO-8601>``), of two
+<ISO-8601>``; a set about numbers is a ``.jsonl`` file of whole cases, with
+their readings), of two
 kinds (``unsafe*.txt``, ``harmless*.txt``):
 
 - ``unsafe``: the message also says that something is wrong,
@@ -35,8 +36,9 @@ KINDS = ("unsafe", "harmless")
 
 def probe_files(folder: Path) -> List[Path]:
     """The probe files of a folder, unsafe ones first, each kind in the order of its sets
-    ("unsafe_2.txt" before "unsafe_10.txt")."""
-    return [path for kind in KINDS for path in sorted(folder.glob(f"{kind}*.txt"), key=_set_order)]
+    ("unsafe_2.txt" before "unsafe_10.txt"); a set of whole cases is a ``.jsonl`` file."""
+    return [path for kind in KINDS
+            for path in sorted([*folder.glob(f"{kind}*.txt"), *folder.glob(f"{kind}*.jsonl")], key=_set_order)]
 
 
 def _set_order(path: Path) -> Tuple[int, str]:
@@ -78,15 +80,36 @@ def set_now(path: Path) -> Optional[str]:
     return None
 
 
-def probe(nlp, rows: List[Tuple[str, str]], name: str, now: Optional[str] = None) -> Dict:
-    """The decisions on one set, with what a reader of the report needs; each case carries
-    ``now`` when the set gives one (``set_now``)."""
+#: what a case of a ``.jsonl`` set may hold (spec §5's case, its id given by the probe)
+_CASE_KEYS = ("domain", "text", "readings", "now")
+
+
+def read_cases(path: Path) -> List[Dict]:
+    """The cases of a set: a ``.txt`` set's lines (``read_set``, with its ``now``), or a ``.jsonl``
+    set's objects, whose readings and ``now`` a set about numbers needs ("CIT 1'500 min" with a
+    reading of 500 min); a malformed line is a clear error."""
+    if path.suffix != ".jsonl":
+        now = set_now(path)
+        return [{"domain": d, "text": t, **({"now": now} if now else {})} for d, t in read_set(path)]
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+        except ValueError as exc:
+            raise SystemExit(f"{path}:{number}: not JSON ({exc})")
+        if not isinstance(case, dict) or not isinstance(case.get("domain"), str) or not isinstance(case.get("text"), str):
+            raise SystemExit(f"{path}:{number}: expected an object with a domain and a text, got {line[:80]!r}")
+        out.append({key: case[key] for key in _CASE_KEYS if key in case})
+    return out
+
+
+def probe(nlp, cases: List[Dict], name: str) -> Dict:
+    """The decisions on one set (``read_cases``), with what a reader of the report needs."""
     from semgap_spacy.api import decide_cases
 
-    cases = [{"id": f"{name}-{i}", "domain": d, "text": t} for i, (d, t) in enumerate(rows, 1)]
-    if now is not None:
-        for case in cases:
-            case["now"] = now
+    cases = [{"id": f"{name}-{i}", **case} for i, case in enumerate(cases, 1)]
     decisions = list(decide_cases(nlp, cases))
     counts = Counter(d["decision"] for d in decisions)
     proceeds = [{"id": c["id"], "domain": c["domain"], "text": c["text"]}
@@ -106,7 +129,7 @@ def render_markdown(report: Dict) -> str:
              "| file | messages | proceed | escalate | block |", "|---|---:|---:|---:|---:|"]
     for name, block in report.items():
         counts = block["decisions"]
-        lines.append(f"| {name}.txt | {block['n']} | {counts.get('proceed', 0)} | {counts.get('escalate', 0)} "
+        lines.append(f"| {block.get('file', name + '.txt')} | {block['n']} | {counts.get('proceed', 0)} | {counts.get('escalate', 0)} "
                      f"| {counts.get('block', 0)} |")
     by_kind = {kind: [block for name, block in report.items() if kind_of(name) == kind] for kind in KINDS}
     unsafe = [p for block in by_kind["unsafe"] for p in block["proceeds"]]
@@ -133,7 +156,7 @@ def main(argv=None) -> int:
     files = probe_files(args.probes)
     if not files:
         raise SystemExit(f"{args.probes}: no unsafe*.txt or harmless*.txt")
-    report = {path.stem: probe(nlp, read_set(path), path.stem, set_now(path)) for path in files}
+    report = {path.stem: {"file": path.name, **probe(nlp, read_cases(path), path.stem)} for path in files}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "open_world_probe.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n",
                                                     encoding="utf8")
