@@ -76,6 +76,11 @@ _CODE_ENDING_IN_NUMBER = re.compile(r".*[a-z].*[0-9]{4}")
 _SEPARATORS = re.compile(r"[-‐‑‒–—_/.:#]")
 #: the most capital letters a code before a number may have, a space between ("LOT 43", "D 4471")
 _CODE_LETTERS = 4
+#: the dashes a value may be written with, read as one ("24-117", "24–118")
+_ONE_DASH = str.maketrans("‐‑‒–—", "-----")
+#: an amount's signs, and zero cents after one, which name no other amount ("$438,500.00")
+_CURRENCY = frozenset("$€£¥")
+_NO_CENTS = re.compile(r"[.,]00$")
 #: a bare number with the sign that may open it ("#4471", "№4471")
 _SIGNED_NUMBER = re.compile(r"[#№]?([0-9]+)")
 
@@ -207,6 +212,9 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
             # "2231-A." ends a sentence, and so does "$438,500." where a tokenizer (de) keeps the dot
             value = value[:-1]
         end_char = starts[first] + len(value)
+        value = value.translate(_ONE_DASH)  # "24-117" and "24–118" are one form
+        if value[:1] in _CURRENCY and _NO_CENTS.search(value):
+            value = value[:-3]  # "$438,500.00" is "$438,500"
         form = _form(value)
         label = None if form is not None else _label_before(first, value, text, starts, ends, rules, shape_rule,
                                                              stop_rule)

@@ -52,6 +52,9 @@ def _digit_or_sign(word):
     ("Negative crossmatch; donor D 4471, sample D-4472", ["D 4471", "D-4472"]),
     ("Batch released: LOT:42; shipment LOT-43", ["LOT:42", "LOT-43"]),
     ("Batch released: LOT#42; shipment LOT-43", ["LOT#42", "LOT-43"]),
+    # one form written with another dash, or an amount with zero cents
+    ("Lote liberado 24-117; envío 24–118", ["24-117", "24–118"]),
+    ("Clear to close on $412,000; wire $438,500.00", ["$412,000", "$438,500.00"]),
 ])
 def test_two_values_of_one_form_conflict(text, values):
     assert _conflicts(text, _digit_or_sign) == [values]
@@ -59,6 +62,8 @@ def test_two_values_of_one_form_conflict(text, values):
 
 @pytest.mark.parametrize("text", [
     "LOT-42 released, LOT-42 shipped",  # the same value twice
+    "Lote liberado 24-117; envío 24–117",  # the same value with another dash
+    "Clear to close on $412,000; wire $412,000.00",  # the same amount with zero cents
     "LOT 42 released, LOT-42 shipped",  # written with a space once
     "Lot released. QC 12 and QC 14 signed",  # codes with a space, none glued: places, forms
     "Airworthy: B737 at stand 12, B737F at stand 14",  # a type and its variant
