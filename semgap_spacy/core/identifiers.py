@@ -76,6 +76,8 @@ _CODE_ENDING_IN_NUMBER = re.compile(r".*[a-z].*[0-9]{4}")
 _SEPARATORS = re.compile(r"[-‐‑‒–—_/.:#]")
 #: the most capital letters a code before a number may have, a space between ("LOT 43", "D 4471")
 _CODE_LETTERS = 4
+#: full-width digits, which a person reads as 0-9 (rule 5 explains them so)
+_WIDE_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 #: the dashes a value may be written with, read as one ("24-117", "24–118")
 _ONE_DASH = str.maketrans("‐‑‒–—", "-----")
 #: an amount's signs, and zero cents after one, which name no other amount ("$438,500.00")
@@ -191,6 +193,8 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         different values: its first and last token (token_end exclusive), and the
         (start_char, end_char) of its first occurrence of each value, in text order.
     """
+    if not text.isascii():
+        text = text.translate(_WIDE_DIGITS)  # "N１２３AC" is "N123AC", one character per digit still
     if not _TWO_DIGIT_RUNS.search(text):
         return []
     by_form: Dict[str, Dict[str, Tuple[int, int, int, int]]] = {}

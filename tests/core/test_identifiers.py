@@ -55,6 +55,7 @@ def _digit_or_sign(word):
     # one form written with another dash, or an amount with zero cents
     ("Lote liberado 24-117; envío 24–118", ["24-117", "24–118"]),
     ("Clear to close on $412,000; wire $438,500.00", ["$412,000", "$438,500.00"]),
+    ("Airworthy: N123AB. Departure: N１２３AC.", ["N123AB", "N１２３AC"]),  # full-width digits read as 0-9
 ])
 def test_two_values_of_one_form_conflict(text, values):
     assert _conflicts(text, _digit_or_sign) == [values]
