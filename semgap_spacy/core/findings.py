@@ -312,13 +312,15 @@ def quantity_findings(fields: List[FieldMention], quantities: List[QuantityRow],
         unit = contract.unit
         if problem == QUANTITY_BOUND:
             out.append(_finding(name, mention.term_id, "bound", problem,
-                                f"{name}: '{text[q_start:q_end]}' in the text follows a comparison sign: "
-                                f"a bound, not a value, which its contract cannot check", None, unit, start, end))
+                                f"{name}: '{text[q_start:q_end]}' in the text is written as a bound (after a "
+                                f"comparison sign, or with an open end: '+', 'and up', '↑'), not a value, which its "
+                                f"contract cannot check", None, unit, start, end))
             continue
         if problem == QUANTITY_UNSPLIT:
             out.append(_finding(name, mention.term_id, "unsplit", problem,
                                 f"{name}: '{text[q_start:q_end]}' in the text holds more than one quantity in "
-                                f"one word, which the reader cannot tell apart", None, unit, start, end))
+                                f"one word, or is added to or multiplied by another number, which the reader "
+                                f"cannot tell apart", None, unit, start, end))
             continue
         if problem:
             written = text[q_start:q_end]

@@ -106,6 +106,19 @@ def is_bound(text: str, start: int, end: int) -> bool:
     return not (i > 0 and text[i - 1] in "-=<>")
 
 
+#: an operator and a number after a quantity ("15 h + 15 h", "60 h x2", "40 d * 2"), or a number and
+#: an operator glued before it ("2×15 h", "2x 15 h"): the text states a sum or a product
+_OPERATION_AFTER = re.compile(r"[ \t\u00a0\u202f]*[+×✕*xX][ \t\u00a0\u202f]*[0-9]")
+_OPERATION_BEFORE = re.compile(r"[0-9][ \t\u00a0\u202f]*[×✕*xX][ \t\u00a0\u202f]*$")
+
+
+def in_operation(text: str, start: int, end: int) -> bool:
+    """Whether the quantity at [start, end) is an operand: a sum or a product of it is what the
+    text states ("CIT 15 h + 15 h", "2×15 h", "TSI 60 h x2"), and no reader adds or multiplies, so
+    the value read would not be the value meant."""
+    return _OPERATION_AFTER.match(text, end) is not None or _OPERATION_BEFORE.search(text, 0, start) is not None
+
+
 def _glued(ch: str) -> bool:
     return ch.isalnum() or ch in _GLUE
 

@@ -28,6 +28,8 @@ TYRE = {"tire_pressure": {"value": 200, "unit": "psi"}}
     ("medical_logistics", "Negative crossmatch; CIT ⩾20 h", CIT),                 # a bound
     ("medical_logistics", "Negative crossmatch; CIT 20 h & up", CIT),
     ("medical_logistics", "Negative crossmatch; box temperature 4 °C ↑", TEMP),
+    ("medical_logistics", "Negative crossmatch, CIT 10 h + 10 h", CIT),           # a sum of quantities
+    ("medical_logistics", "Negative crossmatch, CIT 2×10 h", CIT),               # a product
     ("pharma_qa", "Lots released 3-of-5", None),                                  # a part of a count
     ("pharma_qa", "Lot released: LOT-42; shipment LOT-٤٣", None),
 ])
