@@ -352,13 +352,18 @@ class CoverageRules:
         self.possessive_speakers = frozenset(_fold(w) for code in pack_codes
                                              for w in get_pack(code).possessive_speakers)
         unnamed -= self._written_folded
+        accented: Set[str] = set()  # rule 4's words written with an accent, folded, and their keys
         for name, dom in glossary.domains.items():
             words: Set[str] = set()
             for term in dom.terms:
                 if term.signal == "critical_block":
                     continue  # rule 4: a word only in critical phrases is not explained
                 for text, _, _, _ in term.variants():
-                    words.update(_fold(t) for t in tokenize(text) if any(c.isalnum() for c in t))
+                    for t in tokenize(text):
+                        if any(c.isalnum() for c in t):
+                            words.add(_fold(t))
+                            if exact(t) != _fold(t):
+                                accented.update((_fold(t), form_key(_fold(t))))
             neutral = {tuple(_fold(t) for t in tokenize(w)) for w, _, _ in dom.vocabulary.neutral.words()}
             names = [tuple(tokenize(n)) for n in dom.vocabulary.known_names]
             longer = [seq for seq in neutral if len(seq) > 1]
@@ -369,6 +374,7 @@ class CoverageRules:
                 frozenset(w for seq in names for w in seq), frozenset(w for seq in longer for w in seq),
                 frozenset(_fold(w) for lang_words in dom.vocabulary.no_authority.values() for w in lang_words)
                 | unnamed)
+        self._accented_phrase_words = frozenset(accented)
         # an unknown domain escalates anyway; its words are read with nothing but the common rules
         self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {}, frozenset(), frozenset(), frozenset())
         self.clauses = clause_rule()
@@ -1591,7 +1597,10 @@ class CoverageRules:
         f = _fold(text)
         if f in self.stop or (self.accented_stop and exact(text) in self.accented_stop):
             return STOP_WORD
-        if f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys):
+        if (f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys)) and (
+                text.isascii() or exact(text) == f or f in self._accented_phrase_words
+                or self.form_key(f) in self._accented_phrase_words):
+            # an accent that no phrase's word has makes another word: fr "raté" is no "rate", "volés" no "vol"
             return DOMAIN_PHRASE
         if (is_neutral_shape(text) and not self._spelled_with_digits(text) and not holds_trouble_symbol(text)
                 and not self._is_ordinal(text)

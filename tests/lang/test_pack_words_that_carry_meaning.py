@@ -172,6 +172,9 @@ import pytest
     ("Clear to close on signing", "mortgage"),  # a condition: an event after "on" (``condition_events``)
     ("Lot released on receipt of the certificate", "pharma_qa"),
     ("Q: Airworthy", "aviation_maintenance"),  # a question's label
+    # an accent that no phrase's word has makes another word (rule 4)
+    ("Autorisé à clôturer ; dossier raté", "mortgage"),  # "raté" (failed) is no "rate"
+    ("Apte au vol; pneus volés", "aviation_maintenance"),  # "volés" (stolen) is no "vol"
 ])
 def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "escalate"
@@ -230,6 +233,8 @@ def test_a_word_that_changes_the_message_is_not_neutral(decide, text, domain):
     ("Listo para el cierre; expediente firmado", "mortgage"),
     ("Airworthy on stand 4", "aviation_maintenance"),  # "on" before no event
     ("A: Airworthy", "aviation_maintenance"),
+    ("Epreuve de compatibilite negative", "medical_logistics"),  # accents left out: the same words
+    ("Apte au vol, vol AF123", "aviation_maintenance"),
 ])
 def test_the_words_around_them_still_proceed(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
