@@ -64,8 +64,9 @@ def unread_colon_values(explained: List[Any], text: str, starts: Sequence[int], 
             j += 1
         if bracket and (j >= n or text[starts[j]:ends[j]] != _CLOSE):
             continue  # a bracket that does not close on the value: no value of the field
-        if not bracket and j < n and j > i + 1 and starts[j] == ends[j - 1] and explained[j] is shape:
-            continue  # the letters start an identifier glued to what follows ("— F-GK31")
+        if mark != ":" and not bracket and j < n and j > i + 1 and starts[j] == ends[j - 1] and explained[j] is shape:
+            continue  # the letters start an identifier glued to what follows ("— F-GK31"); after a colon
+            # they are read as before, an answer ("Clear to close: F-GK31" escalates)
         if any(_answers(text[starts[k]:ends[k]]) for k in range(i + 1, j)):
             explained[i + 1:j] = [None] * (j - i - 1)
     return explained

@@ -166,15 +166,16 @@ def is_neutral_shape(text: str) -> bool:
 
     Not a number the readers cannot read as written: digits of another script than the Latin
     ("١٢", "१२": the quantity, number and identifier readers read 0-9; full-width digits read as
-    0-9), a decimal with no digit before its mark (".48", ",5"), or digits mixed with letters
-    that look like them ("1O", "4О", "l2")."""
+    0-9), a decimal with no digit before its mark (".48", ",5"), thousands grouped by an
+    apostrophe ("1'500"), a vulgar fraction ("9½"), or digits mixed with letters that look like
+    them ("1O", "4О", "l2")."""
     if not text or text.isspace():
         return True
-    if _UNREAD_NUMBER.match(text) or _LOOK_ALIKE_DIGITS.fullmatch(text):
+    if _UNREAD_NUMBER.search(text) or _LOOK_ALIKE_DIGITS.fullmatch(text):
         return False
     for ch in text:
         if ch.isdigit():
-            return ch < "\x80" or unicodedata.normalize("NFKC", ch) < "\x80"
+            return ch.isascii() or unicodedata.normalize("NFKC", ch).isascii()
     if _INITIAL.match(text) and text[0].isupper():
         return True
     if _HANDLE.match(text) or _EMAIL.match(text) or _URL.match(text):
@@ -187,8 +188,9 @@ def is_neutral_shape(text: str) -> bool:
 _JOINERS = frozenset({"-", "–", "‐"})
 #: the rules of a word a stop word glued before it makes another word of (``CoverageRules.unspell``)
 _PREFIXED = frozenset({TERM, DOMAIN_PHRASE, NEUTRAL})
-#: a decimal with no digit before its mark (".48", ",5 °C")
-_UNREAD_NUMBER = re.compile(r"[.,][0-9]")
+#: a number the quantity reader leaves unread: a decimal with no digit before its mark (".48",
+#: ",5 °C"), thousands grouped by an apostrophe ("1'500"), a vulgar fraction ("9½", "91⁄2")
+_UNREAD_NUMBER = re.compile(r"^[.,][0-9]|[0-9]['’ʼ⁄∕][0-9]|[¼½¾⅐-⅞]")
 #: digits with a letter that looks like one: "1O", "4О" (Cyrillic), "l2", "I2", "1l0"; not "10l", "2o"
 _LOOK_ALIKE_DIGITS = re.compile(r"(?=.*[0-9])(?=.*[OОоlI])(?:[lI](?=[0-9OОо])|[0-9OОо]|(?<=[0-9OОо])[lI](?=[0-9OОо]))+")
 
@@ -725,11 +727,15 @@ class CoverageRules:
                 i = max(j, i + 1)
         if "-" in text or "–" in text or "‐" in text:
             for i in range(len(explained) - 2):
-                if (explained[i] is STOP_WORD and explained[i + 2] in _PREFIXED and ends[i] == starts[i + 1]
-                        and ends[i + 1] == starts[i + 2] and text[starts[i + 1]:ends[i + 1]] in _JOINERS
-                        and (i == 0 or ends[i - 1] != starts[i])  # the compound's first piece: "clear-to-close" has none
-                        and (explained[i + 2] is not NEUTRAL or (ends[i] - starts[i] > 1  # "A-check" names a check
-                                                                  and _fold(text[starts[i]:ends[i]]) not in self.kept_prefixes))):
+                if explained[i] is not STOP_WORD or explained[i + 2] not in _PREFIXED:
+                    continue
+                glued = (ends[i] == starts[i + 1] and ends[i + 1] == starts[i + 2]
+                         and text[starts[i + 1]:ends[i + 1]] in _JOINERS)
+                first_piece = i == 0 or ends[i - 1] != starts[i]  # "clear-to-close": its "to" is none
+                prefix = text[starts[i]:ends[i]]
+                kept = explained[i + 2] is NEUTRAL and (len(prefix) == 1  # "A-check" names a check
+                                                        or _fold(prefix) in self.kept_prefixes)
+                if glued and first_piece and not kept:
                     explained[i] = None
         return explained
 

@@ -83,6 +83,7 @@ _ONE_DASH = str.maketrans("‐‑‒–—", "-----")
 #: an amount's signs, and zero cents after one, which name no other amount ("$438,500.00")
 _CURRENCY = frozenset("$€£¥")
 _NO_CENTS = re.compile(r"[.,]00$")
+_CENTS = re.compile(r"[.,][0-9]{2}$")
 #: a bare number with the sign that may open it ("#4471", "№4471")
 _SIGNED_NUMBER = re.compile(r"[#№]?([0-9]+)")
 
@@ -217,9 +218,11 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
             value = value[:-1]
         end_char = starts[first] + len(value)
         value = value.translate(_ONE_DASH)  # "24-117" and "24–118" are one form
-        if value[:1] in _CURRENCY and _NO_CENTS.search(value):
+        amount = value[:1] in _CURRENCY
+        if amount and _NO_CENTS.search(value):
             value = value[:-3]  # "$438,500.00" is "$438,500"
-        form = _form(value)
+        # an amount with cents is of the form of one without ("$412,000" / "$412,000.50")
+        form = _form(_CENTS.sub("", value) if amount else value)
         label = None if form is not None else _label_before(first, value, text, starts, ends, rules, shape_rule,
                                                              stop_rule)
         if form is not None and any(ch.isalpha() for ch in value):

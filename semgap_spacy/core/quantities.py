@@ -49,9 +49,10 @@ SPACE = r"[ \t\u00a0\u202f]"
 # person reads it; between two numbers ("2–8 °C") it joins a range instead.
 _SIGNS = "-−‐–‒➖˗+"
 _MINUS_SIGNS = "-−‐–‒➖˗"  # the heavy minus emoji and the modifier minus read as a minus too
-# a number glued to these (or to a letter/digit) is part of something else; an apostrophe groups
-# thousands ("1'500 min"), a fraction slash joins a fraction ("9½" reads "91⁄2")
-_GLUE = "_.,'’ʼ⁄"
+_GLUE = "_.,"  # a number glued to these (or to a letter/digit) is part of something else
+# between two digits these join one number: an apostrophe groups thousands ("1'500 min"), a
+# fraction slash makes a fraction ("9½" reads "91⁄2"); before a number alone, a quote opens ("'12 °C'")
+_DIGIT_JOINERS = "'’ʼ⁄∕"
 # Scanning starts at digits: a pattern that starts with a character class lets
 # the regex engine skip ahead in C, which matters since most text has no
 # quantity. Everything else is checked around each number run.
@@ -183,7 +184,7 @@ def find_quantities(text: str) -> List[TextQuantity]:
             if _glued(prev):
                 pending = None
                 continue
-            if prev == ":" and s >= 2 and text[s - 2].isdigit():
+            if (prev == ":" or prev in _DIGIT_JOINERS) and s >= 2 and text[s - 2].isdigit():
                 pending = None
                 continue
             if prev in _SIGNS and (s < 2 or not _glued(text[s - 2])):

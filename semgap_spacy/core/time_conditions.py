@@ -58,7 +58,7 @@ be loaded" says what for); the same words elsewhere are left alone
 ("Airworthy; crew to be at the gate by 06:00").
 """
 import re
-from datetime import date, datetime
+from datetime import date
 from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
@@ -130,23 +130,16 @@ _DATED = re.compile(r"(?<![\w.:/#$€£¥,-])(?:(\d{4})-(\d{1,2})-(\d{1,2})(?:t[
                     re.IGNORECASE)
 
 
-def _day(year: int, month: int, day: int) -> Optional[date]:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
 def _is_today(found: "re.Match", today: date) -> bool:
     """Whether a date of ``_DATED`` is ``today`` (a year alone: its year); a date written day
     first or month first is today when either way reads so ("12/05/2026" on 5 December)."""
     if found.group(1):
-        return _day(int(found.group(1)), int(found.group(2)), int(found.group(3))) == today
+        return tuple(map(int, found.group(1, 2, 3))) == (today.year, today.month, today.day)
     if found.group(8):
         return int(found.group(8)) == today.year
     first, second, year = int(found.group(4)), int(found.group(6)), int(found.group(7))
     year = year + 2000 if len(found.group(7)) == 2 else year
-    return today in (_day(year, second, first), _day(year, first, second))
+    return year == today.year and (today.day, today.month) in ((first, second), (second, first))
 
 
 def other_days(text: str, starts: Sequence[int], ends: Sequence[int], now: Optional[str],
@@ -166,13 +159,14 @@ def other_days(text: str, starts: Sequence[int], ends: Sequence[int], now: Optio
             if not is_read(first) and (today is None or not _is_today(found, today))]
 
 
+@lru_cache(maxsize=64)
 def _today(now: Optional[str]) -> Optional[date]:
-    if not isinstance(now, str):
-        return None
-    try:
-        return datetime.fromisoformat(now.replace("Z", "+00:00").replace("z", "+00:00")).date()
-    except ValueError:
-        return None
+    """The date of ``now`` in its own offset, parsed as the readings parse it, or None; a stream
+    repeats its times, so each is parsed once."""
+    from .readings import parse_datetime
+
+    parsed = parse_datetime(now)
+    return parsed.date() if parsed is not None else None
 
 
 def _stamp(read: str, start: int, end: int) -> bool:

@@ -55,7 +55,8 @@ def _digit_or_sign(word):
     # one form written with another dash, or an amount with zero cents
     ("Lote liberado 24-117; envío 24–118", ["24-117", "24–118"]),
     ("Clear to close on $412,000; wire $438,500.00", ["$412,000", "$438,500.00"]),
-    ("Airworthy: N123AB. Departure: N１２３AC.", ["N123AB", "N１２３AC"]),  # full-width digits read as 0-9
+    ("Airworthy: N123AB. Departure: N１２３AC.", ["N123AB", "N１２３AC"]),
+    ("Clear to close on $412,000; wire $412,000.50", ["$412,000", "$412,000.50"]),  # cents are of the form  # full-width digits read as 0-9
 ])
 def test_two_values_of_one_form_conflict(text, values):
     assert _conflicts(text, _digit_or_sign) == [values]
