@@ -168,10 +168,10 @@ def is_neutral_shape(text: str) -> bool:
     ("١٢", "१२": the quantity, number and identifier readers read 0-9; full-width digits read as
     0-9), a decimal with no digit before its mark (".48", ",5"), thousands grouped by an
     apostrophe ("1'500"), a vulgar fraction ("9½"), or digits mixed with letters that look like
-    them ("1O", "4О", "l2")."""
+    them ("1O", "4О", "l2", a sign or unit mark beside them aside: "4O%", "$1O0")."""
     if not text or text.isspace():
         return True
-    if _UNREAD_NUMBER.search(text) or _LOOK_ALIKE_DIGITS.fullmatch(text):
+    if _UNREAD_NUMBER.search(text) or _LOOK_ALIKE_DIGITS.fullmatch(_EDGE_MARKS.sub("", text)):
         return False
     for ch in text:
         if ch.isdigit():
@@ -191,6 +191,8 @@ _PREFIXED = frozenset({TERM, DOMAIN_PHRASE, NEUTRAL})
 #: a number the quantity reader leaves unread: a decimal with no digit before its mark (".48",
 #: ",5 °C"), thousands grouped by an apostrophe ("1'500"), a vulgar fraction ("9½", "91⁄2")
 _UNREAD_NUMBER = re.compile(r"^[.,][0-9]|[0-9]['’ʼ⁄∕][0-9]|[¼½¾⅐-⅞]")
+#: the marks at either end of a token ("4O%", "$1O0", "(1O)")
+_EDGE_MARKS = re.compile(r"^[^\w]+|[^\w]+$")
 #: digits with a letter that looks like one: "1O", "4О" (Cyrillic), "l2", "I2", "1l0"; not "10l", "2o"
 _LOOK_ALIKE_DIGITS = re.compile(r"(?=.*[0-9])(?=.*[OОоlI])(?:[lI](?=[0-9OОо])|[0-9OОо]|(?<=[0-9OОо])[lI](?=[0-9OОо]))+")
 
@@ -335,6 +337,8 @@ class CoverageRules:
         self._never = never
         # what letters written one by one may spell ("N O T"): not every glossary word ("T O")
         self._spelt = self.problem_words | never
+        # the short words an identifier may spell that say something ("TBD-1", "QA-HOLD-2")
+        self._code_words = _short_words() | _critical_short_words(glossary, tokenize, self.stop)
         # never-neutral stop words rule 3 explains after certain words ("called back")
         # (only words a pack's stop words hold: rule 3 is what explains them there)
         spacy_stops = {_fold(w) for code in pack_codes for w in spacy_stop_words(get_pack(code).spacy_lang)}
@@ -1660,7 +1664,7 @@ class CoverageRules:
                        if part.lower() not in _FILE_TYPES)
         plain = _no_numerals(text)
         return any(self._word_rule(part, rules) is None for part in _WORD_RUNS.findall(plain) if part != text) or any(
-            _fold(part) in _short_words() and self._word_rule(part, rules) is None
+            _fold(part) in self._code_words and self._word_rule(part, rules) is None
             for part in _SHORT_RUNS.findall(plain) if part != text)
 
 
@@ -1799,6 +1803,22 @@ _URL_PATH = re.compile(r"^(?:https?://|www\.)[^/?#]*(.*)$", re.IGNORECASE)
 _PATH_WORDS = re.compile(r"[^\W\d_]{3,}")
 _FILE_TYPES = frozenset({"pdf", "htm", "html", "php", "aspx", "jsp", "doc", "docx", "xls", "xlsx", "csv", "txt",
                          "png", "jpg", "jpeg", "json", "xml", "zip"})
+
+
+def _critical_short_words(glossary: GlossarySet, tokenize, stop: FrozenSet[str]) -> FrozenSet[str]:
+    """Words of three or four letters of the critical phrases of every domain, stop words
+    aside ("hold" of "quarantine hold", "open" of "open write-up", "lien"): spelt in an
+    identifier ("QA-HOLD-2", "WO-OPEN-7") they may name the problem the phrase states, and no
+    rule explains them (rule 4 leaves a word of critical phrases only unexplained)."""
+    words: Set[str] = set()
+    for dom in glossary.domains.values():
+        for term in dom.terms:
+            if term.signal != "critical_block":
+                continue
+            for text, _, _, _ in term.variants():
+                words.update(w for w in (_fold(t) for t in tokenize(text))
+                             if 3 <= len(w) <= 4 and w.isalpha() and w not in stop)
+    return frozenset(words)
 
 
 def _glossary_words(glossary: GlossarySet, tokenize) -> FrozenSet[str]:

@@ -31,7 +31,8 @@ thing, "gate 214, stand 214B"): the letters are the part
 of the name that tells them apart, and a letter glued on is part of the
 value whatever else explains it ("A" is a stop word, "A." an initial). A
 shorter number with a letter ("27L"/"27R", "12A"/"12B") is a runway, seat
-or bay, and left alone.
+or bay, and left alone, unless letters stand before its number ("LOT-42A"/"LOT-42B":
+two lots of a code, both suffixed).
 
 Two bare numbers of four digits or more that hold the same digits in
 another order are one number typed twice, once wrong ("file 4417; this is
@@ -69,6 +70,9 @@ _LABELLED_DIGITS = 3
 _SLIP_DIGITS = 4
 #: a value whose name ends in one or two letters after three digits or more ("2231-A", "N482QX")
 _LETTER_SUFFIX = re.compile(r"(.*[0-9]{3}[-‐‑‒–—_/.]?)([a-z]{1,2})")
+#: a code of letters and a shorter number, then such a suffix ("LOT-42A", "QC7B"): the letters before
+#: make it a code, not a runway, seat or bay ("27L", "12A")
+_CODE_LETTER_SUFFIX = re.compile(r"([a-z]+[-‐‑‒–—_/.]?[0-9]{1,2}[-‐‑‒–—_/.]?)([a-z]{1,2})")
 #: a code with letters that ends in four digits or more ("N4471"): the first of a series its suffixed
 #: values continue ("N4471B"); with three, a type and its variant ("B737", "B737F") read the same
 _CODE_ENDING_IN_NUMBER = re.compile(r".*[a-z].*[0-9]{4}")
@@ -256,7 +260,7 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
             form, value, first = f"{label} 0", f"{label} {value}", first - 1
         where = (first, last, starts[first], end_char)
         by_form.setdefault(form, {}).setdefault(value.lower(), where)
-        series = _LETTER_SUFFIX.fullmatch(value.lower())
+        series = _LETTER_SUFFIX.fullmatch(value.lower()) or _CODE_LETTER_SUFFIX.fullmatch(value.lower())
         # the separators are gone: "N123AB" and "N-123AC" are one series, and "N4471" and "N4471B"
         head = None
         if series:

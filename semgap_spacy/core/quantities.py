@@ -8,9 +8,10 @@ the alias table of ``units`` (never by handing a surface to Pint).
 """
 import re
 from functools import lru_cache
-from typing import List, NamedTuple, Optional, Tuple
+from typing import FrozenSet, List, NamedTuple, Optional, Tuple
 
 from ..lang import generation, union
+from ..util.textnorm import fold
 from .units import ISO_DURATION_PATTERN, OK, UNKNOWN, UNSUPPORTED, convert, lookup_surface, parse_iso_duration, parse_number
 
 class TextQuantity(NamedTuple):
@@ -88,16 +89,34 @@ _OPEN_END = re.compile(r"(?:\+|[ \t\u00a0\u202f]*(?:[↑⬆⤴⇡📈]|(?:and|&|
                        r"|plus|mehr|darüber|höher)\b))", re.IGNORECASE)
 
 
-def is_bound(text: str, start: int, end: int) -> bool:
+def bound_words() -> FrozenSet[str]:
+    """Every pack's ``bound_words``, folded: right before a value, a word that says the value is
+    passed or not reached ("gut 24 Stunden", a good 24 hours; "almost 180 days")."""
+    return _bound_words(generation())
+
+
+@lru_cache(maxsize=2)
+def _bound_words(pack_set: int) -> FrozenSet[str]:
+    return frozenset(fold(w) for w in union("bound_words"))
+
+
+def is_bound(text: str, start: int, end: int, words: FrozenSet[str] = frozenset()) -> bool:
     """Whether the quantity at [start, end) follows a comparison sign (spaces between
     allowed) or has a plus or an open end after it: "> 24 h", "24h+", "43 % and up", "8 °C ↑"
     say more than the value, which no contract can check. An arrow ("->", "=>") points at a
-    value, and a doubled sign (">> 25.9 F", a chat quote) quotes one: neither is a comparison."""
+    value, and a doubled sign (">> 25.9 F", a chat quote) quotes one: neither is a comparison.
+    A word of ``words`` (``bound_words``) right before it says so too ("gut 24 Stunden")."""
     if _OPEN_END.match(text, end):
         return True
     i = start - 1
     while i >= 0 and text[i] in _SPACES:
         i -= 1
+    if words and i < start - 1 and text[i].isalpha():
+        first = i
+        while first > 0 and text[first - 1].isalpha():
+            first -= 1
+        if fold(text[first:i + 1]) in words:
+            return True
     if i > 0 and text[i] == "=" and text[i - 1] in "<>":  # "<=", ">="
         i -= 1
     elif i > 1 and text[i] == "=" and text[i - 1] == "/" and text[i - 2] in "<>":  # ">/=", "</="
@@ -108,15 +127,17 @@ def is_bound(text: str, start: int, end: int) -> bool:
 
 
 #: an operator and a number after a quantity ("15 h + 15 h", "60 h x2", "40 d * 2"), or a number and
-#: an operator glued before it ("2×15 h", "2x 15 h"): the text states a sum or a product
+#: an operator glued before it ("2×15 h", "2x 15 h"): the text states a sum or a product; a number and a
+#: slash before it ("48/95%"), a pair or a fraction
 _OPERATION_AFTER = re.compile(r"[ \t\u00a0\u202f]*[+×✕*xX][ \t\u00a0\u202f]*[0-9]")
-_OPERATION_BEFORE = re.compile(r"[0-9][ \t\u00a0\u202f]*[×✕*xX][ \t\u00a0\u202f]*$")
+_OPERATION_BEFORE = re.compile(r"[0-9][ \t\u00a0\u202f]*[×✕*xX/][ \t\u00a0\u202f]*$")
 
 
 def in_operation(text: str, start: int, end: int) -> bool:
     """Whether the quantity at [start, end) is an operand: a sum or a product of it is what the
     text states ("CIT 15 h + 15 h", "2×15 h", "TSI 60 h x2"), and no reader adds or multiplies, so
-    the value read would not be the value meant."""
+    the value read would not be the value meant; so is the second number of a pair or a fraction
+    ("DTI/LTV 48/95%", "1/2 h"), which the reader reads alone."""
     return _OPERATION_AFTER.match(text, end) is not None or _OPERATION_BEFORE.search(text, 0, start) is not None
 
 

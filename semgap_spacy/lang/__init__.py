@@ -104,6 +104,9 @@ class LanguagePack(BaseModel):
     #: statement holds only roughly ("Lufttüchtig ca."), as with the marks of
     #: ``data/trouble_symbols.json``'s ``approximation_marks`` (``core.approximations``)
     approximation_words: List[str] = []
+    #: words that, right before a value, say it is passed or not reached ("gut 24 Stunden", a good
+    #: 24 hours; "almost 180 days"): the value is a bound (``core.quantities.is_bound``)
+    bound_words: List[str] = []
     #: a never-neutral stop word that rule 3 still explains right after one of these words:
     #: en "back" reports a reversal ("sent back", "back with underwriting") but not in
     #: "called back", the spec's own example of a text that proceeds once its name is taught
@@ -326,7 +329,7 @@ class LanguagePack(BaseModel):
 
     _check_words = field_validator("clause_break_words", "list_conjunctions", "never_neutral", "never_neutral_added",
                                    "never_neutral_cased", "ordinal_suffixes", "capital_ordinal_suffixes", "ordinal_articles",
-                                   "ordinal_times", "spelled_ordinals", "approximation_words",
+                                   "ordinal_times", "spelled_ordinals", "approximation_words", "bound_words",
                                    "condition_prepositions", "condition_events", "condition_articles",
                                    "non_final_abbreviations", "quantity_conjunctions",
                                    "protected_words", "accent_sensitive", "range_words",

@@ -32,8 +32,8 @@ from ..glossary.models import GlossarySet
 from .base import SemgapPipe
 from ..core.readings import check_readings
 from ..core.clauses import clause_rule
-from ..core.quantities import (QUANTITY_BOUND, QUANTITY_UNSPLIT, TextQuantity, find_quantities, in_operation,
-                               is_bound)
+from ..core.quantities import (QUANTITY_BOUND, QUANTITY_UNSPLIT, TextQuantity, bound_words, find_quantities,
+                               in_operation, is_bound)
 from ..core.textview import reads_as_itself, read_text
 from ..core import units
 from ..core.units import AMBIGUOUS, OK, UNSUPPORTED, canonical_unit, convert, tidy, unit_table
@@ -180,7 +180,7 @@ class Quantities(SemgapPipe):
             if linked is not None and q.status == OK:
                 value, unit = _in_unit(q.value, q.unit, linked.contract.unit)
             problem = _PROBLEM_CODES.get(q.status) or (
-                QUANTITY_BOUND if is_bound(text, q.start, q.end)
+                QUANTITY_BOUND if is_bound(text, q.start, q.end, bound_words())
                 else QUANTITY_UNSPLIT if in_operation(text, q.start, q.end) else None)
             set_span_values(doc, start_char, end_char, {
                 "semgap_magnitude": value, "semgap_unit": unit, "semgap_quantity_kind": q.kind,

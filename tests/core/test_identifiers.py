@@ -47,6 +47,7 @@ def _digit_or_sign(word):
     ("Lot released: 4471, and 4471-B on the line", ["4471", "4471-B"]),
     ("Flight 4471 departed, flight 4471A scheduled", ["4471", "4471A"]),  # one word names both
     ("Airworthy: N4471 and N4471B", ["N4471", "N4471B"]),  # a code of four digits and the same with a letter
+    ("Lot released: LOT-42A; shipment LOT-42B", ["LOT-42A", "LOT-42B"]),  # letters before a shorter number
     # a code written with a space as another is written glued, a colon or a number sign
     ("Batch released: LOT-42; shipment LOT 43", ["LOT-42", "LOT 43"]),
     ("Negative crossmatch; donor D 4471, sample D-4472", ["D 4471", "D-4472"]),
@@ -106,6 +107,8 @@ def test_one_number_with_its_digits_in_another_order_conflicts(text, values):
     "recipient 1133, donor 1331",  # two labels: two kinds of thing
     "bag 12 and bag 21",  # fewer than three digits
     "runway 27L and 27R",  # a letter after two digits: a runway, a seat, a bay
+    "seats 12A and 12B",
+    "Lot released: LOT-42; shipment LOT-42A",  # a shorter number suffixed once: maybe one lot's part
     "crew at 1215, departure at 1125",  # times of day written without their colon
     "1203 to warehouse 3012",  # one of them a time of day
     "orders 215 and 251",  # fewer than four digits: small things of one series

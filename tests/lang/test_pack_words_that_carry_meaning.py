@@ -152,6 +152,9 @@ import pytest
     ("We had clear to close", "mortgage"),  # a past state ("had" right before the clearance)
     ("Podríamos estar listos para el cierre", "mortgage"),
     ("Clear to close anyhow", "mortgage"),
+    ("Lot libéré, laisser au laboratoire", "pharma_qa"),  # an order to hold
+    ("Igual está listo para el cierre", "mortgage"),  # a guess: maybe it is
+    ("Lo mismo está listo para el cierre", "mortgage"),
     ("Listo para el cierre de cualquier modo", "mortgage"),
     ("Aeronavegable de alguna manera", "aviation_maintenance"),
     ("Listo para el cierre siempre que el expediente esté firmado", "mortgage"),

@@ -594,6 +594,9 @@ def test_a_request_in_another_clause_or_thanks_still_proceeds(decide, domain, te
 @pytest.mark.parametrize("domain, text, ok", [
     ("mortgage", "Clear to close, TBD-1", False),       # a hedge cue spelled in a code
     ("pharma_qa", "Lot released LOT-NOT-2", False),     # a never-neutral word
+    ("pharma_qa", "Lot released (QA-HOLD-2)", False),   # a word of a critical phrase ("quarantine hold")
+    ("aviation_maintenance", "Airworthy, WO-OPEN-7", False),  # "open write-up"
+    ("mortgage", "Clear to close, LIEN-2231", False),    # "unreleased lien"
     ("medical_logistics", "Negative crossmatch DON-4410", True),  # a code that is a word as well
     ("mortgage", "Clear to close, REC-0093", True),
     ("pharma_qa", "Lot released (LOT-42)", True),

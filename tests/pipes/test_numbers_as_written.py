@@ -19,6 +19,13 @@ TYRE = {"tire_pressure": {"value": 200, "unit": "psi"}}
     ("medical_logistics", "Negative crossmatch, box temperature is .5 °C", TEMP),   # no digit before the mark
     ("mortgage", "Clear to close; DTI is .48", DTI),
     ("medical_logistics", "Negative crossmatch, box temperature now 1O °C", TEMP),  # a letter for a digit
+    ("mortgage", "Clear to close; DTI now 4O%", DTI),                             # ... with its unit glued
+    ("mortgage", "Clear to close; DTI now 4О%", DTI),                             # a Cyrillic О
+    ("mortgage", "Clear to close; DTI/LTV 48/95%", DTI),                          # a pair: the reader reads one
+    ("medical_logistics", "Negative crossmatch, CIT 1/2 h", CIT),                 # a fraction
+    ("medical_logistics", "Kreuzprobe negativ; kalte Ischämiezeit gut 20 Stunden", CIT),  # "a good": more
+    ("medical_logistics", "Negative crossmatch; cold ischemia almost 20 hours", CIT),      # less
+    ("medical_logistics", "Prueba cruzada negativa; isquemia fría unas buenas 20 horas", CIT),
     ("medical_logistics", "Negative crossmatch, box temperature ➖4 °C", TEMP),     # a minus as an emoji
     ("medical_logistics", "Prueba cruzada negativa, isquemia fría ahora 30hs", CIT),
     ("mortgage", 'Clear to close; DTI is "48"', DTI),                             # a bare number in quotes

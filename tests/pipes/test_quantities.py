@@ -311,6 +311,8 @@ def test_finding_offsets_cover_field_and_quantity(nlp, glossary):
     ("CIT >> 20 h", {"value": 20, "unit": "h"}, []),  # a chat quote marker
     ("CIT >= 20 h", {"value": 20, "unit": "h"}, ["quantity_bound"]),
     ("CIT 24h+", {"value": 24, "unit": "h"}, ["quantity_bound"]),
+    ("CIT gut 24 h", {"value": 24, "unit": "h"}, ["quantity_bound"]),  # a pack's ``bound_words``
+    ("CIT almost 24 h", {"value": 24, "unit": "h"}, ["quantity_bound"]),
     ("CIT 20 h +", {"value": 20, "unit": "h"}, []),  # a plus apart from the number adds nothing to it
     ("CIT = 20 h", {"value": 20, "unit": "h"}, []),
     ("CIT 30 m", {"value": 30, "unit": "h"}, ["ambiguous_unit"]),
