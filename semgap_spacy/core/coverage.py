@@ -62,7 +62,7 @@ from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
-from .hearsay import HEARSAY, OPEN_BRACKETS, SIGNATURE_MARKS, SpeakerWords, closes_label, hearsay_spans
+from .hearsay import HEARSAY, LABEL_MARKS, OPEN_BRACKETS, SIGNATURE_MARKS, SpeakerWords, closes_label, hearsay_spans
 from .partial import CONNECTORS as PART_CONNECTORS, PARTIAL_COUNT, partial_counts
 from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
                         previous_word, statement_of, tag_questions, word_order_questions)
@@ -579,7 +579,7 @@ class CoverageRules:
                                                            or folded in self.inverted_speakers
                                                            or (bool(self.written_speakers)
                                                                and exact(text) in self.written_speakers),
-                                                           folded in self.saying or folded in SIGNATURE_MARKS
+                                                           folded in self.saying or folded in SIGNATURE_MARKS or folded in LABEL_MARKS
                                                            or folded in OPEN_BRACKETS or closes_label(folded),
                                                            folded in self.time_keys, folded in self.time_words,
                                                            folded in self.past_keys, folded in self.ago_keys,

@@ -12,7 +12,7 @@ and ``reporting_prepositions``, which name their party after them: "by",
 stands within ``REACH`` words of such a party, and that holds a term,
 escalates as ``hearsay``, quoting both; so does a sentence that opens
 with the party as a speaker's label ("Courier: negative crossmatch", "Borrower
-email: clear to close"). A party that says something else in words of its own
+email: clear to close", "Courier - negative crossmatch", "Pilot → airworthy"). A party that says something else in words of its own
 ("xm neg, driver reported ETA 14:20") reports no clearance. "The lab says negative crossmatch" and
 "Underwriting says clear to close" name parties with that authority and are
 left alone, as is a party that says nothing ("Courier booked, xm neg"),
@@ -184,6 +184,13 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             if party is not None and (not out or i >= out[-1][1]):
                 out.append((_line_start(words, i, breaks()), end))  # the writer of the whole text, whichever line
             continue
+        if word in LABEL_MARKS and i > 0:
+            first = _label_start(words, i, parties, channels)
+            party = label_party(first, i) if first < i and opens_sentence(words, first) else None
+            if party is not None and _term_after(n, i, is_term, words):
+                if not out or first >= out[-1][1]:
+                    out.append((first, i + 1))
+                continue
         if closes_label(word):
             first = _label_start(words, i, parties, channels)
             party = label_party(first, i) if first < i and opens_sentence(words, first) else None
@@ -308,6 +315,9 @@ def _a_role(words: Callable[[int], str], k: int, is_stop: Callable[[int], bool],
 
 #: a dash before a signature that ends the text ("Clear to close. — Borrower")
 SIGNATURE_MARKS = frozenset({"-", "–", "—", "--", "~"})
+#: marks that may close a speaker's label as a colon does, where the label opens its sentence and a term
+#: follows in it ("Courier - negative crossmatch", "Pilot → airworthy")
+LABEL_MARKS = frozenset({"-", "–", "—", "--", "→", "⇒", "➔", "➡", "->", "=>", ">"})
 #: brackets that may hold a signature right after a term ("Airworthy (pilot, 14:05)")
 OPEN_BRACKETS = frozenset({"(", "["})
 _CLOSE_BRACKETS = frozenset({")", "]"})
@@ -338,6 +348,16 @@ def _label_start(words: Callable[[int], str], colon: int, parties: FrozenSet[str
             break
         j -= 1
     return j
+
+
+def _term_after(n: int, i: int, is_term: Callable[[int], bool], words: Callable[[int], str]) -> bool:
+    """Whether a term follows token i in its statement: what a label before a dash says."""
+    for j in range(i + 1, n):
+        if is_term(j):
+            return True
+        if ends_statement(words(j)):
+            return False
+    return False
 
 
 def _bracket_end(words: Callable[[int], str], n: int, i: int) -> Optional[int]:

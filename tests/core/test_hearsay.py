@@ -71,6 +71,11 @@ def test_a_verb_with_its_subject_before_it_cites_no_party_after_it(text, found):
     ("Borrower: clear to close", ["Borrower:"]),
     ("[09:52] Driver: xm neg", ["Driver:"]),
     ("Update. Borrower: clear to close", ["Borrower:"]),
+    ("Borrower - clear to close", ["Borrower -"]),  # a dash or an arrow closes a label as a colon does
+    ("Driver → xm neg", ["Driver →"]),
+    ("Borrower -> clear to close", ["Borrower -"]),
+    ("Borrower - docs sent. Clear to close", []),  # the label's sentence holds no term
+    ("Docs sent - borrower. Clear to close", []),  # no label: the party ends the clause
 ])
 def test_a_party_as_the_speaker_s_label(text, found):
     assert _found(text) == found

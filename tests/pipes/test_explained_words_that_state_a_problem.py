@@ -76,6 +76,8 @@ UNSAFE = [
     ('aviation_maintenance', 'Pilot confirms airworthy.'),
     ('aviation_maintenance', 'Airworthy per the pilot.'),
     ('medical_logistics', 'Courier: negative crossmatch.'),
+    ('medical_logistics', 'Courier - negative crossmatch'),
+    ('aviation_maintenance', 'Pilot → airworthy'),
     ('medical_logistics', 'Driver confirms negative crossmatch.'),
     ('medical_logistics', 'Recipient: xm neg.'),
     ('mortgage', 'Clear to close for whom'),
