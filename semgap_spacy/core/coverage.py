@@ -381,6 +381,9 @@ class CoverageRules:
                 frozenset(_fold(w) for lang_words in dom.vocabulary.no_authority.values() for w in lang_words)
                 | unnamed)
         self._accented_phrase_words = frozenset(accented)
+        # endings of a form in progress ("releasing", "liberando"): rule 4 reads no such inflection
+        self._progressive = tuple(sorted({_fold(e) for code in pack_codes for e in get_pack(code).progressive_endings},
+                                         key=len, reverse=True))
         # an unknown domain escalates anyway; its words are read with nothing but the common rules
         self.empty = DomainRules(frozenset(), frozenset(), frozenset(), {}, {}, frozenset(), frozenset(), frozenset())
         self.clauses = clause_rule()
@@ -1607,7 +1610,8 @@ class CoverageRules:
         f = _fold(text)
         if f in self.stop or (self.accented_stop and exact(text) in self.accented_stop):
             return STOP_WORD
-        if (f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys)) and (
+        if (f in rules.phrase_words or (rules.phrase_keys and self.form_key(f) in rules.phrase_keys
+                                        and not self._in_progress(f))) and (
                 text.isascii() or exact(text) == f or f in self._accented_phrase_words
                 or self.form_key(f) in self._accented_phrase_words):
             # an accent that no phrase's word has makes another word: fr "raté" is no "rate", "volés" no "vol"
@@ -1621,6 +1625,14 @@ class CoverageRules:
             # a one-word neutral entry; a known name is found later, but both explain the word
             return NEUTRAL
         return None
+
+    def _in_progress(self, folded: str) -> bool:
+        """Whether a folded word ends as a form in progress does (a pack's ``progressive_endings``):
+        rule 4 explains "closes", "closed" by the phrase's word, but "funds clearing", "engine
+        servicing", "se está liberando" say the act is under way, not done, whatever the phrase
+        states. The phrase's own words ("closing" where a phrase has it) and neutral words keep
+        their rules."""
+        return any(folded.endswith(e) and len(folded) > len(e) + 2 for e in self._progressive)
 
     def _spelled_with_digits(self, text: str) -> bool:
         """Whether a token holding a digit is a word with digits for letters, not an identifier:

@@ -305,6 +305,9 @@ class LanguagePack(BaseModel):
     #: with a word so ending reports an act that stands ("was cleared to close", "CRS signed"), and
     #: a word that states a past before it is no finding
     participle_endings: List[str] = []
+    #: endings of a form in progress ("ing", es "ando", "iendo"): an inflection of a phrase's word
+    #: so ending says the act is under way ("funds clearing"), and rule 4 does not explain it
+    progressive_endings: List[str] = []
     #: endings by which a word agrees in number or gender ("s": batches; es "a", "os": liberada,
     #: liberados): the only forms of a clearance's words that still state it (``core.own_forms``);
     #: none: a clearance must be written as listed
@@ -354,7 +357,8 @@ class LanguagePack(BaseModel):
                                    "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
                                    "finding_words", "part_words", "part_prepositions", "purpose_prepositions", "kept_prefixes", "step_words", "numbered_steps", "step_pronouns",
-                                   "participle_endings", "past_time_words", "since_words")(_words)
+                                   "participle_endings", "progressive_endings", "past_time_words",
+                                   "since_words")(_words)
 
     @field_validator("neutral_after")
     @classmethod

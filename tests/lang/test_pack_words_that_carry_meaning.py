@@ -153,6 +153,9 @@ import pytest
     ("Podríamos estar listos para el cierre", "mortgage"),
     ("Clear to close anyhow", "mortgage"),
     ("Lot libéré, laisser au laboratoire", "pharma_qa"),  # an order to hold
+    ("Clear to close; funds clearing", "mortgage"),  # a phrase word's form in progress: under way
+    ("Airworthy; engine servicing today", "aviation_maintenance"),
+    ("Lote liberado; se está liberando el resto", "pharma_qa"),
     ("Igual está listo para el cierre", "mortgage"),  # a guess: maybe it is
     ("Lo mismo está listo para el cierre", "mortgage"),
     ("Listo para el cierre de cualquier modo", "mortgage"),
