@@ -11,10 +11,14 @@ quoted. A value with a digit ("Clear to close: LN-20417") or a symbol
 Forms write the mark between a field and its value in other ways too: "=",
 a dash, an arrow, a bar ("Clear to close = N", "Lote liberado → N"), or the
 value in brackets right after the field ("Lufttüchtig (N)"); each is read
-as the colon is.
+as the colon is. A word or two that rules 3 and 7 explain may stand between
+the term and its mark ("Clear to close today: N", "Abschlussbereit
+bestätigt: N"), and a cross given as the value is a no as a letter is
+("Airworthy: ×", "Lot libéré : ⨯"): a multiplication sign is one only
+between numbers.
 """
 import unicodedata
-from typing import Any, List, Sequence
+from typing import Any, Collection, List, Sequence
 
 #: punctuation that ends the value (and its clause): "Clear to close: N, thanks"
 _ENDS = frozenset(",;.!?")
@@ -25,34 +29,53 @@ VALUE_MARKS = frozenset({":", "=", "-", "–", "—", "→", "->", "=>", "⇒", 
 _OPEN, _CLOSE = "(", ")"
 #: the first character of each mark, to find the candidates with ``str.find``
 _FIRSTS = frozenset(mark[0] for mark in VALUE_MARKS | {_OPEN})
+#: crosses that are no cue anywhere (a multiplication sign: "3 × 10 ml") but answer no as a value
+_CROSSES = frozenset("×⨯⊠⊗⨂")
+#: the most words between a term and its value mark ("Clear to close today: N")
+_BETWEEN = 2
 
 
 def _answers(token: str) -> bool:
-    """Whether a token of a colon's value reads as an answer: a letter ("N", "A" of "N/A") or a
-    dash standing for none."""
-    return any(ch.isalpha() for ch in token) or (token != "" and all(ch in _DASHES for ch in token))
+    """Whether a token of a colon's value reads as an answer: a letter ("N", "A" of "N/A"), a
+    dash standing for none or a cross."""
+    return (any(ch.isalpha() for ch in token) or (token != "" and all(ch in _DASHES for ch in token))
+            or (token != "" and all(ch in _CROSSES for ch in token)))
 
 
 def _plain(token: str) -> bool:
-    """No digit and no symbol: letters, punctuation or space only."""
-    return not any(ch.isdigit() or unicodedata.category(ch)[0] == "S" for ch in token)
+    """No digit and no symbol but a cross: letters, punctuation or space only."""
+    return not any(ch.isdigit() or (unicodedata.category(ch)[0] == "S" and ch not in _CROSSES) for ch in token)
+
+
+def _after_term(explained: List[Any], text: str, starts: Sequence[int], ends: Sequence[int], i: int,
+                term: Any, between: Collection[Any]) -> bool:
+    """Whether the token before token i is a term's, or at most ``_BETWEEN`` words that the rules of
+    ``between`` explain stand between a term and it, no punctuation among them."""
+    k = i - 1
+    while k >= 0 and i - 1 - k < _BETWEEN and explained[k] in between and any(
+            ch.isalnum() for ch in text[starts[k]:ends[k]]):
+        k -= 1
+    return k >= 0 and explained[k] is term
 
 
 def unread_colon_values(explained: List[Any], text: str, starts: Sequence[int], ends: Sequence[int],
-                        term: Any, shape: Any) -> List[Any]:
+                        term: Any, shape: Any, between: Collection[Any] = ()) -> List[Any]:
     """Leave unexplained, in place, the value after a colon (or another value mark, or in
     brackets) that follows a term, when rule 5 alone explained it and it reads as an answer
     (see the module docstring).
 
     explained (List[Any]): The rule per token; term, shape: rules 1 and 5.
     text (str): The text; starts, ends: the tokens' character offsets.
+    between (Collection[Any]): The rules whose words may stand between a term and its mark.
     RETURNS (List[Any]): ``explained``.
     """
     n = len(explained)
     if not any(ch in text for ch in _FIRSTS):  # most texts have no mark at all
         return explained
     for i in range(1, n - 1):
-        if explained[i - 1] is not term or explained[i] is term:
+        before = explained[i - 1]
+        if explained[i] is term or (before is not term and (before not in between or not _after_term(
+                explained, text, starts, ends, i, term, between))):
             continue
         mark = text[starts[i]:ends[i]]
         bracket = mark == _OPEN

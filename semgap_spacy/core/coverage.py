@@ -47,7 +47,7 @@ import unicodedata
 from bisect import bisect_left
 from functools import lru_cache, partial
 from importlib import resources
-from typing import (Callable, Dict, FrozenSet, Hashable, Iterable, Iterator, List, NamedTuple, Optional,
+from typing import (Any, Callable, Dict, FrozenSet, Hashable, Iterable, Iterator, List, NamedTuple, Optional,
                     Sequence, Set, Tuple)
 
 
@@ -56,7 +56,7 @@ from ..glossary.models import GlossarySet
 from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, get_pack,
                     neutral_after, never_neutral_words, number_word, ordinal_suffixes,
                     packs as language_packs)
-from ..lang.cues import BREAK as BREAK_CUE, HEDGE, NEGATION, load_cue_sets
+from ..lang.cues import BREAK as BREAK_CUE, HEDGE, NEGATION, PSEUDO, load_cue_sets
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import exact, fold
@@ -443,7 +443,9 @@ class CoverageRules:
                        | {phrase[0] for phrase in self.sign_off_thanks})
         # a time a clearance is set for ("by 18:00"), or a past it is stated for ("was airworthy"):
         # ``core.time_conditions``
-        self.time_keys = frozenset(_fold(max(w.split(), key=len)) for pack in packs for w in pack.time_prepositions)
+        # a word of a goal sets a time too, right after a clearance ("Clear to close for 17:00")
+        self.time_keys = frozenset(_fold(max(w.split(), key=len)) for pack in packs
+                                   for w in list(pack.time_prepositions) + list(pack.purpose_prepositions))
         self.past_states = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.past_state_words)
         self.past_keys = frozenset(max(seq, key=len) for seq in self.past_states)
         # compared with their accents: fr "é" is no "e" ("apte", "aeronavegable")
@@ -455,8 +457,12 @@ class CoverageRules:
                             | frozenset(_fold(w) for pack in packs for w in pack.clause_break_words)
                             | frozenset(_fold(w) for pack in packs for words in pack.unit_words.values()
                                         for w in words))
+        # an earlier occasion ("last time"): unlike a day gone by, no act it reports stands now
+        self.past_occasions = frozenset(day for day in (tuple(_fold(t) for t in tokenize(w) if t.strip())
+                                                        for pack in packs for w in pack.past_occasions) if day)
         self.past_times = frozenset(day for day in (tuple(_fold(t) for t in tokenize(w) if t.strip())
-                                                    for pack in packs for w in pack.past_time_words) if day)
+                                                    for pack in packs for w in pack.past_time_words)
+                                    if day) | self.past_occasions
         self.ago_keys = frozenset(max(day, key=len) for day in self.past_times)
         self.since_words = frozenset(_fold(w) for pack in packs for w in pack.since_words)
         self.to_come = frozenset(tuple(_fold(w).split()) for pack in packs for w in pack.to_come_words)
@@ -495,6 +501,8 @@ class CoverageRules:
         self.part_prepositions = frozenset(_fold(w) for pack in packs for w in pack.part_prepositions)
         self.purpose_prepositions = frozenset(_fold(w) for pack in packs for w in pack.purpose_prepositions)
         self.kept_prefixes = frozenset(_fold(w) for pack in packs for w in pack.kept_prefixes)
+        self.clause_final_pseudos = frozenset(tuple(_fold(t) for t in tokenize(w) if t.strip())
+                                              for pack in packs for w in pack.clause_final_pseudos)
         self.purpose_articles = frozenset(_fold(w) for pack in packs if pack.purpose_prepositions
                                           for w in pack.signed_articles)
         self.clearance_verbs = frozenset(_fold(w) for pack in packs for w in pack.clearance_verbs)
@@ -717,8 +725,9 @@ class CoverageRules:
         word, which makes another word of it ("un-airworthy", "lot released -> un-released",
         "docs un-signed", "mis-label", es and fr "un", es "mis" being stop words; "non-airworthy"
         is never neutral already), where it starts the compound (the "to" of "clear-to-close" is
-        none); before a neutral word a pack's ``kept_prefixes`` keep their rule ("re-checked",
-        "e-signed"), and so does a single letter ("A-check" names a check).
+        none); before a neutral word that is a check's participle a pack's ``kept_prefixes`` keep
+        their rule ("re-checked", "e-signed": an act done; not "re-label", "re-work", an order to
+        redo it), and so does a single letter ("A-check" names a check).
 
         RETURNS (List[Optional[str]]): ``explained``.
         """
@@ -740,8 +749,10 @@ class CoverageRules:
                          and text[starts[i + 1]:ends[i + 1]] in _JOINERS)
                 first_piece = i == 0 or ends[i - 1] != starts[i]  # "clear-to-close": its "to" is none
                 prefix = text[starts[i]:ends[i]]
-                kept = explained[i + 2] is NEUTRAL and (len(prefix) == 1  # "A-check" names a check
-                                                        or _fold(prefix) in self.kept_prefixes)
+                kept = explained[i + 2] is NEUTRAL and (
+                    len(prefix) == 1  # "A-check" names a check
+                    or (_fold(prefix) in self.kept_prefixes
+                        and _fold(text[starts[i + 2]:ends[i + 2]]) in self.check_participles))
                 if glued and first_piece and not kept:
                     explained[i] = None
         return explained
@@ -821,7 +832,9 @@ class CoverageRules:
         # a time is written with a digit or as a day's word
         if not kinds[TIMES].isdisjoint(keys) and (_DIGIT.search(text) or not kinds[DAYS].isdisjoint(keys)):
             timed = time_conditions(text, starts, ends,
-                                    lambda i: self._names_a_thing(explained[i], text[starts[i]:ends[i]]))
+                                    lambda i: self._names_a_thing(explained[i], text[starts[i]:ends[i]]),
+                                    lambda i: explained[i] is TERM,
+                                    lambda i: _fold(text[starts[i]:ends[i]]) in self.condition_events)
         # a past counts right before a term, with at most two words between
         past, ago = kinds[PAST], kinds[AGO]
         pasts = not past.isdisjoint(keys) and any(
@@ -869,11 +882,15 @@ class CoverageRules:
                     first -= 1
                 return first, day[1]
 
+            def occasion(day: Tuple[int, int]) -> bool:
+                said = tuple(w for w in (word(k) for k in range(*day)) if w.strip())
+                return any(said[:len(o)] == o for o in self.past_occasions)
+
             found += [day for day in days if any(self._one_clause(text, starts, ends, day, term)
                                                  or (self._own_clause_beside(text, starts, ends, led(day), term)
                                                      and (not _statement_ends_between(word, day, term)
                                                           or _alone_in_statement(word, len(keys), day)))
-                                                 for term in states)]
+                                                 for term in (terms if occasion(day) else states))]
         if dated:
             # a date anywhere in the statement of the state ("From the 2019 file: clear to close")
             statements = [statement_of(word, len(keys), term[0]) for term in states]
@@ -1089,7 +1106,7 @@ class CoverageRules:
         that ties a clearance's term to an event of ``condition_events``, perhaps with an
         article of ``condition_articles`` between: right after the term, marks aside
         ("Lufttüchtig nach Inspektion", "Kreuzprobe negativ vor dem Check", "Lufttüchtig, nach
-        A-Check") or opening the clause right before it ("Nach Check lufttüchtig", "Nach Check:
+        A-Check", with up to two words naming the event: "Clear to close on loan funding") or opening the clause right before it ("Nach Check lufttüchtig", "Nach Check:
         lufttüchtig"). The clearance holds after, before or with the event, which a reader must
         place, as en "after" and es "después" say (never neutral there). de "nach"
         and "vor" are too common to be never neutral: "nach AMM 05-10" (according to), "Flug
@@ -1113,6 +1130,13 @@ class CoverageRules:
                 event += 1
             if event + 2 < n and len(words(event)) == 1 and words(event + 1) == "-":
                 event += 2  # "nach A-Check"
+            skipped = 0  # up to two words that name which event ("on loan funding", "nach Flugzeug-Check")
+            while (skipped < _EVENT_MODIFIERS and event < n and words(event) not in self.condition_events
+                   and explained[event] is not TERM and words(event).isalpha()):
+                event += 1
+                skipped += 1
+                if event + 1 < n and words(event) == "-" and ends[event - 1] == starts[event]:
+                    event += 1  # a compound's hyphen
             if event >= n or words(event) not in self.condition_events:
                 continue
             before = i - 1
@@ -1137,9 +1161,10 @@ class CoverageRules:
         will confirm", "dossier à vérifier"). So a word of the packs' ``check_verbs`` is
         unexplained where it follows a word of ``to_do_markers``, or opens its clause (after marks
         or ``request_words`` only) with words after it in its clause; unless one of those is a
-        word of ``check_done_words``, which make it no order: a check done ("Check complete:
-        airworthy", "Confirm received"), a check named ("Check is in the file", "Check A
-        complete"), another verb ("crew will check in at 05:00"). "lab checked" and "QC check"
+        word of ``check_done_words`` right after it or after the check's name, which make it no
+        order: a check done ("Check complete: airworthy", "Confirm received"), a check named
+        ("Check is in the file", "Check A complete"), another verb ("crew will check in at
+        05:00"); further on, the word is what the order asks to see ("check brakes are ok"). "lab checked" and "QC check"
         have a word before the verb, and order nothing, unless a request word ends its clause ("lab
         confirm pls"). Words of ``check_adverbs`` may stand before it as request words do ("just
         check brakes"). Still to come or to do, whatever stands before: a verb of
@@ -1175,8 +1200,12 @@ class CoverageRules:
                 # a checklist's item after the clearance: "Airworthy; Check: brakes", "check - brakes";
                 # "Check: N123AB airworthy" heads a report
                 k = next_word(words, n, k + 1)
+            first = k
             while k < n and (any(ch.isalnum() for ch in words(k)) or not _ends_clause(words(k))):
-                if words(k) in self.check_done:
+                # a word of a check done right after the verb, or after the check's name ("Check
+                # complete", "Check A complete"); further on it is what the order asks to see
+                # ("check brakes are ok", "confirm the wire is in")
+                if words(k) in self.check_done and (k == first or (last == first and _names_a_check(words(first)))):
                     return False
                 said = said or any(ch.isalnum() for ch in words(k))
                 last = k
@@ -1274,6 +1303,26 @@ class CoverageRules:
                 before = self.neutral_after.get(_fold(text[starts[i]:ends[i]]))
                 if before and _fold(text[starts[i - 1]:ends[i - 1]]) in before:
                     explained[i] = STOP_WORD
+        return explained
+
+    def unexplain_open_pseudos(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
+                               ends: Sequence[int], matches: Sequence[Sequence[Any]]) -> List[Optional[str]]:
+        """Rule 2 taken back, in place, for the first word of a pseudo cue of a pack's
+        ``clause_final_pseudos`` that a word follows in its clause: "defects, if any, logged" has
+        "if any" as the pseudo cue the spec lists, but "Clear to close if any funds received" makes
+        a condition of "if", which the pseudo cue would hide."""
+        if not self.clause_final_pseudos or not matches:
+            return explained
+        words = _words_of(text, starts, ends)
+        n = len(explained)
+        for match in matches:
+            start, end, label = match[0], match[1], match[2]
+            if label != PSEUDO or tuple(words(k) for k in range(start, end) if words(k).strip()) \
+                    not in self.clause_final_pseudos:
+                continue
+            after = next_word(words, n, end)
+            if after < n and any(ch.isalnum() for ch in words(after)):
+                explained[start] = None
         return explained
 
     def unread_approximations(self, explained: List[Optional[str]], text: str, reading: WordReading,
@@ -1749,10 +1798,17 @@ def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
     return frozenset(words)
 
 
+#: the most words between a condition's preposition (and article) and its event ("on loan funding")
+_EVENT_MODIFIERS = 2
 #: marks that end a clause for a verb of checking (``unexplain_checks``), besides a statement's end
 _CLAUSE_MARKS = frozenset({",", ":", "-", "–", "—", "(", ")"})
 #: marks between a verb of checking and what it names as a checklist's item ("Check: brakes")
 _ITEM_MARKS = frozenset({":", "-", "–", "—"})
+
+
+def _names_a_check(word: str) -> bool:
+    """Whether a word names a check of a series: a letter or a number ("A" of "Check A", "2")."""
+    return len(word) == 1 or any(ch.isdigit() for ch in word)
 
 
 def _statement_ends_between(words: Callable[[int], str], a: Tuple[int, int], b: Tuple[int, int]) -> bool:

@@ -659,14 +659,21 @@ def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: C
     among them: "driver reported ETA 14:20", "borrower reports docs signed" report something
     else than the clearance; "Driver says xm neg", "xm neg, the driver says", "Lot released,
     customer confirmed today" and "Airworthy, they confirmed it by phone" report it (how or when
-    it spoke, and stop words, are no words of its own)."""
+    it spoke, and stop words, are no words of its own). Words after a stop word that follows the
+    verb say to whom or with whom it spoke ("borrower confirmed with the wire desk", "driver
+    reported it to the hospital"), not what else it said."""
     said = False
+    first = True
     for j in range(i + 1, n):
         word = words(j)
         if ends_statement(word) or word == ",":
             break
         if is_term(j):
             return False
+        if first and any(ch.isalnum() for ch in word) and word not in manners and not is_time_or_date(word):
+            if is_stop(j):
+                return False
+            first = False
         said = said or (any(ch.isalnum() for ch in word) and word not in manners and not is_time_or_date(word)
                         and not is_stop(j))
     return said

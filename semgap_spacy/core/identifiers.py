@@ -80,6 +80,8 @@ _CODE_ENDING_IN_NUMBER = re.compile(r".*[a-z].*[0-9]{4}")
 _SEPARATORS = re.compile(r"[-‐‑‒–—_/.:#]")
 #: the most capital letters a code before a number may have, a space between ("LOT 43", "D 4471")
 _CODE_LETTERS = 4
+#: a currency sign, any
+_CURRENCY_SIGN = re.compile("[" + "".join(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Sc") + "]")
 #: full-width digits, which a person reads as 0-9 (rule 5 explains them so)
 _WIDE_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 #: the dashes a value may be written with, read as one ("24-117", "24–118")
@@ -139,11 +141,13 @@ def _run_around(i: int, text: str, starts: Sequence[int], ends: Sequence[int], r
 
 
 def _form(value: str) -> Optional[str]:
-    """The value with each run of digits as "0", lower-cased; None when it is no identifier
-    (no digit, a bare number, a clock time or a date)."""
+    """The value with each run of digits as "0", lower-cased, every currency sign as "$" (two
+    amounts are of one form whatever their currencies: "$412,000" and "€438,500"); None when it
+    is no identifier (no digit, a bare number, a clock time or a date)."""
     if not _DIGITS.search(value) or PLAIN_NUMBER.fullmatch(value) or is_time_or_date(value):
         return None
-    return _DIGITS.sub("0", value.lower())
+    form = _DIGITS.sub("0", value.lower())
+    return _CURRENCY_SIGN.sub("$", form) if not form.isascii() or "$" in form else form
 
 
 def _label_before(first: int, value: str, text: str, starts: Sequence[int], ends: Sequence[int],

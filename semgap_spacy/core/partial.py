@@ -28,6 +28,9 @@ pack languages, or a pack's ``number_words``): the reader has no value for
 "two", and a count of a whole names its number once ("all three lots").
 "N / M" with spaces around the slash is read as "N/M", and a whole in
 brackets after the part is a count too ("2 (of 3)", "2 (de 5)", "2 (total 5)").
+A part of a group the text does not count is one too: a number, in digits or
+in words, of "the" things ("one of the borrowers", "2 of the orders", "uno de
+los lotes", "un des lots"; not "one of the best files").
 """
 import re
 from typing import Callable, FrozenSet, List, Sequence, Tuple
@@ -75,6 +78,15 @@ _WORDED = re.compile(
 #: ``_WORDED`` since a match there would take the words before a shorter one ("pour un customer sur deux")
 _WORDED_SUR = re.compile(r"(?<![\w.,/:-])([^\W_]+)\s+(?:[^\W\d_]+\s+){2}sur\s+" + _DETERMINERS
                          + r"([^\W_]+)(?![\w.,/:]\w)", re.IGNORECASE)
+
+
+#: a number of a group named by its noun, not counted ("one of the borrowers", "una de las muestras"):
+#: in words, or in digits after no word but a preposition ("for 2 of the orders"; "lot 7734 of the eye
+#: drops", "version 3 of the disclosure" name one thing by its number); not a superlative ("one of the
+#: best files"), nor de "eine der", an article as often
+_OF_THE = re.compile(r"(?:(?<![\w.,/:-])(?:one|two|three|four|five|uno|una|dos|tres|un|une|deux|trois)"
+                     r"|(?:(?<![\w.,/:\s-])|(?<=\bfor )|(?<=\bpara )|(?<=\bpour )|(?<=^)|(?<=: ))\d{1,2})"
+                     r"\s+(?:of\s+the|de\s+(?:los|las)|des)\s+(?![^\W\d_]*est\b)[^\W\d_]{2,}", re.IGNORECASE)
 
 
 #: "N/M" and the word after it ("3/4 wheels", "¾ wheels", which the reading makes "3⁄4"), on the reading;
@@ -195,6 +207,9 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int],
         return sorted(set(out))
     out += [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
             if 0 <= int(found.group(1)) < int(found.group(2))]
+    counted = list(out)
+    out += [(first, end) for _, _, first, end in token_matches(_OF_THE, text, starts, ends)
+            if not any(a < end and first < b for a, b in counted)]  # "2 of the total 5" is counted already
     out += [(first, end) for found, _, first, end in token_matches(_COUNTED, text, starts, ends)
             if int(found.group(1)) < int(found.group(2)) <= _SIZE_RATIO * max(1, int(found.group(1)))]
     for found, _, first, end in token_matches(_COUNTED_WORDS, text, starts, ends):

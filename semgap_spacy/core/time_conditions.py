@@ -25,7 +25,9 @@ one); a time that names another thing ("from 06:00 serum", "from the 06:00
 shift": the caller says which words name a thing, and a stop word names
 none, so "notes from 14:05 call" still sets a time); a bare number ("signed by 2
 engineers") and a number with a decimal point ("rate up by 0.25"): neither
-is a time as written. Which clause a time must share with a clearance is
+is a time as written, unless the word right after a clearance's term sets
+it and the clause ends after it ("Clear to close by 5", "Abschlussbereit um
+17.30", "Lote liberado para las 9"). Which clause a time must share with a clearance is
 the caller's rule (``coverage.CoverageRules.times``).
 
 A date, or a year alone, that is not the day (the year) of the case's
@@ -78,6 +80,11 @@ _CLOCK = (r"\d{1,2}(?::\d{2}(?::\d{2})?)?\s?(?:am|pm|a\.m\.|p\.m\.)"
           r"|\d{4}-\d{2}-\d{2}(?:t\d{2}:\d{2}(?::\d{2})?z?)?"
           r"|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?"
           r"|\d{1,2}(?:st|nd|rd|th)")
+#: a time of day only, of ``_CLOCK``'s shapes: after a word of a goal a date or an ordinal names a
+#: thing as often ("for the 2nd kidney", "for 2/3 recipients")
+_TIME_OF_DAY = (r"\d{1,2}(?::\d{2}(?::\d{2})?)?\s?(?:am|pm|a\.m\.|p\.m\.)"
+                r"|\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:h|hrs|z|utc|lt|uhr))?"
+                r"|\d{3,4}\s?(?:z|utc|lt|l|hrs)|\d{1,2}h(?:\d{2})?|\d{1,2}\s?uhr")
 #: what may stand between the word and the time: an article, "next", "this"
 _BETWEEN = r"(?:(?:the|this|next|coming|el|la|las|los|del|al|próximo|próxima|le|les|prochain|prochaine|" \
            r"dem|den|der|nächsten|kommenden)\s+)?"
@@ -106,20 +113,57 @@ def _pattern(pack_set: int) -> "re.Pattern":
     return re.compile(rf"(?<![\w'])(?:{'|'.join(branches)})(?!\w)(?!:\d)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=2)
+def _bare_pattern(pack_set: int) -> "re.Pattern":
+    """Read only right after a clearance's term (``time_conditions``): a word that sets a time and
+    an hour written as a bare number or with a decimal point, the clause ending after it ("by 5",
+    "um 17.30", "para las 9"); and a word of a goal before a clock time ("Clear to close for
+    17:00", each pack's ``purpose_prepositions``)."""
+    words = _alternatives([w for pack in packs().values() for w in pack.time_prepositions])
+    goals = _alternatives([w for pack in packs().values() for w in pack.purpose_prepositions])
+    branches = []
+    if words:
+        branches.append(rf"(?:{words})\s+(?:las\s+|les\s+)?(?:[01]?\d|2[0-4])(?:\.[0-5]\d)?"
+                        r"(?=\s*(?:[,;!?)]|\.(?!\d)|$))")
+    if goals:
+        branches.append(rf"(?:{goals})\s+(?:{_TIME_OF_DAY})(?!\w)(?!:\d)")
+    if not branches:
+        return re.compile(r"(?!)")
+    return re.compile(rf"(?<![\w'])(?:{'|'.join(branches)})", re.IGNORECASE | re.MULTILINE)
+
+
 def time_conditions(text: str, starts: Sequence[int], ends: Sequence[int],
-                    names_a_thing: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
+                    names_a_thing: Callable[[int], bool] = lambda i: False,
+                    is_term: Callable[[int], bool] = lambda i: False,
+                    is_event: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
     """(first token, end token) of each word that sets a time and the time it sets.
 
     text (str): The text; starts, ends: every token's character offsets.
     names_a_thing (Callable[[int], bool]): Whether a token is a word that makes a time before it
         name a thing ("call" in "from 14:05 call"), by index.
+    is_term (Callable[[int], bool]): Whether a token is a clearance term's: right after one, a time
+        followed by a colon or by an event (``is_event``) is the clearance's ("Clear to close by
+        18:00: confirmed", "by 17:00 funding"), and an hour written as a bare number
+        or with a decimal point that ends its clause, or a clock time after a word of a goal, is a
+        time too ("Clear to close by 5", "Abschlussbereit um 17.30", "Clear to close for 17:00";
+        ``_bare_pattern``).
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
     out: List[Tuple[int, int]] = []
     for found, read, first, end in token_matches(_pattern(generation()), text, starts, ends):
-        if _stamp(read, found.start(), found.end()) or (end < len(starts) and names_a_thing(end)):
+        # right after a term, a time is the clearance's though a colon or an event follows ("Clear to
+        # close by 18:00: ok", "by 17:00 funding"); a thing still names it ("from 06:00 serum")
+        after_term = first > 0 and is_term(first - 1)
+        if (not after_term and _stamp(read, found.start(), found.end())) or (
+                end < len(starts) and names_a_thing(end) and not (after_term and is_event(end))):
             continue
         out.append((first, end))
+    if any(ch.isdigit() for ch in text):
+        for found, read, first, end in token_matches(_bare_pattern(generation()), text, starts, ends):
+            named = end < len(starts) and names_a_thing(end) and not is_event(end)  # "for 06:00 departure"
+            if first > 0 and is_term(first - 1) and not named and (first, end) not in out:
+                out.append((first, end))
+        out.sort()
     return out
 
 
@@ -219,8 +263,8 @@ def states_to_come(words: Callable[[int], str], n: int, clearances: Sequence[Tup
     be airworthy", "File to be cleared to close", "wird lufttüchtig"), or right after it unless it
     reports an act ("CTC to be issued", "CTC is yet to be issued"; "Batch released to be loaded"
     says what for). Spaces are no words ("to  be"), and a word of finding up to three words
-    before makes a report of what was found ("confirmed to be airworthy", "reported the
-    crossmatch to be negative").
+    before, in its clause, makes a report of what was found ("confirmed to be airworthy",
+    "reported the crossmatch to be negative"; not "Logbook verified, aircraft to be airworthy").
 
     words (Callable[[int], str]): A token's text, folded, by index; asked only near a clearance.
     n (int): The number of tokens.
@@ -242,7 +286,15 @@ def states_to_come(words: Callable[[int], str], n: int, clearances: Sequence[Tup
         return 0 <= first and last <= m and tuple(words(kept[k]) for k in range(first, last)) in to_come
 
     def found_before(k: int) -> bool:
-        return any(words(kept[j]) in finding for j in range(max(k - 3, 0), k))
+        """A word of finding up to three words before, none of its clause's ends between
+        ("Logbook verified, aircraft to be airworthy" reports no finding of it)."""
+        for j in range(k - 1, max(k - 3, 0) - 1, -1):
+            word = words(kept[j])
+            if word in finding:
+                return True
+            if not any(ch.isalnum() for ch in word) and word not in ("'", "’"):
+                return False
+        return False
 
     for start, end in clearances:
         if start not in at or end - 1 not in at:

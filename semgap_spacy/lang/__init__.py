@@ -284,6 +284,9 @@ class LanguagePack(BaseModel):
     #: stop words that, glued by a hyphen before a neutral word, prefix it harmlessly ("re-checked",
     #: "e-signed"); any other stop word there makes another word ("un-signed", ``CoverageRules.unspell``)
     kept_prefixes: List[str] = []
+    #: pseudo cues that are one only where their clause ends after them ("defects, if any, logged";
+    #: not "Clear to close if any funds received", where the first word is a condition)
+    clause_final_pseudos: List[str] = []
     #: stop words that order steps ("next", "first"): right beside a clearance's term, marks but
     #: no sentence's end between, they are unexplained ("Next: clear to close", "Airworthy next")
     step_words: List[str] = []
@@ -308,6 +311,9 @@ class LanguagePack(BaseModel):
     #: endings of a form in progress ("ing", es "ando", "iendo"): an inflection of a phrase's word
     #: so ending says the act is under way ("funds clearing"), and rule 4 does not explain it
     progressive_endings: List[str] = []
+    #: an earlier occasion ("last time", "la vez pasada"): in a clearance's clause, how things stood
+    #: then, even where the clearance reports an act ("Released to service last time")
+    past_occasions: List[str] = []
     #: endings by which a word agrees in number or gender ("s": batches; es "a", "os": liberada,
     #: liberados): the only forms of a clearance's words that still state it (``core.own_forms``);
     #: none: a clearance must be written as listed
@@ -356,8 +362,8 @@ class LanguagePack(BaseModel):
                                    "progress_auxiliaries",
                                    "clearance_verbs",
                                    "time_prepositions", "time_words", "past_state_words", "to_come_words",
-                                   "finding_words", "part_words", "part_prepositions", "purpose_prepositions", "kept_prefixes", "step_words", "numbered_steps", "step_pronouns",
-                                   "participle_endings", "progressive_endings", "past_time_words",
+                                   "finding_words", "part_words", "part_prepositions", "purpose_prepositions", "kept_prefixes", "clause_final_pseudos", "step_words", "numbered_steps", "step_pronouns",
+                                   "participle_endings", "progressive_endings", "past_occasions", "past_time_words",
                                    "since_words")(_words)
 
     @field_validator("neutral_after")

@@ -37,7 +37,8 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, SpanGroup
 
 from ..core.colon_values import unread_colon_values
-from ..core.coverage import NAME_SOURCES, NER_LABELS, SHAPE, TERM, CoverageRules, findings
+from ..core.coverage import (DOMAIN_PHRASE, NAME_SOURCES, NER_LABELS, NEUTRAL, SHAPE, STOP_WORD, TERM, CoverageRules,
+                             findings)
 from ..core.number_shapes import unread_zoned_clocks
 from ..core.partial import partial_counts
 from ..core.placeholders import unread_placeholders
@@ -115,9 +116,10 @@ class Coverage(SemgapPipe):
         matches = data.get(_CUE_MATCHES) or ()
         explained = rules.unspell(rules.unglue_shapes(rules.explain_words(reading[0], covered, matches), text,
                                                       starts, ends, domain), text, starts, ends)
-        unread_colon_values(explained, text, starts, ends, TERM, SHAPE)
+        unread_colon_values(explained, text, starts, ends, TERM, SHAPE, (STOP_WORD, NEUTRAL))
+        rules.unexplain_open_pseudos(explained, text, starts, ends, matches)
         unread_quoted_terms(explained, text, starts, ends, TERM)
-        unread_placeholders(explained, text, starts, ends)
+        unread_placeholders(explained, text, starts, ends, (NEUTRAL, DOMAIN_PHRASE))
         unread_subject_lines(explained, text, starts, ends, lambda: self._clearances(doc))
         unread_zoned_clocks(explained, text, starts, ends, SHAPE)
         rules.unread_approximations(explained, text, reading, keys, starts, ends)
