@@ -74,13 +74,14 @@ def unread_colon_values(explained: List[Any], text: str, starts: Sequence[int], 
         return explained
     for i in range(1, n - 1):
         before = explained[i - 1]
-        if explained[i] is term or (before is not term and (before not in between or not _after_term(
-                explained, text, starts, ends, i, term, between))):
+        if explained[i] is term or (before is not term and before not in between):
             continue
         mark = text[starts[i]:ends[i]]
         bracket = mark == _OPEN
         if not bracket and mark not in VALUE_MARKS:
             continue  # not a mark of its own right after a term ("14:20", "LN-20417")
+        if before is not term and not _after_term(explained, text, starts, ends, i, term, between):
+            continue
         j = i + 1
         while j < n and explained[j] is shape and text[starts[j]:ends[j]] not in _ENDS \
                 and _plain(text[starts[j]:ends[j]]) and not (bracket and text[starts[j]:ends[j]] == _CLOSE):

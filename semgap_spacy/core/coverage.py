@@ -831,10 +831,15 @@ class CoverageRules:
         timed = []
         # a time is written with a digit or as a day's word
         if not kinds[TIMES].isdisjoint(keys) and (_DIGIT.search(text) or not kinds[DAYS].isdisjoint(keys)):
+            # a word that sets a time within a few tokens after a term's last ("a partir de" is keyed by "partir")
+            n, times = len(keys), kinds[TIMES]
+            after_term = any(explained[i] is TERM and explained[i + 1] is not TERM
+                             and any(key in times for key in keys[i + 1:i + 5]) for i in range(n - 1))
             timed = time_conditions(text, starts, ends,
                                     lambda i: self._names_a_thing(explained[i], text[starts[i]:ends[i]]),
                                     lambda i: explained[i] is TERM,
-                                    lambda i: _fold(text[starts[i]:ends[i]]) in self.condition_events)
+                                    lambda i: _fold(text[starts[i]:ends[i]]) in self.condition_events,
+                                    after_term)
         # a past counts right before a term, with at most two words between
         past, ago = kinds[PAST], kinds[AGO]
         pasts = not past.isdisjoint(keys) and any(

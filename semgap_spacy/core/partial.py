@@ -84,6 +84,7 @@ _WORDED_SUR = re.compile(r"(?<![\w.,/:-])([^\W_]+)\s+(?:[^\W\d_]+\s+){2}sur\s+" 
 #: in words, or in digits after no word but a preposition ("for 2 of the orders"; "lot 7734 of the eye
 #: drops", "version 3 of the disclosure" name one thing by its number); not a superlative ("one of the
 #: best files"), nor de "eine der", an article as often
+_OF_THE_WORDS = re.compile(r"\b(?:of\s+the|de\s+l[ao]s|des)\b", re.IGNORECASE)
 _OF_THE = re.compile(r"(?:(?<![\w.,/:-])(?:one|two|three|four|five|uno|una|dos|tres|un|une|deux|trois)"
                      r"|(?:(?<![\w.,/:\s-])|(?<=\bfor )|(?<=\bpara )|(?<=\bpour )|(?<=^)|(?<=: ))\d{1,2})"
                      r"\s+(?:of\s+the|de\s+(?:los|las)|des)\s+(?![^\W\d_]*est\b)[^\W\d_]{2,}", re.IGNORECASE)
@@ -207,9 +208,10 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int],
         return sorted(set(out))
     out += [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
             if 0 <= int(found.group(1)) < int(found.group(2))]
-    counted = list(out)
-    out += [(first, end) for _, _, first, end in token_matches(_OF_THE, text, starts, ends)
-            if not any(a < end and first < b for a, b in counted)]  # "2 of the total 5" is counted already
+    if _OF_THE_WORDS.search(text):
+        counted = list(out)
+        out += [(first, end) for _, _, first, end in token_matches(_OF_THE, text, starts, ends)
+                if not any(a < end and first < b for a, b in counted)]  # "2 of the total 5" is counted already
     out += [(first, end) for found, _, first, end in token_matches(_COUNTED, text, starts, ends)
             if int(found.group(1)) < int(found.group(2)) <= _SIZE_RATIO * max(1, int(found.group(1)))]
     for found, _, first, end in token_matches(_COUNTED_WORDS, text, starts, ends):

@@ -135,7 +135,8 @@ def _bare_pattern(pack_set: int) -> "re.Pattern":
 def time_conditions(text: str, starts: Sequence[int], ends: Sequence[int],
                     names_a_thing: Callable[[int], bool] = lambda i: False,
                     is_term: Callable[[int], bool] = lambda i: False,
-                    is_event: Callable[[int], bool] = lambda i: False) -> List[Tuple[int, int]]:
+                    is_event: Callable[[int], bool] = lambda i: False,
+                    after_term: bool = True) -> List[Tuple[int, int]]:
     """(first token, end token) of each word that sets a time and the time it sets.
 
     text (str): The text; starts, ends: every token's character offsets.
@@ -147,6 +148,8 @@ def time_conditions(text: str, starts: Sequence[int], ends: Sequence[int],
         or with a decimal point that ends its clause, or a clock time after a word of a goal, is a
         time too ("Clear to close by 5", "Abschlussbereit um 17.30", "Clear to close for 17:00";
         ``_bare_pattern``).
+    after_term (bool): False when the caller knows no word that sets a time follows a term: the
+        term-adjacent pattern is then not searched.
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
     out: List[Tuple[int, int]] = []
@@ -158,7 +161,7 @@ def time_conditions(text: str, starts: Sequence[int], ends: Sequence[int],
                 end < len(starts) and names_a_thing(end) and not (after_term and is_event(end))):
             continue
         out.append((first, end))
-    if any(ch.isdigit() for ch in text):
+    if after_term and any(ch.isdigit() for ch in text):
         for found, read, first, end in token_matches(_bare_pattern(generation()), text, starts, ends):
             named = end < len(starts) and names_a_thing(end) and not is_event(end)  # "for 06:00 departure"
             if first > 0 and is_term(first - 1) and not named and (first, end) not in out:
