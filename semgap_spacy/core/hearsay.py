@@ -187,7 +187,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         if word in LABEL_MARKS and i > 0:
             first = _label_start(words, i, parties, channels)
             party = label_party(first, i) if first < i and opens_sentence(words, first) else None
-            if party is not None and _term_after(n, i, is_term, words):
+            if party is not None and _sentence_has_term(words, n, i, is_term):  # the label opens it
                 if not out or first >= out[-1][1]:
                     out.append((first, i + 1))
                 continue
@@ -348,16 +348,6 @@ def _label_start(words: Callable[[int], str], colon: int, parties: FrozenSet[str
             break
         j -= 1
     return j
-
-
-def _term_after(n: int, i: int, is_term: Callable[[int], bool], words: Callable[[int], str]) -> bool:
-    """Whether a term follows token i in its statement: what a label before a dash says."""
-    for j in range(i + 1, n):
-        if is_term(j):
-            return True
-        if ends_statement(words(j)):
-            return False
-    return False
 
 
 def _bracket_end(words: Callable[[int], str], n: int, i: int) -> Optional[int]:
@@ -662,20 +652,18 @@ def _says_something_else(words: Callable[[int], str], n: int, i: int, is_term: C
     it spoke, and stop words, are no words of its own). Words after a stop word that follows the
     verb say to whom or with whom it spoke ("borrower confirmed with the wire desk", "driver
     reported it to the hospital"), not what else it said."""
-    said = False
-    first = True
+    said = first = False
     for j in range(i + 1, n):
         word = words(j)
         if ends_statement(word) or word == ",":
             break
         if is_term(j):
             return False
-        if first and any(ch.isalnum() for ch in word) and word not in manners and not is_time_or_date(word):
-            if is_stop(j):
-                return False
-            first = False
-        said = said or (any(ch.isalnum() for ch in word) and word not in manners and not is_time_or_date(word)
-                        and not is_stop(j))
+        if any(ch.isalnum() for ch in word) and word not in manners and not is_time_or_date(word):
+            if is_stop(j) and not first:
+                return False  # a preposition or a pointer first: to whom, with whom
+            first = True
+            said = said or not is_stop(j)
     return said
 
 

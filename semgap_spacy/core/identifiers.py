@@ -80,8 +80,6 @@ _CODE_ENDING_IN_NUMBER = re.compile(r".*[a-z].*[0-9]{4}")
 _SEPARATORS = re.compile(r"[-‐‑‒–—_/.:#]")
 #: the most capital letters a code before a number may have, a space between ("LOT 43", "D 4471")
 _CODE_LETTERS = 4
-#: a currency sign, any
-_CURRENCY_SIGN = re.compile("[" + "".join(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Sc") + "]")
 #: full-width digits, which a person reads as 0-9 (rule 5 explains them so)
 _WIDE_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 #: the dashes a value may be written with, read as one ("24-117", "24–118")
@@ -147,7 +145,9 @@ def _form(value: str) -> Optional[str]:
     if not _DIGITS.search(value) or PLAIN_NUMBER.fullmatch(value) or is_time_or_date(value):
         return None
     form = _DIGITS.sub("0", value.lower())
-    return _CURRENCY_SIGN.sub("$", form) if not form.isascii() or "$" in form else form
+    if form.isascii():
+        return form
+    return "".join("$" if unicodedata.category(ch) == "Sc" else ch for ch in form)
 
 
 def _label_before(first: int, value: str, text: str, starts: Sequence[int], ends: Sequence[int],

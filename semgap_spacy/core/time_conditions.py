@@ -69,22 +69,20 @@ from .textview import token_matches
 
 TIME_CONDITION = "time_condition"
 
-#: a time of day or a date, as a digit shape: "18:00", "6pm", "6 p.m.", "1800Z", "1800 hrs", "0600L", "18h",
-#: "18h30", "18 Uhr", "18.00 Uhr", "12/05", "12/05/2026", "05.12.2026", "2026-12-05", "2026-12-05T18:00",
-#: "the 5th"
-_CLOCK = (r"\d{1,2}(?::\d{2}(?::\d{2})?)?\s?(?:am|pm|a\.m\.|p\.m\.)"
-          r"|\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:h|hrs|z|utc|lt|uhr))?"
-          r"|\d{1,2}\.\d{2}\s?(?:h|hrs|z|utc|lt|uhr)"
-          r"|\d{3,4}\s?(?:z|utc|lt|l|hrs)"
-          r"|\d{1,2}h(?:\d{2})?|\d{1,2}\s?uhr"
-          r"|\d{4}-\d{2}-\d{2}(?:t\d{2}:\d{2}(?::\d{2})?z?)?"
-          r"|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?"
-          r"|\d{1,2}(?:st|nd|rd|th)")
-#: a time of day only, of ``_CLOCK``'s shapes: after a word of a goal a date or an ordinal names a
-#: thing as often ("for the 2nd kidney", "for 2/3 recipients")
+#: a time of day, as a digit shape: "18:00", "6pm", "6 p.m.", "1800Z", "1800 hrs", "0600L", "18h", "18h30",
+#: "18 Uhr", "18.00 Uhr"; after a word of a goal only these (a date or an ordinal there names a thing as
+#: often: "for the 2nd kidney", "for 2/3 recipients")
 _TIME_OF_DAY = (r"\d{1,2}(?::\d{2}(?::\d{2})?)?\s?(?:am|pm|a\.m\.|p\.m\.)"
                 r"|\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:h|hrs|z|utc|lt|uhr))?"
-                r"|\d{3,4}\s?(?:z|utc|lt|l|hrs)|\d{1,2}h(?:\d{2})?|\d{1,2}\s?uhr")
+                r"|\d{1,2}\.\d{2}\s?(?:h|hrs|z|utc|lt|uhr)"
+                r"|\d{3,4}\s?(?:z|utc|lt|l|hrs)"
+                r"|\d{1,2}h(?:\d{2})?|\d{1,2}\s?uhr")
+#: a time of day or a date, as a digit shape: those, "12/05", "12/05/2026", "05.12.2026", "2026-12-05",
+#: "2026-12-05T18:00", "the 5th"
+_CLOCK = (_TIME_OF_DAY
+          + r"|\d{4}-\d{2}-\d{2}(?:t\d{2}:\d{2}(?::\d{2})?z?)?"
+          r"|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}\.\d{1,2}\.(?:\d{2,4})?"
+          r"|\d{1,2}(?:st|nd|rd|th)")
 #: what may stand between the word and the time: an article, "next", "this"
 _BETWEEN = r"(?:(?:the|this|next|coming|el|la|las|los|del|al|próximo|próxima|le|les|prochain|prochaine|" \
            r"dem|den|der|nächsten|kommenden)\s+)?"
