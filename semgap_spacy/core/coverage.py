@@ -2043,7 +2043,8 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
         def named_by_term(first: int, last: int) -> bool:
             return TERM in explained[statement_of(word, n, first)[0]:statement_of(word, n, last)[1]]
 
-        for first, last, spans in identifier_conflicts(text, starts, ends, explained, SHAPE, STOP_WORD, named_by_term):
+        for first, last, spans in identifier_conflicts(text, starts, ends, explained, SHAPE, STOP_WORD, named_by_term,
+                                                          number_word):
             rows.append({"code": CONFLICTING_IDENTIFIERS, "start_char": spans[0][0], "end_char": spans[-1][1],
                          "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
             marks.append((first, last, CONFLICTING_IDENTIFIERS))

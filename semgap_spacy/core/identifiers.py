@@ -50,7 +50,10 @@ names two recipients, while "at 1400 ... at 1600", "in 2025" and "courier
 clearance names it, one of its values in the sentence of a term: "Lot
 released for site 2 — this order is for site 5", "Airworthy: the aircraft
 at gate 12. You're at gate 14" (which site, which aircraft?), but not
-"Airworthy. Tyres on wheel 1 and wheel 2 replaced".
+"Airworthy. Tyres on wheel 1 and wheel 2 replaced". The same word before a
+number written in words names one of the series too ("Lot released: lot 42.
+Shipment is lot forty-three", "Lufttüchtig: Flugzeug 2; Crew am Flugzeug
+drei"): the words are read as no value, so "lot 42 … lot forty-two" asks too.
 """
 import re
 import unicodedata
@@ -185,7 +188,8 @@ def _word_before(first: int, text: str, starts: Sequence[int], ends: Sequence[in
 
 def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], rules: Sequence[Any],
                          shape_rule: Any, stop_rule: Any = None,
-                         named_by_term: Optional[Callable[[int, int], bool]] = None
+                         named_by_term: Optional[Callable[[int, int], bool]] = None,
+                         spelled: Optional[Callable[[str], bool]] = None
                          ) -> List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]:
     """The identifiers of one form that differ, per form.
 
@@ -198,13 +202,16 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
     named_by_term (Optional[Callable[[int, int], bool]]): Whether tokens [first, last] stand in
         the sentence of a term; None: a number of fewer than ``_LABELLED_DIGITS`` digits is never
         an identifier.
+    spelled (Optional[Callable[[str], bool]]): Whether a word is a number in words ("forty",
+        "drei"): after the word that labels a number, one more of its series; None: not read.
     RETURNS (List[Tuple[int, int, Tuple[Tuple[int, int], ...]]]): Per form with two or more
         different values: its first and last token (token_end exclusive), and the
         (start_char, end_char) of its first occurrence of each value, in text order.
     """
     if not text.isascii():
         text = text.translate(_WIDE_DIGITS)  # "N１２３AC" is "N123AC", one character per digit still
-    if not _TWO_DIGIT_RUNS.search(text):
+    if not _TWO_DIGIT_RUNS.search(text) and (spelled is None or named_by_term is None
+                                             or not _DIGITS.search(text)):
         return []
     by_form: Dict[str, Dict[str, Tuple[int, int, int, int]]] = {}
     # bare numbers by their digits in order, with the word that labels each, if any
@@ -285,6 +292,9 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         labels = [label for label, _ in values.values()]
         if len(values) > 1 and None in labels and len(set(labels) - {None}) <= 1:
             by_form[f"digits {digits}"] = {value: where for value, (_, where) in values.items()}
+    if spelled is not None and any(named_by_term(first, last) for values in short.values()
+                                   for first, last, _, _ in values.values()):
+        _add_spelled(short, text, starts, ends, rules, shape_rule, stop_rule, spelled)
     for word, values in short.items():
         if len(values) > 1 and any(named_by_term(first, last) for first, last, _, _ in values.values()):
             by_form[f"{word} 0 (short)"] = values
@@ -297,3 +307,23 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
             out.append((found_values[0][0], max(v[1] for v in found_values) + 1,
                         tuple((v[2], v[3]) for v in found_values)))
     return sorted(out)
+
+
+def _add_spelled(short: Dict[str, Dict[str, Tuple[int, int, int, int]]], text: str, starts: Sequence[int],
+                 ends: Sequence[int], rules: Sequence[Any], shape_rule: Any, stop_rule: Any,
+                 spelled: Callable[[str], bool]) -> None:
+    """Add to ``short`` (short numbers by the word that labels them) each number in words that
+    one of its words labels ("lot forty-three", its parts glued by hyphens), by its words."""
+    n = len(starts)
+    for k in range(1, n):
+        if text[starts[k - 1]:ends[k - 1]].lower() not in short:
+            continue
+        word = text[starts[k]:ends[k]]
+        label = _word_before(k, text, starts, ends, rules, shape_rule, stop_rule)
+        if label not in short or not word.isalpha() or not spelled(word):
+            continue
+        last = k
+        while (last + 2 < n and text[starts[last + 1]:ends[last + 1]] == "-" and ends[last] == starts[last + 1]
+               and ends[last + 1] == starts[last + 2] and spelled(text[starts[last + 2]:ends[last + 2]])):
+            last += 2
+        short[label].setdefault(text[starts[k]:ends[last]].lower(), (k - 1, last, starts[k - 1], ends[last]))

@@ -135,6 +135,27 @@ def test_a_short_number_a_word_labels_counts_where_a_clearance_names_it(text, na
     assert identifier_conflicts(text, starts, ends, rules, "shape", "stop") == []
 
 
+@pytest.mark.parametrize("text, named, values", [
+    # the word that labels a short number before a number in words: one more of its series
+    ("Lot released: lot 42. Shipment is lot forty-three.", {2, 3}, [["lot 42", "lot forty-three"]]),
+    ("Airworthy: stand 12. Crew at stand eleven.", {2, 3}, [["stand 12", "stand eleven"]]),
+    ("Lot released: lot 42, stand eleven", {2, 3}, []),  # another word: another kind of thing
+    ("Airworthy. Tyres on wheel 1 and wheel two replaced", set(), []),  # no clearance names a wheel
+])
+def test_a_number_in_words_after_the_same_word_is_one_more_of_the_series(text, named, values):
+    from semgap_spacy.lang import number_word
+
+    doc, starts, ends = token_rows(text)
+    rules = ["shape" if _digit_or_sign(t.text) else "stop" if t.lower_ in _STOP else None for t in doc]
+    found = identifier_conflicts(text, starts, ends, rules, "shape", "stop",
+                                 named_by_term=lambda first, last: first in named or last in named,
+                                 spelled=number_word)
+    assert [[text[s:e] for s, e in spans] for _, _, spans in found] == values
+    # without the reader of number words, one short number is no series
+    assert identifier_conflicts(text, starts, ends, rules, "shape", "stop",
+                                named_by_term=lambda first, last: first in named or last in named) == []
+
+
 def test_a_letter_glued_on_belongs_to_the_value_whatever_explains_it():
     # "A" is a stop word ("a"), "B" is not: both are the series' letter
     shaped = lambda w: _digit_or_sign(w) or w == "B"  # noqa: E731
@@ -154,6 +175,9 @@ def test_only_shape_tokens_count():
     ("Xm neg for recipient 2; kidney is for recipient 1", "medical_logistics"),
     ("Airworthy: the aircraft at gate 12. You're at gate 14", "aviation_maintenance"),
     ("Airworthy: B737 at stand 12, B737F at stand 14.", "aviation_maintenance"),  # which of the two?
+    ("Lot released: lot 42. Shipment is lot forty-three.", "pharma_qa"),  # a number in words
+    ("Lote liberado: lote 2; el envío es del lote tres", "pharma_qa"),
+    ("Lufttüchtig: Flugzeug 2; Crew am Flugzeug drei", "aviation_maintenance"),
 ])
 def test_a_clearance_with_conflicting_identifiers_escalates(nlp, decide, text, domain):
     decision = decide(text, domain=domain)
