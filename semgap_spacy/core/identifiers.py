@@ -91,6 +91,9 @@ _ONE_DASH = str.maketrans("‐‑‒–—", "-----")
 _CURRENCY = frozenset("$€£¥")
 _NO_CENTS = re.compile(r"[.,]00$")
 _CENTS = re.compile(r"[.,][0-9]{2}$")
+#: an amount with a letter for thousands or millions ("$438.5k", "€1.2M", "$412K")
+_SCALED_AMOUNT = re.compile(r"([^0-9]+)([0-9]+)(?:[.,]([0-9]+))?([kKmM])")
+_SCALES = {"k": 3, "m": 6}
 #: a bare number with the sign that may open it ("#4471", "№4471")
 _SIGNED_NUMBER = re.compile(r"[#№]?([0-9]+)")
 
@@ -139,6 +142,20 @@ def _run_around(i: int, text: str, starts: Sequence[int], ends: Sequence[int], r
               and text[ends[first - 1]] == " " and _is_currency(text[starts[first - 1]:ends[first - 1]])):
             first -= 1
     return first, last
+
+
+def _written_out(value: str) -> str:
+    """An amount with a letter for thousands or millions written out with its thousands marks
+    ("$438.5k" is "$438,500", "$412K" is "$412,000"), so it is of the form of the amounts written
+    so; any other value as it is."""
+    scaled = _SCALED_AMOUNT.fullmatch(value)
+    if scaled is None:
+        return value
+    sign, whole, part, scale = scaled.groups()
+    places = _SCALES[scale.lower()]
+    if part is not None and len(part) > places:
+        return value
+    return f"{sign}{int(whole + (part or '').ljust(places, '0')):,}"
 
 
 def _form(value: str) -> Optional[str]:
@@ -234,6 +251,8 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         end_char = starts[first] + len(value)
         value = value.translate(_ONE_DASH)  # "24-117" and "24–118" are one form
         amount = value[:1] in _CURRENCY
+        if amount:
+            value = _written_out(value)  # "$438.5k" is "$438,500"
         if amount and _NO_CENTS.search(value):
             value = value[:-3]  # "$438,500.00" is "$438,500"
         # an amount with cents is of the form of one without ("$412,000" / "$412,000.50")

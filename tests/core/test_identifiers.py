@@ -178,6 +178,7 @@ def test_only_shape_tokens_count():
     ("Lot released: lot 42. Shipment is lot forty-three.", "pharma_qa"),  # a number in words
     ("Lote liberado: lote 2; el envío es del lote tres", "pharma_qa"),
     ("Lufttüchtig: Flugzeug 2; Crew am Flugzeug drei", "aviation_maintenance"),
+    ("Clear to close on $412,000; loan $438.5k", "mortgage"),  # a letter for thousands, written out
 ])
 def test_a_clearance_with_conflicting_identifiers_escalates(nlp, decide, text, domain):
     decision = decide(text, domain=domain)
@@ -197,6 +198,7 @@ def test_a_clearance_with_conflicting_identifiers_escalates(nlp, decide, text, d
     ("Clear to close on $412,000.", "mortgage"),
     ("Clear to close, file #6097, #6097", "mortgage"),
     ("Negative crossmatch, recipient 1133. Flight booked for recipient 1133.", "medical_logistics"),
+    ("Clear to close on $412,000; loan $412k", "mortgage"),  # one amount, written two ways
 ])
 def test_one_identifier_still_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
