@@ -30,10 +30,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-import srsly
 
 from ..lang import generation, packs
 from ..util.textnorm import fold
+from ..util.yaml_files import yaml_text
 
 KINDS = ("duration", "temperature", "ratio", "pressure")
 OK = "ok"
@@ -207,7 +207,7 @@ def unit_table() -> UnitTable:
 def _unit_table(pack_set: int) -> UnitTable:
     text = (resources.files("semgap_spacy.data") / "units.yaml").read_text(encoding="utf8")
     words = {code: (pack.unit_words, pack.unit_ambiguous) for code, pack in packs().items()}
-    return UnitTable(srsly.yaml_loads(text), words)
+    return UnitTable(yaml_text(text), words)
 
 
 def lookup_surface(surface: str) -> UnitLookup:

@@ -23,6 +23,7 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, ValidationEr
 from . import rules
 from .rules import phrase_key
 from ..util.textnorm import exact, fold
+from ..util.yaml_files import read_yaml
 
 SIGNALS = ("clear", "critical_block", "field")
 LANGUAGES = ("en", "es", "fr", "de")
@@ -648,7 +649,7 @@ def load_domain_file(path: Union[str, Path]) -> DomainGlossary:
     """
     path = Path(path)
     try:
-        payload = srsly.read_yaml(path)
+        payload = read_yaml(path)
     except FileNotFoundError:
         raise GlossaryError(f"{path}: file not found") from None
     except Exception as exc:  # the YAML parser's own errors vary by version

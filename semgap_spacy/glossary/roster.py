@@ -29,7 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Dict, Iterable, Optional, Union
 
-import srsly
+from ..util.yaml_files import read_yaml
 
 ROSTER_CONFIG = "SEMGAP_QUEUE_ROSTER"
 _SPACES = re.compile(r" +")
@@ -42,7 +42,7 @@ class RosterError(ValueError):
 
 @lru_cache(maxsize=1)
 def _not_people() -> frozenset:
-    data = srsly.read_yaml(Path(str(resources.files("semgap_spacy.data"))) / "reviewers.yaml")
+    data = read_yaml(Path(str(resources.files("semgap_spacy.data"))) / "reviewers.yaml")
     return frozenset(_SEPARATORS.sub("", str(n).casefold()) for n in data.get("not_people") or [])
 
 

@@ -28,6 +28,7 @@ import srsly
 
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import fold
+from ..util.yaml_files import read_yaml
 
 _DATA = Path(__file__).resolve().parents[1] / "data"
 #: The context reader's cue lists, one <lang>.json per language.
@@ -54,7 +55,7 @@ def rule_of(message: str) -> Optional[str]:
 
 @lru_cache(maxsize=1)
 def rule_data() -> Dict[str, Any]:
-    return srsly.read_yaml(_DATA / "glossary_rules.yaml")
+    return read_yaml(_DATA / "glossary_rules.yaml")
 
 
 def phrase_key(text: str) -> str:
@@ -112,7 +113,7 @@ def read_cues(negation_dir: Optional[Union[str, Path]] = None) -> Dict[str, Dict
     files of the language packs (``semgap_spacy/lang/<lang>/cues.json``).
     """
     cues: Dict[str, Dict[str, str]] = {lang: {} for lang in RULE_LANGUAGES}
-    spec = srsly.read_yaml(_DATA / "governance.yaml").get("cues") or {}
+    spec = read_yaml(_DATA / "governance.yaml").get("cues") or {}
     for lang, kinds in spec.items():
         for kind, words in (kinds or {}).items():
             for word in words or []:

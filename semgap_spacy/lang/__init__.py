@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..util.spacy_lists import has_language_module, spacy_like_num
 from ..util.textnorm import exact, fold
 from .cues import CLINICAL_PROFILE, PROFILE_FILES, SPEC_PROFILE, CueError, CueSet, with_symbol_cues
+from ..util.yaml_files import read_yaml
 
 PACK_FILE = "pack.yaml"
 CUES_FILE = PROFILE_FILES[SPEC_PROFILE]
@@ -405,7 +406,7 @@ def load_pack(folder: Union[str, Path]) -> LanguagePack:
         if not (folder / name).is_file():
             raise LanguagePackError(f"{folder}: language pack has no {name}")
     try:
-        data = srsly.read_yaml(folder / PACK_FILE)
+        data = read_yaml(folder / PACK_FILE)
         payloads = {profile: srsly.read_json(folder / name) for profile, name in PROFILE_FILES.items()}
     except ValueError as exc:
         raise LanguagePackError(f"{folder}: cannot read the pack ({exc})") from None

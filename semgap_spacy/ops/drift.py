@@ -34,8 +34,9 @@ from importlib import resources
 from statistics import median
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-import srsly
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..util.yaml_files import yaml_text
 
 RATE_NAMES = ("unrecognised_rate", "correction_rate", "escalation_rate", "block_rate")
 
@@ -71,7 +72,7 @@ class DriftConfig(BaseModel):
 @lru_cache(maxsize=1)
 def _data() -> Dict[str, Any]:
     text = resources.files("semgap_spacy.data").joinpath("drift.yaml").read_text("utf-8")
-    return srsly.yaml_loads(text)
+    return yaml_text(text)
 
 
 def data_section(name: str) -> Dict[str, Any]:

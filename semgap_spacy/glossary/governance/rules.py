@@ -13,9 +13,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, Optional, Union
 
-import srsly
 
 from ..rules import read_cues
+from ...util.yaml_files import read_yaml
 
 
 _DATA = Path(__file__).resolve().parents[2] / "data"
@@ -37,7 +37,7 @@ def _negation_dir() -> Optional[Path]:
 
 @lru_cache(maxsize=1)
 def _rules() -> Dict[str, Any]:
-    return srsly.read_yaml(_DATA / "governance.yaml")
+    return read_yaml(_DATA / "governance.yaml")
 
 
 def load_cues(negation_dir: Optional[Union[str, Path]] = None) -> Dict[str, Dict[str, str]]:

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
-import srsly
 
 from ..models import GlossarySet, bundled_glossary_dir, version_order
 from ..models import _VERSION as VERSION_RE
 from .findings import GovernanceError
+from ...util.yaml_files import read_yaml
 
 
 _ARCHIVE = "archive"
@@ -63,7 +63,7 @@ _YAML_MARK = re.compile(r"line (\d+), column (\d+)")
 
 def _read_yaml(path: Path) -> RawDomain:
     try:
-        payload = srsly.read_yaml(path)
+        payload = read_yaml(path)
     except Exception as exc:  # the YAML parser's own errors vary by version
         said = [line.strip() for line in str(exc).strip().splitlines() if not line.strip().startswith("in ")]
         where = _YAML_MARK.findall(str(exc))  # the parser's marks, the problem's last
