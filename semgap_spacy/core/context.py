@@ -48,7 +48,8 @@ keys that matter, so a doc with no cue word costs a few set operations and
 no scan (``CueTable.quiet``: one, when every word is known; ``CueTable.learn``,
 ``CueTable.prefilter``). A longer cue is watched for by its longest word
 (``key_word``), not its first, which is often a word of every text ("is",
-"a"). The keys are spaCy
+"a"), and not at all when one of its words is a cue by itself ("with no",
+"no evidence of"): the gate lets its texts in by that word. The keys are spaCy
 hashes, so what the cache learns inside a memory zone goes when the zone
 ends (``util.caches.IndexedCache``).
 """
@@ -316,10 +317,12 @@ class CueTable:
             patterns[form[0]] = (longer, single)
         self.patterns = patterns
         needs: Dict[str, Dict[frozenset, None]] = {}
+        sure = {word for word, (_, single) in patterns.items()
+                if single is not None and (single.negation or single.hedge)}
         for first, (longer, _) in patterns.items():
             for forms in longer.values():
                 for form, eff in forms:
-                    if eff.negation or eff.hedge:
+                    if (eff.negation or eff.hedge) and sure.isdisjoint(form):
                         key = key_word(form)
                         needs.setdefault(key, {})[frozenset(form) - {key}] = None
         self._needs = {key: tuple(sets) for key, sets in needs.items()}

@@ -240,3 +240,29 @@ def test_a_critical_term_counted_as_none_escalates_and_one_counted_blocks(decide
     decision = decide(text, domain="aviation_maintenance")
     assert decision["decision"] == ("escalate" if code == "critical_negated" else "block")
     assert code in {r["code"] for r in decision["reasons"]}
+
+
+
+@pytest.mark.parametrize("text", [
+    "Patient with pain in the chest", "Patient with no pain in the chest", "Fever is ruled out",
+    "Fever is out", "Fever was not seen", "Pain, even with rest", "Sin dolor torácico", "Kein Fieber",
+    "Pas de fièvre", "Crossmatch : négatif", "[ ] Airworthy", "as is",
+])
+def test_the_gate_never_drops_a_cue_that_matches(text):
+    table = table_for("spec")
+    keys, rows = rows_of(table, text)
+    if table.scan(rows).cues:
+        assert table.prefilter(keys).may_cue and not table.quiet(keys)
+
+
+def test_a_longer_cue_with_a_word_that_is_a_cue_by_itself_needs_no_key_word():
+    # "with no", "no evidence of": the gate lets their texts in by "no" already, so "with" and
+    # "evidence" open it for no text; a cue without such a word is watched by one of its words
+    table = table_for("spec")
+    sure = {word for word, (_, single) in table.patterns.items()
+            if single is not None and (single.negation or single.hedge)}
+    for key, sets in table._needs.items():
+        for others in sets:
+            assert sure.isdisjoint(others | {key}), (key, others)
+    assert "evidence" not in table._needs
+    assert "ruled" in table._needs  # "is ruled out": none of its words negates by itself
