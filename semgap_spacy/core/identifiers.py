@@ -147,13 +147,14 @@ def _run_around(i: int, text: str, starts: Sequence[int], ends: Sequence[int], r
 def _written_out(value: str) -> str:
     """An amount with a letter for thousands or millions written out with its thousands marks
     ("$438.5k" is "$438,500", "$412K" is "$412,000"), so it is of the form of the amounts written
-    so; any other value as it is."""
+    so; any other value as it is, and so is one whose mark may group thousands as well as start
+    decimals ("$1,200k")."""
     scaled = _SCALED_AMOUNT.fullmatch(value)
     if scaled is None:
         return value
     sign, whole, part, scale = scaled.groups()
     places = _SCALES[scale.lower()]
-    if part is not None and len(part) > places:
+    if part is not None and len(part) > 2:
         return value
     return f"{sign}{int(whole + (part or '').ljust(places, '0')):,}"
 
