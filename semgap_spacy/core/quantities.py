@@ -90,14 +90,15 @@ _OPEN_END = re.compile(r"(?:\+|[ \t\u00a0\u202f]*(?:[↑⬆⤴⇡📈]|(?:and|&|
 
 
 def bound_words() -> FrozenSet[str]:
-    """Every pack's ``bound_words``, folded: right before a value, a word that says the value is
-    passed or not reached ("gut 24 Stunden", a good 24 hours; "almost 180 days")."""
+    """Every pack's ``bound_words`` and ``approximation_words``, folded: right before a value, a
+    word that says the value is passed, not reached or only about right ("gut 24 Stunden", a good
+    24 hours; "almost 180 days"; "about 24 hours", "ca. 24 h"), as "~24 h" says with a sign."""
     return _bound_words(generation())
 
 
 @lru_cache(maxsize=2)
 def _bound_words(pack_set: int) -> FrozenSet[str]:
-    return frozenset(fold(w) for w in union("bound_words"))
+    return frozenset(fold(w) for w in union("bound_words") + union("approximation_words"))
 
 
 def is_bound(text: str, start: int, end: int, words: FrozenSet[str] = frozenset()) -> bool:
@@ -105,17 +106,18 @@ def is_bound(text: str, start: int, end: int, words: FrozenSet[str] = frozenset(
     allowed) or has a plus or an open end after it: "> 24 h", "24h+", "43 % and up", "8 °C ↑"
     say more than the value, which no contract can check. An arrow ("->", "=>") points at a
     value, and a doubled sign (">> 25.9 F", a chat quote) quotes one: neither is a comparison.
-    A word of ``words`` (``bound_words``) right before it says so too ("gut 24 Stunden")."""
+    A word of ``words`` (``bound_words``) right before it says so too ("gut 24 Stunden", "ca. 24 h")."""
     if _OPEN_END.match(text, end):
         return True
     i = start - 1
     while i >= 0 and text[i] in _SPACES:
         i -= 1
-    if words and i < start - 1 and text[i].isalpha():
-        first = i
+    last = i - 1 if i > 0 and text[i] == "." and text[i - 1].isalpha() else i  # "ca.", "approx."
+    if words and 0 <= i < start - 1 and text[last].isalpha():
+        first = last
         while first > 0 and text[first - 1].isalpha():
             first -= 1
-        if fold(text[first:i + 1]) in words:
+        if fold(text[first:last + 1]) in words:
             return True
     if i > 0 and text[i] == "=" and text[i - 1] in "<>":  # "<=", ">="
         i -= 1

@@ -313,6 +313,16 @@ def test_finding_offsets_cover_field_and_quantity(nlp, glossary):
     ("CIT 24h+", {"value": 24, "unit": "h"}, ["quantity_bound"]),
     ("CIT gut 24 h", {"value": 24, "unit": "h"}, ["quantity_bound"]),  # a pack's ``bound_words``
     ("CIT almost 24 h", {"value": 24, "unit": "h"}, ["quantity_bound"]),
+    # a word of approximation says what "~" says ("about 20 h" agreed with a reading of 20 h, and
+    # proceeded, where "~ 20 h" escalated)
+    ("CIT about 20 h", {"value": 20, "unit": "h"}, ["quantity_bound"]),
+    ("CIT ca. 20 h", {"value": 20, "unit": "h"}, ["quantity_bound"]),
+    ("CIT approx. 20 h", {"value": 20, "unit": "h"}, ["quantity_bound"]),
+    ("CIT over 24 h", {"value": 24, "unit": "h"}, ["quantity_bound"]),
+    ("CIT etwa 20 h", {"value": 20, "unit": "h"}, ["quantity_bound"]),
+    ("CIT env. 20 h", {"value": 20, "unit": "h"}, ["quantity_bound"]),
+    ("CIT unas 20 h", {"value": 20, "unit": "h"}, ["quantity_bound"]),
+    ("CIT about: 20 h", {"value": 20, "unit": "h"}, []),  # not right before the value
     ("CIT 20 h +", {"value": 20, "unit": "h"}, []),  # a plus apart from the number adds nothing to it
     ("CIT = 20 h", {"value": 20, "unit": "h"}, []),
     ("CIT 30 m", {"value": 30, "unit": "h"}, ["ambiguous_unit"]),
