@@ -6,7 +6,7 @@ import srsly
 
 from scripts.build_form_cache import bundled_yaml_files
 from semgap_spacy.util import yaml_files
-from semgap_spacy.util.yaml_files import parsed_copies, read_yaml, yaml_text
+from semgap_spacy.util.yaml_files import parsed_copies, read_yaml
 
 
 def test_every_bundled_yaml_file_has_a_copy_equal_to_a_fresh_parse():
@@ -41,7 +41,6 @@ def test_any_other_file_is_parsed(tmp_path):
     crlf = tmp_path / "crlf.yaml"
     crlf.write_bytes(b"words: [a, b]\r\ntext: |\r\n  one\r\n  two\r\n")
     assert read_yaml(crlf) == srsly.read_yaml(crlf) == {"words": ["a", "b"], "text": "one\ntwo\n"}
-    assert yaml_text("k: [no]\n") == {"k": ["no"]}
 
 
 def test_a_missing_or_broken_file_fails_as_srsly_fails(tmp_path):

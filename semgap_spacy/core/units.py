@@ -28,12 +28,13 @@ import threading
 import unicodedata
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 
 from ..lang import generation, packs
 from ..util.textnorm import fold
-from ..util.yaml_files import yaml_text
+from ..util.yaml_files import read_yaml
 
 KINDS = ("duration", "temperature", "ratio", "pressure")
 OK = "ok"
@@ -205,9 +206,8 @@ def unit_table() -> UnitTable:
 
 @lru_cache(maxsize=2)
 def _unit_table(pack_set: int) -> UnitTable:
-    text = (resources.files("semgap_spacy.data") / "units.yaml").read_text(encoding="utf8")
     words = {code: (pack.unit_words, pack.unit_ambiguous) for code, pack in packs().items()}
-    return UnitTable(yaml_text(text), words)
+    return UnitTable(read_yaml(Path(str(resources.files("semgap_spacy.data"))) / "units.yaml"), words)
 
 
 def lookup_surface(surface: str) -> UnitLookup:

@@ -29,8 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..util.spacy_lists import has_language_module, spacy_like_num
 from ..util.textnorm import exact, fold
-from .cues import CLINICAL_PROFILE, PROFILE_FILES, SPEC_PROFILE, CueError, CueSet, with_symbol_cues
 from ..util.yaml_files import read_yaml
+from .cues import CLINICAL_PROFILE, PROFILE_FILES, SPEC_PROFILE, CueError, CueSet, with_symbol_cues
 
 PACK_FILE = "pack.yaml"
 CUES_FILE = PROFILE_FILES[SPEC_PROFILE]

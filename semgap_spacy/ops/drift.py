@@ -31,12 +31,13 @@ import math
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from statistics import median
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..util.yaml_files import yaml_text
+from ..util.yaml_files import read_yaml
 
 RATE_NAMES = ("unrecognised_rate", "correction_rate", "escalation_rate", "block_rate")
 
@@ -71,8 +72,7 @@ class DriftConfig(BaseModel):
 
 @lru_cache(maxsize=1)
 def _data() -> Dict[str, Any]:
-    text = resources.files("semgap_spacy.data").joinpath("drift.yaml").read_text("utf-8")
-    return yaml_text(text)
+    return read_yaml(Path(str(resources.files("semgap_spacy.data"))) / "drift.yaml")
 
 
 def data_section(name: str) -> Dict[str, Any]:

@@ -41,12 +41,6 @@ def read_yaml(path: Union[str, Path]) -> Any:
     return srsly.yaml_loads(_as_text(raw))
 
 
-def yaml_text(text: str) -> Any:
-    """The content of YAML text (``srsly.yaml_loads``), from the shipped copy when it holds it."""
-    parsed = _shipped().get(hashlib.sha256(text.encode("utf8")).hexdigest())
-    return json.loads(parsed) if parsed is not None else srsly.yaml_loads(text)
-
-
 def parsed_copies(paths: Iterable[Union[str, Path]]) -> Dict[str, str]:
     """The shipped copy's entries for ``paths``: the SHA-256 of each file's bytes -> its content
     as JSON text. A file whose content JSON cannot hold exactly (a date, a key that is no
