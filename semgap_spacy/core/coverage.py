@@ -357,6 +357,8 @@ class CoverageRules:
         self.subject_speakers = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).subject_speakers)
         self.possessive_speakers = frozenset(_fold(w) for code in pack_codes
                                              for w in get_pack(code).possessive_speakers)
+        self.beneficiary_prepositions = frozenset(_fold(w) for code in pack_codes
+                                                  for w in get_pack(code).beneficiary_prepositions)
         unnamed -= self._written_folded
         accented: Set[str] = set()  # rule 4's words written with an accent, folded, and their keys
         for name, dom in glossary.domains.items():
@@ -437,7 +439,8 @@ class CoverageRules:
             leads=self.clitic_leads, closing=self.closing_speakers, pronouns=self.closing_pronouns,
             opening=self.opening_speakers, inverted=self.inverted_speakers, thanks=self.sign_off_thanks,
             articles=self.signed_articles, subjects=self.subject_speakers, pointers=self.report_pointers,
-            keys=self.provenance_keys, trailers=self.signature_trailers, possessives=self.possessive_speakers)
+            keys=self.provenance_keys, trailers=self.signature_trailers, possessives=self.possessive_speakers,
+            beneficiaries=self.beneficiary_prepositions)
         self.saying = (frozenset(_fold(w) for pack in packs for w in pack.reporting_words) | self.saying_before
                        | self.attributions | self.sign_offs | self.subjectless_saying
                        | {phrase[0] for phrase in self.sign_off_thanks})

@@ -121,6 +121,10 @@ class SpeakerWords(NamedTuple):
     #: ("Your email says clear to close", "Per their message: airworthy", "Según tu correo, …"); not the writer's own
     #: ("my note says …").
     possessives: FrozenSet[str] = frozenset()
+    #: Words that name whom a thing is for ("for", "para", "pour", "für"): a party right after one, an article
+    #: of ``articles`` between at most, is whom a clearance is for, never the one who says it ("Negative crossmatch
+    #: for recipient R-7730 confirmed", "Kreuzprobe negativ für Empfänger R-7730 bestätigt").
+    beneficiaries: FrozenSet[str] = frozenset()
 
 
 def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int], parties: FrozenSet[str],
@@ -151,7 +155,8 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
     RETURNS (List[Tuple[int, int]]): Token ranges from the first to the last of the two words.
     """
     (prepositions, channels, attributions, sign_offs, manners, clitics, subjectless, conjunctions, objects, leads,
-     closing, pronouns, opening, inverted, thanks, articles, subjects, pointers, keys, trailers, possessives) = lists
+     closing, pronouns, opening, inverted, thanks, articles, subjects, pointers, keys, trailers, possessives,
+     beneficiaries) = lists
     out: List[Tuple[int, int]] = []
     if not parties and not clitics and not subjectless:
         return out
@@ -224,14 +229,15 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             party = _attributed(words, n, i, parties, channels, is_name, is_term)
         elif word in prepositions:
             party = _party_near(words, n, i, speakers, is_name, is_term,
-                                preposition=True)
+                                preposition=True, for_whom=(beneficiaries, articles))
             if party is None and i + 1 < n and words(i + 1) in closing and (
                     _ends_clause_but(words, n, i + 2, lambda j: False) or words(i + 1) in pronouns):
                 party = i + 1  # "Lufttüchtig, laut ihm", "Laut ihm ist das Flugzeug lufttüchtig"
             if party is None and possessives:
                 party = _possessed_after(words, n, i, possessives, manners)  # "per your email"
         elif word in saying:
-            party = _party_near(words, n, i, parties, is_name, is_term, objects=objects)
+            party = _party_near(words, n, i, parties, is_name, is_term, objects=objects,
+                                for_whom=(beneficiaries, articles))
             if party is None and subjects:
                 party = _subject_before(words, i, subjects, is_stop, is_term)
                 if party is not None and _sourced(words, *statement_of(words, n, i), i, speakers, verbs,
@@ -766,13 +772,16 @@ def _opens_clause(words: Callable[[int], str], i: int, saying: FrozenSet[str],
 
 def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[str],
                 is_name: Callable[[int], bool], is_term: Callable[[int], bool], preposition: bool = False,
-                objects: FrozenSet[str] = frozenset()):
+                objects: FrozenSet[str] = frozenset(),
+                for_whom: Tuple[FrozenSet[str], FrozenSet[str]] = (frozenset(), frozenset())):
     """The nearest party within ``REACH`` words of token i in its sentence (before it first), or
     None. After a verb only when no word but a term's stands right before it: a word there is
     its subject ("Lab reports xm neg, courier booked"); "xm neg, says the driver" and "xm neg
     says driver" name the driver after it.
     A preposition's party stands after it, before a comma, or right before it with marks only
-    between, as the speaker ("Borrower, by phone")."""
+    between, as the speaker ("Borrower, by phone").
+    for_whom: The words that name whom a thing is for, and the articles that may follow them: a
+    party after them is no speaker ("Negative crossmatch for recipient R-7730 confirmed")."""
     if preposition:
         j = i - 1
         while j >= 0 and not any(ch.isalnum() for ch in words(j)) and not ends_statement(words(j)):
@@ -788,9 +797,20 @@ def _party_near(words: Callable[[int], str], n: int, i: int, parties: FrozenSet[
             word = words(j)
             if ends_statement(word) or (preposition and word == ","):
                 break
-            if word in parties and not is_name(j):
+            if word in parties and not is_name(j) and not _for_whom(words, j, *for_whom):
                 return j
             if word.strip():
                 seen += 1
             j += step
     return None
+
+
+def _for_whom(words: Callable[[int], str], j: int, beneficiaries: FrozenSet[str], articles: FrozenSet[str]) -> bool:
+    """Whether the party at token j is whom a thing is for: a word of ``beneficiaries`` stands right
+    before it, or before an article of ``articles`` that does ("for the recipient", "für Empfänger")."""
+    if not beneficiaries:
+        return False
+    k = previous_word(words, j - 1)
+    if k >= 0 and words(k) in articles:
+        k = previous_word(words, k - 1)
+    return k >= 0 and words(k) in beneficiaries

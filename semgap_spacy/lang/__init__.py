@@ -162,6 +162,10 @@ class LanguagePack(BaseModel):
     #: them, that speaker, beside a word of saying or after a reporting preposition ("Your email says
     #: clear to close", "per their message", ``core.hearsay``); the writer's own ("my") are none
     possessive_speakers: List[str] = []
+    #: words that name whom a thing is for, right before a party (an article between at most): that
+    #: party is whom a clearance is for, never the one who says it ("Negative crossmatch for recipient
+    #: R-7730 confirmed", ``core.hearsay``)
+    beneficiary_prepositions: List[str] = []
     #: a pronoun, perhaps an auxiliary, and a word of saying (two or three words) that name such a
     #: speaker where they open their clause (es "me dijeron", "me han dicho", "se dice", fr "on
     #: dit"); elsewhere the pronoun is none ("el laboratorio me confirma"), nor with other verbs
@@ -347,7 +351,7 @@ class LanguagePack(BaseModel):
                                    "question_subjects", "question_copulas", "question_preamble",
                                    "question_addressees", "question_wishes", "question_tags",
                                    "question_ends", "reporting_words", "reporting_prepositions",
-                                   "unnamed_speakers", "subject_speakers", "possessive_speakers", "speaker_clitics",
+                                   "unnamed_speakers", "subject_speakers", "possessive_speakers", "beneficiary_prepositions", "speaker_clitics",
                                    "clitic_leads",
                                    "closing_speakers", "closing_pronouns", "opening_speakers",
                                    "report_pointers", "provenance_keys", "signature_trailers",

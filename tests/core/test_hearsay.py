@@ -310,6 +310,9 @@ def test_the_packs_name_how_a_party_spoke(decide, text, domain):
     ("Your file is clear to close", "mortgage"),
     ("My note: clear to close", "mortgage"),
     ("Thanks for your email: clear to close", "mortgage"),  # the label does not open its sentence
+    ("Negative crossmatch for recipient R-7730 confirmed", "medical_logistics"),  # whom it is for
+    ("Negative crossmatch for the recipient, confirmed", "medical_logistics"),
+    ("Clear to close for borrower 2207 confirmed", "mortgage"),
 ])
 def test_a_party_with_authority_or_another_sentence_proceeds(decide, text, domain):
     assert decide(text, domain=domain)["decision"] == "proceed"
@@ -527,3 +530,22 @@ def test_a_text_without_line_breaks_is_not_read_for_its_lines():
     found = hearsay_spans(counted, len(words), [4], PARTIES, SAYING, lambda i: words[i] in ("clear", "close"),
                           lists=_LAYOUT, line_breaks=())
     assert found == [(3, 5)] and max(read) < 20  # the sentence of the verb, not the lines after it
+
+
+@pytest.mark.parametrize("text, found", [
+    ("xm neg for driver 2, driver says", ["driver says"]),  # the party right before the word says it
+    ("xm neg for the driver 2 says", []),  # whom it is for
+    ("Borrower says clear to close for borrower Ruiz", ["Borrower says"]),
+])
+def test_a_party_that_a_thing_is_for_is_no_speaker(text, found):
+    doc = _NLP.make_doc(text)
+    words = [t.lower_ for t in doc]
+    spans = hearsay_spans(words.__getitem__, len(words), range(len(words)), PARTIES, SAYING,
+                          lambda i: words[i] in ("xm", "neg", "clear", "close"),
+                          lists=SpeakerWords(beneficiaries=frozenset({"for"}), articles=frozenset({"the"})))
+    assert [doc[a:b].text for a, b in spans] == found
+
+
+def test_without_the_packs_words_a_party_after_for_still_speaks():
+    # the rule is the packs' data: with no words of whom a thing is for, the party is read as before
+    assert _found("xm neg for the driver 2 says") == ["driver 2 says"]
