@@ -700,8 +700,7 @@ class CoverageRules:
             while j < n and ends[j - 1] == starts[j] and (explained[j] is SHAPE or _letter(explained[j], text,
                                                                                           starts[j], ends[j])):
                 j += 1
-            if j - i > 1 and (_trouble_run(text[starts[i]:ends[j - 1]])
-                              or is_impossible_time_or_date(text[starts[i]:ends[j - 1]])):
+            if j - i > 1 and _unreadable_run(text[starts[i]:ends[j - 1]]):
                 # ">_>": an emoticon the tokenizer cut into punctuation; "30.02.": a day no year has
                 explained[i:j] = [None] * (j - i)
                 i = j
@@ -1786,6 +1785,15 @@ def _trouble_run(run: str) -> bool:
     emoticon of the trouble symbols: the tokenizer keeps a few emoticons whole (":(", "-_-") and
     cuts the others (">_>"), so they are looked for in the run."""
     return not any(ch.isalnum() for ch in run) and any(e in run for e in _emoticons())
+
+
+@cached(65536)
+def _unreadable_run(run: str) -> bool:
+    """Whether shape tokens glued together (``CoverageRules.unglue_shapes``) hold, read whole, what
+    rule 5 does not explain: an emoticon of the trouble symbols the tokenizer cut into punctuation
+    (">_>") or a time or day no clock or calendar has ("30.02."). It depends on the run alone,
+    which a person reads as one word, so it is kept per run as the facts of a word are."""
+    return _trouble_run(run) or is_impossible_time_or_date(run)
 
 
 def holds_trouble_symbol(text: str) -> bool:
