@@ -33,7 +33,7 @@ in words, of "the" things ("one of the borrowers", "2 of the orders", "uno de
 los lotes", "un des lots"; not "one of the best files").
 """
 import re
-from typing import Callable, FrozenSet, List, Sequence, Tuple
+from typing import Callable, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..lang import number_word
 from ..util.caches import cached
@@ -85,7 +85,8 @@ _WORDED_SUR = re.compile(r"(?<![\w.,/:-])([^\W_]+)\s+(?:[^\W\d_]+\s+){2}sur\s+" 
 #: drops", "version 3 of the disclosure" name one thing by its number); not a superlative ("one of the
 #: best files"), nor de "eine der", an article as often
 _OF_THE_WORDS = re.compile(r"\b(?:of\s+the|de\s+l[ao]s|des)\b", re.IGNORECASE)
-_OF_THE = re.compile(r"(?:(?<![\w.,/:-])(?:one|two|three|four|five|uno|una|dos|tres|un|une|deux|trois)"
+_OF_THE_NUMBERS = ("one", "two", "three", "four", "five", "uno", "una", "dos", "tres", "un", "une", "deux", "trois")
+_OF_THE = re.compile(r"(?:(?<![\w.,/:-])(?:" + "|".join(_OF_THE_NUMBERS) + ")"
                      r"|(?:(?<![\w.,/:\s-])|(?<=\bfor )|(?<=\bpara )|(?<=\bpour )|(?<=^)|(?<=: ))\d{1,2})"
                      r"\s+(?:of\s+the|de\s+(?:los|las)|des)\s+(?![^\W\d_]*est\b)[^\W\d_]{2,}", re.IGNORECASE)
 
@@ -182,6 +183,37 @@ def _read_words(text: str) -> List[str]:
     return [word for word in words if word]  # a combining mark alone folds to nothing
 
 
+class _Sides:
+    """What the sides of a count in the reading of a text may be, known before its patterns run.
+
+    The count patterns try every position of the reading, so a text is read by one only
+    when it holds what that pattern's sides need: digits (``_COUNT``, ``_COUNTED``), or a
+    number of the pattern's own words (``_COUNTED_WORDS``, ``_OF_THE``). Each side is a
+    whole run of word characters, so the words are the reading's runs, in lower case as
+    IGNORECASE reads an ASCII reading; another reading is left to the pattern.
+    """
+
+    __slots__ = ("view", "digits", "_words")
+
+    def __init__(self, view: str):
+        self.view = view
+        self.digits = _ANY_DIGIT.search(view) is not None
+        self._words: Optional[FrozenSet[str]] = None
+
+    def may_hold(self, numbers: Sequence[str]) -> bool:
+        """Whether a word of ``numbers`` may stand in the reading as a side."""
+        if not self.view.isascii():
+            return True
+        if self._words is None:
+            self._words = frozenset(_WORD_RUN.findall(self.view.lower()))
+        return not self._words.isdisjoint(numbers)
+
+
+#: a digit, which the sides of ``_COUNT`` and ``_COUNTED`` are made of
+_ANY_DIGIT = re.compile(r"\d")
+_WORD_RUN = re.compile(r"\w+")
+
+
 def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int],
                    not_counted: FrozenSet[str] = frozenset(),
                    is_term: Callable[[int], bool] = lambda i: False,
@@ -206,15 +238,20 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int],
                 if 0 <= int(found.group(1)) < int(found.group(2) or found.group(3))]
     if CONNECTORS.isdisjoint(_read_words(text)):
         return sorted(set(out))
-    out += [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
-            if 0 <= int(found.group(1)) < int(found.group(2))]
-    if _OF_THE_WORDS.search(text):
+    sides = _Sides(read_text(text).text)
+    if sides.digits:
+        out += [(first, end) for found, _, first, end in token_matches(_COUNT, text, starts, ends)
+                if 0 <= int(found.group(1)) < int(found.group(2))]
+    if _OF_THE_WORDS.search(text) and (sides.digits or sides.may_hold(_OF_THE_NUMBERS)):
         counted = list(out)
         out += [(first, end) for _, _, first, end in token_matches(_OF_THE, text, starts, ends)
                 if not any(a < end and first < b for a, b in counted)]  # "2 of the total 5" is counted already
-    out += [(first, end) for found, _, first, end in token_matches(_COUNTED, text, starts, ends)
-            if int(found.group(1)) < int(found.group(2)) <= _SIZE_RATIO * max(1, int(found.group(1)))]
-    for found, _, first, end in token_matches(_COUNTED_WORDS, text, starts, ends):
+    if sides.digits:
+        out += [(first, end) for found, _, first, end in token_matches(_COUNTED, text, starts, ends)
+                if int(found.group(1)) < int(found.group(2)) <= _SIZE_RATIO * max(1, int(found.group(1)))]
+    # a side in words: both in digits are ``_COUNTED``'s
+    for found, _, first, end in (token_matches(_COUNTED_WORDS, text, starts, ends) if sides.may_hold(_SMALL_WORDS)
+                                 else ()):
         low, high = _value(found.group(1)), _value(found.group(2))
         if not (found.group(1).isdigit() and found.group(2).isdigit()) and low < high <= _SIZE_RATIO * max(1, low):
             out.append((first, end))  # both in digits: ``_COUNTED``

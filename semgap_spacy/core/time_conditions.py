@@ -65,7 +65,7 @@ from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ..lang import generation, packs
-from .textview import token_matches
+from .textview import read_text, token_matches
 
 TIME_CONDITION = "time_condition"
 
@@ -175,6 +175,11 @@ _DATED = re.compile(r"(?<![\w.:/#$€£¥,-])(?:(\d{4})-(\d{1,2})-(\d{1,2})(?:t[
                     re.IGNORECASE)
 
 
+#: what every date of ``_DATED`` holds: four digits, or a digit, a dot or slash and a digit. It is looked
+#: for first, since ``_DATED``, which opens with a look-behind, is tried at every character of a text
+_DATE_DIGITS = re.compile(r"\d(?:\d{3}|[./]\d)")
+
+
 def _is_today(found: "re.Match", today: date) -> bool:
     """Whether a date of ``_DATED`` is ``today`` (a year alone: its year); a date written day
     first or month first is today when either way reads so ("12/05/2026" on 5 December)."""
@@ -199,6 +204,8 @@ def other_days(text: str, starts: Sequence[int], ends: Sequence[int], now: Optio
     is_read (Callable[[int], bool]): Whether a token is read already (part of a quantity or a term).
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
+    if _DATE_DIGITS.search(read_text(text).text) is None:
+        return []
     today = _today(now)
     return [(first, end) for found, _, first, end in token_matches(_DATED, text, starts, ends)
             if not is_read(first) and (today is None or not _is_today(found, today))]
