@@ -53,8 +53,8 @@ from typing import (Any, Callable, Dict, FrozenSet, Hashable, Iterable, Iterator
 
 from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
-from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, get_pack,
-                    neutral_after, never_neutral_words, number_word, ordinal_suffixes,
+from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, generation,
+                    get_pack, neutral_after, never_neutral_words, number_word, ordinal_suffixes,
                     packs as language_packs)
 from ..lang.cues import BREAK as BREAK_CUE, HEDGE, NEGATION, PSEUDO, load_cue_sets
 from ..util.caches import IndexedCache, WordCache, cached, in_memory_zone
@@ -228,20 +228,23 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: word of a state still to come (``times``); ``TAGS``, the last word of a question tag or a
 #: word that asks at a sentence's end (``questions``); ``PART``, a word that may name a part of
 #: what the term after it names, or order it as a step (``unexplain_parts``), or ask for a check or
-#: mark one still to do (``unexplain_checks``).
-#: Each is known by the word's reading (``_fold``), so "iS" or "ＢＯＲＲＯＷＥＲ" is found as "is"
-#: and "borrower" are.
-BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART = (
+#: mark one still to do (``unexplain_checks``); ``NUMBER``, a word of letters only that is a number
+#: in words ("forty", "drei": ``lang.number_word``), the one word an identifier of a series may be
+#: written as (``identifiers.identifier_conflicts``' ``spelled``).
+#: Each but ``NUMBER`` is known by the word's reading (``_fold``), so "iS" or "ＢＯＲＲＯＷＥＲ" is found as "is"
+#: and "borrower" are; ``NUMBER`` by the word as written, as the identifiers ask of it, and with
+#: the packs registered now (``read`` forgets every word's facts when they change).
+BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER = (
     "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "ago", "coming", "tags",
-    "part")
-_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART)
+    "part", "number")
+_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER)
 #: the kinds of a word as one shared tuple per combination met (a flag per kind, in ``_KINDS`` order)
 _KIND_TUPLES: Dict[Tuple[bool, ...], Tuple[str, ...]] = {}
 
 
 def _kinds_of(*flags: bool) -> Tuple[str, ...]:
     """The kinds flagged, as the tuple every word with the same flags shares: made when first met,
-    rather than all 8,192 at import, which every process would pay for as it starts."""
+    rather than all 16,384 at import, which every process would pay for as it starts."""
     kinds = _KIND_TUPLES.get(flags)
     if kinds is None:
         kinds = _KIND_TUPLES[flags] = tuple(kind for kind, on in zip(_KINDS, flags) if on)
@@ -516,6 +519,7 @@ class CoverageRules:
         self._word_facts: Dict[Optional[str], IndexedCache] = {}
         # the same facts by the word's text, which outlives a memory zone (see ``read``)
         self._text_facts: Dict[Optional[str], WordCache] = {}
+        self._packs = generation()  # the set of packs the facts were learnt with
         # domain -> its parties without authority and the speakers written with their accents (``hearsay``)
         self._parties: Dict[str, FrozenSet[str]] = {}
 
@@ -540,6 +544,10 @@ class CoverageRules:
         text_of (Callable[[Hashable], str]): The text of a key (asked only for keys not seen yet).
         RETURNS (WordReading): The rule of each token by its word alone, and the kinds of its words.
         """
+        if self._packs != generation():  # a pack registered since: its numbers in words are ``NUMBER``s too
+            self._word_facts.clear()
+            self._text_facts.clear()
+            self._packs = generation()
         rules = self.domains.get(domain) if domain else None
         known = domain if rules is not None else None
         table = self._word_facts.get(known)
@@ -609,7 +617,8 @@ class CoverageRules:
                                                            or folded in self.to_do_auxiliaries
                                                            or folded in self.progress_auxiliaries
                                                            or folded in self.checks_present
-                                                           or folded in self.clearance_verbs))
+                                                           or folded in self.clearance_verbs,
+                                                           text.isalpha() and number_word(text)))
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -1600,6 +1609,12 @@ class CoverageRules:
         return rules
 
     @staticmethod
+    def writes_numbers(reading: WordReading, keys: Sequence[Hashable]) -> bool:
+        """Whether a word of the text, letters only, is a number in words (``NUMBER``): only then
+        may ``findings`` read one as an identifier of a series ("lot 42 … lot forty-three")."""
+        return not reading[1][NUMBER].isdisjoint(keys)
+
+    @staticmethod
     def may_open_break(reading: WordReading, keys: Sequence[Hashable]) -> bool:
         """Whether a word of the text opens a clause-break cue of two words or more: its words,
         stop words one by one, are explained only by ``explain_breaks``."""
@@ -1993,7 +2008,8 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
              cues: Sequence[Tuple[int, int, str]], applied: Set[Tuple[int, int]],
              breaks: Optional[Sequence[Tuple[int, int]]] = None,
              questions: Sequence[Tuple[int, int]] = (), hearsay: Sequence[Tuple[int, int]] = (),
-             partial: Sequence[Tuple[int, int]] = (), timed: Sequence[Tuple[int, int]] = ()) -> Findings:
+             partial: Sequence[Tuple[int, int]] = (), timed: Sequence[Tuple[int, int]] = (),
+             numbers_in_words: bool = True) -> Findings:
     """The findings of one text, in text order.
 
     Unexplained tokens are grouped by clause (the one clause rule of
@@ -2016,6 +2032,9 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
         is a finding, quoting it.
     timed: (token_start, token_end) of each time a text sets for a clearance or past it states it
         for ("by 18:00", "was airworthy": ``core.time_conditions``); each is a finding, quoting it.
+    numbers_in_words: Whether a word of the text, letters only, may be a number in words
+        (``CoverageRules.writes_numbers``); False: none is read as an identifier of a series, as
+        none is one (``identifiers.identifier_conflicts``' ``spelled``).
     """
     rows: List[dict] = []
     marks: List[Tuple[int, int, str]] = []
@@ -2055,7 +2074,7 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
             return TERM in explained[statement_of(word, n, first)[0]:statement_of(word, n, last)[1]]
 
         for first, last, spans in identifier_conflicts(text, starts, ends, explained, SHAPE, STOP_WORD, named_by_term,
-                                                          number_word):
+                                                          number_word if numbers_in_words else None):
             rows.append({"code": CONFLICTING_IDENTIFIERS, "start_char": spans[0][0], "end_char": spans[-1][1],
                          "words": tuple(text[s:e] for s, e in spans), "word_spans": spans})
             marks.append((first, last, CONFLICTING_IDENTIFIERS))

@@ -155,7 +155,8 @@ class Coverage(SemgapPipe):
                                partial_counts(text, starts, ends, rules.not_counted, lambda i: explained[i] is TERM,
                                               rules.check_done),
                                rules.times(text, reading, keys, starts, ends, explained,
-                                           lambda: self._clearances(doc), data.get(_NOW)))
+                                           lambda: self._clearances(doc), data.get(_NOW)),
+                               rules.writes_numbers(reading, keys))
         data[_COVERAGE] = {"name_sources": list(self.name_sources), "explained_by": explained, "findings": rows}
         key = self.unexplained_key
         doc.spans[key] = SpanGroup(doc, name=key, spans=_spans(doc, marks))

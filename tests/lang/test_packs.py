@@ -237,3 +237,20 @@ def test_symbol_cues_travel_with_a_saved_pipeline(tmp_path):
     cues = {r.cue for cs in loaded.get_pipe("semgap_context").cue_sets.values() for r in cs.records}
     assert "❌" in cues
     assert assess(loaded, "Clear to close ❌", domain="mortgage")._.semgap_decision["decision"] == "escalate"
+
+
+def test_a_number_word_of_a_pack_registered_later_names_one_more_of_a_series(tmp_path):
+    # the coverage pipe keeps what each word is; a pack registered after it read "tolv" makes it a number
+    nlp = build_pipeline()
+    text = "Lot released: lot 42. Shipment is lot tolv."
+
+    def codes():
+        return [r["code"] for r in assess(nlp, text, domain="pharma_qa")._.semgap_decision["reasons"]]
+
+    assert "conflicting_identifiers" not in codes()
+    register_pack(_toy_pack(tmp_path / "xx", number_words=["tolv"]))
+    try:
+        assert "conflicting_identifiers" in codes()
+    finally:
+        unregister_pack("xx")
+    assert "conflicting_identifiers" not in codes()
