@@ -371,9 +371,23 @@ def _says_how(words: Callable[[int], str], first: int, end: int, manners: Frozen
 
 def _keyed(words: Callable[[int], str], colon: int, keys: FrozenSet[Tuple[str, ...]],
            breaks: Sequence[int]) -> bool:
-    """Whether the words of the line before the colon at ``colon`` are one of ``keys``."""
+    """Whether the words of the line before the colon at ``colon`` are one of ``keys``.
+
+    The words of a key end in its last word, so a line whose word before the colon
+    ends no key is no key, and its other words need no reading."""
     start = _line_start(words, colon, breaks)
-    return tuple(words(j) for j in range(start, colon) if any(ch.isalnum() for ch in words(j))) in keys
+    last = colon - 1
+    while last >= start and not any(ch.isalnum() for ch in words(last)):
+        last -= 1
+    if last >= start and words(last) not in _last_words(keys):
+        return False
+    return tuple(words(j) for j in range(start, last + 1) if any(ch.isalnum() for ch in words(j))) in keys
+
+
+@lru_cache(maxsize=8)
+def _last_words(keys: FrozenSet[Tuple[str, ...]]) -> FrozenSet[str]:
+    """The last word of each key of ``_keyed``, once per set of keys."""
+    return frozenset(key[-1] for key in keys if key)
 
 
 def _line_start(words: Callable[[int], str], i: int, breaks: Sequence[int]) -> int:
