@@ -230,21 +230,23 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: what the term after it names, or order it as a step (``unexplain_parts``), or ask for a check or
 #: mark one still to do (``unexplain_checks``); ``NUMBER``, a word of letters only that is a number
 #: in words ("forty", "drei": ``lang.number_word``), the one word an identifier of a series may be
-#: written as (``identifiers.identifier_conflicts``' ``spelled``).
-#: Each but ``NUMBER`` is known by the word's reading (``_fold``), so "iS" or "ＢＯＲＲＯＷＥＲ" is found as "is"
-#: and "borrower" are; ``NUMBER`` by the word as written, as the identifiers ask of it, and with
-#: the packs registered now (``read`` forgets every word's facts when they change).
-BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER = (
+#: written as (``identifiers.identifier_conflicts``' ``spelled``); ``APPROX``, a word of
+#: approximation ("about", "ca": ``unread_approximations``).
+#: Each but ``NUMBER`` and ``APPROX`` is known by the word's reading (``_fold``), so "iS" or
+#: "ＢＯＲＲＯＷＥＲ" is found as "is" and "borrower" are; those two by the word as written, as the
+#: rule that reads them asks of it (``NUMBER`` with the packs registered now: ``read`` forgets every
+#: word's facts when they change).
+BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER, APPROX = (
     "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "ago", "coming", "tags",
-    "part", "number")
-_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER)
+    "part", "number", "approx")
+_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER, APPROX)
 #: the kinds of a word as one shared tuple per combination met (a flag per kind, in ``_KINDS`` order)
 _KIND_TUPLES: Dict[Tuple[bool, ...], Tuple[str, ...]] = {}
 
 
 def _kinds_of(*flags: bool) -> Tuple[str, ...]:
     """The kinds flagged, as the tuple every word with the same flags shares: made when first met,
-    rather than all 16,384 at import, which every process would pay for as it starts."""
+    rather than all 32,768 at import, which every process would pay for as it starts."""
     kinds = _KIND_TUPLES.get(flags)
     if kinds is None:
         kinds = _KIND_TUPLES[flags] = tuple(kind for kind, on in zip(_KINDS, flags) if on)
@@ -425,7 +427,6 @@ class CoverageRules:
         # "Airworthy ~", "Lufttüchtig ca.": "about" with no value after it (``core.approximations``)
         self.approximation_marks = approximation_marks()
         self.approximation_words = frozenset(exact(w) for pack in packs for w in pack.approximation_words)
-        self._approximation_keys = frozenset(_fold(w) for w in self.approximation_words)
         self.clitic_leads = frozenset(_fold(w) for pack in packs for w in pack.clitic_leads)
         self.closing_speakers = frozenset(_fold(w) for pack in packs for w in pack.closing_speakers)
         self.closing_pronouns = frozenset(_fold(w) for pack in packs for w in pack.closing_pronouns)
@@ -612,13 +613,13 @@ class CoverageRules:
                                                            or folded in self.purpose_prepositions
                                                            or folded in self.request_words
                                                            or folded in self.condition_prepositions
-                                                           or folded in self._approximation_keys
                                                            or folded in self.check_verbs
                                                            or folded in self.to_do_auxiliaries
                                                            or folded in self.progress_auxiliaries
                                                            or folded in self.checks_present
                                                            or folded in self.clearance_verbs,
-                                                           text.isalpha() and number_word(text)))
+                                                           text.isalpha() and number_word(text),
+                                                           exact(text) in self.approximation_words))
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -1345,9 +1346,10 @@ class CoverageRules:
                               keys: Sequence[Hashable], starts: Sequence[int],
                               ends: Sequence[int]) -> List[Optional[str]]:
         """A mark or word of approximation with no value after it in its clause, unexplained in
-        place (``core.approximations``); only a text that holds one is read further (a word of
-        ``approximation_words`` is of the ``PART`` kind)."""
-        if reading[1][PART].isdisjoint(keys) and not any(mark in text for mark in self.approximation_marks):
+        place (``core.approximations``); only a text that holds one is read further: a token that is
+        a word of ``approximation_words`` (``exact``, as the rule compares it) is of the ``APPROX``
+        kind, and one that is a mark is in the text."""
+        if reading[1][APPROX].isdisjoint(keys) and not any(mark in text for mark in self.approximation_marks):
             return explained
         return unread_approximations(explained, text, starts, ends, self.approximation_marks,
                                      self.approximation_words, number_word, TERM)
