@@ -231,22 +231,26 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: mark one still to do (``unexplain_checks``); ``NUMBER``, a word of letters only that is a number
 #: in words ("forty", "drei": ``lang.number_word``), the one word an identifier of a series may be
 #: written as (``identifiers.identifier_conflicts``' ``spelled``); ``APPROX``, a word of
-#: approximation ("about", "ca": ``unread_approximations``).
+#: approximation ("about", "ca": ``unread_approximations``); ``CONDITION``, ``PURPOSE`` and ``REQUEST``,
+#: a word of the packs' ``condition_prepositions``, ``purpose_prepositions`` and ``request_words``, the
+#: words ``unexplain_conditions``, ``unread_purposes`` and ``unread_requests`` each look for (all ``PART``
+#: too, which the other rules of its words ask for).
 #: Each but ``NUMBER`` and ``APPROX`` is known by the word's reading (``_fold``), so "iS" or
 #: "ＢＯＲＲＯＷＥＲ" is found as "is" and "borrower" are; those two by the word as written, as the
 #: rule that reads them asks of it (``NUMBER`` with the packs registered now: ``read`` forgets every
 #: word's facts when they change).
-BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER, APPROX = (
-    "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "ago", "coming", "tags",
-    "part", "number", "approx")
-_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER, APPROX)
+(BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER, APPROX, CONDITION,
+ PURPOSE, REQUEST) = ("break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "ago", "coming",
+                      "tags", "part", "number", "approx", "condition", "purpose", "request")
+_KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER, APPROX,
+          CONDITION, PURPOSE, REQUEST)
 #: the kinds of a word as one shared tuple per combination met (a flag per kind, in ``_KINDS`` order)
 _KIND_TUPLES: Dict[Tuple[bool, ...], Tuple[str, ...]] = {}
 
 
 def _kinds_of(*flags: bool) -> Tuple[str, ...]:
     """The kinds flagged, as the tuple every word with the same flags shares: made when first met,
-    rather than all 32,768 at import, which every process would pay for as it starts."""
+    rather than all 262,144 at import, which every process would pay for as it starts."""
     kinds = _KIND_TUPLES.get(flags)
     if kinds is None:
         kinds = _KIND_TUPLES[flags] = tuple(kind for kind, on in zip(_KINDS, flags) if on)
@@ -619,7 +623,10 @@ class CoverageRules:
                                                            or folded in self.checks_present
                                                            or folded in self.clearance_verbs,
                                                            text.isalpha() and number_word(text),
-                                                           exact(text) in self.approximation_words))
+                                                           exact(text) in self.approximation_words,
+                                                           folded in self.condition_prepositions,
+                                                           folded in self.purpose_prepositions,
+                                                           folded in self.request_words))
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -1135,7 +1142,7 @@ class CoverageRules:
             word is read further.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if not self.condition_prepositions or reading[1][PART].isdisjoint(keys):
+        if reading[1][CONDITION].isdisjoint(keys):
             return explained
         words = _words_of(text, starts, ends)
         n = len(explained)
@@ -1444,7 +1451,7 @@ class CoverageRules:
             clearance term, asked only when such a word occurs.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if not self.purpose_prepositions or reading[1][PART].isdisjoint(keys):
+        if reading[1][PURPOSE].isdisjoint(keys):
             return explained
         word = _words_of(text, starts, ends)
         n = len(explained)
@@ -1475,7 +1482,7 @@ class CoverageRules:
             clearance term, asked only when such a word occurs.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if not self.request_words or reading[1][PART].isdisjoint(keys):
+        if reading[1][REQUEST].isdisjoint(keys):
             return explained
         word = _words_of(text, starts, ends)
         found = [i for i in range(len(explained)) if explained[i] is not None and explained[i] is not TERM
