@@ -231,26 +231,28 @@ def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, 
 #: mark one still to do (``unexplain_checks``); ``NUMBER``, a word of letters only that is a number
 #: in words ("forty", "drei": ``lang.number_word``), the one word an identifier of a series may be
 #: written as (``identifiers.identifier_conflicts``' ``spelled``); ``APPROX``, a word of
-#: approximation ("about", "ca": ``unread_approximations``); ``CONDITION``, ``PURPOSE`` and ``REQUEST``,
-#: a word of the packs' ``condition_prepositions``, ``purpose_prepositions`` and ``request_words``, the
-#: words ``unexplain_conditions``, ``unread_purposes`` and ``unread_requests`` each look for (all ``PART``
-#: too, which the other rules of its words ask for).
+#: approximation ("about", "ca": ``unread_approximations``); ``CONDITION``, ``PURPOSE``, ``REQUEST``,
+#: ``ORDINAL`` and ``SINCE``, a word of the packs' ``condition_prepositions``, ``purpose_prepositions``,
+#: ``request_words``, ``spelled_ordinals`` and ``since_words``, the words ``unexplain_conditions``,
+#: ``unread_purposes``, ``unread_requests``, ``unread_spelled_ordinals`` and ``unread_since_ends`` each
+#: look for (all ``PART`` too, which the other rules of its words ask for).
 #: Each but ``NUMBER`` and ``APPROX`` is known by the word's reading (``_fold``), so "iS" or
 #: "ＢＯＲＲＯＷＥＲ" is found as "is" and "borrower" are; those two by the word as written, as the
 #: rule that reads them asks of it (``NUMBER`` with the packs registered now: ``read`` forgets every
 #: word's facts when they change).
 (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER, APPROX, CONDITION,
- PURPOSE, REQUEST) = ("break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "ago", "coming",
-                      "tags", "part", "number", "approx", "condition", "purpose", "request")
+ PURPOSE, REQUEST, ORDINAL, SINCE) = (
+    "break", "phrase", "opener", "asks", "party", "saying", "times", "days", "past", "ago", "coming", "tags", "part",
+    "number", "approx", "condition", "purpose", "request", "ordinal", "since")
 _KINDS = (BREAK, PHRASE, OPENER, ASKS, PARTY, SAYING, TIMES, DAYS, PAST, AGO, COMING, TAGS, PART, NUMBER, APPROX,
-          CONDITION, PURPOSE, REQUEST)
+          CONDITION, PURPOSE, REQUEST, ORDINAL, SINCE)
 #: the kinds of a word as one shared tuple per combination met (a flag per kind, in ``_KINDS`` order)
 _KIND_TUPLES: Dict[Tuple[bool, ...], Tuple[str, ...]] = {}
 
 
 def _kinds_of(*flags: bool) -> Tuple[str, ...]:
     """The kinds flagged, as the tuple every word with the same flags shares: made when first met,
-    rather than all 262,144 at import, which every process would pay for as it starts."""
+    rather than all 1,048,576 at import, which every process would pay for as it starts."""
     kinds = _KIND_TUPLES.get(flags)
     if kinds is None:
         kinds = _KIND_TUPLES[flags] = tuple(kind for kind, on in zip(_KINDS, flags) if on)
@@ -626,7 +628,9 @@ class CoverageRules:
                                                            exact(text) in self.approximation_words,
                                                            folded in self.condition_prepositions,
                                                            folded in self.purpose_prepositions,
-                                                           folded in self.request_words))
+                                                           folded in self.request_words,
+                                                           folded in self.spelled_ordinals,
+                                                           folded in self.since_words))
 
     def breaks(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                ends: Sequence[int]) -> List[Tuple[int, int]]:
@@ -1410,7 +1414,7 @@ class CoverageRules:
         explained (List[Optional[str]]): The rule per token, changed here.
         RETURNS (List[int]): The tokens left unexplained, for ``explain_ordinals``.
         """
-        if reading[1][PART].isdisjoint(keys):
+        if reading[1][ORDINAL].isdisjoint(keys):
             return []
         word = _words_of(text, starts, ends)
         found = [i for i, after in _stop_words_in(explained, word, self.spelled_ordinals)
@@ -1429,7 +1433,7 @@ class CoverageRules:
         explained (List[Optional[str]]): The rule per token, changed here.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if reading[1][PART].isdisjoint(keys):
+        if reading[1][SINCE].isdisjoint(keys):
             return explained
         word = _words_of(text, starts, ends)
         for i, after in list(_stop_words_in(explained, word, self.since_words)):
