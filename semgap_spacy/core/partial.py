@@ -96,6 +96,8 @@ _OF_THE = re.compile(r"(?:(?<![\w.,/:-])(?:" + "|".join(_OF_THE_NUMBERS) + ")"
 _SLASH_COUNT = re.compile(r"(?<![\w.,/⁄∕:-])([1-9]\d{0,2}) ?[/⁄∕] ?([1-9]\d{0,2})(?![\w/⁄∕:-]|[.,]\d)\s+([^\W\d_][\w'’-]*)")
 
 
+#: the slashes of ``_SLASH_COUNT`` and ``_SLASH_ENDING``
+_SLASHES = re.compile(r"[/⁄∕]")
 #: "N/M" that ends its clause: the text, a closing bracket or a clause's mark after it
 _SLASH_ENDING = re.compile(r"(?<![\w.,/⁄∕:-])([1-9]\d?) ?[/⁄∕] ?([1-9]\d?)(?=\s*[)\]]?\s*(?:[,;.!?]|$))", re.MULTILINE)
 #: a count whose whole is in brackets after the part ("2 (of 3)", "2 (de 5)", "2 (total 5)"), or
@@ -230,9 +232,11 @@ def partial_counts(text: str, starts: Sequence[int], ends: Sequence[int],
         after "N/M", ending its clause, they count it though ``not_counted`` holds them ("2/3 done").
     RETURNS (List[Tuple[int, int]]): Token ranges, in text order.
     """
-    # a slash in ASCII, or any other text, whose reading may hold one ("３／４", "¾")
+    # "N/M" is read on the reading, which holds the slash: "/" in ASCII, and in other text also a
+    # mark that reads as one ("３／４") or a fraction written with one ("¾")
     out = (_slash_counts(text, starts, ends, not_counted, is_term, done)
-           if not_counted and ("/" in text or not text.isascii()) else [])
+           if not_counted and ("/" in text or (not text.isascii() and _SLASHES.search(read_text(text).text)))
+           else [])
     if "(" in text or "-" in text:
         out += [(first, end) for found, _, first, end in token_matches(_BRACKETED, text, starts, ends)
                 if 0 <= int(found.group(1)) < int(found.group(2) or found.group(3))]
