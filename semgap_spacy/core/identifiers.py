@@ -65,7 +65,9 @@ from .number_shapes import FOUR_DIGIT_CLOCK, PLAIN_NUMBER, is_time_or_date
 CONFLICTING_IDENTIFIERS = "conflicting_identifiers"
 
 _DIGITS = re.compile(r"[0-9]+")
-_TWO_DIGIT_RUNS = re.compile(r"[0-9][^0-9]+[0-9]")
+#: two runs of digits: the non-digits between are taken whole (possessive), as no shorter
+#: run of them is followed by a digit
+_TWO_DIGIT_RUNS = re.compile(r"[0-9][^0-9]++[0-9]")
 #: the fewest digits of a bare number that a word can label as an identifier ("recipient 1133")
 _LABELLED_DIGITS = 3
 #: the fewest digits of two bare numbers that are one mistyped ("4417"/"4471"); shorter ones
@@ -85,6 +87,7 @@ _SEPARATORS = re.compile(r"[-‐‑‒–—_/.:#]")
 _CODE_LETTERS = 4
 #: full-width digits, which a person reads as 0-9 (rule 5 explains them so)
 _WIDE_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+_WIDE_DIGIT = re.compile("[０-９]")
 #: the dashes a value may be written with, read as one ("24-117", "24–118")
 _ONE_DASH = str.maketrans("‐‑‒–—", "-----")
 #: an amount's signs, and zero cents after one, which name no other amount ("$438,500.00")
@@ -226,7 +229,7 @@ def identifier_conflicts(text: str, starts: Sequence[int], ends: Sequence[int], 
         different values: its first and last token (token_end exclusive), and the
         (start_char, end_char) of its first occurrence of each value, in text order.
     """
-    if not text.isascii():
+    if not text.isascii() and _WIDE_DIGIT.search(text):
         text = text.translate(_WIDE_DIGITS)  # "N１２３AC" is "N123AC", one character per digit still
     if not _TWO_DIGIT_RUNS.search(text) and (spelled is None or named_by_term is None
                                              or not _DIGITS.search(text)):
