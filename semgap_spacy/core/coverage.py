@@ -573,23 +573,32 @@ class CoverageRules:
         if not in_memory_zone():
             table.learn(keys, lambda key: by_text.lasting(text_of(key), make)[0])
             return list(map(table.__getitem__, keys)), table.kinds
-        # Inside a zone: each key's kinds are taken as it is read, since keeping a word
-        # may empty a full table (and its sets) before the text is done.
+        # Inside a zone: the kinds of the keys the table holds are taken before it keeps a word,
+        # since keeping one may empty a full table (and its sets) before the text is done.
         sets, out = table.kinds, []
         own: Dict[str, Set[Hashable]] = {kind: set() for kind in _KINDS}
+        known: List[Hashable] = []  # keys read from the table since their kinds were last taken
+
+        def take_kinds() -> None:
+            for kind in _KINDS:
+                own[kind].update(sets[kind].intersection(known))
+            known.clear()
+
         for key in keys:
             rule = table.get(key, _MISSING)
             if rule is not _MISSING:
-                kinds = tuple(kind for kind in _KINDS if key in sets[kind])
+                known.append(key)
             else:
                 (rule, kinds), kept = by_text.lasting(text_of(key), make)
                 if kept:  # a word kept by its text is no zone's one-off
+                    take_kinds()
                     table.keep(key, rule)
                     for kind in kinds:
                         sets[kind].add(key)
+                for kind in kinds:
+                    own[kind].add(key)
             out.append(rule)
-            for kind in kinds:
-                own[kind].add(key)
+        take_kinds()
         return out, own
 
     def _word_facts_of(self, text: str, rules: DomainRules) -> WordFacts:
