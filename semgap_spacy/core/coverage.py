@@ -359,6 +359,7 @@ class CoverageRules:
                    if _fold(w) in self.neutral_after}
         self._after_words = (re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(set(self.neutral_after) | written)))
                                         + r")\b", re.IGNORECASE) if self.neutral_after else None)
+        self._after_in_ascii = _in_ascii(set(self.neutral_after) | written)
         # a speaker no glossary can vouch for ("he", "se" of "se dice") is every domain's party
         unnamed = frozenset(_fold(w) for code in pack_codes for w in get_pack(code).unnamed_speakers)
         # a speaker whose accent tells it from another word is read as written (es "él", not "el")
@@ -1333,7 +1334,10 @@ class CoverageRules:
         text (str): The text; starts, ends: the tokens' character offsets.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if self._after_words is None or self._after_words.search(text) is None:
+        if self._after_words is None or (text.isascii() and self._after_in_ascii is not None
+                                         and self._after_in_ascii.search(text.lower()) is None):
+            return explained
+        if self._after_words.search(text) is None:
             return explained
         for i in range(1, len(explained)):
             if explained[i] is None:
@@ -1984,6 +1988,23 @@ def _stop_words_in(explained: Sequence[Optional[str]], word: Callable[[int], str
     for i, rule in enumerate(explained):
         if rule is STOP_WORD and word(i) in words:
             yield i, next_word(word, n, i + 1)
+
+
+def _in_ascii(words: Iterable[str]) -> Optional["re.Pattern"]:
+    """What an ASCII text in lower case holds wherever ``\\b(?:words)\\b``, case-insensitive, finds a
+    word in it: one of the words in ASCII, in lower case (a pattern found before that one, which is
+    tried at every character); None when a word other than ASCII may also be found there (a letter
+    of it matches one in ASCII case-insensitively, as the Kelvin sign does "k")."""
+    ascii_words, other = set(), set()
+    for word in words:
+        (ascii_words if word.isascii() else other).add(word)
+    if not ascii_words or any(all(ch.isascii() or _ASCII_CASE.fullmatch(ch) for ch in word) for word in other):
+        return None
+    return re.compile("|".join(re.escape(word.lower()) for word in sorted(ascii_words)))
+
+
+#: a character that matches an ASCII letter case-insensitively (IGNORECASE)
+_ASCII_CASE = re.compile("[a-z]", re.IGNORECASE)
 
 
 def _words_of(text: str, starts: Sequence[int], ends: Sequence[int]) -> Callable[[int], str]:

@@ -8,7 +8,7 @@ from spacy import displacy
 
 from semgap_spacy import add_semgap_pipes, assess
 from semgap_spacy.api import PIPE_NAMES
-from semgap_spacy.core.coverage import dictionary_words, holds_trouble_symbol, is_neutral_shape, stop_words
+from semgap_spacy.core.coverage import _in_ascii, dictionary_words, holds_trouble_symbol, is_neutral_shape, stop_words
 from semgap_spacy.glossary.models import GlossaryError, GlossarySet, load_glossaries
 from semgap_spacy.lang import never_neutral_words, union
 
@@ -353,6 +353,19 @@ def test_rule_5_the_brace_of_an_unfilled_placeholder_is_no_neutral_shape(nlp, te
 def test_rule_3_back_is_a_stop_word_only_where_it_reports_an_answer(nlp, text, explained):
     rules = _rules(nlp, text, "mortgage")
     assert (rules["back"] == "stop_word") is explained and (rules["back"] is None) is not explained
+
+
+@pytest.mark.parametrize("text", ["Clear to close, they CALLED BACK", "Clear to close, they Called Back."])
+def test_rule_3_back_is_found_in_any_case(nlp, text):
+    assert _rules(nlp, text, "mortgage")[text.split()[-1].strip(".")] == "stop_word"
+
+
+def test_the_ascii_words_rule_3_looks_for_are_found_in_lower_case_first():
+    found = _in_ascii({"back", "then", "zurück"})
+    assert found.search("called back") and found.search("zurück") is None
+    assert _in_ascii({"zurück"}) is None  # no word in ASCII: the pattern alone reads the text
+    # a word other than ASCII that the pattern finds in an ASCII text ("ſo" matches "so"): the pattern alone
+    assert _in_ascii({"back", "\u017fo"}) is None
 
 
 def test_rule_3_an_added_never_neutral_word_inside_a_quantity_is_the_quantity(nlp):
