@@ -17,6 +17,7 @@ bestätigt: N"), and a cross given as the value is a no as a letter is
 ("Airworthy: ×", "Lot libéré : ⨯"): a multiplication sign is one only
 between numbers.
 """
+import re
 import unicodedata
 from typing import Any, Collection, List, Sequence
 
@@ -27,8 +28,8 @@ _DASHES = frozenset("-–—―‒")
 VALUE_MARKS = frozenset({":", "=", "-", "–", "—", "→", "->", "=>", "⇒", "|"})
 #: a value in brackets right after its field: "Lufttüchtig (N)"
 _OPEN, _CLOSE = "(", ")"
-#: the first character of each mark, to find the candidates with ``str.find``
-_FIRSTS = frozenset(mark[0] for mark in VALUE_MARKS | {_OPEN})
+#: the first character of each mark: a text without one holds no value
+_FIRST = re.compile("[" + "".join(sorted({re.escape(mark[0]) for mark in VALUE_MARKS | {_OPEN}})) + "]")
 #: crosses that are no cue anywhere (a multiplication sign: "3 × 10 ml") but answer no as a value
 _CROSSES = frozenset("×⨯⊠⊗⨂")
 #: the most words between a term and its value mark ("Clear to close today: N")
@@ -70,7 +71,7 @@ def unread_colon_values(explained: List[Any], text: str, starts: Sequence[int], 
     RETURNS (List[Any]): ``explained``.
     """
     n = len(explained)
-    if not any(ch in text for ch in _FIRSTS):  # most texts have no mark at all
+    if _FIRST.search(text) is None:  # most texts have no mark at all
         return explained
     for i in range(1, n - 1):
         before = explained[i - 1]

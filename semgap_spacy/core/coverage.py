@@ -433,6 +433,7 @@ class CoverageRules:
         self.object_pronouns = frozenset(_fold(w) for pack in packs for w in pack.object_pronouns)
         # "Airworthy ~", "Lufttüchtig ca.": "about" with no value after it (``core.approximations``)
         self.approximation_marks = approximation_marks()
+        self._approximation_mark = _any_of(self.approximation_marks)
         self.approximation_words = frozenset(exact(w) for pack in packs for w in pack.approximation_words)
         self.clitic_leads = frozenset(_fold(w) for pack in packs for w in pack.clitic_leads)
         self.closing_speakers = frozenset(_fold(w) for pack in packs for w in pack.closing_speakers)
@@ -1373,7 +1374,8 @@ class CoverageRules:
         place (``core.approximations``); only a text that holds one is read further: a token that is
         a word of ``approximation_words`` (``exact``, as the rule compares it) is of the ``APPROX``
         kind, and one that is a mark is in the text."""
-        if reading[1][APPROX].isdisjoint(keys) and not any(mark in text for mark in self.approximation_marks):
+        if reading[1][APPROX].isdisjoint(keys) and (self._approximation_mark is None
+                                                    or self._approximation_mark.search(text) is None):
             return explained
         return unread_approximations(explained, text, starts, ends, self.approximation_marks,
                                      self.approximation_words, number_word, TERM)
@@ -1988,6 +1990,12 @@ def _stop_words_in(explained: Sequence[Optional[str]], word: Callable[[int], str
     for i, rule in enumerate(explained):
         if rule is STOP_WORD and word(i) in words:
             yield i, next_word(word, n, i + 1)
+
+
+def _any_of(marks: Iterable[str]) -> Optional["re.Pattern"]:
+    """A pattern that finds any of ``marks`` in a text, in one pass over it; None for no mark."""
+    marks = sorted(marks)
+    return re.compile("|".join(map(re.escape, marks))) if marks else None
 
 
 def _in_ascii(words: Iterable[str]) -> Optional["re.Pattern"]:

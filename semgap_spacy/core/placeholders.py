@@ -22,6 +22,8 @@ from typing import Any, Collection, List, Sequence
 
 from .textview import token_matches
 
+#: a mark of a blank below: a text without one holds none
+_BLANK_MARK = re.compile(r"[\[<$%_]")
 #: a field in capitals in square brackets, a word in angle brackets, a variable after "$" or
 #: between "%", a run of underscores
 _BLANK = re.compile(r"\[[A-Z][A-Z0-9_ ]*[A-Z0-9_]\]"
@@ -46,7 +48,7 @@ def unread_placeholders(explained: List[Any], text: str, starts: Sequence[int], 
         or two such words in brackets name a field.
     RETURNS (List[Any]): ``explained``.
     """
-    if not any(mark in text for mark in "[<$%_"):
+    if _BLANK_MARK.search(text) is None:
         return explained
     if field_rules and "[" in text:
         for found, read, first, end in token_matches(_BRACKETED_WORDS, text, starts, ends):

@@ -10,6 +10,7 @@ After a colon the marks quote what a speaker or a field said ('Underwriter:
 "clear to close"'), and the other rules read the label. Backticks are chat
 formatting ("`airworthy` N155RW" is set as code), not quotation.
 """
+import re
 from typing import Any, Dict, FrozenSet, List, Sequence
 
 #: marks that open a quotation, each with the marks that may close it (two apostrophes typed for a
@@ -19,6 +20,8 @@ _PAIRS: Dict[str, FrozenSet[str]] = {
         '"': '"“”', "“": "”“\"", "„": "“”\"", "«": "»", "»": "«", "‘": "’‘'", "'": "'’", "‹": "›",
         "‚": "‘’'", "❝": "❞", "「": "」", "『": "』", "＂": "＂", "＇": "＇", "˝": "˝"}.items()},
     "''": frozenset({"''"}), "’’": frozenset({"’’"})}
+#: any opening of ``_PAIRS``, found in one pass over a text
+_OPENING = re.compile("|".join(map(re.escape, _PAIRS)))
 #: a sentence's end or a comma the quotation may hold after the term ('"Clear to close."', «Lot libéré.»)
 _INNER_ENDS = frozenset(".!,;…")
 
@@ -32,7 +35,7 @@ def unread_quoted_terms(explained: List[Any], text: str, starts: Sequence[int], 
     text (str): The text; starts, ends: the tokens' character offsets.
     RETURNS (List[Any]): ``explained``.
     """
-    if not any(mark in text for mark in _PAIRS):
+    if _OPENING.search(text) is None:
         return explained
     n, i = len(explained), 1
     while i < n:
