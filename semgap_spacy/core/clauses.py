@@ -107,6 +107,8 @@ class ClauseRule:
         self._word_start = (re.compile("|".join([re.escape(f) for f in sorted(firsts)] + beginnings), re.IGNORECASE)
                             if firsts else None)
         self._non_final = frozenset(w.casefold() for w in non_final)
+        # the last character of each: the one before the full stop, casefolded, ends the word there
+        self._non_final_ends = frozenset(w[-1] for w in self._non_final if w)
 
         self._last: Tuple[str, List[Tuple[int, int]]] = ("", [])
         self._last_breaks: Tuple[str, int, int, List[Tuple[int, int]]] = ("", 0, 0, [])
@@ -269,7 +271,12 @@ class ClauseRule:
         return sorted({start for start in found if start >= 0})
 
     def _abbreviation(self, text: str, m: "re.Match") -> bool:
-        return m.group() == "." and _word_before(text, m.start()).casefold() in self._non_final
+        if m.group() != ".":
+            return False
+        stop = m.start()
+        if stop and text[stop - 1].casefold()[-1] not in self._non_final_ends and "" not in self._non_final:
+            return False
+        return _word_before(text, stop).casefold() in self._non_final
 
 
 def same_breaks(text: str) -> bool:
