@@ -1965,8 +1965,9 @@ def _glossary_words(glossary: GlossarySet, tokenize) -> FrozenSet[str]:
 #: as a number ("6e2 °C" is 600 °C), so no identifier's neutral shape
 _SCIENTIFIC = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)?[eE][+-]?[0-9]+")
 
-#: two characters or more standing alone, a single space between each: letters spelt one by one
-_SPELT = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
+#: two characters standing alone, a single space between them, read from the space: the first two
+#: of letters spelt one by one
+_SPELT = re.compile(r" (?<=(?<!\S)\S )\S(?!\S)")
 
 #: a run of digits with a letter on each side
 _DIGITS_IN_WORD = re.compile(r"(?<=[^\W\d_])\d+(?=[^\W\d_])")
