@@ -55,8 +55,10 @@ _SHORT_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})")
 _ZONED_FOUR_DIGITS = re.compile(r"([0-9]{4})(?:z|utc|gmt)", re.IGNORECASE)
 #: four digits and a time zone as a word of its own ("1475 UTC", "1400 GMT")
 ZONED_CLOCK = re.compile(r"(?<![\w.,:/-])([0-9]{4})\s+(?:utc|gmt|zulu)(?!\w)", re.IGNORECASE)
-#: the zones of ``ZONED_CLOCK``, looked for in a text before the pattern is run on its reading
-_ZONE_WORD = re.compile(r"utc|gmt|zulu", re.IGNORECASE)
+#: the zones of ``ZONED_CLOCK``, looked for in any case, in a text in lower case, before the pattern
+#: is run on its reading (no other character matches a letter of theirs case-insensitively, nor is
+#: one in lower case)
+_ZONE_WORDS = ("utc", "gmt", "zulu")
 
 
 def _either_way(first: int, second: int, year: int) -> bool:
@@ -79,7 +81,8 @@ def unread_zoned_clocks(explained: List[Optional[str]], text: str, starts: Seque
     text (str): The text; starts, ends: every token's character offsets.
     RETURNS (List[Optional[str]]): ``explained``.
     """
-    if _ZONE_WORD.search(text):
+    lower = text.lower()
+    if any(zone in lower for zone in _ZONE_WORDS):
         for found, _, first, _ in token_matches(ZONED_CLOCK, text, starts, ends):
             if not _four_digit_clock(found.group(1)) and explained[first] is shape:
                 explained[first] = None
