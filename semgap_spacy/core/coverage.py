@@ -1157,12 +1157,13 @@ class CoverageRules:
             word is read further.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if reading[1][CONDITION].isdisjoint(keys):
+        conditions = reading[1][CONDITION]  # the keys of the words of ``condition_prepositions``
+        if conditions.isdisjoint(keys):
             return explained
         words = _words_of(text, starts, ends)
         n = len(explained)
-        for i in range(n):
-            if explained[i] is None or words(i) not in self.condition_prepositions:
+        for i in [i for i, key in enumerate(keys) if key in conditions]:
+            if explained[i] is None:
                 continue
             event = i + 1
             if event < n and words(event) in self.condition_articles:
@@ -1470,11 +1471,12 @@ class CoverageRules:
             clearance term, asked only when such a word occurs.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if reading[1][PURPOSE].isdisjoint(keys):
+        purposes = reading[1][PURPOSE]  # the keys of the words of ``purpose_prepositions``
+        if purposes.isdisjoint(keys):
             return explained
         word = _words_of(text, starts, ends)
         n = len(explained)
-        found = [i for i in range(n) if explained[i] is STOP_WORD and word(i) in self.purpose_prepositions]
+        found = [i for i, key in enumerate(keys) if key in purposes and explained[i] is STOP_WORD]
         if not found:
             return explained
         firsts = {start for start, _ in clearances()}
@@ -1501,11 +1503,12 @@ class CoverageRules:
             clearance term, asked only when such a word occurs.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        if reading[1][REQUEST].isdisjoint(keys):
+        requests = reading[1][REQUEST]  # the keys of the words of ``request_words``
+        if requests.isdisjoint(keys):
             return explained
         word = _words_of(text, starts, ends)
-        found = [i for i in range(len(explained)) if explained[i] is not None and explained[i] is not TERM
-                 and word(i) in self.request_words and (word(i),) not in self.sign_off_thanks]
+        found = [i for i, key in enumerate(keys) if key in requests and explained[i] is not None
+                 and explained[i] is not TERM and (word(i),) not in self.sign_off_thanks]
         if not found:
             return explained
         terms = clearances()
