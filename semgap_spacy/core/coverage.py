@@ -575,8 +575,9 @@ class CoverageRules:
         if not in_memory_zone():
             table.learn(keys, lambda key: by_text.lasting(text_of(key), make)[0])
             return list(map(table.__getitem__, keys)), table.kinds
-        # Inside a zone: the kinds of the keys the table holds are taken before it keeps a word,
-        # since keeping one may empty a full table (and its sets) before the text is done.
+        # Inside a zone: the kinds of the keys the table holds are taken at the text's end, or
+        # before the table keeps a word when it is full, since keeping one then empties it (and
+        # its sets: ``IndexedCache.keep``).
         sets, out = table.kinds, []
         own: Dict[str, Set[Hashable]] = {kind: set() for kind in _KINDS}
         known: List[Hashable] = []  # keys read from the table since their kinds were last taken
@@ -593,7 +594,8 @@ class CoverageRules:
             else:
                 (rule, kinds), kept = by_text.lasting(text_of(key), make)
                 if kept:  # a word kept by its text is no zone's one-off
-                    take_kinds()
+                    if len(table) >= table.max_size:
+                        take_kinds()
                     table.keep(key, rule)
                     for kind in kinds:
                         sets[kind].add(key)
