@@ -14,7 +14,7 @@ Switches that JSON would not give back exactly (a tuple, a key that is not a
 string, a value of another type) keep the entry as a dict, as it always was.
 """
 import json
-from typing import Any, List, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 _FIELDS = {"name": 0, "factory": 1, "status": 2}
 
@@ -64,9 +64,12 @@ def entry_dict(entry: Any) -> Any:
     return {"name": entry[0], "factory": entry[1], "status": entry[2], "config": config}
 
 
-def entry_names(record: Sequence) -> List[Any]:
-    """The ``name`` of each entry of a record (``entry_field``), in order."""
-    return [e[0] if type(e) is tuple and len(e) == 4 else entry_field(e, "name") for e in record]
+def holds_name(record: Sequence, name: str) -> bool:
+    """Whether an entry of a record has this ``name`` (``entry_field``)."""
+    for e in record:
+        if (e[0] if type(e) is tuple and len(e) == 4 else entry_field(e, "name")) == name:
+            return True
+    return False
 
 
 def entry_field(entry: Any, field: str) -> Any:

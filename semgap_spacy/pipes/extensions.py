@@ -24,7 +24,7 @@ from spacy.tokens import Doc, Span, Token
 
 from ..core.decision_record import decision_json, is_record
 from ..core.findings import QuantityRow, TermFacts, TermRow
-from ..core.run_entries import entry_dict, entry_field, entry_names
+from ..core.run_entries import entry_dict, entry_field, holds_name
 
 TERMS_KEY = "semgap_terms"
 QUANTITIES_KEY = "semgap_quantities"
@@ -551,7 +551,7 @@ def begin_run(doc: Doc, decision_factory: str, name: str) -> bool:
     record = data.get(_PIPELINE_KEY)
     if record is None:
         record = data.get(_RUN_KEY)
-    if record and entry_field(record[-1], "factory") != decision_factory and name not in entry_names(record):
+    if record and entry_field(record[-1], "factory") != decision_factory and not holds_name(record, name):
         return False
     if record:
         data.pop(_RUN_KEY, None)
