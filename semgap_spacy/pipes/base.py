@@ -35,7 +35,7 @@ from spacy.tokens import Doc
 from spacy.util import ensure_path, registry
 
 from .extensions import begin_run, doc_key, record_component_error, record_run, tokens_changed
-from ..core.cases import UNREAD_CODES, check_case, merge_problems, nothing_to_check
+from ..core.cases import MAX_TEXT_CHARS, UNREAD_CODES, check_case, merge_problems, nothing_to_check
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..core.run_entries import config_text
 from ..glossary.models import GlossarySet, glossary_from_json, load_glossaries
@@ -53,7 +53,7 @@ class RetokenizedError(RuntimeError):
     """The doc's tokens changed between two semgap pipes (``extensions.tokens_changed``)."""
 
 
-def _text_length(doc: Doc) -> int:
+def text_length(doc: Doc) -> int:
     """``len(doc.text)`` without joining the text: where the last token ends, its space included."""
     if not len(doc):
         return 0
@@ -362,14 +362,14 @@ class SemgapPipe(Pipe):
         if not data:  # a fresh doc: no case values to check, unless a default or the length says so
             if default_domain is LOOK_UP:
                 default_domain = self.pipeline_default_domain()
-            if nothing_to_check(_text_length(doc), default_domain):
+            if nothing_to_check(self._judged_length(doc), default_domain):
                 return
         elif default_domain is LOOK_UP:
             # only a doc without a domain takes the default: the others need no look-up
             default_domain = self.pipeline_default_domain() if data.get(_DOMAIN) is None else None
         case_id, domain, now = data.get(_CASE_ID), data.get(_DOMAIN), data.get(_NOW)
         try:
-            check = check_case(_text_length(doc), case_id, domain, now, default_domain=default_domain)
+            check = check_case(self._judged_length(doc), case_id, domain, now, default_domain=default_domain)
         except Exception as exc:  # pragma: no cover - the checks are total; fail closed anyway
             record_component_error(doc, self.name, exc)
             return
@@ -384,6 +384,21 @@ class SemgapPipe(Pipe):
             data[_CASE_PROBLEMS] = tuple(merge_problems(data.get(_CASE_PROBLEMS), check.problems))
         if check.default_domain is not None:
             data[_DEFAULT_DOMAIN] = check.default_domain
+
+    def _judged_length(self, doc: Doc) -> int:
+        """The text length the case checks judge: the text's own in a pipeline that decides
+        (a case over the limit escalates unread, spec §5), and 0, which no check refuses, in a
+        pipeline without ``semgap_decision``: there no case is decided, and a team that puts
+        ``semgap_context`` after its own NER on clinical notes needs every note read, as negspacy
+        and ConText read it, not skipped with each target left as if asserted."""
+        length = text_length(doc)
+        return length if length <= MAX_TEXT_CHARS or self.pipeline_decides() else 0
+
+    def pipeline_decides(self) -> bool:
+        """Whether the pipeline runs a decision pipe (enabled or not; one left out by
+        ``select_pipes`` is not run)."""
+        decision = contract().decision
+        return any(isinstance(proc, SemgapPipe) and proc.FACTORY == decision for _, proc in self.nlp.pipeline)
 
     def pipeline_default_domain(self) -> Optional[str]:
         """The ``default_domain`` of the pipeline's decision pipe (None when unset or absent).

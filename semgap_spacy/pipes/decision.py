@@ -23,7 +23,8 @@ from ..core.provenance import verify_evidence  # noqa: F401  (its old home; the 
 from ..core.decision_record import Deferred, make_record
 from ..core.run_entries import is_entry
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
-from .base import LOOK_UP, SemgapPipe
+from ..core.cases import MAX_TEXT_CHARS, merge_problems, text_too_long
+from .base import LOOK_UP, SemgapPipe, case_unread, text_length
 from .extensions import (QUANTITIES_KEY, TERMS_KEY, doc_key, doc_text, kept_entries, quantity_rows, record_run,
                          run_record, set_decision, span_values, store_decision_record, term_rows)
 
@@ -84,6 +85,7 @@ class Decision(SemgapPipe):
         status = RAN
         try:
             self.start_run(doc, default_domain)
+            self._hold_to_the_limit(doc)
             if self.enabled:
                 self.process(doc)
             else:
@@ -94,6 +96,16 @@ class Decision(SemgapPipe):
             self._write_failure(doc, exc)
         record_run(doc, self.run_entry(status))
         return doc
+
+    @staticmethod
+    def _hold_to_the_limit(doc: Doc) -> None:
+        """A text over the case limit escalates ``text_too_long`` (spec §5) also when the pipes
+        before read it in a pipeline without this one, which reads a text of any length
+        (``SemgapPipe._judged_length``), and this pipe was run on the doc afterwards."""
+        length = text_length(doc)
+        if length > MAX_TEXT_CHARS and not case_unread(doc):
+            data = doc.user_data
+            data[_CASE_PROBLEMS] = tuple(merge_problems(data.get(_CASE_PROBLEMS), [text_too_long(length)]))
 
     def process(self, doc: Doc) -> Doc:
         check = self._check(doc)

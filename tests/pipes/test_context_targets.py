@@ -129,3 +129,13 @@ def test_the_clinical_profile_round_trips(tmp_path):
     text = "Probable pneumonia. No fever, chills or cough."
     assert states(loaded(text)) == states(nlp(text))
     assert loaded.get_pipe("semgap_context").reach == "narrowed"
+
+
+def test_a_note_longer_than_a_case_is_read_where_no_decision_is_made():
+    # a case over 4,000 characters escalates unread; a team's notes, with no decision pipe, are read whole
+    from semgap_spacy.core.cases import MAX_TEXT_CHARS
+    text = "Patient seen on the ward today. " * (MAX_TEXT_CHARS // 32 + 1) + "No fever; cough."
+    assert len(text) > MAX_TEXT_CHARS
+    doc = ner_pipeline(cues=CLINICAL, languages=["en"])(text)
+    assert states(doc) == [("fever", "negated"), ("cough", "asserted")]
+    assert [entry["status"] for entry in doc._.semgap_pipeline] == ["ran"]

@@ -207,3 +207,32 @@ def test_term_reasons_follow_a_new_glossary():
     reason = next(r for r in decision["reasons"] if r["code"] == "clearance_negated")
     assert reason["message"] == "'clear to close' (MTG.CLEAR_TO_CLOSE) is negated"
     assert reason["term_id"] == "MTG.CLEAR_TO_CLOSE"
+
+
+def _over_the_limit(clause):
+    from semgap_spacy.core.cases import MAX_TEXT_CHARS
+    text = "Courier booked. " * (MAX_TEXT_CHARS // 16 + 1) + clause
+    assert len(text) > MAX_TEXT_CHARS
+    return text
+
+
+def test_a_text_over_the_limit_is_not_read_where_a_decision_is_made():
+    from semgap_spacy import build_pipeline
+    nlp = build_pipeline(config={"semgap_decision": {"default_domain": "medical_logistics"}})
+    doc = nlp(_over_the_limit("Negative crossmatch."))
+    assert codes(doc._.semgap_decision) == ["text_too_long"]
+    assert {entry["status"] for entry in doc._.semgap_pipeline if entry["factory"] != "semgap_decision"} == {"skipped"}
+
+
+def test_a_decision_run_after_pipes_that_read_a_long_text_still_escalates_it():
+    # the pipes read the whole text in a pipeline without the decision; the decision, run on
+    # the doc afterwards, still holds the case limit
+    from semgap_spacy import build_pipeline
+    nlp = build_pipeline()
+    doc = nlp.make_doc(_over_the_limit("Negative crossmatch."))
+    doc._.semgap_domain = "medical_logistics"
+    with nlp.select_pipes(disable=["semgap_decision"]):
+        doc = nlp(doc)
+    assert len(doc.spans["semgap_terms"]) == 1  # read, not skipped
+    doc = nlp.get_pipe("semgap_decision")(doc)
+    assert codes(doc._.semgap_decision) == ["text_too_long"]
