@@ -112,6 +112,7 @@ class ClauseRule:
 
         self._last: Tuple[str, List[Tuple[int, int]]] = ("", [])
         self._last_breaks: Tuple[str, int, int, List[Tuple[int, int]]] = ("", 0, 0, [])
+        self._last_same: Tuple[str, bool] = ("", True)
 
     def breaks(self, text: str, start: int = 0, end: int = None) -> List[Tuple[int, int]]:
         """Every clause break in ``text[start:end]`` as (start_char, end_char), in text order.
@@ -245,9 +246,16 @@ class ClauseRule:
         gap = text[start:end]
         if gap.isspace():
             return False  # the usual gap ("CIT 30 h"): every break holds a character that is not a space
-        if not same_breaks(text):
+        if not self._same_breaks(text):
             return any(s < end and start < e for s, e in self._view_breaks(text))
         return any(not self._abbreviation(text, m) for m in self._re.finditer(text, start, end))
+
+    def _same_breaks(self, text: str) -> bool:
+        """``same_breaks`` of the last text asked about, kept: a pipe asks about many gaps of one
+        doc's text, and the answer reads the whole text, so a long doc would read it once a gap."""
+        if self._last_same[0] is not text:
+            self._last_same = (text, same_breaks(text))
+        return self._last_same[1]
 
     def _view_breaks(self, text: str) -> List[Tuple[int, int]]:
         """The breaks of the canonical view of ``text``, as ranges of the original (last text kept)."""
