@@ -655,7 +655,9 @@ class _Layout:
 
     def __init__(self, rows: TokenRows, targets: Sequence[Target], clauses: ClauseRule, scope: ScopeSettings):
         self.rows, self.clauses, self.scope = rows, clauses, scope
-        self.inside = [(t.start, t.end) for t in targets]
+        # every token of a target: no break or clause start there (a set, so a long text's
+        # many targets cost one look-up a question, not one each)
+        self.inside = frozenset([i for t in targets for i in range(t.start, t.end)])
         self._candidates: Optional[List[int]] = None
         self._breaks_of: Dict[int, List[Tuple[int, bool]]] = {}
         self._before: Dict[int, int] = {}
@@ -666,7 +668,7 @@ class _Layout:
         self._words_before: Optional[List[int]] = None
 
     def _inside(self, i: int) -> bool:
-        return any(s <= i < e for s, e in self.inside)
+        return i in self.inside
 
     def breaks_from(self, i: int) -> List[Tuple[int, bool]]:
         """The break tokens a candidate token starts (a break word may run over the next ones)."""
@@ -675,7 +677,7 @@ class _Layout:
             rows, inside = self.rows, self.inside
             found = self._breaks_of[i] = [
                 b for b in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, (i,))[i]
-                if not any(s <= b[0] < e for s, e in inside)]
+                if b[0] not in inside]
         return found
 
     def all_breaks(self) -> Iterable[List[Tuple[int, bool]]]:
@@ -685,7 +687,7 @@ class _Layout:
         if missing:
             rows, inside = self.rows, self.inside
             for i, marks in self.clauses.breaks_by_token(rows.text, rows.starts, rows.ends, missing).items():
-                self._breaks_of[i] = [b for b in marks if not any(s <= b[0] < e for s, e in inside)]
+                self._breaks_of[i] = [b for b in marks if b[0] not in inside]
         return self._breaks_of.values()
 
     def boundaries(self) -> List[int]:
