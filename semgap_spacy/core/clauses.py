@@ -63,13 +63,26 @@ _HEADER_COLON = re.compile(r"(?:(?<=[^\W\d_])|(?<=\)))[ \t]*:(?=\s|$)")
 _HEADER_WORDS = re.compile(r"(?:^|(?<=\s))([^\W\d_][^\W\d_/&'-]*(?:\([^\W\d_]{1,3}\))?)[ \t]*$")
 
 
+def _last_run(text: str, end: int) -> int:
+    """Where the last run of characters other than whitespace before ``end`` starts, spaces and
+    tabs after it (and one newline, where ``$`` matches too) left aside: the one place a match
+    of ``_HEADER_WORDS`` that ends at ``end`` can start. Searched from there, a header of a
+    long text is read in the time of its words, not of the text before it."""
+    i = end - 1 if text.endswith("\n", 0, end) else end
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    while i > 0 and not text[i - 1].isspace():
+        i -= 1
+    return i
+
+
 def _header_start(text: str, colon: int) -> int:
     """Where the header that ends at ``colon`` starts, or -1: up to four words, all in
     capitals ("POSTOPERATIVE DIAGNOSIS") or one capitalised word and lower-case ones
     ("Past medical history"), starting the text or after a space."""
     start, words, end = -1, [], colon
     while len(words) < 4:
-        m = _HEADER_WORDS.search(text, 0, end)
+        m = _HEADER_WORDS.search(text, _last_run(text, end), end)
         if m is None:
             break
         words.insert(0, m.group(1))
