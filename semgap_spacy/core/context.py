@@ -54,7 +54,7 @@ hashes, so what the cache learns inside a memory zone goes when the zone
 ends (``util.caches.IndexedCache``).
 """
 import math
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, count
 from operator import attrgetter
@@ -81,6 +81,9 @@ _GATE, _KEYS, _SURE, _RESTS, _MARKS, _BLANK, _PLAIN = "gate", "keys", "sure", "r
 _KINDS = (_GATE, _KEYS, _SURE, _RESTS, _MARKS, _BLANK, _PLAIN)
 #: a gap between a cue and a target this many tokens long or shorter is counted in place
 _SHORT_GAP = 16
+#: more cue and target pairs than this, and each target asks only the cues no sentence end or
+#: other full break parts from it (``_Layout.near``); fewer cost less asked one by one
+_PAIRS = 64
 
 
 @dataclass
@@ -544,10 +547,13 @@ class CueTable:
         if not cues and not asked and not zeros:
             return out
         layout = _Layout(rows, targets, self.clauses, self.scope) if cues else None
+        # a long text: each target asks only the cues of its stretch (``_Layout.near``)
+        near = layout.near(cues, targets) if layout is not None and len(cues) * len(targets) > _PAIRS else None
         for t, target in enumerate(targets):
             neg_hits, hedge_hits = [], []
             if layout is not None:
-                layout.reach(target, cues, neg_hits if negation else None, hedge_hits if hedges else None)
+                layout.reach(target, cues if near is None else cues[near[t]], neg_hits if negation else None,
+                             hedge_hits if hedges else None)
             if zeros:
                 neg_hits.extend(_zero_count(rows, target.start, target.end))
             neg = _hit(neg_hits) if neg_hits else None
@@ -651,7 +657,7 @@ class _Layout:
     """
 
     __slots__ = ("rows", "clauses", "scope", "inside", "_candidates", "_breaks_of", "_boundaries", "_full", "_same",
-                 "_words_before", "_before", "_from")
+                 "_words_before", "_before", "_from", "_stops")
 
     def __init__(self, rows: TokenRows, targets: Sequence[Target], clauses: ClauseRule, scope: ScopeSettings):
         self.rows, self.clauses, self.scope = rows, clauses, scope
@@ -666,6 +672,7 @@ class _Layout:
         self._full: Optional[_Clauses] = None
         self._same: Optional[bool] = None
         self._words_before: Optional[List[int]] = None
+        self._stops: Optional[List[int]] = None
 
     def _inside(self, i: int) -> bool:
         return i in self.inside
@@ -725,6 +732,53 @@ class _Layout:
             if k < len(bounds) and bounds[k] <= b:
                 return False
         return a > self._break_before(b) if upto else self._break_from(a) >= b
+
+    def stops(self) -> List[int]:
+        """The tokens no cue reaches across, in order: a break other than a comma, and a clause
+        start without a break token of its own (a sentence start, a section header).
+
+        Between a cue and a target such a token parts them for both ways the model asks:
+        ``clear`` finds it (a break token a break word starts at most two tokens before,
+        as ``_break_before`` and ``_break_from`` count it; a clause start), and in the
+        whole picture (``full``) it is a gap that is not commas only, which neither a list
+        (``list_end``) nor a parenthetical (``past_commas``) reaches over. A token that
+        some break covers as a comma is left out, as the whole picture reads it as one.
+        """
+        if self._stops is None:
+            if same_breaks(self.rows.text):  # else only the whole picture has the breaks
+                self.all_breaks()
+                marked = self._breaks_of.items()
+                kinds: Dict[int, bool] = {}  # as the whole picture reads them: a comma if any says so
+                for _, marks in marked:
+                    for j, comma in marks:
+                        kinds[j] = kinds.get(j, False) or comma
+                found = {j for c, marks in marked for j, _ in marks if not kinds[j] and j <= c + 2}
+            else:
+                kinds = self.full().kinds
+                found = {j for j, comma in kinds.items() if not comma}
+            found.update(b for b in self.boundaries() if b not in kinds)
+            self._stops = sorted(found)
+        return self._stops
+
+    def near(self, cues, targets: Sequence[Target]) -> List[slice]:
+        """For each target, the run of ``cues`` (in text order) that may reach it: those with
+        no stop (``stops``) between it and the target.
+
+        A cue before the target that ends at or before the last stop before the target's
+        start is parted from it; so is a cue after the target that starts after the first
+        stop from the target's end on. Every other cue is kept, in the same order, so
+        ``reach`` finds what it finds over all of them.
+        """
+        stops, n = self.stops(), len(self.rows.facts)
+        cue_starts, cue_ends = [c[0] for c in cues], [c[1] for c in cues]
+        out = []
+        for target in targets:
+            k = bisect_left(stops, target.start)
+            before = stops[k - 1] if k else -1
+            k = bisect_left(stops, target.end)
+            after = stops[k] if k < len(stops) else n
+            out.append(slice(bisect_right(cue_ends, before), bisect_right(cue_starts, after)))
+        return out
 
     def candidates(self) -> List[int]:
         """The tokens that can hold a break (``WordFacts.breakish``), in order."""
@@ -832,7 +886,7 @@ class _Clauses:
     """
 
     __slots__ = ("scope", "clause_of", "comma_after", "has_conjunction", "item_words", "_ends", "past_commas",
-                 "last_word_of")
+                 "last_word_of", "kinds")
 
     def __init__(self, layout: _Layout):
         rows, clauses, scope = layout.rows, layout.clauses, layout.scope
@@ -850,6 +904,7 @@ class _Clauses:
                         found[i] = found.get(i, True) and comma
                     i += 1
             breaks = sorted(found.items())
+        self.kinds = dict(breaks)  # each break token, and whether it is a comma, as ``segment`` reads them
         segments = segment(n, breaks, layout.boundaries())
         clause_of = self.clause_of = segments.clause_of
         self.comma_after = segments.comma_after

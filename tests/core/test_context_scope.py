@@ -3,10 +3,15 @@
 Each case is a text, a target and what the cue rules of a profile say about
 it; the rows are made here with a small tokenizer, keyed by the token text.
 """
+import json
 import re
+from bisect import bisect_left, bisect_right
+from pathlib import Path
 
 import pytest
 
+from semgap_spacy.core import context
+from semgap_spacy.core.clauses import same_breaks
 from semgap_spacy.core.context import CueTable, Target, TokenRows
 from semgap_spacy.lang import get_pack
 from semgap_spacy.lang.cues import load_cue_sets
@@ -266,3 +271,88 @@ def test_a_longer_cue_with_a_word_that_is_a_cue_by_itself_needs_no_key_word():
             assert sure.isdisjoint(others | {key}), (key, others)
     assert "evidence" not in table._needs
     assert "ruled" in table._needs  # "is ruled out": none of its words negates by itself
+
+
+# -- long texts ----------------------------------------------------------------
+SENTENCES = Path(__file__).resolve().parents[1] / "data" / "context_sentences"
+
+
+def own_sentences(lang):
+    """The own sentence set of a language as (text, [(start_char, end_char)]), each text ending
+    in a sentence end of its own."""
+    out = []
+    for line in (SENTENCES / f"{lang}.jsonl").read_text(encoding="utf8").splitlines():
+        if line.strip():
+            sample = json.loads(line)
+            text = sample["text"].rstrip()
+            out.append((text if text[-1:] in ".!?" else text + ".",
+                        [(t["start_char"], t["end_char"]) for t in sample["targets"]]))
+    return out
+
+
+def read_all(table, text, spans, sentence_starts=None):
+    """The rows, cue matches and targets of character spans of a text."""
+    keys, rows = rows_of(table, text, sentence_starts)
+    targets = [Target(bisect_right(rows.ends, s), bisect_left(rows.starts, e)) for s, e in spans]  # tokens it touches
+    return rows, table.scan(rows), targets
+
+
+def plain(reading, shift=0):
+    def hit(h):
+        return None if h is None else (h.distance, (h.nearest[0] - shift, h.nearest[1] - shift),
+                                       tuple((a - shift, b - shift) for a, b in h.cues))
+    return hit(reading.negation), hit(reading.hedge)
+
+
+@pytest.mark.parametrize("profile", ["spec", "clinical"])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("sentence_starts", [False, True])
+def test_a_long_text_reads_each_target_as_its_sentence_alone(profile, lang, sentence_starts):
+    """A sentence end is a break no cue reaches over, so the sentences of a set joined into one
+    text read each target as the sentence alone does: the cues a long text keeps for a target
+    (``_Layout.near``) must be every cue of its sentence. Left out: sentences whose breaks are
+    those of their canonical view, not their own (one puts the whole text on that reading,
+    ``same_breaks``), and those with a colon (a section header may start a clause elsewhere
+    in the text); the next test covers both."""
+    table = table_for(profile)
+    sentences = [(text, spans) for text, spans in own_sentences(lang) if same_breaks(text) and ":" not in text]
+    text, spans, firsts = "", [], []
+    for sentence, targets in sentences:
+        if text:
+            text += " "
+        firsts.append(len(text))
+        spans += [(len(text) + s, len(text) + e) for s, e in targets]
+        text += sentence
+    rows, scan, targets = read_all(table, text, spans)
+    starts = [rows.starts.index(f) for f in firsts]
+    if sentence_starts:
+        rows = rows._replace(sentence_starts=starts[1:])
+    assert len(scan.cues) * len(targets) > context._PAIRS  # the long text asks per stretch
+    joined = iter(table.read(rows, scan, targets))
+    for (sentence, targets_alone), shift in zip(sentences, starts):
+        alone_rows, alone_scan, alone = read_all(table, sentence, targets_alone)
+        for reading in table.read(alone_rows, alone_scan, alone):
+            assert plain(next(joined), shift) == plain(reading), sentence
+
+
+@pytest.mark.parametrize("profile", ["spec", "clinical"])
+@pytest.mark.parametrize("joiner", [" ", ", ", "; ", " and ", " - ", "\n"])
+def test_asking_each_target_only_its_stretch_of_cues_reads_as_asking_all(profile, joiner, monkeypatch):
+    """Where cues do reach across the joints (lists, commas, sentences without their full stop),
+    a long text reads the same whether each target asks every cue or only those of its stretch."""
+    table = table_for(profile)
+    for lang in LANGS:
+        text, spans = "", []
+        for sentence, targets in own_sentences(lang):
+            sentence = sentence.rstrip(".") if len(spans) % 3 else sentence
+            if text:
+                text += joiner
+            spans += [(len(text) + s, len(text) + e) for s, e in targets if e <= len(sentence)]
+            text += sentence
+        rows, scan, targets = read_all(table, text, spans)
+        for starts in (None, [i for i, s in enumerate(rows.starts) if i and text[s - 2:s] == ". "]):
+            rows = rows._replace(sentence_starts=starts)
+            monkeypatch.setattr(context, "_PAIRS", 0)
+            pruned = [plain(r) for r in table.read(rows, scan, targets)]
+            monkeypatch.setattr(context, "_PAIRS", float("inf"))
+            assert [plain(r) for r in table.read(rows, scan, targets)] == pruned
