@@ -119,3 +119,16 @@ def test_header_with_plural_suffix(finder):
     text = "COMPLICATIONS: None POSTOPERATIVE DIAGNOSIS(ES): 1) INTERNAL HEMORRHOIDS"
     start = text.index("INTERNAL")
     assert finder.cause(text, start, len(text), "false_alarm", cue_chars=(15, 19)) == "section header"
+
+
+def test_long_documents_keep_each_target_at_its_sentence(tmp_path, capsys):
+    from scripts import context_long as cl
+    samples = [sample("No fever.", "fever", True, False), sample("Pain in the chest.", "chest", False, False),
+               sample("Denies cough.", "cough", True, False)]
+    for joiner in cl.JOINS.values():
+        docs = cl.join_documents(samples, 2, joiner)
+        assert [len(d["targets"]) for d in docs] == [2, 1]
+        assert docs[0]["text"] == joiner.join(["No fever.", "Pain in the chest."])
+        assert [docs[0]["text"][t["start_char"]:t["end_char"]] for t in docs[0]["targets"]] == ["fever", "chest"]
+    assert cl.main(["--negex", str(tmp_path / "absent.tsv")]) == 0
+    assert "NegEx file not found" in capsys.readouterr().out
