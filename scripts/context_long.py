@@ -20,10 +20,9 @@ Legs: ``semgap_context`` with the spec default and with the clinical profile
 the README recommends, and negspacy (``en_clinical`` termset) when installed.
 Docs are made before each clock starts (negspacy's sentence split too, which
 it needs; ``--sentencizer`` gives ``semgap_context`` the same sentence starts).
-negspacy runs as ``nlp.pipe`` runs it; ``semgap_context`` runs its reading
-(``Context.process``) on each doc, since through ``nlp`` a semgap component
-reads no text over ``MAX_TEXT_CHARS`` (4,000 characters: the case check's
-``text_too_long``) and most of these documents are longer. The legs take turns and the best
+Each component runs as ``nlp.pipe`` runs it: a pipeline without
+``semgap_decision`` decides no case, so ``semgap_context`` reads documents
+longer than a case's 4,000 characters. The legs take turns and the best
 CPU time of ``--repeats`` runs counts, since a shared machine only ever adds
 time. Reported: microseconds per target at each length, and each
 semgap leg's ratio to negspacy.
@@ -67,12 +66,7 @@ def join_documents(samples, per_doc: int, joiner: str = " "):
 
 
 class _Reader(SemgapAdapter):
-    """``semgap_context``'s reading of a doc (``Context.process``), whatever its length.
-
-    Through ``nlp`` or ``nlp.pipe`` a semgap component reads no text over
-    ``MAX_TEXT_CHARS`` (the case check's ``text_too_long``): most documents
-    here are longer, and the reading is what is timed and dumped.
-    """
+    """``semgap_context`` on whole documents, with the sentence starts of a sentencizer when asked."""
 
     def __init__(self, lang: str, config: dict, profile: str, sentencizer: bool = False):
         super().__init__(lang, config, profile)
@@ -86,14 +80,6 @@ class _Reader(SemgapAdapter):
         if self.sentencizer is not None:
             self.sentencizer(doc)
         return doc, spans
-
-    def run(self, doc):
-        self.pipe.process(doc)
-
-    def stream(self, docs):
-        process = self.pipe.process
-        for doc in docs:
-            process(doc)
 
 
 def semgap_legs(sentencizer: bool):
