@@ -8,7 +8,6 @@ doc runs them (``assess`` runs the same function before it cuts the text).
 Bad values become reasons and safe replacements, never an exception: a list
 where the domain should be must not crash the decision (nor hang a worker).
 """
-from functools import lru_cache
 from typing import Any, List, NamedTuple, Optional
 
 from rapidfuzz.distance import Levenshtein
@@ -103,10 +102,9 @@ def check_case(text_chars: int, case_id: Any, domain: Any, now: Any,
     return CaseCheck(case_id, domain, now, problems, used_default)
 
 
-@lru_cache(maxsize=1024)
 def _is_datetime(text: str) -> bool:
-    """Whether ``now`` parses as the readings parse it (``readings.parse_datetime``); a stream
-    repeats its times, so each is parsed once."""
+    """Whether ``now`` parses as the readings parse it (``readings.parse_datetime``, which keeps
+    what it parsed for the readings and the time rule that read the same ``now`` next)."""
     from .readings import parse_datetime
 
     return parse_datetime(text) is not None
