@@ -149,10 +149,10 @@ def parse_datetime(text: Any) -> Optional[datetime]:
 
 @lru_cache(maxsize=256)
 def _parsed(text: str) -> Optional[datetime]:
-    """``parse_datetime`` of a string, kept: a case's ``now`` is read by the case check, the
-    readings and the time rule in turn, and a stream where every case has its own ``now``
-    would parse it three times (dateutil's ``isoparse``, about 18 us). A datetime is immutable,
-    so every reader may share one."""
+    """``parse_datetime`` of a string, kept: a case's ``now`` is read in turn by the case check,
+    and by the readings and the time rule when they need it, so a stream in which every case
+    has its own ``now`` would parse it again for each. A datetime is immutable, so every reader
+    may share one."""
     if not _DATETIME.match(text):
         return None
     from dateutil.parser import isoparse
