@@ -394,11 +394,18 @@ class SemgapPipe(Pipe):
         length = text_length(doc)
         return length if length <= MAX_TEXT_CHARS or self.pipeline_decides() else 0
 
-    def pipeline_decides(self) -> bool:
-        """Whether the pipeline runs a decision pipe (enabled or not; one left out by
-        ``select_pipes`` is not run)."""
+    def _decision_pipe(self) -> Optional["SemgapPipe"]:
+        """The pipeline's decision pipe when it runs one (enabled or not; one left out by
+        ``select_pipes`` is not run), else None."""
         decision = contract().decision
-        return any(isinstance(proc, SemgapPipe) and proc.FACTORY == decision for _, proc in self.nlp.pipeline)
+        for _, proc in self.nlp.pipeline:
+            if isinstance(proc, SemgapPipe) and proc.FACTORY == decision:
+                return proc
+        return None
+
+    def pipeline_decides(self) -> bool:
+        """Whether the pipeline runs a decision pipe."""
+        return self._decision_pipe() is not None
 
     def pipeline_default_domain(self) -> Optional[str]:
         """The ``default_domain`` of the pipeline's decision pipe (None when unset or absent).
@@ -406,11 +413,7 @@ class SemgapPipe(Pipe):
         It is read here, by the first pipe, because every pipe after it reads
         the domain (terms, quantities), not only the decision.
         """
-        decision = contract().decision
-        for _, proc in self.nlp.pipeline:
-            if isinstance(proc, SemgapPipe) and proc.FACTORY == decision:
-                return getattr(proc, "default_domain", None)
-        return None
+        return getattr(self._decision_pipe(), "default_domain", None)
 
 
     def memory_zone(self, mem=None):
