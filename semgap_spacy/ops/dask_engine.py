@@ -19,13 +19,11 @@ reported with its number in the whole input), then to score them.
 """
 import json
 import os
-import signal
 import sys
 import threading
-import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Dict, Iterator, List, Optional, TextIO, Tuple, Union
+from typing import Dict, Iterator, List, Optional, TextIO, Union
 
 from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
 from ..pipes.base import load_pipeline
@@ -33,7 +31,8 @@ from ..pipes.quantities import warm_up
 from ..util.heap import settle_owned_process
 from ..util.jsonl import without_bom
 from ..util.safe_output import output_file
-from ..util.signals import handled
+from ..util.fork_server import (PRELOAD_ENV, Source, ensure_running, has_fork_server, preloading, run_source,
+                                 start_for, start_fork_server)
 from ..workers import failed_decisions
 
 __all__ = ["assess_dask", "cmd_assess_dask"]
@@ -46,14 +45,9 @@ MIN_BLOCK, MAX_BLOCK = 64 * 1024, 4 * 1024 * 1024
 
 # Per worker process: the pipelines built so far (by source), and one lock, since a
 # pipeline is not shared between threads of a worker.
-_PIPELINES: Dict[Tuple[Optional[str], Optional[str]], object] = {}
+_PIPELINES: Dict[Source, object] = {}
 _LOCK = threading.Lock()
 
-Source = Tuple[Optional[str], Optional[str]]  # (spacy.load-able path, glossary directory)
-
-#: names the cluster start (an id) and the source whose pipeline the fork server builds before
-#: it forks the workers (``dask_preload``); set only while our ``LocalCluster`` starts
-PRELOAD_ENV = "SEMGAP_DASK_PRELOAD"
 #: in a fork server and the workers forked from it: the cluster start it built ``_PIPELINES`` for
 _preloaded_for: Optional[str] = None
 
@@ -149,7 +143,8 @@ def _client(scheduler: Optional[str], n_workers: int, source: Source, start: str
     a spawned worker imports them itself (about a second of CPU each, on the
     same cores the other workers start on). The fork server lives as long as
     this process and sees its environment as it was when it started (by
-    ``start_fork_server``, at the start of the run, or here); when that start
+    ``fork_server.early_start`` before this process imported spaCy, by
+    ``start_fork_server`` at the start of the run, or here); when that start
     is this one, it also builds the pipeline of ``source``
     (``preload_from_environment``), once for all the workers rather than once
     in each. The workers run without Dask's statistical profiler, which
@@ -162,67 +157,15 @@ def _client(scheduler: Optional[str], n_workers: int, source: Source, start: str
     import dask
 
     settings = {"distributed.worker.profile.enabled": False}
-    forkserver = _has_fork_server()
+    forkserver = has_fork_server()
     if forkserver:
         settings["distributed.worker.multiprocessing-method"] = "forkserver"
-    with _preloading(source, start if forkserver else None), dask.config.set(settings):
+    with preloading(source, start if forkserver else None), dask.config.set(settings):
         if forkserver:
-            _ensure_fork_server()
+            ensure_running()
         cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
                                dashboard_address=None)
     return Client(cluster), cluster
-
-
-def _has_fork_server() -> bool:
-    import multiprocessing
-
-    return "forkserver" in multiprocessing.get_all_start_methods()
-
-
-@contextmanager
-def _preloading(source: Source, start: Optional[str]):
-    """While open, a fork server started (by us or by Dask) preloads Dask, this package and the
-    pipeline of ``source`` for the cluster start ``start`` (``dask_preload``); None: no fork server."""
-    if start is None:
-        yield
-        return
-    import multiprocessing
-
-    multiprocessing.get_context("forkserver").set_forkserver_preload(
-        ["distributed", "semgap_spacy.ops.dask_preload"])
-    before = os.environ.get(PRELOAD_ENV)
-    os.environ[PRELOAD_ENV] = json.dumps([start, *source])
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[PRELOAD_ENV]
-        else:
-            os.environ[PRELOAD_ENV] = before
-
-
-def start_fork_server(source: Source, start: str) -> None:
-    """Start the fork server of our ``LocalCluster`` now, before this process imports Dask
-    and starts the cluster: it imports Dask, spaCy and this package and builds the pipeline
-    (about 1.7 s) while this process does the same work of its own, rather than after it.
-    A fork server already running (an earlier run in this process) is kept; nothing happens
-    where the platform has none."""
-    if not _has_fork_server():
-        return
-    with _preloading(source, start):
-        _ensure_fork_server()
-
-
-def _ensure_fork_server() -> None:
-    """Start the fork server, if it is not running, with Ctrl-C ignored in it and in every
-    worker forked from it (an ignored signal stays ignored across ``exec``): a terminal's Ctrl-C
-    reaches the whole process group, and the server died in its imports (seconds long) with a
-    traceback, and its workers with theirs. This process stops the run and closes the cluster;
-    it ignores Ctrl-C itself only while it starts the server, a fork and an exec."""
-    from multiprocessing import forkserver
-
-    with handled([signal.SIGINT], signal.SIG_IGN):
-        forkserver.ensure_running()
 
 
 def auto_blocksize(total_bytes: int, workers: int) -> int:
@@ -252,9 +195,8 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
     progress (bool): A progress bar on stderr when it is a terminal.
     RETURNS (int): The number of decisions written.
     """
-    source: Source = (os.path.abspath(pipeline) if pipeline and "://" not in pipeline else pipeline,
-                      os.path.abspath(glossaries) if glossaries else None)
-    start = uuid.uuid4().hex
+    source = run_source(pipeline, glossaries)
+    start = start_for(source)
     if scheduler is None:
         start_fork_server(source, start)
     import dask

@@ -1,17 +1,25 @@
-"""Ctrl-C while ``python -m semgap_spacy`` imports spaCy ends the run quietly, with 130.
+"""What ``python -m semgap_spacy`` (and the ``semgap`` script) does before the package
+imports spaCy, which takes most of a second or two.
 
-Python imports the package before its ``__main__``, and the package imports
-spaCy, which takes most of a second: a Ctrl-C then printed a traceback from
-deep inside spaCy's import, since the CLI's own handling (``ops.cli.main``,
-which puts Ctrl-C back to ``KeyboardInterrupt`` and catches it) did not exist
-yet. ``sys.argv[0]`` is "-m" only while Python locates the module that ``-m``
+Ctrl-C then ends the run quietly, with 130: it printed a traceback from deep
+inside spaCy's import, since the CLI's own handling (``ops.cli.main``, which
+puts Ctrl-C back to ``KeyboardInterrupt`` and catches it) did not exist yet.
+``sys.argv[0]`` is "-m" only while Python locates the module that ``-m``
 names, so importing the package in any other way changes no signal handler;
 every module of the package run with ``-m`` puts the handler back first thing
 in its ``main`` (``signals.restore_interrupt``).
+
+``assess --engine dask`` starts the fork server of its cluster here
+(``fork_server.early_start``), so that the server's imports run beside this
+process's rather than after them.
 """
+import os
 import sys
 
+from .fork_server import early_start
 from .signals import exit_on_interrupt
 
 if sys.argv[:1] == ["-m"]:
     exit_on_interrupt()
+if sys.argv[:1] == ["-m"] or os.path.basename(sys.argv[0] if sys.argv else "") == "semgap":
+    early_start(sys.argv[1:])

@@ -179,6 +179,79 @@ def test_the_fork_server_starts_before_the_cluster_with_the_runs_pipeline_built(
     assert pipelines == [[str(pipeline_dir), None]]
 
 
+_EARLY_PROBE = """
+import json, multiprocessing, sys
+sys.argv = ["-m", "assess", "--cases", "in.jsonl", "--out", "out.jsonl", "--engine", "dask",
+            "--workers", "2", "--pipeline", sys.argv[1]]  # as python -m semgap_spacy sees them
+import semgap_spacy  # cli_start: the fork server is started before spaCy is imported
+from semgap_spacy.util import fork_server
+from semgap_spacy.ops import dask_engine
+
+def probe(queue):
+    queue.put((dask_engine._preloaded_for, sorted(map(list, dask_engine._PIPELINES))))
+
+if __name__ == "__main__":
+    source, start = fork_server._early
+    context = multiprocessing.get_context("forkserver")
+    queue = context.Queue()
+    process = context.Process(target=probe, args=(queue,))
+    process.start()
+    preloaded_for, pipelines = queue.get(timeout=120)
+    process.join()
+    print(json.dumps({"source": source, "same_start": fork_server.start_for(source) == start,
+                      "other_start": fork_server.start_for((source[0] + "-other", None)) == start,
+                      "preloaded_for_the_early_start": preloaded_for == start, "pipelines": pipelines}))
+"""
+
+
+def test_the_command_line_starts_the_fork_server_before_spacy_is_imported(tmp_path, pipeline_dir):
+    """``python -m semgap_spacy assess --engine dask`` starts the server while its own process
+    still imports spaCy; the run takes the early start only for the source it was started for."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "probe.py"
+    script.write_text(_EARLY_PROBE)
+    done = subprocess.run([sys.executable, str(script), str(pipeline_dir)], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen == {"source": [str(pipeline_dir), None], "same_start": True, "other_start": False,
+                    "preloaded_for_the_early_start": True, "pipelines": [[str(pipeline_dir), None]]}
+
+
+@pytest.mark.parametrize("argv", [
+    ["assess", "--engine", "local", "--cases", "x", "--out", "y"],
+    ["assess", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1", "--cases", "x", "--out", "y"],
+    ["assess", "--eng", "dask", "--cases", "x", "--out", "y"],  # abbreviated: left to the run itself
+    ["assess", "--engine"],  # malformed: the real parser reports it
+    ["demo"], [],
+])
+def test_no_early_fork_server_for_other_command_lines(argv, monkeypatch, capsys):
+    from semgap_spacy.util import fork_server
+
+    started = []
+    monkeypatch.setattr(fork_server, "start_fork_server", lambda *args: started.append(args))
+    monkeypatch.setattr(fork_server, "_early", None)
+    fork_server.early_start(argv)
+    assert started == [] and fork_server._early is None
+    assert capsys.readouterr() == ("", "")
+
+
+def test_the_early_source_is_the_one_the_run_computes(monkeypatch, tmp_path):
+    from semgap_spacy.util import fork_server
+
+    started = []
+    monkeypatch.setattr(fork_server, "start_fork_server", lambda *args: started.append(args))
+    monkeypatch.setattr(fork_server, "_early", None)
+    monkeypatch.chdir(tmp_path)
+    fork_server.early_start(["assess", "--cases", "x", "--engine=dask", "--out", "y", "--glossaries", "g"])
+    source = (None, str(tmp_path / "g"))
+    assert [args[0] for args in started] == [source] and fork_server._early[0] == source
+    assert fork_server.start_for(fork_server.run_source(None, "g")) == started[0][1]
+    assert fork_server.start_for(fork_server.run_source(None, None)) != started[0][1]
+
+
 def test_ctrl_c_while_the_cluster_starts_ends_quietly_and_leaves_nothing(tmp_path):
     """A terminal's Ctrl-C reaches the whole process group; while the fork server imports Dask,
     spaCy and this package (seconds), it and its workers ignore it and the CLI stops the run:
