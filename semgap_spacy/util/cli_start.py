@@ -16,10 +16,11 @@ process's rather than after them.
 import os
 import sys
 
-from .fork_server import early_start
 from .signals import exit_on_interrupt
 
 if sys.argv[:1] == ["-m"]:
     exit_on_interrupt()
 if sys.argv[:1] == ["-m"] or os.path.basename(sys.argv[0] if sys.argv else "") == "semgap":
+    from .fork_server import early_start  # only here: a plain ``import semgap_spacy`` needs none of it
+
     early_start(sys.argv[1:])
