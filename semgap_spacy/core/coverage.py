@@ -2230,25 +2230,34 @@ class CoverageReasons:
 
     def reasons(self, rows: Iterable[dict], text: str) -> List[dict]:
         """The reasons of one doc's findings, in the order of the rows (see ``coverage_reasons``)."""
+        return self.written([(row["code"], row["start_char"], row["end_char"], row.get("words") or [],
+                              row.get("word_spans") or ()) for row in rows], text)
+
+    def written(self, findings: Iterable[tuple], text: str) -> List[dict]:
+        """``reasons`` of findings given as (code, start_char, end_char, words, word_spans) tuples,
+        as a decision record keeps them (``decision_record.freeze_findings``): the record's JSON
+        is written from them without a dict made per finding only to be read here."""
         out = []
         options = None
-        for row in rows:
-            code = row["code"]
-            start, end, words = row["start_char"], row["end_char"], row.get("words") or []
+        for code, start, end, words, spans in findings:
             message = _MESSAGES[(code, "question") if code == "unattached_hedge" and _asks(words) else code]
             reason = make_reason(code, message.format(", ".join(map(repr, words))),
                                  start_char=start, end_char=end, evidence=text[start:end])
             if code in (CONFLICTING_IDENTIFIERS, QUESTION_WORD_ORDER, HEARSAY, PARTIAL_COUNT):  # not taught away
                 reason["words"] = list(words)
-                reason["word_spans"] = [list(s) for s in row.get("word_spans") or ()]
+                reason["word_spans"] = [list(s) for s in spans]
             elif code == "unexplained_content":
-                if options is None:  # one set per doc, shared by its clauses as before
-                    options = teaching_options(self.term_ids)
+                # one set per doc: its first clause takes it, a later one gets its own dicts,
+                # which share the set's lists as before
+                if options is None:
+                    clause_options = options = teaching_options(self.term_ids)
+                else:
+                    clause_options = [dict(o) for o in options]
                 reason["words"] = list(words)
-                reason["word_spans"] = [list(s) for s in row.get("word_spans") or ()]
+                reason["word_spans"] = [list(s) for s in spans]
                 if self.domain is not None:
                     reason["domain"] = self.domain
-                reason["options"] = [dict(o) for o in options]
+                reason["options"] = clause_options
             out.append(reason)
         return out
 

@@ -86,9 +86,7 @@ def complete_reasons(reasons: List[dict], deferred: Optional[Deferred], text: st
     if deferred is None:
         return out
     domain, term_ids, findings, slots = deferred
-    rows = [{"code": code, "start_char": start, "end_char": end, "words": words, "word_spans": spans}
-            for code, start, end, words, spans in findings]
-    written = CoverageReasons(domain, term_ids).reasons(rows, text)
+    written = CoverageReasons(domain, term_ids).written(findings, text)
     for position, index in slots:
         out[position] = written[index]
     return out
