@@ -570,12 +570,22 @@ def reads_as_itself(text: str) -> bool:
     ASCII spaces ("excursión", "7 °C"): the usual non-English text costs two
     C-level scans, not a view. Token readings may still differ (a
     mixed-script word reads as its Latin skeleton), which ``is_canonical``
-    rules out and this does not.
+    rules out and this does not. The answer for the last text asked about
+    that is not printable ASCII is kept: the rules of a pipe ask it of one
+    doc's text in turn, and each asking would scan that text again.
     """
     if _fast(text):
         return True
-    return (text.isprintable() and "  " not in text and unicodedata.is_normalized("NFKC", text)
-            and _ignorable_re().search(text) is None)
+    last, answer = _LAST_ITSELF[0]
+    if last != text:
+        answer = (text.isprintable() and "  " not in text and unicodedata.is_normalized("NFKC", text)
+                  and _ignorable_re().search(text) is None)
+        _LAST_ITSELF[0] = (text, answer)
+    return answer
+
+
+# The last text ``reads_as_itself`` scanned and its answer (a str never changes, so it cannot go stale).
+_LAST_ITSELF: List[Tuple[str, bool]] = [("", True)]
 
 
 def is_canonical(text: str) -> bool:

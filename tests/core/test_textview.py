@@ -6,7 +6,8 @@ import unicodedata
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from semgap_spacy.core.textview import STACKED, STRUCK, TextView, digit_spellings, is_ignorable, read_text, read_token
+from semgap_spacy.core.textview import (STACKED, STRUCK, TextView, digit_spellings, is_ignorable, read_text, read_token,
+                                        reads_as_itself)
 from tests.perturb import FAMILIES, HOMOGLYPHS, perturb, perturbations
 
 # The texts of issue 11 that proceed today, with what a person reads in them.
@@ -288,3 +289,13 @@ def test_marks_piled_on_a_letter_are_suspicious(token, offsets):
 def test_two_marks_on_a_letter_are_not_suspicious(token):
     # Vietnamese writes two on one letter ("ễ": a circumflex and a tilde)
     assert not read_token(token).suspicious
+
+
+def test_reads_as_itself_answers_for_each_text_though_it_keeps_the_last():
+    # the last non-ASCII text's answer is kept: texts asked in turn, and again, each get their own
+    texts = ["prueba cruzada negativa", "File is n\u200bot clear to close", "excursión", "excursio\u0301n",
+             "7 °C", "Charge  freigegeben é", "excursión", "File is n\u200bot clear to close"]
+    expected = [True, False, True, False, True, False, True, False]
+    for _ in range(2):
+        assert [reads_as_itself(t) for t in texts] == expected
+        assert [reads_as_itself(t) for t in reversed(texts)] == expected[::-1]
