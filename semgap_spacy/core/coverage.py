@@ -1408,17 +1408,19 @@ class CoverageRules:
         return found
 
     def unread_dotted_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
-                               ends: Sequence[int]) -> List[Optional[str]]:
+                               ends: Sequence[int]) -> List[int]:
         """Rule 5 does not explain a number that is an ordinal with its full stop (``_dotted_ordinals``),
         as it does not explain "2nd": ``explain_ordinals`` reads it as it reads those.
 
         explained (List[Optional[str]]): The rule per token, changed here.
-        RETURNS (List[Optional[str]]): ``explained``.
+        RETURNS (List[int]): The dotted ordinals, for ``explain_ordinals``: they depend on the text
+            alone, so the text is read for them once.
         """
-        for i in self._dotted_ordinals(text, starts, ends):
+        dotted = self._dotted_ordinals(text, starts, ends)
+        for i in dotted:
             if explained[i] is SHAPE:
                 explained[i] = None
-        return explained
+        return dotted
 
     def unread_spelled_ordinals(self, explained: List[Optional[str]], text: str, reading: WordReading,
                                 keys: Sequence[Hashable], starts: Sequence[int], ends: Sequence[int]) -> List[int]:
@@ -1520,7 +1522,8 @@ class CoverageRules:
         return explained
 
     def explain_ordinals(self, explained: List[Optional[str]], text: str, starts: Sequence[int],
-                         ends: Sequence[int], spelled: Sequence[int] = ()) -> List[Optional[str]]:
+                         ends: Sequence[int], spelled: Sequence[int] = (),
+                         dotted: Optional[Sequence[int]] = None) -> List[Optional[str]]:
         """Rule 5 for an ordinal in digits ("1st", "2nd", "2º", "3e") in a clause without a
         term that holds more than the ordinal and one word: there it orders something else
         ("Airworthy; 2nd sector 10am", "Clear to close, closing on the 3rd"); beside the term it
@@ -1540,9 +1543,12 @@ class CoverageRules:
         explained (List[Optional[str]]): The rule per token, completed here.
         text (str): The text; starts, ends: the tokens' character offsets.
         spelled (Sequence[int]): The ordinals in words (``unread_spelled_ordinals``).
+        dotted (Optional[Sequence[int]]): The ordinals with their full stop (``unread_dotted_ordinals``);
+            None: read from the text here.
         RETURNS (List[Optional[str]]): ``explained``.
         """
-        dotted, spelled = set(self._dotted_ordinals(text, starts, ends)), set(spelled)
+        dotted = set(self._dotted_ordinals(text, starts, ends) if dotted is None else dotted)
+        spelled = set(spelled)
         if (self._ordinal is None or self._ordinal_in_text.search(text) is None) and not dotted and not spelled:
             return explained
         n = len(explained)

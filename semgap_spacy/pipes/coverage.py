@@ -126,14 +126,14 @@ class Coverage(SemgapPipe):
         rules.unexplain_parts(explained, text, reading, keys, starts, ends)
         rules.unexplain_conditions(explained, text, reading, keys, starts, ends)
         rules.unexplain_checks(explained, text, reading, keys, starts, ends)
-        rules.unread_dotted_ordinals(explained, text, starts, ends)
+        dotted = rules.unread_dotted_ordinals(explained, text, starts, ends)
         spelled = rules.unread_spelled_ordinals(explained, text, reading, keys, starts, ends)
         rules.unread_since_ends(explained, text, reading, keys, starts, ends)
         rules.unread_purposes(explained, text, reading, keys, starts, ends, lambda: self._clearances(doc))
         rules.unread_requests(explained, text, reading, keys, starts, ends, lambda: self._clearances(doc))
         if None in explained:
             rules.explain_after(explained, text, starts, ends)
-            rules.explain_ordinals(explained, text, starts, ends, spelled)
+            rules.explain_ordinals(explained, text, starts, ends, spelled, dotted)
             rules.explain_split(explained, text, starts, ends, lambda i: doc[i].norm_)
         breaks = None
         opens = rules.may_open_break(reading, keys)  # "mientras que": its words may yet be unexplained
