@@ -36,6 +36,7 @@ Two more pieces of the same rule serve cue scope:
   them uses them.
 """
 import re
+from bisect import bisect_left
 from functools import lru_cache
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
@@ -54,6 +55,8 @@ _PUNCT_CHARS = frozenset(",;—―-–−.!?…")
 #: with one, and none runs on into the next token as "--" may
 _ALONE = frozenset(",;.!?…")
 _WORD_CHAR = re.compile(r"\w")
+_ASCII_DIGITS = frozenset("0123456789")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 #: a run of letters, digits (``str.isalnum``: a word character but "_") and full stops at the end
 _RUN_END = re.compile(r"(?:[^\W_]|\.)*\Z")
 
@@ -123,9 +126,13 @@ class ClauseRule:
         # the last character of each: the one before the full stop, casefolded, ends the word there
         self._non_final_ends = frozenset(w[-1] for w in self._non_final if w)
 
+        # whether a break word holds a digit: if none does, no break runs across one (``ends_in_break``)
+        self._digit_in_words = any(ch in _ASCII_DIGITS for w in words for ch in w)
+
         self._last: Tuple[str, List[Tuple[int, int]]] = ("", [])
         self._last_breaks: Tuple[str, int, int, List[Tuple[int, int]]] = ("", 0, 0, [])
         self._last_same: Tuple[str, bool] = ("", True)
+        self._last_digits: Tuple[str, List[int]] = ("", [])
 
     def breaks(self, text: str, start: int = 0, end: int = None) -> List[Tuple[int, int]]:
         """Every clause break in ``text[start:end]`` as (start_char, end_char), in text order.
@@ -144,6 +151,51 @@ class ClauseRule:
                      if not self._abbreviation(text, m)]
         self._last_breaks = (text, start, end, found)
         return list(found)
+
+    def starts_in_break(self, text: str, start: int) -> bool:
+        """Whether ``text[start:]`` holds only whitespace before its first clause break (all of
+        it, when it has none), as ``breaks(text[start:])`` reads it.
+
+        The breaks are read up to the first only: asked after many places of one long text,
+        reading every break of the rest each time would make the asking quadratic.
+        """
+        rest = text[start:]
+        if not same_breaks(rest):
+            cut = self.breaks(rest)
+            return not rest[:cut[0][0] if cut else len(rest)].strip()
+        for m in self._re.finditer(rest):
+            if not self._abbreviation(rest, m):
+                return not rest[:m.start()].strip()
+        return not rest.strip()
+
+    def ends_in_break(self, text: str, end: int) -> bool:
+        """Whether ``text[:end]`` holds only whitespace after its last clause break (all of it,
+        when it has none), as ``breaks(text[:end])`` reads it.
+
+        Asked before many places of one long text, reading every break before each would make
+        the asking quadratic. No break holds a digit (when no break word does), so none runs
+        across the last digit before ``end``, and the breaks after it are the ones a reading
+        from the start finds there: an ASCII text (whose breaks are its own) is read from
+        that digit on, up to ``end`` (``endpos`` reads it as the text cut there); a text with
+        no digit there has no break after one, and is read from the start.
+        """
+        if not text.isascii() or self._digit_in_words:
+            head = text[:end]
+            cut = self.breaks(head)
+            return not head[cut[-1][1] if cut else 0:].strip()
+        if self._last_digits[0] is not text:
+            self._last_digits = (text, [m.start() for m in _ASCII_DIGIT.finditer(text)])
+        digits = self._last_digits[1]
+        k = bisect_left(digits, end)
+        after_digit = digits[k - 1] + 1 if k else 0
+        last = None
+        for m in self._re.finditer(text, after_digit, end):
+            if not self._abbreviation(text, m):
+                last = m
+        if last is not None:
+            return not text[last.end():end].strip()
+        # a digit before ``end`` and no break after it: the digit stands after the last break
+        return after_digit == 0 and not text[:end].strip()
 
     def break_starts(self, word: str) -> Tuple[int, ...]:
         """Where in a token with this text a clause break may begin, whatever stands around it.

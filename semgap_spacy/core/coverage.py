@@ -983,16 +983,11 @@ class CoverageRules:
         and one more break, or the text's edge, on its other side."""
         (_, a_end), (b_start, _) = sorted((timed, term))
         gap = text[ends[a_end - 1]:starts[b_start]]
-        if len(self.clauses.breaks(gap)) != 1 or any(ch.isalnum() for ch in gap):
+        if any(ch.isalnum() for ch in gap) or len(self.clauses.breaks(gap)) != 1:
             return False
-        start, end = starts[timed[0]], ends[timed[1] - 1]
         if timed[0] > term[0]:  # after the clearance: the time runs to a break or the end
-            rest = text[end:]
-            cut = self.clauses.breaks(rest)
-            return not rest[:cut[0][0] if cut else len(rest)].strip()
-        head = text[:start]
-        cut = self.clauses.breaks(head)
-        return not head[cut[-1][1] if cut else 0:].strip()
+            return self.clauses.starts_in_break(text, ends[timed[1] - 1])
+        return self.clauses.ends_in_break(text, starts[timed[0]])
 
     def questions(self, text: str, reading: WordReading, keys: Sequence[Hashable], starts: Sequence[int],
                   ends: Sequence[int], explained: Sequence[Optional[str]] = ()) -> List[Tuple[int, int]]:

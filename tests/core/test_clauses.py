@@ -1,5 +1,6 @@
 """The one clause rule, on plain text (spec §4: a cue or quantity belongs to its own clause)."""
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from semgap_spacy.core.clauses import ClauseRule, clause_rule
 
@@ -166,3 +167,46 @@ def test_a_break_may_begin_only_at_break_punctuation_or_a_break_word():
     assert rule.break_starts(",") == rule.break_starts("but") == rule.break_starts("Sin") == (0,)
     assert rule.break_starts("x.but") == (1, 2)  # a full stop, and a break word glued after it
     assert rule.break_starts("mien") == (0,)  # "mientras que" may run on into the next tokens
+
+
+def _first_break_opens(rule, text, start):
+    """``ClauseRule.starts_in_break`` as every break of the rest reads it."""
+    rest = text[start:]
+    cut = rule.breaks(rest)
+    return not rest[:cut[0][0] if cut else len(rest)].strip()
+
+
+def _last_break_closes(rule, text, end):
+    """``ClauseRule.ends_in_break`` as every break of the head reads it."""
+    head = text[:end]
+    cut = rule.breaks(head)
+    return not head[cut[-1][1] if cut else 0:].strip()
+
+
+# pieces whose breaks depend on what stands around them: abbreviations before a full stop, a
+# decimal comma, digits on either side, spaced and glued dashes, break words of two words with
+# any whitespace between, word edges, an ellipsis, a line break, a non-ASCII text
+_PIECES = ["approx", "ca", "e.g", ".", ". ", ",", "25,5", ", ", ";", " - ", "-", "--", "—", "2-8", "by 18:00",
+           "18", "7", " ", "  ", "\n", "\t", "but", "butter", "sin", "embargo", "sin embargo", "sin\n embargo",
+           "mientras", "que", "even though", "x.but", "...", "…", "clear to close", "Lot", "é", "°C", "!", "?"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14), st.data())
+def test_the_break_before_or_after_a_place_is_read_as_every_break_of_the_text_reads_it(pieces, data):
+    rule = clause_rule()
+    text = "".join(pieces)
+    place = data.draw(st.integers(0, len(text)))
+    assert rule.starts_in_break(text, place) == _first_break_opens(rule, text, place), (text, place)
+    assert rule.ends_in_break(text, place) == _last_break_closes(rule, text, place), (text, place)
+
+
+def test_the_break_before_or_after_each_place_of_texts_with_digits_and_abbreviations():
+    rule = clause_rule()
+    texts = ["Clear to close, by 18:00. Clear to close, by 18:00.", "By 18:00 - clear to close. By 19:00 -",
+             "CIT approx. 30 h; 25,5 h -- ok, by 2. ", "Lot 4 e.g. 5 sin embargo 6 , ", "12 ca. 3 ... 4 -- 5",
+             "by 18:00\n\n- clear", "ok 2.\t3 , but 4 but"]
+    for text in texts:
+        for place in range(len(text) + 1):
+            assert rule.starts_in_break(text, place) == _first_break_opens(rule, text, place), (text, place)
+            assert rule.ends_in_break(text, place) == _last_break_closes(rule, text, place), (text, place)
