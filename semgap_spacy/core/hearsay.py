@@ -166,6 +166,14 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         return _label_party(words, first, end, parties, channels, is_name)
 
     found_breaks: List[List[int]] = []
+    first_term: List[int] = []
+
+    def term_before(i: int) -> bool:
+        """Whether a token of a term stands before token i: the first is found once, when first
+        asked, since the signature rules ask it of many places of a text."""
+        if not first_term:
+            first_term.append(next((j for j in range(n) if is_term(j)), n))
+        return first_term[0] < i
 
     def breaks() -> List[int]:
         """The tokens with a line break: ``line_breaks``, or every word read once when a rule first asks."""
@@ -179,13 +187,13 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
         word = words(i)
         span = None  # the tokens a label quotes: all of it
         if word in thanked:
-            end = _thanks_signature(words, n, i, thanks, articles, is_term, label_party, trailers, breaks())
+            end = _thanks_signature(words, n, i, thanks, articles, term_before, label_party, trailers, breaks())
             if end is not None and (not out or i >= out[-1][1]):
                 out.append((i, end))
             continue
         if closes_label(word) and keys and _keyed(words, i, keys, breaks()):
             end = _line_end(words, n, i + 1, breaks())
-            party = label_party(i + 1, end) if end > i + 1 and any(is_term(j) for j in range(n)) else None
+            party = label_party(i + 1, end) if end > i + 1 and term_before(n) else None
             if party is not None and (not out or i >= out[-1][1]):
                 out.append((_line_start(words, i, breaks()), end))  # the writer of the whole text, whichever line
             continue
@@ -213,7 +221,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
                 end = _signature_end(words, n, first, trailers, breaks()) if first < n else end
             after_term = word in SIGNATURE_MARKS and i > 0 and is_term(i - 1)
             opens = ends_statement(words(i - 1)) if word in SIGNATURE_MARKS else _sign_off_opens(words, i)
-            signs = (i > 0 and (opens or after_term) and end > i + 1 and any(is_term(j) for j in range(i)))
+            signs = (i > 0 and (opens or after_term) and end > i + 1 and term_before(i))
             party = label_party(i + 1, end) if signs else None
             if party is not None and after_term and not _says_how(words, i + 1, end, manners):
                 party = None
@@ -273,7 +281,7 @@ def hearsay_spans(words: Callable[[int], str], n: int, candidates: Iterable[int]
             first, end = span or (min(i, party), max(i, party) + 1)
             if not out or first >= out[-1][1]:
                 out.append((first, end))
-    signed = _last_line_signature(words, n, trailers, is_term, label_party, breaks()) if trailers else None
+    signed = _last_line_signature(words, n, trailers, term_before, label_party, breaks()) if trailers else None
     if signed is not None and (not out or signed[0] >= out[-1][1]):
         out.append(signed)
     return out
@@ -449,12 +457,13 @@ def _signature_end(words: Callable[[int], str], n: int, i: int, trailers: Frozen
 
 
 def _last_line_signature(words: Callable[[int], str], n: int, trailers: FrozenSet[str],
-                         is_term: Callable[[int], bool],
+                         term_before: Callable[[int], bool],
                          label_party: Callable[[int, int], Optional[int]],
                          breaks: Sequence[int]) -> Optional[Tuple[int, int]]:
     """(first, end) of the last line but for trailer lines when it is a party alone and a line
     before it holds a term ("Clear to close.\nBorrower", "Airworthy.\n\nthe crew\nSent from my
-    phone"), or None. breaks: as ``_line_start``'s."""
+    phone"), or None. term_before: whether a term's token stands before a token. breaks: as
+    ``_line_start``'s."""
     lines = _lines(words, n, breaks)
     if len(lines) < 2:
         return None
@@ -462,7 +471,7 @@ def _last_line_signature(words: Callable[[int], str], n: int, trailers: FrozenSe
         if _is_trailer(words, first, last, trailers):
             continue
         end = _line_end(words, n, first, breaks)
-        if label_party(first, end) is not None and any(is_term(j) for j in range(first)):
+        if label_party(first, end) is not None and term_before(first):
             return first, end
         return None
     return None
@@ -692,14 +701,15 @@ _SIGN_OFF_LEAD = 2
 
 
 def _thanks_signature(words: Callable[[int], str], n: int, i: int, thanks: FrozenSet[Tuple[str, ...]],
-                      articles: FrozenSet[str], is_term: Callable[[int], bool],
+                      articles: FrozenSet[str], term_before: Callable[[int], bool],
                       label_party: Callable[[int, int], Optional[int]],
                       trailers: FrozenSet[str], breaks: Sequence[int]) -> Optional[int]:
     """Where the signature ends that thanks at token i open (``hearsay_spans``' ``thanks``), or None:
     the thanks open a line or follow a sentence's end, then marks, then a party that ends the text
     with its article, or without one on a line of its own ("Thanks,\nBorrower"). Runs of spaces
-    and line breaks between the words are skipped."""
-    if not _opens_line_or_sentence(words, i) or not any(is_term(j) for j in range(i)):
+    and line breaks between the words are skipped. term_before: whether a term's token stands
+    before a token."""
+    if not _opens_line_or_sentence(words, i) or not term_before(i):
         return None
     said = [k for k in (_phrase_end(words, n, i, phrase) for phrase in thanks) if k is not None]
     if not said:

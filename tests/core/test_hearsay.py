@@ -549,3 +549,26 @@ def test_a_party_that_a_thing_is_for_is_no_speaker(text, found):
 def test_without_the_packs_words_a_party_after_for_still_speaks():
     # the rule is the packs' data: with no words of whom a thing is for, the party is read as before
     assert _found("xm neg for the driver 2 says") == ["driver 2 says"]
+
+
+@pytest.mark.parametrize("text, term_words, found", [
+    # a header that names who wrote the text, a signature after thanks, a dash or a sign-off, and a party
+    # alone on the last line sign it only when a term stands before (a header: anywhere in the text)
+    ("From: Borrower\n\nfile received", ("clear", "close"), []),
+    ("From: Borrower\n\nclear to close", ("clear", "close"), ["From: Borrower"]),
+    ("File received.\n\nThanks,\nBorrower", ("clear", "close"), []),
+    ("Clear to close.\n\nThanks,\nBorrower", ("clear", "close"), ["Thanks,\nBorrower"]),
+    ("Thanks,\nBorrower", ("thanks",), ["Borrower"]),  # the thanks themselves are no term before them;
+    # the last line is signed (a term before it)
+    ("File received. - Borrower", ("clear", "close"), []),
+    ("Clear. - Borrower", ("clear",), ["- Borrower"]),
+    ("File received.\nBorrower", ("clear", "close"), []),
+    ("Clear.\nBorrower", ("clear",), ["Borrower"]),
+    ("Done.\nBorrower", ("borrower",), []),  # the last line's own word: no term before it
+])
+def test_a_signature_signs_only_after_a_term(text, term_words, found):
+    doc = _NLP.make_doc(text)
+    words = [t.lower_ for t in doc]
+    spans = hearsay_spans(words.__getitem__, len(words), range(len(words)), PARTIES, SAYING | {"regards"},
+                          lambda i: words[i] in term_words, lists=_LAYOUT)
+    assert [doc[a:b].text for a, b in spans] == found
