@@ -183,9 +183,10 @@ class ClauseRule:
             head = text[:end]
             cut = self.breaks(head)
             return not head[cut[-1][1] if cut else 0:].strip()
-        if self._last_digits[0] is not text:
-            self._last_digits = (text, [m.start() for m in _ASCII_DIGIT.finditer(text)])
-        digits = self._last_digits[1]
+        last, digits = self._last_digits  # one read of the pair: another thread may replace it
+        if last is not text:
+            digits = [m.start() for m in _ASCII_DIGIT.finditer(text)]
+            self._last_digits = (text, digits)
         k = bisect_left(digits, end)
         after_digit = digits[k - 1] + 1 if k else 0
         last = None
