@@ -22,7 +22,6 @@ import os
 import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from typing import Dict, Iterator, List, Optional, TextIO, Union
 
 from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
