@@ -38,7 +38,7 @@ Two more pieces of the same rule serve cue scope:
 import re
 from bisect import bisect_left
 from functools import lru_cache
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from .textview import reads_as_itself, read_text
 
@@ -147,8 +147,7 @@ class ClauseRule:
         if not same_breaks(text):
             found = [(s, e) for s, e in self._view_breaks(text) if start <= s and e <= end]
         else:
-            found = [(m.start(), m.end()) for m in self._re.finditer(text, start, end)
-                     if not self._abbreviation(text, m)]
+            found = [(m.start(), m.end()) for m in self._own_breaks(text, start, end)]
         self._last_breaks = (text, start, end, found)
         return list(found)
 
@@ -163,10 +162,8 @@ class ClauseRule:
         if not same_breaks(rest):
             cut = self.breaks(rest)
             return not rest[:cut[0][0] if cut else len(rest)].strip()
-        for m in self._re.finditer(rest):
-            if not self._abbreviation(rest, m):
-                return not rest[:m.start()].strip()
-        return not rest.strip()
+        first = next(self._own_breaks(rest), None)
+        return not rest[:first.start() if first else len(rest)].strip()
 
     def ends_in_break(self, text: str, end: int) -> bool:
         """Whether ``text[:end]`` holds only whitespace after its last clause break (all of it,
@@ -190,9 +187,8 @@ class ClauseRule:
         k = bisect_left(digits, end)
         after_digit = digits[k - 1] + 1 if k else 0
         last = None
-        for m in self._re.finditer(text, after_digit, end):
-            if not self._abbreviation(text, m):
-                last = m
+        for last in self._own_breaks(text, after_digit, end):
+            pass
         if last is not None:
             return not text[last.end():end].strip()
         # a digit before ``end`` and no break after it: the digit stands after the last break
@@ -314,7 +310,7 @@ class ClauseRule:
             return False  # the usual gap ("CIT 30 h"): every break holds a character that is not a space
         if not self._same_breaks(text):
             return any(s < end and start < e for s, e in self._view_breaks(text))
-        return any(not self._abbreviation(text, m) for m in self._re.finditer(text, start, end))
+        return next(self._own_breaks(text, start, end), None) is not None
 
     def _same_breaks(self, text: str) -> bool:
         """``same_breaks`` of the last text asked about, kept: a pipe asks about many gaps of one
@@ -327,8 +323,7 @@ class ClauseRule:
         """The breaks of the canonical view of ``text``, as ranges of the original (last text kept)."""
         if self._last[0] is not text and self._last[0] != text:
             view = read_text(text)
-            found = [view.original_range(m.start(), m.end()) for m in self._re.finditer(view.text)
-                     if not self._abbreviation(view.text, m)]
+            found = [view.original_range(m.start(), m.end()) for m in self._own_breaks(view.text)]
             self._last = (text, found)
         return self._last[1]
 
@@ -343,6 +338,13 @@ class ClauseRule:
         """
         found = (_header_start(text, m.start()) for m in _HEADER_COLON.finditer(text))
         return sorted({start for start in found if start >= 0})
+
+    def _own_breaks(self, text: str, start: int = 0, end: Optional[int] = None) -> Iterator["re.Match"]:
+        """The rule's matches in ``text`` from ``start`` to ``end`` (``endpos``: read as the text
+        cut there), but for the full stop of an abbreviation, which breaks no clause."""
+        for m in self._re.finditer(text, start, len(text) if end is None else end):
+            if not self._abbreviation(text, m):
+                yield m
 
     def _abbreviation(self, text: str, m: "re.Match") -> bool:
         if m.group() != ".":

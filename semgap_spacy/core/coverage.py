@@ -66,7 +66,7 @@ from .hearsay import HEARSAY, LABEL_MARKS, OPEN_BRACKETS, SIGNATURE_MARKS, Speak
 from .partial import CONNECTORS as PART_CONNECTORS, PARTIAL_COUNT, partial_counts
 from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
                         previous_word, statement_of, tag_questions, word_order_questions)
-from .reasons import outcome_for
+from .reasons import make_reason
 from .time_conditions import (TIME_CONDITION, other_days, past_states, past_times, states_to_come,
                               time_conditions)
 from .context import closes_question
@@ -2242,12 +2242,8 @@ class CoverageReasons:
         options = None
         for code, start, end, words, spans in findings:
             message = _MESSAGES[(code, "question") if code == "unattached_hedge" and _asks(words) else code]
-            # the reason as ``make_reason`` makes it: a finding has no term id, and its evidence
-            reason = {"code": code, "outcome": outcome_for(code),
-                      "message": message.format(", ".join(map(repr, words)))}
-            if start is not None and end is not None:
-                reason["start_char"], reason["end_char"] = int(start), int(end)
-            reason["evidence"] = text[start:end]
+            reason = make_reason(code, message.format(", ".join(map(repr, words))),
+                                 start_char=start, end_char=end, evidence=text[start:end])
             if code in (CONFLICTING_IDENTIFIERS, QUESTION_WORD_ORDER, HEARSAY, PARTIAL_COUNT):  # not taught away
                 reason["words"] = list(words)
                 reason["word_spans"] = [list(s) for s in spans]
