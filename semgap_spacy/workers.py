@@ -46,7 +46,7 @@ from .util.signals import handled
 from .util.recycle import rebuild_string_table
 from .util.zone_words import zone_words
 
-__all__ = ["decide_in_workers", "failed_decisions", "WorkerStartError"]
+__all__ = ["decide_in_workers", "failed_decisions", "first_zone_words", "WorkerStartError"]
 
 #: chunks sent to a worker before it has answered the first (keeps it busy meanwhile)
 PREFETCH = 3
@@ -256,7 +256,7 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
             nlp.to_disk(source)
         else:
             warm_up(nlp)  # once here, before the fork, not once in every worker
-            items = _first_zone_words(nlp, items, kind, ready, start)  # likewise: no worker starts cold
+            items = first_zone_words(nlp, items, kind, ready, start)  # likewise: no worker starts cold
         workers: List[_Worker] = []
         try:
             workers = [_Worker(context, source, batch_size) for _ in range(n_process)]
@@ -274,7 +274,7 @@ def decide_in_workers(nlp: Language, items: Iterable[Any], kind: str, *, n_proce
                     worker.end(max(0.0, deadline - time.monotonic()))
 
 
-def _first_zone_words(nlp: Language, items: Iterable[Any], kind: str,
+def first_zone_words(nlp: Language, items: Iterable[Any], kind: str,
                       ready: Optional[Callable[[], bool]] = None, start: int = 1) -> Iterator[Any]:
     """The items, once the recurring words of the first zone's worth of them are learnt here,
     outside any zone (``util.zone_words``), so that the workers forked next find them in the

@@ -156,11 +156,11 @@ def test_forked_workers_start_with_the_first_zones_words_learnt():
 
 
 def test_the_first_zone_the_parent_counts_for_its_workers_is_not_a_zone_before_theirs():
-    from semgap_spacy.workers import _first_zone_words
+    from semgap_spacy.workers import first_zone_words
 
     nlp = build_pipeline()
     cases = [_case(0, "qzxtwicevk qzxtwicevk"), _case(1, "qzxoncevk scanned")]
-    assert list(_first_zone_words(nlp, cases, "cases")) == cases
+    assert list(first_zone_words(nlp, cases, "cases")) == cases
     words = zone_words(nlp)
     assert "qzxtwicevk" in words.kept and "qzxoncevk" not in words.kept
     # the workers count these cases again: "qzxoncevk", once in them, must not count as met twice

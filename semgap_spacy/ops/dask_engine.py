@@ -22,17 +22,18 @@ import os
 import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import islice
 from typing import Dict, Iterator, List, Optional, TextIO, Union
 
-from ..api import build_pipeline, decide_lines, pipeline_glossary, progress_bar
+from ..api import ZONE_CASES, build_pipeline, decide_lines, pipeline_glossary, progress_bar
 from ..pipes.base import load_pipeline
 from ..pipes.quantities import warm_up
 from ..util.heap import settle_owned_process
 from ..util.jsonl import without_bom
 from ..util.safe_output import output_file
-from ..util.fork_server import (PRELOAD_ENV, Source, ensure_running, has_fork_server, preloading, run_source,
-                                 start_for, start_fork_server)
-from ..workers import failed_decisions
+from ..util.fork_server import (PRELOAD_ENV, Source, ensure_running, has_fork_server, local_cases, preloading,
+                                 run_source, start_for, start_fork_server)
+from ..workers import failed_decisions, first_zone_words
 
 __all__ = ["assess_dask", "cmd_assess_dask"]
 
@@ -117,6 +118,12 @@ def preload_from_environment() -> None:
     """In the fork server (``dask_preload``): build the pipeline named by ``PRELOAD_ENV``, the
     Pint registry and the frozen heap once, so every worker forked from here starts with them.
 
+    When the run reads a local file, the recurring words of its first zone's worth of lines
+    are learnt here too, outside any zone (``workers.first_zone_words``, as the parent of
+    ``--workers`` does before it forks): a worker decides each block in a zone of its own,
+    which learns nothing until it ends, so every worker decided its first blocks cold.
+    Learning a word changes no token, only how soon the tokenizer's cache has it.
+
     Never raises (an exception would end the fork server): a pipeline that cannot be
     built is left to the workers, which report it as before.
     """
@@ -125,16 +132,19 @@ def preload_from_environment() -> None:
     if not spec:
         return
     try:
-        start, path, glossaries = json.loads(spec)
+        start, path, glossaries, cases = json.loads(spec)
         nlp = _pipeline((path, glossaries))
         warm_up(nlp)
+        if cases is not None:
+            with open(cases, "rb") as lines:
+                first_zone_words(nlp, islice(lines, ZONE_CASES), "lines")
         settle_owned_process()
         _preloaded_for = start
     except Exception:  # noqa: BLE001 - the workers build it and report what is wrong
         _PIPELINES.clear()
 
 
-def _client(scheduler: Optional[str], n_workers: int, source: Source, start: str):
+def _client(scheduler: Optional[str], n_workers: int, source: Source, start: str, cases: Optional[str] = None):
     """A client of the scheduler at that address, or of a new ``LocalCluster`` of our own.
 
     Our cluster's worker processes are forked from a fork server that has
@@ -159,7 +169,7 @@ def _client(scheduler: Optional[str], n_workers: int, source: Source, start: str
     forkserver = has_fork_server()
     if forkserver:
         settings["distributed.worker.multiprocessing-method"] = "forkserver"
-    with preloading(source, start if forkserver else None), dask.config.set(settings):
+    with preloading(source, start if forkserver else None, cases), dask.config.set(settings):
         if forkserver:
             ensure_running()
         cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
@@ -196,15 +206,16 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
     """
     source = run_source(pipeline, glossaries)
     start = start_for(source)
+    first_lines = local_cases(cases)
     if scheduler is None:
-        start_fork_server(source, start)
+        start_fork_server(source, start, first_lines)
     import dask
     from dask.bytes import read_bytes
 
     # The cluster starts (and its workers build the pipeline) while this process builds
     # its own: each is seconds of start-up, and they need not wait for one another.
     pool = ThreadPoolExecutor(1, thread_name_prefix="semgap-dask-start")
-    starting = pool.submit(_start, scheduler, n_workers, source, start)
+    starting = pool.submit(_start, scheduler, n_workers, source, start, first_lines)
     pool.shutdown(wait=False)
     try:
         glossary = pipeline_glossary(_pipeline(source))  # here too: a bad pipeline fails before anything runs
@@ -240,11 +251,12 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
         _close(client, cluster)
 
 
-def _start(scheduler: Optional[str], n_workers: int, source: Source, start: str):
+def _start(scheduler: Optional[str], n_workers: int, source: Source, start: str, cases: Optional[str] = None):
     """A client of the scheduler, or of a new ``LocalCluster`` whose workers have built the pipeline.
 
-    start (str): The id of this cluster start (``start_fork_server``)."""
-    client, cluster = _client(scheduler, n_workers, source, start)
+    start (str): The id of this cluster start (``start_fork_server``).
+    cases (Optional[str]): The run's input when it is a local file (``fork_server.local_cases``)."""
+    client, cluster = _client(scheduler, n_workers, source, start, cases)
     if cluster is not None:
         try:
             client.run(_load_frozen, source, start)

@@ -27,8 +27,8 @@ from typing import Iterator, List, Optional, Tuple
 
 from .signals import handled
 
-__all__ = ["PRELOAD_ENV", "Source", "early_start", "ensure_running", "has_fork_server", "start_for",
-           "start_fork_server"]
+__all__ = ["PRELOAD_ENV", "Source", "early_start", "ensure_running", "has_fork_server", "local_cases",
+           "start_for", "start_fork_server"]
 
 Source = Tuple[Optional[str], Optional[str]]  # (spacy.load-able path, glossary directory)
 
@@ -55,10 +55,22 @@ def has_fork_server() -> bool:
     return "forkserver" in multiprocessing.get_all_start_methods()
 
 
+def local_cases(cases: Optional[str]) -> Optional[str]:
+    """The absolute path of a run's input when it is one local file, which the fork server can
+    read the first lines of; None for a URL, a glob, stdin or a path that is no file."""
+    if not cases or "://" in cases or not os.path.isfile(cases):
+        return None
+    return os.path.abspath(cases)
+
+
 @contextmanager
-def preloading(source: Source, start: Optional[str]) -> Iterator[None]:
+def preloading(source: Source, start: Optional[str], cases: Optional[str] = None) -> Iterator[None]:
     """While open, a fork server started (by us or by Dask) preloads Dask, this package and the
-    pipeline of ``source`` for the cluster start ``start``; None: no fork server."""
+    pipeline of ``source`` for the cluster start ``start``; None: no fork server.
+
+    cases (Optional[str]): A local input file (``local_cases``) whose first zone's recurring
+        words the server learns before it forks a worker (``dask_engine.preload_from_environment``).
+    """
     if start is None:
         yield
         return
@@ -66,7 +78,7 @@ def preloading(source: Source, start: Optional[str]) -> Iterator[None]:
 
     multiprocessing.get_context("forkserver").set_forkserver_preload(PRELOAD_MODULES)
     before = os.environ.get(PRELOAD_ENV)
-    os.environ[PRELOAD_ENV] = json.dumps([start, *source])
+    os.environ[PRELOAD_ENV] = json.dumps([start, *source, cases])
     try:
         yield
     finally:
@@ -88,13 +100,14 @@ def ensure_running() -> None:
         forkserver.ensure_running()
 
 
-def start_fork_server(source: Source, start: str) -> None:
-    """Start the fork server now, preloading the pipeline of ``source`` for the start ``start``.
-    A server already running (an earlier start in this process) is kept; nothing happens where
-    the platform has none."""
+def start_fork_server(source: Source, start: str, cases: Optional[str] = None) -> None:
+    """Start the fork server now, preloading the pipeline of ``source`` for the start ``start``
+    (and the recurring words of ``cases``, a local input file, see ``preloading``). A server
+    already running (an earlier start in this process) is kept; nothing happens where the
+    platform has none."""
     if not has_fork_server():
         return
-    with preloading(source, start):
+    with preloading(source, start, cases):
         ensure_running()
 
 
@@ -118,14 +131,14 @@ class _QuietParser(argparse.ArgumentParser):
         raise _Refused(message)
 
 
-def _dask_run_source(argv: List[str]) -> Optional[Source]:
-    """The source of ``assess --engine dask`` on a cluster of its own, as the command line
-    spells it out in full; None for any other command or a spelling not read here (an
-    abbreviated option, a scheduler address)."""
+def _dask_run(argv: List[str]) -> Optional[Tuple[Source, Optional[str]]]:
+    """The source and the local input file (``local_cases``) of ``assess --engine dask`` on a
+    cluster of its own, as the command line spells them out in full; None for any other
+    command or a spelling not read here (an abbreviated option, a scheduler address)."""
     if not argv or argv[0] != "assess":
         return None
     parser = _QuietParser(add_help=False, allow_abbrev=False)
-    for option in ("--engine", "--scheduler", "--pipeline", "--glossaries"):
+    for option in ("--engine", "--scheduler", "--pipeline", "--glossaries", "--cases"):
         parser.add_argument(option)
     try:
         known, _ = parser.parse_known_args(argv[1:])
@@ -133,7 +146,7 @@ def _dask_run_source(argv: List[str]) -> Optional[Source]:
         return None
     if known.engine != "dask" or known.scheduler:
         return None
-    return run_source(known.pipeline, known.glossaries)
+    return run_source(known.pipeline, known.glossaries), local_cases(known.cases)
 
 
 def early_start(argv: List[str]) -> None:
@@ -142,11 +155,12 @@ def early_start(argv: List[str]) -> None:
     Never raises: the run starts the server itself, later, when this did not."""
     global _early
     try:
-        source = _dask_run_source(argv)
-        if source is None or not has_fork_server() or find_spec("distributed") is None:
+        run = _dask_run(argv)
+        if run is None or not has_fork_server() or find_spec("distributed") is None:
             return
+        source, cases = run
         start = uuid.uuid4().hex
-        start_fork_server(source, start)
+        start_fork_server(source, start, cases)
         _early = (source, start)
     except Exception:  # noqa: BLE001 - only a head start is lost
         return

@@ -148,12 +148,15 @@ import json, multiprocessing, os, sys
 from semgap_spacy.ops import dask_engine
 
 def probe(queue):
-    queue.put((dask_engine._preloaded_for, sorted(map(list, dask_engine._PIPELINES))))
+    from semgap_spacy.util.zone_words import zone_words
+    known = sorted(word for nlp in dask_engine._PIPELINES.values() for word in zone_words(nlp).kept
+                   if word.startswith("qzx"))
+    queue.put((dask_engine._preloaded_for, sorted(map(list, dask_engine._PIPELINES)), known))
 
 if __name__ == "__main__":
     source = (sys.argv[1], None)
     before = dict(os.environ)
-    dask_engine.start_fork_server(source, "start-1")
+    dask_engine.start_fork_server(source, "start-1", sys.argv[2])
     assert dict(os.environ) == before, "the environment is left as it was"
     dask_engine.start_fork_server(source, "start-2")  # running already: kept as it is
     context = multiprocessing.get_context("forkserver")
@@ -171,12 +174,18 @@ def test_the_fork_server_starts_before_the_cluster_with_the_runs_pipeline_built(
 
     script = tmp_path / "probe.py"
     script.write_text(_PROBE)
-    done = subprocess.run([sys.executable, str(script), str(pipeline_dir)], capture_output=True, text=True,
-                          timeout=300)
+    cases = tmp_path / "in.jsonl"
+    texts = ["qzxtwicevk scanned", "qzxtwicevk scanned again", "qzxoncevk scanned"]
+    cases.write_text("".join(json.dumps({"id": i, "domain": "mortgage", "text": text}) + "\n"
+                             for i, text in enumerate(texts)) + "not json\n", encoding="utf8")
+    done = subprocess.run([sys.executable, str(script), str(pipeline_dir), str(cases)], capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    preloaded_for, pipelines = json.loads(done.stdout)
+    preloaded_for, pipelines, known = json.loads(done.stdout)
     assert preloaded_for == "start-1"  # a process forked from it finds the pipeline built for that start
     assert pipelines == [[str(pipeline_dir), None]]
+    # and the words that recur in the input's first lines, learnt before the fork (not those met once)
+    assert known == ["qzxtwicevk"]
 
 
 _EARLY_PROBE = """
@@ -245,11 +254,23 @@ def test_the_early_source_is_the_one_the_run_computes(monkeypatch, tmp_path):
     monkeypatch.setattr(fork_server, "start_fork_server", lambda *args: started.append(args))
     monkeypatch.setattr(fork_server, "_early", None)
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "x").write_text("{}\n", encoding="utf8")
     fork_server.early_start(["assess", "--cases", "x", "--engine=dask", "--out", "y", "--glossaries", "g"])
     source = (None, str(tmp_path / "g"))
     assert [args[0] for args in started] == [source] and fork_server._early[0] == source
+    assert started[0][2] == str(tmp_path / "x")  # the input's first lines are the server's to read
     assert fork_server.start_for(fork_server.run_source(None, "g")) == started[0][1]
     assert fork_server.start_for(fork_server.run_source(None, None)) != started[0][1]
+
+
+def test_the_fork_server_reads_only_a_local_input_file(tmp_path, monkeypatch):
+    from semgap_spacy.util.fork_server import local_cases
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.jsonl").write_text("{}\n", encoding="utf8")
+    assert local_cases("in.jsonl") == str(tmp_path / "in.jsonl")
+    for cases in ("s3://bucket/in.jsonl", "in-*.jsonl", "missing.jsonl", "-", ".", None):
+        assert local_cases(cases) is None
 
 
 def test_ctrl_c_while_the_cluster_starts_ends_quietly_and_leaves_nothing(tmp_path):
