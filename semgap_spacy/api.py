@@ -27,6 +27,7 @@ from .util.jsonl import parse_line
 from .util.recycle import rebuild_string_table
 from .util.zone_words import zone_words
 from .glossary.models import GlossarySet, load_glossaries
+from .lang import recorded_packs
 from .pipes.base import check_order, deferred_builds, glossary_from_arg
 
 __all__ = ["MAX_TEXT_CHARS", "PIPE_NAMES", "add_semgap_pipes", "assess", "assess_cases", "build_pipeline",
@@ -190,7 +191,8 @@ def fallback_decision(case_id: Any, code: str, message: str, *, line: Optional[i
     glossary = nlp_glossary or load_glossaries()
     decision = {"schema": SCHEMA, "id": case_id, "decision": ESCALATE,
                 "reasons": [{"code": code, "outcome": outcome_for(code), "message": message}],
-                "glossary_version": glossary.version, "glossary_sha256": glossary.sha256}
+                "glossary_version": glossary.version, "glossary_sha256": glossary.sha256,
+                "language_packs": recorded_packs()}
     if line is not None:
         decision["line"] = line
     return decision

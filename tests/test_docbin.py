@@ -28,6 +28,7 @@ def test_reasons_are_lists_after_a_docbin_round_trip(nlp):
     decision = decision_of(back)
     assert isinstance(decision["reasons"], list)
     assert isinstance(decision["reasons"][0]["cue"], list)
+    assert decision["language_packs"] == {"de": "bundled", "en": "bundled", "es": "bundled", "fr": "bundled"}
     assert decision == decision_of(doc)
 
 

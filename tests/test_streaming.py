@@ -61,6 +61,7 @@ def test_a_user_pipe_that_raises_marks_only_its_own_cases():
                 assert decision["decision"] == "escalate"
                 assert [r["code"] for r in decision["reasons"]] == ["component_error"]
                 assert "user pipe failed" in decision["reasons"][0]["message"]
+                assert decision["language_packs"] == want["language_packs"]  # made without the pipes, still named
             else:
                 assert decision == want, case
 

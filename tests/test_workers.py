@@ -96,6 +96,7 @@ def test_a_worker_crash_fails_closed_on_its_case_only(nlp):
     assert boom["id"] == "boom" and boom["decision"] == "escalate"
     assert [r["code"] for r in boom["reasons"]] == ["worker_failed"]
     assert "exit code 3" in boom["reasons"][0]["message"]
+    assert boom["language_packs"] == {"de": "bundled", "en": "bundled", "es": "bundled", "fr": "bundled"}
     # every other case, its chunk neighbours included, is decided as without the crash
     expected = list(decide_cases(nlp, cases[:9] + cases[10:]))
     assert decisions[:9] + decisions[10:] == expected

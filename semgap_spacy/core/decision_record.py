@@ -14,8 +14,9 @@ So a doc that is never asked for its decision (its spans are all a caller
 reads, or a batch is dropped) holds one tuple of plain values instead of a
 tree of containers, and the decision made from it is the one an eager write
 would have made: every value it needs (the coverage findings, the domain's
-term ids, the glossary version and hash) is copied into the record when the
-pipe runs, so editing the doc or changing the glossary later changes nothing.
+term ids, the glossary version and hash, the language packs' identities) is
+copied into the record when the pipe runs, so editing the doc or changing the
+glossary or the packs later changes nothing.
 The record is plain data, so it travels with the doc through ``DocBin`` and
 worker processes like any stored value.
 """
@@ -95,7 +96,8 @@ def complete_reasons(reasons: List[dict], deferred: Optional[Deferred], text: st
 def make_record(case_id: Any, outcome: str, reasons: List[dict], deferred: Optional[Deferred],
                 glossary_version: str, glossary_sha256: str, text_sha256: str,
                 name_sources: Optional[tuple], default_domain: Any = None,
-                ablation: Optional[dict] = None, widened: Optional[dict] = None) -> tuple:
+                ablation: Optional[dict] = None, widened: Optional[dict] = None,
+                language_packs: Optional[Tuple[Tuple[str, str], ...]] = None) -> tuple:
     """The record a doc keeps of its decision (see the module docstring).
 
     name_sources (Optional[tuple]): The coverage step's name sources; None: coverage did not run.
@@ -103,17 +105,20 @@ def make_record(case_id: Any, outcome: str, reasons: List[dict], deferred: Optio
     ablation (Optional[dict]): What was switched off on purpose; None: nothing.
     widened (Optional[dict]): The decision's switches set to a looser reading than the
         default (``{"untied_quantities": "named_fields"}``); None: none.
+    language_packs (Optional[tuple]): The language packs the decision was read with, as
+        (code, identity) pairs (``lang.pack_identities``); None: not known (written as null).
     RETURNS (tuple): The record, plain values only.
     """
     return (RECORD_TAG, case_id, outcome, reasons, glossary_version, glossary_sha256, text_sha256,
-            name_sources, default_domain, ablation, deferred, widened)
+            name_sources, default_domain, ablation, deferred, widened, language_packs)
 
 
 def is_record(value: Any) -> bool:
     """Whether a stored value is a decision record (also after ``Doc.to_bytes`` or a DocBin
     round trip, which hand its tuples back as lists or its lists back as tuples). A record
-    kept before ``widened`` existed has one item less and reads as widening nothing."""
-    return type(value) in (tuple, list) and len(value) in (11, 12) and value[0] == RECORD_TAG
+    kept before ``widened`` existed has one item less and reads as widening nothing; one kept
+    before ``language_packs`` existed has one item less again and writes it as null (not known)."""
+    return type(value) in (tuple, list) and len(value) in (11, 12, 13) and value[0] == RECORD_TAG
 
 
 def decision_json(record: tuple, text: str) -> dict:
@@ -131,12 +136,14 @@ def decision_json(record: tuple, text: str) -> dict:
         (_, case_id, outcome, reasons, glossary_version, glossary_sha256, text_hash, name_sources,
          default_domain, ablation, deferred, *rest) = record
         widened = rest[0] if rest else None
+        language_packs = rest[1] if len(rest) > 1 else None
         round_trip = type(reasons) is not list
         decision = {
             "schema": SCHEMA, "id": case_id, "decision": outcome,
             "reasons": complete_reasons(reasons, deferred, text),
             "glossary_version": glossary_version, "glossary_sha256": glossary_sha256, "text_sha256": text_hash,
             "coverage": {"enabled": name_sources is not None, "name_sources": list(name_sources or ())},
+            "language_packs": None if language_packs is None else dict(language_packs),
         }
         if default_domain is not None:
             decision["default_domain"] = default_domain
@@ -148,7 +155,7 @@ def decision_json(record: tuple, text: str) -> dict:
         reason = make_reason("component_error", f"the stored decision could not be read: "
                                                 f"{type(exc).__name__}: {exc}"[:500])
         return {"schema": SCHEMA, "id": None, "decision": ESCALATE, "reasons": [reason],
-                "glossary_version": None, "glossary_sha256": None, "text_sha256": None}
+                "glossary_version": None, "glossary_sha256": None, "text_sha256": None, "language_packs": None}
     return as_lists(decision) if round_trip else decision
 
 

@@ -178,9 +178,9 @@ def signed_content(decision: Dict[str, Any]) -> str:
 def sign_decision(decision: Dict[str, Any], key: bytes) -> Dict[str, Any]:
     """A copy of the decision with ``signature``: HMAC-SHA256 of its canonical JSON.
 
-    The decision carries ``text_sha256`` and the glossary hash, so the
-    signature binds the outcome, every reason and span, the text and the
-    glossary at once.
+    The decision carries ``text_sha256``, the glossary hash and the language
+    packs it was read with, so the signature binds the outcome, every reason
+    and span, the text, the glossary and the packs at once.
 
     decision (Dict[str, Any]): A decision (spec §5).
     key (bytes): The signing key (``signing.load_key``).

@@ -14,13 +14,17 @@ rather than silently reading less.
 Adding a language is adding a folder: ``register_pack(path)`` for a folder of
 your own (or an entry point in the ``semgap_languages`` group naming a
 function that returns the folder). Components that read packs take every
-registered language unless their config lists some.
+registered language unless their config lists some. A bundled language's pack
+is replaced only on purpose (``register_pack(path, replace=True)``), never by
+an entry point, and every decision records the packs it was read with
+(``pack_identities``: ``"language_packs"`` in the decision).
 """
+import hashlib
 from functools import lru_cache
 from importlib import resources
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Callable, Dict, FrozenSet, List, Set, Tuple, Union
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
 import srsly
 from spacy.attrs import LIKE_NUM
@@ -433,25 +437,40 @@ def load_pack(folder: Union[str, Path]) -> LanguagePack:
 
 _registered: Dict[str, Path] = {}
 _generation = [0]
+#: what a decision records for a pack that is the package's own (``language_packs``)
+BUNDLED_IDENTITY = "bundled"
 
 
-def register_pack(folder: Union[str, Path]) -> LanguagePack:
-    """Add a language pack from a folder of your own; it replaces a pack of the same code.
+def register_pack(folder: Union[str, Path], *, replace: bool = False) -> LanguagePack:
+    """Add a language pack from a folder of your own; it replaces one you registered with the same code.
+
+    A pack whose code is a bundled language's (en, es, fr, de) is refused unless ``replace``
+    says so: a folder must not quietly swap the cues a decision reads. Every decision records
+    the packs it was read with (``language_packs``), a replaced bundled one by its files' hash.
 
     folder (str | Path): The pack folder.
+    replace (bool): Replace the bundled pack of the same code, on purpose. Defaults to False.
     RETURNS (LanguagePack): The validated pack.
+    RAISES (LanguagePackError): A pack that does not load, or one of a bundled language without ``replace``.
     """
     pack = load_pack(folder)
+    if pack.code in BUNDLED and not replace:
+        raise LanguagePackError(f"{folder}: language pack {pack.code!r} would replace the bundled {pack.code!r} "
+                                f"pack; pass register_pack(folder, replace=True) to replace it on purpose "
+                                f"(every decision then records it under \"language_packs\")")
     _registered[pack.code] = Path(str(folder))
-    _all_packs.cache_clear()
-    _generation[0] += 1
+    _changed()
     return pack
 
 
 def unregister_pack(code: str) -> None:
-    """Forget a pack added with ``register_pack``."""
+    """Forget a pack added with ``register_pack`` (a bundled pack it replaced is back)."""
     _registered.pop(code, None)
-    _all_packs.cache_clear()
+    _changed()
+
+
+def _changed() -> None:
+    _registry.cache_clear()
     _generation[0] += 1
 
 
@@ -467,17 +486,77 @@ def _bundled_folders() -> Dict[str, Path]:
 
 
 def _entry_point_folders() -> Dict[str, Path]:
+    """The folders of the ``semgap_languages`` entry points, by the entry point's name.
+
+    An installed package may add a language but never replace a bundled one: an entry point
+    named after a bundled language is refused, so nothing is decided (fail closed) until it is
+    uninstalled or the pack is registered on purpose (``register_pack(folder, replace=True)``).
+    """
     found = {}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
-        folder = Path(str(ep.load()()))
-        found[ep.name] = folder
+        if ep.name in BUNDLED:
+            raise LanguagePackError(
+                f"entry point {ep.name!r} ({ep.value}) of group {ENTRY_POINT_GROUP!r} provides a pack for "
+                f"{ep.name!r}, a bundled language: an installed package may not replace a bundled pack; "
+                f"uninstall it, or call register_pack(folder, replace=True) to replace the pack on purpose")
+        found[ep.name] = Path(str(ep.load()()))
     return found
 
 
+def pack_digest(folder: Union[str, Path]) -> str:
+    """The identity a decision records for a pack that is not bundled: ``"sha256:"`` and the first
+    16 hex digits of a SHA-256 over the pack's three files (``pack.yaml``, ``cues.json``,
+    ``cues_clinical.json``, in that order), each as its name, its length in bytes and its bytes."""
+    digest = hashlib.sha256()
+    for name in (PACK_FILE, CUES_FILE, CLINICAL_CUES_FILE):
+        data = (Path(str(folder)) / name).read_bytes()
+        digest.update(f"{name}\0{len(data)}\0".encode("ascii"))
+        digest.update(data)
+    return "sha256:" + digest.hexdigest()[:16]
+
+
 @lru_cache(maxsize=1)
+def _registry() -> Tuple[Tuple[Tuple[str, LanguagePack], ...], Tuple[Tuple[str, str], ...]]:
+    """(every pack by code, in registry order; each pack's identity, by code in sorted order) for
+    the current set of packs: built once per ``generation`` (cleared whenever it changes)."""
+    bundled = _bundled_folders()
+    folders = {**bundled, **_entry_point_folders(), **_registered}
+    loaded = []
+    for code, folder in folders.items():
+        pack = load_pack(folder)
+        if pack.code != code:  # an entry point's name and its pack's own code must agree
+            raise LanguagePackError(f"{folder}: the pack's code is {pack.code!r}, but it is provided as {code!r}")
+        loaded.append((code, pack))
+    identities = tuple((code, BUNDLED_IDENTITY if folder == bundled.get(code) else pack_digest(folder))
+                       for code, folder in sorted(folders.items()))
+    return tuple(loaded), identities
+
+
 def _all_packs() -> Tuple[Tuple[str, LanguagePack], ...]:
-    folders = {**_bundled_folders(), **_entry_point_folders(), **_registered}
-    return tuple((code, load_pack(folder)) for code, folder in folders.items())
+    return _registry()[0]
+
+
+def pack_identities() -> Tuple[Tuple[str, str], ...]:
+    """The language packs a decision is read with, as (code, identity) pairs in code order:
+    ``"bundled"`` for the package's own pack of a language, ``"sha256:<16 hex>"``
+    (``pack_digest``) for any other (registered, or from an entry point).
+
+    These are every pack registered now, not only those a component's ``languages`` lists:
+    the clause-break, never-neutral, unit and number words of every registered pack are read
+    whatever the components list. Plain strings in tuples, so a decision record carries them
+    between processes. Computed once per ``generation``, not per doc.
+    """
+    return _registry()[1]
+
+
+def recorded_packs() -> Optional[Dict[str, str]]:
+    """``pack_identities`` as a decision's ``"language_packs"`` holds them, for a decision made
+    without the pipes (a failed pipeline, a worker that died); None when the packs cannot be
+    read now. Such a decision escalates whatever they hold."""
+    try:
+        return dict(pack_identities())
+    except Exception:
+        return None
 
 
 def packs() -> Dict[str, LanguagePack]:
@@ -623,6 +702,7 @@ def break_cue_words() -> Tuple[str, ...]:
 
 
 __all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "generation", "packs",
+           "pack_identities", "pack_digest", "recorded_packs", "BUNDLED_IDENTITY",
            "languages", "get_pack", "union", "break_cue_words", "break_cue_phrases", "agreement_endings",
            "number_word", "never_neutral_words", "accented_never_neutral", "neutral_after", "CueSet",
            "CueError"]

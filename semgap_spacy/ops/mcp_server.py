@@ -177,6 +177,7 @@ _DECISION_SCHEMA = {
         "glossary_version": {"type": "string"},
         "glossary_sha256": {"type": "string"},
         "text_sha256": {"type": "string"},
+        "language_packs": {"type": ["object", "null"], "additionalProperties": {"type": "string"}},
     },
 }
 _TERM_SCHEMA = {

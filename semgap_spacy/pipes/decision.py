@@ -24,6 +24,7 @@ from ..core.decision_record import Deferred, make_record
 from ..core.run_entries import is_entry
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
 from ..core.cases import MAX_TEXT_CHARS, merge_problems, text_too_long
+from ..lang import pack_identities, recorded_packs
 from .base import LOOK_UP, SemgapPipe, case_unread, text_length
 from .extensions import (QUANTITIES_KEY, TERMS_KEY, doc_key, doc_text, kept_entries, quantity_rows, record_run,
                          run_record, set_decision, span_values, store_decision_record, term_rows)
@@ -149,7 +150,8 @@ class Decision(SemgapPipe):
         except Exception:  # even the write failed (a value no one expected): the bare decision
             set_decision(doc, {"schema": SCHEMA, "id": None, "decision": ESCALATE, "reasons": [reason],
                                "glossary_version": self.glossary.version,
-                               "glossary_sha256": self.glossary.sha256, "text_sha256": None})
+                               "glossary_sha256": self.glossary.sha256, "text_sha256": None,
+                               "language_packs": recorded_packs()})
 
     def set_glossary(self, glossary) -> None:
         # checked before it is taken: a glossary that lacks the default domain leaves the pipe as it was
@@ -195,8 +197,10 @@ class Decision(SemgapPipe):
                deferred: Optional[Deferred] = None) -> Doc:
         """Keep the decision's record on the doc. Besides the reasons it says what the coverage
         step ran with (whether it ran, and which name sources could explain a word: ``ner`` and
-        ``titlecase`` widen what may proceed) and what set or widened the reading (a default
-        domain, an ablation)."""
+        ``titlecase`` widen what may proceed), what set or widened the reading (a default
+        domain, an ablation) and the language packs the pipes read (``lang.pack_identities``:
+        every pack registered now, each ``"bundled"`` or its files' hash; computed once per
+        set of packs, not per doc)."""
         user_data = doc.user_data
         domain = user_data.get(_DOMAIN)
         coverage = user_data.get(_COVERAGE)
@@ -205,7 +209,7 @@ class Decision(SemgapPipe):
             self.glossary.version_of(domain if isinstance(domain, str) else None), self.glossary.sha256,
             user_data.get(_TEXT_SHA256) or text_sha256(doc_text(doc)),
             tuple(coverage.get("name_sources") or []) if coverage else None,
-            user_data.get(_DEFAULT_DOMAIN), ablation, self._widened))
+            user_data.get(_DEFAULT_DOMAIN), ablation, self._widened, pack_identities()))
         return doc
 
 

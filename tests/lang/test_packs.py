@@ -8,8 +8,9 @@ import srsly
 
 from semgap_spacy import assess, build_pipeline
 from semgap_spacy.core.clauses import clause_rule
-from semgap_spacy.lang import (BUNDLED, LanguagePack, LanguagePackError, get_pack, languages, load_pack, packs,
-                               never_neutral_words, register_pack, union, unregister_pack)
+from semgap_spacy.lang import (BUNDLED, LanguagePack, LanguagePackError, generation, get_pack, languages, load_pack,
+                               never_neutral_words, pack_digest, pack_identities, packs, register_pack, union,
+                               unregister_pack)
 
 
 @pytest.mark.parametrize("code", BUNDLED)
@@ -254,3 +255,126 @@ def test_a_number_word_of_a_pack_registered_later_names_one_more_of_a_series(tmp
     finally:
         unregister_pack("xx")
     assert "conflicting_identifiers" not in codes()
+
+
+# -- which packs a decision was read with, and who may replace a bundled one -------------------
+BUNDLED_PACKS = {"de": "bundled", "en": "bundled", "es": "bundled", "fr": "bundled"}
+
+
+def _packs_of(nlp, text="clear to close"):
+    return assess(nlp, text, domain="mortgage")._.semgap_decision["language_packs"]
+
+
+def test_a_decision_names_the_bundled_packs(nlp):
+    assert _packs_of(nlp) == BUNDLED_PACKS
+    assert pack_identities() == tuple(sorted(BUNDLED_PACKS.items()))
+
+
+def test_a_registered_pack_is_named_by_its_files_hash_while_it_is_registered(nlp, tmp_path):
+    folder = _toy_pack(tmp_path / "xx")
+    before = pack_identities()
+    assert pack_identities() is before  # worked out once per set of packs, not per doc
+    register_pack(folder)
+    try:
+        digest = pack_digest(folder)
+        assert digest.startswith("sha256:") and len(digest) == len("sha256:") + 16
+        assert _packs_of(nlp) == {**BUNDLED_PACKS, "xx": digest}
+        # the digest is of the files' bytes: another cue list is another pack
+        other = _toy_pack(tmp_path / "other", never_neutral=["nix", "nein"])
+        assert pack_digest(other) != digest
+    finally:
+        unregister_pack("xx")
+    assert _packs_of(nlp) == BUNDLED_PACKS  # the cache follows generation()
+
+
+def test_a_bundled_pack_is_replaced_only_on_purpose(nlp, tmp_path):
+    folder = _toy_pack(tmp_path / "en", code="en")
+    english, at = get_pack("en"), generation()
+    with pytest.raises(LanguagePackError, match=r"would replace the bundled 'en' pack.*replace=True"):
+        register_pack(folder)
+    assert get_pack("en") is english and generation() == at and _packs_of(nlp) == BUNDLED_PACKS
+    with pytest.raises(TypeError):
+        register_pack(folder, True)  # replace is keyword-only
+    register_pack(folder, replace=True)
+    try:
+        assert get_pack("en").name == "Toy"
+        assert _packs_of(nlp) == {**BUNDLED_PACKS, "en": pack_digest(folder)}
+    finally:
+        unregister_pack("en")
+    assert get_pack("en").name == english.name and _packs_of(nlp) == BUNDLED_PACKS
+
+
+class _EntryPoint:
+    def __init__(self, name, folder):
+        self.name, self.value, self._folder = name, f"toy_{name}:pack_folder", folder
+
+    def load(self):
+        return lambda: self._folder
+
+
+@pytest.fixture
+def entry_points_of(monkeypatch):
+    """Stand-in entry points of the ``semgap_languages`` group, as (name, folder) pairs."""
+    import semgap_spacy.lang as lang
+
+    def install(*pairs):
+        found = [_EntryPoint(name, folder) for name, folder in pairs]
+        monkeypatch.setattr(lang, "entry_points", lambda group: found if group == lang.ENTRY_POINT_GROUP else [])
+        lang._changed()
+
+    yield install
+    monkeypatch.undo()
+    lang._changed()
+
+
+def test_an_entry_point_adds_a_language_named_by_its_hash(nlp, tmp_path, entry_points_of):
+    folder = _toy_pack(tmp_path / "xx")
+    entry_points_of(("xx", folder))
+    assert "xx" in languages()
+    assert _packs_of(nlp) == {**BUNDLED_PACKS, "xx": pack_digest(folder)}
+
+
+@pytest.mark.parametrize("name,code,message", [
+    ("en", "en", r"entry point 'en' .* a bundled language"),  # it would swap the English cues
+    ("xx", "en", r"the pack's code is 'en', but it is provided as 'xx'"),
+])
+def test_an_entry_point_never_replaces_a_bundled_pack(tmp_path, entry_points_of, name, code, message):
+    entry_points_of((name, _toy_pack(tmp_path / code, code=code)))
+    # fail closed: no pack is read, so no pipeline is built and nothing is decided with either
+    with pytest.raises(LanguagePackError, match=message):
+        packs()
+    with pytest.raises(LanguagePackError, match=message):
+        build_pipeline()
+
+
+def test_the_packs_travel_with_a_saved_pipeline_and_its_json_lines(tmp_path):
+    from semgap_spacy.api import decide_lines
+
+    folder = _toy_pack(tmp_path / "xx")
+    register_pack(folder)
+    try:
+        expected = {**BUNDLED_PACKS, "xx": pack_digest(folder)}
+        build_pipeline().to_disk(tmp_path / "p")
+        loaded = spacy.load(tmp_path / "p")
+        assert _packs_of(loaded) == expected
+        line = json.dumps({"id": "l-1", "domain": "mortgage", "text": "clear to close"})
+        decided, refused = (json.loads(d) for d in decide_lines(loaded, [line, "not json"], as_json=True))
+        assert decided["decision"] == "proceed" and decided["language_packs"] == expected
+        # a malformed line's escalation too
+        assert refused["decision"] == "escalate" and refused["language_packs"] == expected
+    finally:
+        unregister_pack("xx")
+
+
+def test_workers_record_the_packs_they_read(nlp, tmp_path):
+    from semgap_spacy import decide_cases
+
+    folder = _toy_pack(tmp_path / "xx")
+    register_pack(folder)
+    try:
+        cases = [{"id": f"w-{i}", "domain": "mortgage", "text": "clear to close"} for i in range(6)]
+        decisions = list(decide_cases(nlp, cases, batch_size=2, n_process=2))
+        assert [d["id"] for d in decisions] == [c["id"] for c in cases]
+        assert all(d["language_packs"] == {**BUNDLED_PACKS, "xx": pack_digest(folder)} for d in decisions)
+    finally:
+        unregister_pack("xx")

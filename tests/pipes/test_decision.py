@@ -114,6 +114,7 @@ def test_decision_carries_glossary_and_text_hash(decide):
     assert decision["glossary_version"] == "2026.12.1" and len(decision["glossary_sha256"]) == 64
     assert decision["text_sha256"] == hashlib.sha256(b"negative crossmatch").hexdigest()
     assert decision["schema"] == "semgap/decision/v1"
+    assert decision["language_packs"] == {"de": "bundled", "en": "bundled", "es": "bundled", "fr": "bundled"}
 
 
 def test_every_reason_code_is_in_the_closed_set(decide):

@@ -32,8 +32,26 @@ def test_the_json_is_the_one_the_policy_writes_at_once(nlp):
     assert [r["code"] for r in decision["reasons"]].count("unexplained_content") == 2
     assert json.dumps(decision["reasons"]) == json.dumps(eager)
     assert list(decision) == ["schema", "id", "decision", "reasons", "glossary_version", "glossary_sha256",
-                              "text_sha256", "coverage"]
+                              "text_sha256", "coverage", "language_packs"]
     assert decision["coverage"] == {"enabled": True, "name_sources": ["known_names"]}
+    assert decision["language_packs"] == {"de": "bundled", "en": "bundled", "es": "bundled", "fr": "bundled"}
+
+
+def test_the_language_packs_travel_in_the_record_as_plain_values(nlp):
+    """The record holds (code, identity) pairs of str, which marshal, msgpack and pickle carry;
+    a record kept before the packs were recorded writes them as null (not known)."""
+    import marshal
+
+    from semgap_spacy.pipes.extensions import decision_record
+
+    doc = _doc(nlp)
+    record = decision_record(doc)
+    assert record[-1] == (("de", "bundled"), ("en", "bundled"), ("es", "bundled"), ("fr", "bundled"))
+    assert marshal.loads(marshal.dumps(record)) == record
+    expected = doc._.semgap_decision
+    older = _doc(nlp)
+    store_decision_record(older, decision_record(older)[:-1])  # a record of the last version: no packs
+    assert older._.semgap_decision == {**expected, "language_packs": None}
 
 
 def test_every_read_returns_the_same_decision_and_a_set_one_replaces_it(nlp):
@@ -97,6 +115,7 @@ def test_a_damaged_record_escalates(nlp, reasons, deferred):
     decision = doc._.semgap_decision
     assert decision["decision"] == "escalate"
     assert [r["code"] for r in decision["reasons"]] == ["component_error"]
+    assert decision["glossary_version"] is None and decision["language_packs"] is None
 
 
 def test_decide_cases_gives_the_bytes_a_docs_first_read_gives(nlp):
