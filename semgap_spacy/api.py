@@ -187,7 +187,11 @@ def _fail(doc: Doc, exc: BaseException) -> Doc:
 
 def fallback_decision(case_id: Any, code: str, message: str, *, line: Optional[int] = None,
                       nlp_glossary: Optional[GlossarySet] = None) -> dict:
-    """A decision made without the pipes (a line that is not JSON, a failed pipeline)."""
+    """A decision made without the pipes (a line that is not JSON, a failed pipeline).
+
+    nlp_glossary: The glossary of the pipeline that would have decided, or anything that holds
+        its ``version`` and ``sha256`` (a Dask run's ``GlossaryStamp``); None: the bundled one.
+    """
     glossary = nlp_glossary or load_glossaries()
     decision = {"schema": SCHEMA, "id": case_id, "decision": ESCALATE,
                 "reasons": [{"code": code, "outcome": outcome_for(code), "message": message}],

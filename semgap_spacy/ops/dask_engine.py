@@ -23,7 +23,7 @@ import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import islice
-from typing import Dict, Iterator, List, Optional, TextIO, Union
+from typing import Dict, Iterator, List, NamedTuple, Optional, TextIO, Tuple, Union
 
 from ..api import ZONE_CASES, build_pipeline, decide_lines, pipeline_glossary, progress_bar
 from ..pipes.base import load_pipeline
@@ -42,6 +42,22 @@ _AHEAD = 4
 #: ``auto_blocksize``: blocks per worker thread, and the bounds of a block's size in bytes
 BLOCKS_PER_WORKER = 8
 MIN_BLOCK, MAX_BLOCK = 64 * 1024, 4 * 1024 * 1024
+
+class GlossaryStamp(NamedTuple):
+    """The version and hash of a glossary: all that a decision made without the pipes
+    (``fallback_decision``: a failed block's ``worker_failed``) names of it."""
+
+    version: str
+    sha256: str
+
+    @classmethod
+    def of(cls, glossary) -> "GlossaryStamp":
+        return cls(glossary.version, glossary.sha256)
+
+
+class PipelineBuildError(RuntimeError):
+    """No worker of our own cluster could build the run's pipeline (the message says why)."""
+
 
 # Per worker process: the pipelines built so far (by source), and one lock, since a
 # pipeline is not shared between threads of a worker.
@@ -93,25 +109,26 @@ def _score(block: bytes, start: int, source: Source, batch_size: int, opens_file
                                                             as_json=True, own_pipeline=True))
 
 
-def _load_frozen(source: Source, start: Optional[str] = None) -> Optional[str]:
+def _load_frozen(source: Source, start: Optional[str] = None) -> Tuple[Optional[str], Optional[GlossaryStamp]]:
     """Build the pipeline on a worker of our own ``LocalCluster`` and freeze it out of the
     collector's walks (``util.heap``); a user's cluster is left as it is.
 
     start (Optional[str]): The id of this cluster's start. A worker forked from a fork
         server that built its pipeline for this start has it already; one built for an
         earlier start is dropped (the glossary or pipeline on disk may have changed since).
-    RETURNS (Optional[str]): Why the pipeline could not be built (its tasks then fail
-        closed), or None. Not raised: the client reports a bad pipeline in one line.
+    RETURNS (tuple): Why the pipeline could not be built (its tasks then fail closed), or
+        None; and the version and hash of the glossary it decides with, or None. Not
+        raised: the client reports a bad pipeline in one line.
     """
     with _LOCK:
         if _preloaded_for is not None and _preloaded_for != start:
             _PIPELINES.clear()
         try:
-            _pipeline(source)
+            glossary = pipeline_glossary(_pipeline(source))
         except Exception as exc:  # noqa: BLE001
-            return f"{type(exc).__name__}: {exc}"
+            return f"{type(exc).__name__}: {exc}", None
     settle_owned_process()
-    return None
+    return None, GlossaryStamp.of(glossary)
 
 
 def preload_from_environment() -> None:
@@ -212,18 +229,24 @@ def assess_dask(cases: str, out: TextIO, *, scheduler: Optional[str] = None, n_w
     import dask
     from dask.bytes import read_bytes
 
-    # The cluster starts (and its workers build the pipeline) while this process builds
-    # its own: each is seconds of start-up, and they need not wait for one another.
+    # The cluster starts (and its workers build the pipeline) while this process goes on: on a
+    # user's cluster it builds its own, to know the glossary and to fail on a bad pipeline before
+    # anything runs; our own cluster's workers report both (``_start``), so no third copy is built
+    # here on the cores the fork server and the workers start on.
     pool = ThreadPoolExecutor(1, thread_name_prefix="semgap-dask-start")
     starting = pool.submit(_start, scheduler, n_workers, source, start, first_lines)
     pool.shutdown(wait=False)
+    glossary = None
+    if scheduler is not None:
+        try:
+            glossary = pipeline_glossary(_pipeline(source))
+        except BaseException:
+            _close_once_started(starting)
+            raise
+    client, cluster, built = starting.result()
     try:
-        glossary = pipeline_glossary(_pipeline(source))  # here too: a bad pipeline fails before anything runs
-    except BaseException:
-        _close_once_started(starting)
-        raise
-    client, cluster = starting.result()
-    try:
+        if glossary is None:
+            glossary = _built_glossary(built, source)
         if blocksize is None:
             from fsspec.core import get_fs_token_paths
             fs, _, paths = get_fs_token_paths(cases)
@@ -257,12 +280,26 @@ def _start(scheduler: Optional[str], n_workers: int, source: Source, start: str,
     start (str): The id of this cluster start (``start_fork_server``).
     cases (Optional[str]): The run's input when it is a local file (``fork_server.local_cases``)."""
     client, cluster = _client(scheduler, n_workers, source, start, cases)
+    built: list = []
     if cluster is not None:
         try:
-            client.run(_load_frozen, source, start)
+            built = list(client.run(_load_frozen, source, start).values())
         except Exception:  # noqa: BLE001 - a worker that cannot build the pipeline fails its tasks closed
             pass
-    return client, cluster
+    return client, cluster, built
+
+
+def _built_glossary(built: list, source: Source) -> GlossaryStamp:
+    """The glossary our own cluster's workers decide with, from what each said when it built
+    the pipeline (``_load_frozen``): a worker that could not fails its tasks closed, and when
+    none could, the run stops with why. Workers that said nothing (the call failed): the
+    pipeline is built here, and raises on a bad one."""
+    stamps = [stamp for _, stamp in built if stamp is not None]
+    if stamps:
+        return GlossaryStamp(*stamps[0])  # a tuple may come back from the workers as a list
+    if built:
+        raise PipelineBuildError(f"the pipeline could not be built: {built[0][0]}")
+    return GlossaryStamp.of(pipeline_glossary(_pipeline(source)))
 
 
 def _close(client, cluster) -> None:
@@ -274,7 +311,7 @@ def _close(client, cluster) -> None:
 def _close_once_started(starting: Future) -> None:
     """Close the client (and cluster) being started, once it is, when the run is given up before."""
     try:
-        client, cluster = starting.result()
+        client, cluster, _ = starting.result()
     except Exception:  # noqa: BLE001 - nothing started: nothing to close
         return
     _close(client, cluster)

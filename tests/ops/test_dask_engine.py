@@ -102,6 +102,28 @@ def test_a_failing_task_gives_every_line_of_its_block_a_worker_failed_escalation
     assert decisions[4]["line"] == 5
 
 
+def test_our_clusters_workers_say_which_glossary_they_decide_with(pipeline_dir, tmp_path):
+    """The client of our own cluster builds no pipeline of its own: the glossary that a failed
+    block's escalations name, and why a bad pipeline stops the run, come from the workers."""
+    glossary = dask_engine.pipeline_glossary(spacy.load(pipeline_dir))
+    error, stamp = dask_engine._load_frozen((str(pipeline_dir), None))
+    assert error is None and stamp == (glossary.version, glossary.sha256)
+    error, stamp = dask_engine._load_frozen((str(tmp_path / "no-such-pipeline"), None))
+    assert stamp is None and "no-such-pipeline" in error
+
+    built = dask_engine._built_glossary
+    stamp = built([(error, None), (None, ["v1", "abc"])], ("unused", None))
+    assert (stamp.version, stamp.sha256) == ("v1", "abc")
+    with pytest.raises(dask_engine.PipelineBuildError, match="no-such-pipeline"):
+        built([(error, None)], ("unused", None))
+    # the workers said nothing (the call failed): the pipeline is built here, and a bad one raises
+    assert built([], (str(pipeline_dir), None)) == (glossary.version, glossary.sha256)
+    with pytest.raises(OSError):
+        built([], (str(tmp_path / "no-such-pipeline"), None))
+    decision = dask_engine.failed_decisions([b'{"id": "a"}\n'], "lines", 1, "gone", stamp)[0]
+    assert (decision["glossary_version"], decision["glossary_sha256"]) == ("v1", "abc")
+
+
 def test_missing_input_is_one_line_and_exit_2(tmp_path, capsys):
     code = main(["assess", "--engine", "dask", "--cases", str(tmp_path / "nope.jsonl"),
                  "--out", str(tmp_path / "out.jsonl")])
