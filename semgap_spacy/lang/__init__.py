@@ -17,7 +17,9 @@ function that returns the folder). Components that read packs take every
 registered language unless their config lists some. A bundled language's pack
 is replaced only on purpose (``register_pack(path, replace=True)``), never by
 an entry point, and every decision records the packs it was read with
-(``pack_identities``: ``"language_packs"`` in the decision).
+(``pack_identities``: ``"language_packs"`` in the decision; a language whose
+negation and hedge cues, as ``semgap_context`` read them, are not its pack's
+is named by those cues: ``identities_read_with``, ``cue_set_identity``).
 """
 import hashlib
 from functools import lru_cache
@@ -549,6 +551,46 @@ def pack_identities() -> Tuple[Tuple[str, str], ...]:
     return _registry()[1]
 
 
+def cue_set_identity(pack_identity: Optional[str], cues: CueSet) -> str:
+    """What a decision records for a language whose negation and hedge cues, as a component read
+    them, are neither of its pack's cue sets (``cues.json``, ``cues_clinical.json``): a cue function
+    of your own, cue files given at ``initialize``, or cues saved with a pipeline from a pack that is
+    not registered where it is loaded. ``"sha256:"`` and the first 16 hex digits of a SHA-256 over the
+    pack's own identity (``pack_identities``; ``""`` when no pack of the language is registered), a
+    NUL byte and the cue set's ``sha256`` (over its payload as sorted, compact JSON, as the saved
+    pipeline's ``cue_info.json`` lists it), so the entry says the pack and the cues together and is
+    never ``"bundled"`` nor the pack's own digest.
+
+    pack_identity (Optional[str]): The identity of the language's registered pack; None for none.
+    cues (CueSet): The cue set the component reads for the language.
+    RETURNS (str): ``"sha256:<16 hex>"``.
+    """
+    digest = hashlib.sha256(f"{pack_identity or ''}\0{cues.sha256}".encode("utf8"))
+    return "sha256:" + digest.hexdigest()[:16]
+
+
+def identities_read_with(cue_sets: Dict[str, CueSet]) -> Tuple[Tuple[str, str], ...]:
+    """``pack_identities`` as a decision read with these negation and hedge cues records them: a
+    language whose cue set is, by value, one of its registered pack's (either profile: both are the
+    pack's own data) keeps its pack's identity; any other, and a language of ``cue_sets`` with no
+    registered pack, is named by ``cue_set_identity``. Code order, plain strings (as
+    ``pack_identities``, which it returns itself when no entry changes). Worked out when a
+    component's cues are set or the packs change (``generation``), not per doc.
+
+    cue_sets (Dict[str, CueSet]): The cue set a component reads, by language code.
+    RETURNS (Tuple[Tuple[str, str], ...]): (code, identity) pairs in code order.
+    """
+    identities = pack_identities()
+    registered = dict(_all_packs())
+    read = dict(identities)
+    for code, cues in cue_sets.items():
+        pack = registered.get(code)
+        if pack is not None and (cues == pack.cues or cues == pack.clinical_cues):  # dataclass equality: by value
+            continue
+        read[code] = cue_set_identity(read.get(code), cues)
+    return identities if read == dict(identities) else tuple(sorted(read.items()))
+
+
 def recorded_packs() -> Optional[Dict[str, str]]:
     """``pack_identities`` as a decision's ``"language_packs"`` holds them, for a decision made
     without the pipes (a failed pipeline, a worker that died); None when the packs cannot be
@@ -702,7 +744,8 @@ def break_cue_words() -> Tuple[str, ...]:
 
 
 __all__ = ["LanguagePack", "LanguagePackError", "load_pack", "register_pack", "unregister_pack", "generation", "packs",
-           "pack_identities", "pack_digest", "recorded_packs", "BUNDLED_IDENTITY",
+           "pack_identities", "pack_digest", "recorded_packs", "BUNDLED_IDENTITY", "cue_set_identity",
+           "identities_read_with",
            "languages", "get_pack", "union", "break_cue_words", "break_cue_phrases", "agreement_endings",
            "number_word", "never_neutral_words", "accented_never_neutral", "neutral_after", "CueSet",
            "CueError"]

@@ -34,6 +34,14 @@ What it writes, on each target span (offsets ``[start_char, end_char]``):
 target) and ``doc._.semgap_cue_matches`` (every cue match, applied or not,
 for ``semgap_coverage``). ``semgap_spacy.views.context_records(doc)`` reads
 it all back as rows.
+
+The cues it reads are data that can widen what may proceed (a cue function of
+one's own, cue files given at ``initialize``, cues saved with a pipeline while a
+pack was registered that is not where it is loaded), so the decision records them: for each
+language whose cue set is, by value, neither of its registered pack's profiles,
+``packs_read`` names the language in ``"language_packs"`` by its cues
+(``lang.cue_set_identity``) rather than as its pack. Worked out when the cues
+are set and again when the packs change (``lang.generation``), not per doc.
 """
 import json
 from operator import add, attrgetter, getitem
@@ -45,7 +53,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
 from ..core.context import EMPTY_SCAN, CueTable, Reading, Target, TokenRows, own_positions
-from ..lang import get_pack, languages as languages_available
+from ..lang import generation, get_pack, identities_read_with, languages as languages_available, pack_identities
 from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.textnorm import fold
 from .base import SemgapPipe, positive_int
@@ -146,6 +154,38 @@ class Context(SemgapPipe):
         self.cue_sets = dict(cue_sets)
         self.build()
 
+    def packs_read(self) -> Tuple[Tuple[str, str], ...]:
+        """What a decision read with this pipe's cues records under ``"language_packs"``:
+        ``lang.pack_identities``, with each language whose cue set is, by value, neither of its
+        registered pack's cue sets (spec or clinical) named by its cues instead
+        (``lang.cue_set_identity``: ``"sha256:<16 hex>"``, never ``"bundled"``), and a language
+        it reads that has no registered pack added the same way (``lang.identities_read_with``).
+        Worked out when the cues are set (``_rebuild``) and again when the packs change
+        (``lang.generation``); per doc it is one comparison.
+
+        RETURNS (Tuple[Tuple[str, str], ...]): (code, identity) pairs in code order.
+        """
+        at, read = self._packs_read
+        if at != generation():
+            at = generation()
+            read = identities_read_with(self.cue_sets)
+            self._packs_read = (at, read)
+        return read
+
+    def packs_reader(self) -> Callable[[], Tuple[Tuple[str, str], ...]]:
+        """``packs_read`` as a function of no arguments, for the decision to call per doc of a
+        stream: ``lang.pack_identities()`` while this pipe is switched off (``enabled``: it reads no
+        cues), else ``packs_read()``. Per doc it reads two values of the pipe's ``__dict__`` and
+        compares the generation: a semgap pipe's attributes are slow to read (``__getattr__``)."""
+        state, read = self.__dict__, self.packs_read
+
+        def packs():  # no annotation: it would be evaluated at every call of packs_reader
+            if not state.get("enabled"):
+                return pack_identities()
+            memo = state.get("_packs_read")
+            return memo[1] if memo is not None and memo[0] == generation() else read()
+        return packs
+
     @property
     def cue_info(self) -> Dict[str, dict]:
         """Profile, version and sha256 of each language's cue payload."""
@@ -184,6 +224,8 @@ class Context(SemgapPipe):
                               accent_sensitive, conjunctions, self.window, self.cache_size)
         self.clauses = self.table.clauses
         self._own = self._own_sequences()
+        at = generation()
+        self._packs_read = (at, identities_read_with(self.cue_sets))
         self.cfg.update(profile=self.profile, reach=self.reach, cue_languages=self.cue_languages)
 
     def _own_sequences(self) -> Dict[str, List[Tuple[str, ...]]]:

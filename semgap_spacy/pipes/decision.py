@@ -11,8 +11,14 @@ Before deciding it checks the run record (``core.pipeline``): a pipe the
 policy needs that did not fully read the text makes the decision escalate
 ``pipeline_incomplete``, unless ``ablation = true`` says so on purpose, and
 then every decision carries an ``ablation`` field saying what was off.
+
+Every decision names the language packs it was read with (``"language_packs"``):
+the registry's (``lang.pack_identities``), except that a language whose negation
+and hedge cues, as the pipeline's enabled ``semgap_context`` reads them, are not
+its pack's is named by those cues (``Context.packs_read``). The context pipe is
+looked up once per stream (``pipe``) or once per doc given to ``__call__``.
 """
-from typing import List, Optional, Tuple
+from typing import Callable, Iterable, Iterator, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -24,8 +30,9 @@ from ..core.decision_record import Deferred, make_record
 from ..core.run_entries import is_entry
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
 from ..core.cases import MAX_TEXT_CHARS, merge_problems, text_too_long
-from ..lang import pack_identities, recorded_packs
+from ..lang import pack_identities
 from .base import LOOK_UP, SemgapPipe, case_unread, text_length
+from .context import Context
 from .extensions import (QUANTITIES_KEY, TERMS_KEY, doc_key, doc_text, kept_entries, quantity_rows, record_run,
                          run_record, set_decision, span_values, store_decision_record, term_rows)
 
@@ -80,23 +87,57 @@ class Decision(SemgapPipe):
                         default_domain=default_domain, untied_quantities=untied_quantities)
         self.build()
 
-    def run(self, doc: Doc, default_domain=LOOK_UP) -> Doc:
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        default = packs_read = LOOK_UP
+        for doc in stream:
+            if packs_read is LOOK_UP:  # the pipeline does not change within a stream
+                default, packs_read = self.pipeline_default_domain(), self._packs_reader()
+            yield self.run(doc, default, packs_read)
+
+    def run(self, doc: Doc, default_domain=LOOK_UP, packs_read=LOOK_UP) -> Doc:
+        """Decide one doc and append this pipe's entry to the run record.
+
+        default_domain: The pipeline's default domain, or ``LOOK_UP`` to find it now.
+        packs_read: ``_packs_reader()`` of the pipeline (what names the language packs the
+            decision is read with, ``"language_packs"``), or ``LOOK_UP`` to find it now.
+        """
         # Even "disabled", a decision must exist: a pipeline without one would
         # look like a silent pass. Disabled means "no evidence is read".
         status = RAN
         try:
             self.start_run(doc, default_domain)
             self._hold_to_the_limit(doc)
+            if packs_read is LOOK_UP:
+                packs_read = self._packs_reader()
+            packs = packs_read()
             if self.enabled:
-                self.process(doc)
+                self.process(doc, packs)
             else:
                 status = DISABLED
-                self._write_disabled(doc)
+                self._write_disabled(doc, packs)
         except Exception as exc:
             status = FAILED
-            self._write_failure(doc, exc)
+            self._write_failure(doc, exc, packs_read)
         record_run(doc, self.run_entry(status))
         return doc
+
+    def _packs_reader(self) -> Callable[[], Tuple[Tuple[str, str], ...]]:
+        """What gives the language packs a decision of this pipeline is read with
+        (``"language_packs"``), a function of no arguments: with a ``semgap_context`` pipe in
+        the pipeline (``nlp.pipeline``: one left out by ``select_pipes`` or ``disable_pipe`` is not
+        run) its ``packs_reader()`` (the registry's packs, each language whose cues it reads are
+        not its pack's named by those cues; a context pipe switched off changes nothing), else
+        ``lang.pack_identities``. Done once per stream (``pipe``) or per doc given to
+        ``__call__``; calling what it gives, per doc, costs a tenth of a microsecond."""
+        nlp = self.nlp
+        components, disabled = getattr(nlp, "_components", None), getattr(nlp, "_disabled", None)
+        if type(components) is not list or not isinstance(disabled, (set, frozenset)):
+            components, disabled = nlp.pipeline, ()  # another spaCy: its public (slower) list
+        # what ``nlp.pipeline`` lists, read without building its frozen copy (7 us a call)
+        for name, proc in components:
+            if isinstance(proc, Context) and name not in disabled:
+                return proc.packs_reader()
+        return pack_identities
 
     @staticmethod
     def _hold_to_the_limit(doc: Doc) -> None:
@@ -108,10 +149,14 @@ class Decision(SemgapPipe):
             data = doc.user_data
             data[_CASE_PROBLEMS] = tuple(merge_problems(data.get(_CASE_PROBLEMS), [text_too_long(length)]))
 
-    def process(self, doc: Doc) -> Doc:
+    def process(self, doc: Doc, packs: Optional[Tuple[Tuple[str, str], ...]] = None) -> Doc:
+        """Decide the doc. packs: the language packs it is read with (``_packs_reader()()``); None:
+        worked out now, from the pipeline's context pipe."""
+        if packs is None:
+            packs = self._packs_reader()()
         check = self._check(doc)
         reasons, deferred = self.policy.draft(self.findings(doc, check.reasons))
-        return self._write(doc, reasons, check.ablation, deferred)
+        return self._write(doc, reasons, packs, check.ablation, deferred)
 
     def _check(self, doc: Doc) -> RunCheck:
         """``check_runs`` of a doc's run record. A pipeline whose pipes all read in full
@@ -132,7 +177,7 @@ class Decision(SemgapPipe):
         return check_runs(run_record(doc), ablation=self.ablation, spans_key=self.spans_key,
                           quantities_key=self.quantities_key)
 
-    def _write_disabled(self, doc: Doc) -> None:
+    def _write_disabled(self, doc: Doc, packs: Tuple[Tuple[str, str], ...]) -> None:
         check = self._check_runs(doc)
         if self.ablation:
             check.ablation["disabled"].append(self.name)
@@ -140,18 +185,22 @@ class Decision(SemgapPipe):
         else:
             reasons = [make_reason(PIPELINE_INCOMPLETE, f"{self.name} is disabled; nothing was read",
                                    pipes=[self.name], expected_order=list(contract().order))]
-        self._write(doc, reasons, check.ablation)
+        self._write(doc, reasons, packs, check.ablation)
 
-    def _write_failure(self, doc: Doc, exc: BaseException) -> None:
+    def _write_failure(self, doc: Doc, exc: BaseException, packs_read=LOOK_UP) -> None:
         reason = make_reason("component_error", f"{self.name}: {type(exc).__name__}: {exc}"[:500])
+        try:  # the packs as the pipes read them; None (written null: not known) when they cannot be told
+            packs = (self._packs_reader() if packs_read is LOOK_UP else packs_read)()
+        except Exception:
+            packs = None
         try:
             # what earlier pipes recorded may say why (a retokenized doc): it comes first
-            self._write(doc, component_error_reasons(doc.user_data.get(_COMPONENT_ERRORS)) + [reason], None)
+            self._write(doc, component_error_reasons(doc.user_data.get(_COMPONENT_ERRORS)) + [reason], packs)
         except Exception:  # even the write failed (a value no one expected): the bare decision
             set_decision(doc, {"schema": SCHEMA, "id": None, "decision": ESCALATE, "reasons": [reason],
                                "glossary_version": self.glossary.version,
                                "glossary_sha256": self.glossary.sha256, "text_sha256": None,
-                               "language_packs": recorded_packs()})
+                               "language_packs": None if packs is None else dict(packs)})
 
     def set_glossary(self, glossary) -> None:
         # checked before it is taken: a glossary that lacks the default domain leaves the pipe as it was
@@ -193,14 +242,16 @@ class Decision(SemgapPipe):
             coverage=coverage.get("findings") if coverage else None, pipeline_problems=pipeline_problems)
 
     # -- output ----------------------------------------------------------------
-    def _write(self, doc: Doc, reasons: List[dict], ablation: Optional[dict] = None,
-               deferred: Optional[Deferred] = None) -> Doc:
+    def _write(self, doc: Doc, reasons: List[dict], packs: Optional[Tuple[Tuple[str, str], ...]],
+               ablation: Optional[dict] = None, deferred: Optional[Deferred] = None) -> Doc:
         """Keep the decision's record on the doc. Besides the reasons it says what the coverage
         step ran with (whether it ran, and which name sources could explain a word: ``ner`` and
         ``titlecase`` widen what may proceed), what set or widened the reading (a default
-        domain, an ablation) and the language packs the pipes read (``lang.pack_identities``:
-        every pack registered now, each ``"bundled"`` or its files' hash; computed once per
-        set of packs, not per doc)."""
+        domain, an ablation) and the language packs the pipes read (``packs``, from
+        ``_packs_reader``: every pack registered now, each ``"bundled"`` or its files' hash, and a
+        language whose cues the context pipe reads are not its pack's named by those cues,
+        ``lang.cue_set_identity``; worked out once per set of packs and cues, not per doc; None:
+        not known, written null)."""
         user_data = doc.user_data
         domain = user_data.get(_DOMAIN)
         coverage = user_data.get(_COVERAGE)
@@ -209,7 +260,7 @@ class Decision(SemgapPipe):
             self.glossary.version_of(domain if isinstance(domain, str) else None), self.glossary.sha256,
             user_data.get(_TEXT_SHA256) or text_sha256(doc_text(doc)),
             tuple(coverage.get("name_sources") or []) if coverage else None,
-            user_data.get(_DEFAULT_DOMAIN), ablation, self._widened, pack_identities()))
+            user_data.get(_DEFAULT_DOMAIN), ablation, self._widened, packs))
         return doc
 
 

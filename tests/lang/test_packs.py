@@ -1,16 +1,22 @@
 """Language packs: every pack answers every field, bad packs fail at load with a
 clear message, and a fifth language is one new folder, no code change."""
+import dataclasses
 import json
+import shutil
+from importlib.resources import files
 
 import pytest
 import spacy
 import srsly
+from spacy.util import registry
 
 from semgap_spacy import assess, build_pipeline
+from semgap_spacy.api import case_doc
 from semgap_spacy.core.clauses import clause_rule
-from semgap_spacy.lang import (BUNDLED, LanguagePack, LanguagePackError, generation, get_pack, languages, load_pack,
-                               never_neutral_words, pack_digest, pack_identities, packs, register_pack, union,
-                               unregister_pack)
+from semgap_spacy.lang import (BUNDLED, LanguagePack, LanguagePackError, cue_set_identity, generation, get_pack,
+                               languages, load_pack, never_neutral_words, pack_digest, pack_identities, packs,
+                               register_pack, union, unregister_pack)
+from semgap_spacy.lang.cues import load_cue_sets
 
 
 @pytest.mark.parametrize("code", BUNDLED)
@@ -298,7 +304,9 @@ def test_a_bundled_pack_is_replaced_only_on_purpose(nlp, tmp_path):
     register_pack(folder, replace=True)
     try:
         assert get_pack("en").name == "Toy"
-        assert _packs_of(nlp) == {**BUNDLED_PACKS, "en": pack_digest(folder)}
+        assert _packs_of(build_pipeline()) == {**BUNDLED_PACKS, "en": pack_digest(folder)}
+        # a pipeline built before still reads the bundled English cues with the new pack: both named
+        assert _packs_of(nlp) == {**BUNDLED_PACKS, "en": cue_set_identity(pack_digest(folder), english.cues)}
     finally:
         unregister_pack("en")
     assert get_pack("en").name == english.name and _packs_of(nlp) == BUNDLED_PACKS
@@ -378,3 +386,104 @@ def test_workers_record_the_packs_they_read(nlp, tmp_path):
         assert all(d["language_packs"] == {**BUNDLED_PACKS, "xx": pack_digest(folder)} for d in decisions)
     finally:
         unregister_pack("xx")
+
+
+# -- the context pipe's cues: the pack's, or named by their own hash ---------------------------
+def _fewer_negation_cues(languages):
+    """The spec cue sets with the first English negation cue left out: fewer cues, more proceeds."""
+    sets = load_cue_sets(languages)
+    en = sets["en"]
+    first = next(i for i, r in enumerate(en.records) if r.category == "negation")
+    sets["en"] = dataclasses.replace(en, records=en.records[:first] + en.records[first + 1:])
+    return sets
+
+
+@registry.misc("test.fewer_negation_cues.v1")
+def fewer_negation_cues_v1():
+    return _fewer_negation_cues
+
+
+def _cue_packs(cues, text="clear to close"):
+    nlp = build_pipeline(config={"semgap_context": {"cues": {"@misc": cues}}})
+    return nlp, _packs_of(nlp, text)
+
+
+def test_a_cue_function_of_ones_own_is_named_by_its_cues_hash():
+    nlp, read = _cue_packs("test.fewer_negation_cues.v1")
+    en = nlp.get_pipe("semgap_context").cue_sets["en"]
+    assert en != get_pack("en").cues and en.sha256 != get_pack("en").cues.sha256
+    assert read == {**BUNDLED_PACKS, "en": cue_set_identity("bundled", en)}
+    assert read["en"].startswith("sha256:") and len(read["en"]) == len("sha256:") + 16
+    # streamed (the context pipe looked up once per stream) as in one call
+    decisions = [d._.semgap_decision for d in nlp.pipe(case_doc(nlp, {"id": i, "domain": "mortgage",
+                                                                       "text": "clear to close"})
+                                                       for i in range(3))]
+    assert all(d["language_packs"] == read for d in decisions)
+
+
+@pytest.mark.parametrize("cues", ["semgap.context_cues.v1", "semgap.context_cues.clinical.v1"])
+def test_either_profile_of_the_packs_is_the_packs_own(cues):
+    nlp, read = _cue_packs(cues)
+    assert read == BUNDLED_PACKS
+    assert nlp.get_pipe("semgap_context").packs_read() is pack_identities()
+
+
+def test_a_context_pipe_that_does_not_run_changes_nothing():
+    nlp = build_pipeline(config={"semgap_context": {"cues": {"@misc": "test.fewer_negation_cues.v1"}}})
+    with nlp.select_pipes(disable=["semgap_context"]):
+        assert _packs_of(nlp) == BUNDLED_PACKS
+    assert _packs_of(nlp)["en"].startswith("sha256:")
+    nlp.get_pipe("semgap_context").enabled = False
+    assert _packs_of(nlp) == BUNDLED_PACKS
+
+
+def _replacement_en(tmp_path):
+    """The bundled en pack with one negation cue left out of cues.json."""
+    folder = tmp_path / "en"
+    shutil.copytree(files("semgap_spacy.lang").joinpath("en"), folder,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    payload = json.loads((folder / "cues.json").read_text(encoding="utf8"))
+    records = payload["semgap_context_cues"]["cues"]
+    records.remove(next(r for r in records if r["category"] == "negation"))
+    (folder / "cues.json").write_text(json.dumps(payload, ensure_ascii=False), encoding="utf8")
+    return folder
+
+
+def test_cues_saved_from_a_replacement_pack_are_named_where_it_is_not_registered(tmp_path):
+    folder = _replacement_en(tmp_path)
+    register_pack(folder, replace=True)
+    try:
+        saved_with = _packs_of(build_pipeline())
+        assert saved_with == {**BUNDLED_PACKS, "en": pack_digest(folder)}  # the pack's own cues: its identity
+        build_pipeline().to_disk(tmp_path / "p")
+        replaced = get_pack("en").cues
+    finally:
+        unregister_pack("en")
+    loaded = spacy.load(tmp_path / "p")
+    assert loaded.get_pipe("semgap_context").cue_sets["en"] == replaced != get_pack("en").cues
+    # the bundled pack is registered again, but the cues read are the saved replacement's
+    assert _packs_of(loaded) == {**BUNDLED_PACKS, "en": cue_set_identity("bundled", replaced)}
+    # registering the replacement again makes them its pack's own once more (the generation changed)
+    register_pack(folder, replace=True)
+    try:
+        assert _packs_of(loaded) == {**BUNDLED_PACKS, "en": pack_digest(folder)}
+    finally:
+        unregister_pack("en")
+    assert _packs_of(loaded)["en"] == cue_set_identity("bundled", replaced)
+
+
+@pytest.mark.parametrize("cues", ["semgap.context_cues.v1", "semgap.context_cues.clinical.v1"])
+def test_a_saved_pipeline_of_the_bundled_packs_stays_bundled(tmp_path, cues):
+    build_pipeline(config={"semgap_context": {"cues": {"@misc": cues}}}).to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert _packs_of(loaded) == BUNDLED_PACKS
+
+
+def test_a_language_read_with_no_registered_pack_gets_its_own_entry(tmp_path):
+    register_pack(_toy_pack(tmp_path / "xx"))
+    try:
+        nlp = build_pipeline()
+        toy = nlp.get_pipe("semgap_context").cue_sets["xx"]
+    finally:
+        unregister_pack("xx")
+    assert _packs_of(nlp) == {**BUNDLED_PACKS, "xx": cue_set_identity(None, toy)}
