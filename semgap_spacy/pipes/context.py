@@ -160,31 +160,20 @@ class Context(SemgapPipe):
         registered pack's cue sets (spec or clinical) named by its cues instead
         (``lang.cue_set_identity``: ``"sha256:<16 hex>"``, never ``"bundled"``), and a language
         it reads that has no registered pack added the same way (``lang.identities_read_with``).
+        While the pipe is switched off (``enabled``) it reads no cues: the registry's packs.
         Worked out when the cues are set (``_rebuild``) and again when the packs change
-        (``lang.generation``); per doc it is one comparison.
+        (``lang.generation``), not per doc.
 
         RETURNS (Tuple[Tuple[str, str], ...]): (code, identity) pairs in code order.
         """
+        if not self.enabled:
+            return pack_identities()
         at, read = self._packs_read
         if at != generation():
             at = generation()
             read = identities_read_with(self.cue_sets)
             self._packs_read = (at, read)
         return read
-
-    def packs_reader(self) -> Callable[[], Tuple[Tuple[str, str], ...]]:
-        """``packs_read`` as a function of no arguments, for the decision to call per doc of a
-        stream: ``lang.pack_identities()`` while this pipe is switched off (``enabled``: it reads no
-        cues), else ``packs_read()``. Per doc it reads two values of the pipe's ``__dict__`` and
-        compares the generation: a semgap pipe's attributes are slow to read (``__getattr__``)."""
-        state, read = self.__dict__, self.packs_read
-
-        def packs():  # no annotation: it would be evaluated at every call of packs_reader
-            if not state.get("enabled"):
-                return pack_identities()
-            memo = state.get("_packs_read")
-            return memo[1] if memo is not None and memo[0] == generation() else read()
-        return packs
 
     @property
     def cue_info(self) -> Dict[str, dict]:

@@ -123,20 +123,13 @@ class Decision(SemgapPipe):
 
     def _packs_reader(self) -> Callable[[], Tuple[Tuple[str, str], ...]]:
         """What gives the language packs a decision of this pipeline is read with
-        (``"language_packs"``), a function of no arguments: with a ``semgap_context`` pipe in
-        the pipeline (``nlp.pipeline``: one left out by ``select_pipes`` or ``disable_pipe`` is not
-        run) its ``packs_reader()`` (the registry's packs, each language whose cues it reads are
-        not its pack's named by those cues; a context pipe switched off changes nothing), else
-        ``lang.pack_identities``. Done once per stream (``pipe``) or per doc given to
-        ``__call__``; calling what it gives, per doc, costs a tenth of a microsecond."""
-        nlp = self.nlp
-        components, disabled = getattr(nlp, "_components", None), getattr(nlp, "_disabled", None)
-        if type(components) is not list or not isinstance(disabled, (set, frozenset)):
-            components, disabled = nlp.pipeline, ()  # another spaCy: its public (slower) list
-        # what ``nlp.pipeline`` lists, read without building its frozen copy (7 us a call)
-        for name, proc in components:
-            if isinstance(proc, Context) and name not in disabled:
-                return proc.packs_reader()
+        (``"language_packs"``), a function of no arguments: the ``packs_read`` of the pipeline's
+        ``semgap_context`` when it runs one (``nlp.pipeline``: one left out by ``select_pipes`` or
+        ``disable_pipe`` is not run), else ``lang.pack_identities``. Looked up once per stream
+        (``pipe``) or per doc given to ``__call__``."""
+        for _, proc in self.nlp.pipeline:
+            if isinstance(proc, Context):
+                return proc.packs_read
         return pack_identities
 
     @staticmethod
