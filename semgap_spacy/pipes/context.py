@@ -161,7 +161,7 @@ class Context(SemgapPipe):
         (``lang.cue_set_identity``: ``"sha256:<16 hex>"``, never ``"bundled"``), and a language
         it reads that has no registered pack added the same way (``lang.identities_read_with``).
         While the pipe is switched off (``enabled``) it reads no cues: the registry's packs.
-        Worked out when the cues are set (``_rebuild``) and again when the packs change
+        Worked out once the cues are set (``_rebuild``) and again when the packs change
         (``lang.generation``), not per doc.
 
         RETURNS (Tuple[Tuple[str, str], ...]): (code, identity) pairs in code order.
@@ -213,8 +213,7 @@ class Context(SemgapPipe):
                               accent_sensitive, conjunctions, self.window, self.cache_size)
         self.clauses = self.table.clauses
         self._own = self._own_sequences()
-        at = generation()
-        self._packs_read = (at, identities_read_with(self.cue_sets))
+        self._packs_read = (None, ())  # worked out at the first decision that asks (``packs_read``)
         self.cfg.update(profile=self.profile, reach=self.reach, cue_languages=self.cue_languages)
 
     def _own_sequences(self) -> Dict[str, List[Tuple[str, ...]]]:
