@@ -272,13 +272,6 @@ _SUBJECT_RULES = frozenset({NEUTRAL, NAME, DOMAIN_PHRASE})
 _AT_START = (0,)
 
 
-def _between(word: str) -> bool:
-    """Whether a token may stand between a clearance and the words beside it as no word does: a
-    mark inside a sentence (":", "-", "("), not a comma (after one a new predicate may begin:
-    "Akte abschlussbereit, wird heute gesendet") nor its end."""
-    return not any(ch.isalnum() for ch in word) and word != "," and not ends_statement(word)
-
-
 #: One text's words as the per-word table reads them: each token's rule by its word alone
 #: (a new list the caller may complete), and for each kind a set of keys that holds every
 #: key of the text of that kind: the table's own sets, or, for a text read inside a memory
@@ -1894,8 +1887,10 @@ def _alone_in_statement(words: Callable[[int], str], n: int, a: Tuple[int, int])
 
 
 def _between(word: str) -> bool:
-    """Whether a token may stand between a condition and its term: a mark that ends no
-    statement, or a run of spaces ("Lufttüchtig, nach Check", "Nach Check: lufttüchtig")."""
+    """Whether a token may stand between a condition and its term, or between a clearance and
+    the words that put its state still to come: a mark that ends no statement, a comma among
+    them, or a run of spaces ("Lufttüchtig, nach Check", "Nach Check: lufttüchtig", "Akte
+    abschlussbereit, wird bestätigt")."""
     return not word.strip() or (not any(ch.isalnum() for ch in word) and not ends_statement(word))
 
 

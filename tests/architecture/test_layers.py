@@ -85,3 +85,26 @@ def test_only_the_extension_room_touches_underscore_storage(path):
     found = [m.group(0) for m in re.finditer(r"\"\._\.\"|'\._\.'|_match_label_id_map|\.phrase_matcher\b|"
                                              r"Underscore\b", text)]
     assert not found, f"{path.name} uses spaCy internals: {sorted(set(found))}"
+
+
+def _defined_twice(body, where=""):
+    seen, twice = set(), []
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            decorated = {getattr(d, "attr", None) for d in node.decorator_list}
+            # a property's setter and ``typing.overload`` stubs repeat the name on purpose
+            if node.name in seen and not decorated & {"setter", "deleter"} and "overload" not in {
+                    getattr(d, "id", None) for d in node.decorator_list}:
+                twice.append(f"{where}{node.name} (line {node.lineno})")
+            seen.add(node.name)
+            if isinstance(node, ast.ClassDef):
+                twice += _defined_twice(node.body, f"{node.name}.")
+    return twice
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_a_module_defines_each_name_once(path):
+    # a second ``def`` of a name silently replaces the first for every caller, the first's
+    # callers included: one rule's meaning would change with no error
+    twice = _defined_twice(ast.parse(path.read_text(encoding="utf8")).body)
+    assert not twice, f"{path.name} defines again: {', '.join(twice)}"
