@@ -39,6 +39,7 @@ from ..core.cases import MAX_TEXT_CHARS, UNREAD_CODES, check_case, merge_problem
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..core.run_entries import config_text
 from ..glossary.models import GlossarySet, glossary_from_json, load_glossaries
+from ..lang import generation
 from ..util import caches
 
 #: ``start_run``'s default: look the pipeline's default domain up now (one call),
@@ -221,8 +222,19 @@ class SemgapPipe(Pipe):
         state["_deriving"] = True
         try:
             self._rebuild()
+            #: the set of language packs (``lang.generation``) what the pipe derives was read from
+            self._packs_at = generation()
         finally:
             state["_deriving"] = False
+
+    def follow_packs(self) -> None:
+        """Build again when the language packs changed since the pipe was built (``register_pack``,
+        ``unregister_pack``): every decision records the packs registered now (``"language_packs"``),
+        so the words a pipe read from the packs (stop words, clause breaks, list conjunctions,
+        speakers) must be theirs. Once per change of the packs, not per doc; a build that fails is
+        tried again at the next doc, each failing doc escalating on it."""
+        if self._packs_at != generation():
+            self._derive()
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Refuse to change a switch of a built component (a key of ``cfg`` other than ``enabled``).
@@ -313,6 +325,7 @@ class SemgapPipe(Pipe):
             status = SKIPPED
         else:
             try:
+                self.follow_packs()
                 doc = self.process(doc)
                 status = RAN
             except Exception as exc:  # fail closed: the decision escalates on it

@@ -125,7 +125,6 @@ class Context(SemgapPipe):
         self.hedges = hedges
         self.questions = questions
         self.cache_size = cache_size
-        self._packs = [get_pack(lang) for lang in self.languages]
         self.cue_sets = (cues or context_cues_v1())(self.languages)
         super().__init__(nlp, name, enabled=enabled)
         self.cfg.update(window=window, targets=targets, spans_key=spans_key, cues_key=cues_key,
@@ -206,7 +205,7 @@ class Context(SemgapPipe):
         if not hasattr(self, "cue_sets"):
             return
         accent_sensitive, conjunctions = [], []
-        for pack in self._packs:
+        for pack in (get_pack(lang) for lang in self.languages):
             accent_sensitive.extend(pack.accent_sensitive)
             conjunctions.extend(pack.list_conjunctions)
         self.table = CueTable(self.cue_sets, lambda text: [t.text for t in self.nlp.make_doc(text)],

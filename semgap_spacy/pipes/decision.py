@@ -111,6 +111,7 @@ class Decision(SemgapPipe):
                 packs_read = self._packs_reader()
             packs = packs_read()
             if self.enabled:
+                self.follow_packs()
                 self.process(doc, packs)
             else:
                 status = DISABLED

@@ -487,3 +487,85 @@ def test_a_language_read_with_no_registered_pack_gets_its_own_entry(tmp_path):
     finally:
         unregister_pack("xx")
     assert _packs_of(nlp) == {**BUNDLED_PACKS, "xx": cue_set_identity(None, toy)}
+
+
+# -- a pipeline built before the packs changed reads what its decisions record -------------------
+def _codes(nlp, text, domain="mortgage"):
+    decision = assess(nlp, text, domain=domain)._.semgap_decision
+    return decision["decision"], [r["code"] for r in decision["reasons"]]
+
+
+def test_a_pipeline_built_before_a_new_language_reads_narrowed_until_it_is_gone(tmp_path):
+    nlp = build_pipeline()
+    assert _codes(nlp, "clear to close") == ("proceed", ["clearance"])
+    register_pack(_toy_pack(tmp_path / "xx"))
+    try:
+        # its decisions would name "xx" among the packs read, but its cues were never read
+        decision = assess(nlp, "clear to close", domain="mortgage")._.semgap_decision
+        assert decision["decision"] == "escalate" and "xx" in decision["language_packs"]
+        incomplete = next(r for r in decision["reasons"] if r["code"] == "pipeline_incomplete")
+        assert 'semgap_context ran with cue_languages = "some"' in incomplete["message"]
+        assert _codes(build_pipeline(), "clear to close") == ("proceed", ["clearance"])  # built with it: a full read
+    finally:
+        unregister_pack("xx")
+    assert _codes(nlp, "clear to close") == ("proceed", ["clearance"])
+
+
+def _en_with(tmp_path, **changes):
+    """The bundled en pack with some of pack.yaml's lists changed."""
+    folder = tmp_path / "en"
+    shutil.copytree(files("semgap_spacy.lang").joinpath("en"), folder,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    pack = srsly.read_yaml(folder / "pack.yaml")
+    pack.update(changes)
+    srsly.write_yaml(folder / "pack.yaml", pack)
+    return folder
+
+
+@pytest.mark.parametrize("text", ["not zut clear to close", "No title defect, lien, or clear to close",
+                                  "no lien, title defect, or judgment"])
+def test_a_pipeline_built_before_a_pack_is_replaced_reads_the_replacements_words(tmp_path, text):
+    # a clause break more, and no list made with "or": the decisions of a pipeline built before
+    # are those of one built after, as its "language_packs" (the replacement's hash) says
+    english = get_pack("en")
+    folder = _en_with(tmp_path, clause_break_words=english.clause_break_words + ["zut"],
+                      list_conjunctions=[w for w in english.list_conjunctions if w not in ("or", "and")])
+    before = build_pipeline()
+    bundled = _codes(before, text)
+    register_pack(folder, replace=True)
+    try:
+        after = build_pipeline()
+        assert _codes(before, text) == _codes(after, text) != bundled
+        assert _packs_of(before)["en"] == pack_digest(folder)
+    finally:
+        unregister_pack("en")
+    assert _codes(before, text) == bundled
+
+
+def test_the_pipes_build_again_once_per_change_of_the_packs(tmp_path):
+    nlp = build_pipeline()
+    context = nlp.get_pipe("semgap_context")
+    table = context.table
+    assess(nlp, "clear to close", domain="mortgage")
+    assert context.table is table  # no change, no build
+    register_pack(_toy_pack(tmp_path / "xx"))
+    try:
+        assess(nlp, "clear to close", domain="mortgage")
+        rebuilt = context.table
+        assert rebuilt is not table
+        assess(nlp, "clear to close", domain="mortgage")
+        assert context.table is rebuilt  # once per change, not per doc
+    finally:
+        unregister_pack("xx")
+
+
+def test_a_pack_gone_since_the_pipeline_was_built_escalates_naming_it(tmp_path):
+    register_pack(_toy_pack(tmp_path / "xx"))
+    try:
+        nlp = build_pipeline()
+    finally:
+        unregister_pack("xx")
+    decision = assess(nlp, "clear to close", domain="mortgage")._.semgap_decision
+    assert decision["decision"] == "escalate"
+    error = next(r for r in decision["reasons"] if r["code"] == "component_error")
+    assert "semgap_context" in error["message"] and "no language pack for 'xx'" in error["message"]
