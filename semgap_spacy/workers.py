@@ -31,7 +31,7 @@ from collections import deque
 from contextlib import ExitStack, contextmanager
 from itertools import chain
 from multiprocessing.connection import wait
-from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc

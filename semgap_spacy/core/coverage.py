@@ -63,7 +63,7 @@ from ..util.textnorm import exact, fold
 from .clauses import clause_rule
 from .identifiers import CONFLICTING_IDENTIFIERS, identifier_conflicts
 from .hearsay import HEARSAY, LABEL_MARKS, OPEN_BRACKETS, SIGNATURE_MARKS, SpeakerWords, closes_label, hearsay_spans
-from .partial import CONNECTORS as PART_CONNECTORS, PARTIAL_COUNT, partial_counts
+from .partial import CONNECTORS as PART_CONNECTORS, PARTIAL_COUNT
 from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
                         previous_word, statement_of, tag_questions, word_order_questions)
 from .reasons import make_reason

@@ -22,7 +22,7 @@ apart, no clause break between) are paired from the frame-part matches.
 Matches go to ``doc.spans["semgap_terms"]``; ``doc.ents`` is written only on
 request and never overwrites an existing entity.
 """
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from spacy.attrs import NORM
 from spacy.language import Language
