@@ -34,6 +34,8 @@ class Requirement(NamedTuple):
     signature: str
     #: (switch, value) pairs the config must hold for the pipe to count as a full read
     full_read: Tuple[Tuple[str, object], ...]
+    #: (switch, text) pairs: what another value of the switch can mean, said in the message
+    why: Tuple[Tuple[str, str], ...] = ()
 
 
 class Contract(NamedTuple):
@@ -50,7 +52,8 @@ class Contract(NamedTuple):
 
 def contract_from_dict(data: dict) -> Contract:
     """A contract from its JSON form (``data/pipeline.json``)."""
-    required = tuple(Requirement(r["factory"], r["signature"], tuple((r.get("full_read") or {}).items()))
+    required = tuple(Requirement(r["factory"], r["signature"], tuple((r.get("full_read") or {}).items()),
+                                 tuple((r.get("why") or {}).items()))
                      for r in data["required"])
     return Contract(required, data["decision"])
 
@@ -103,12 +106,12 @@ class RunCheck(NamedTuple):
     ablation: Optional[dict]
 
 
-def _setting(switch: str, value: Any, full: Any) -> str:
+def _setting(switch: str, value: Any, full: Any, why: Optional[str] = None) -> str:
     """A switch that reads less than in full, as a message says it: "negation off", or
-    "min_length = 3 (a full read needs 5)"."""
+    "min_length = 3 (a full read needs 5)", with what the value can mean when the contract says."""
     if full is True and not value:
         return f"{switch} off"
-    return f"{switch} = {json.dumps(value)} (a full read needs {json.dumps(full)})"
+    return f"{switch} = {json.dumps(value)} (a full read needs {json.dumps(full)}{': ' + why if why else ''})"
 
 
 #: the switches that name a span group of cues or unexplained words (``semgap_context`` writes its
@@ -163,7 +166,8 @@ def check_runs(record, *, ablation: bool = False, spans_key: Optional[str] = Non
                 switches = [k for k, v in req.full_read if k != "enabled" and config.get(k) != v]
                 if switches:
                     off[name] = switches
-                    settings[name] = [_setting(k, config.get(k), v) for k, v in req.full_read if k in switches]
+                    settings[name] = [_setting(k, config.get(k), v, dict(req.why).get(k))
+                                      for k, v in req.full_read if k in switches]
                 if any(config.get(k, v) != v for k, v in keys):
                     elsewhere.append(name)
                 elif any(config.get(k) in read_groups for k in _WRITES):

@@ -505,6 +505,8 @@ def test_a_pipeline_built_before_a_new_language_reads_narrowed_until_it_is_gone(
         assert decision["decision"] == "escalate" and "xx" in decision["language_packs"]
         incomplete = next(r for r in decision["reasons"] if r["code"] == "pipeline_incomplete")
         assert 'semgap_context ran with cue_languages = "some"' in incomplete["message"]
+        assert "one registered after the pipeline was built is read once the pipeline is built again" in (
+            incomplete["message"])
         assert _codes(build_pipeline(), "clear to close") == ("proceed", ["clearance"])  # built with it: a full read
     finally:
         unregister_pack("xx")
