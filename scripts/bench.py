@@ -410,6 +410,17 @@ def _workers_of(leg: str) -> int:
     return int(leg.rsplit("_", 1)[1])
 
 
+def per_case_and_start_up(wall: float, short: float, n: int, n_short: int
+                          ) -> Tuple[Optional[float], Optional[float]]:
+    """Seconds a case of a run of ``n`` cases taking ``wall`` seconds, against one of ``n_short``
+    taking ``short`` (the extra time over the extra cases), and the wall time no case accounts
+    for: start-up and the end of the run. (None, None) when the longer run was not slower."""
+    if wall <= short:
+        return None, None
+    per_case = (wall - short) / (n - n_short)
+    return per_case, short - n_short * per_case
+
+
 def split_ceiling(base: dict, leg: dict, workers: int) -> Optional[float]:
     """The wall speed-up ``leg`` would show over ``base`` (one worker) had its ``workers``
     split the base's deciding time (wall less start-up) exactly, after its own start-up:
@@ -464,13 +475,12 @@ def bench_workers(args, cases: List[dict]) -> dict:
               "legs": {}}
     for name in legs:
         wall, short = best[name, "big"], best[name, "small"]
-        per_case = (wall - short) / (len(big) - len(small)) if wall > short else None
+        per_case, start_up = per_case_and_start_up(wall, short, len(big), len(small))
         result["legs"][name] = {"wall_s": round(wall, 2), "small_run_wall_s": round(short, 2),
                                 "cases_per_s": _rate(len(big), wall),
                                 "marginal_cases_per_s": (_rate(len(big) - len(small), wall - short)
                                                          if wall > short else None),
-                                # the wall time no case accounts for: start-up and the end of the run
-                                "start_up_s": round(short - len(small) * per_case, 2) if per_case else None,
+                                "start_up_s": round(start_up, 2) if per_case else None,
                                 "cpu_s": round(cpu[name, "big"], 2), "small_run_cpu_s": round(cpu[name, "small"], 2)}
     one = result["legs"]["workers_1"]
     for name in legs:

@@ -437,11 +437,21 @@ def test_a_context_pipe_that_does_not_run_changes_nothing():
     assert _packs_of(nlp) == BUNDLED_PACKS
 
 
-def _replacement_en(tmp_path):
-    """The bundled en pack with one negation cue left out of cues.json."""
+def _en_with(tmp_path, **changes):
+    """A copy of the bundled en pack, with some of pack.yaml's fields changed."""
     folder = tmp_path / "en"
     shutil.copytree(files("semgap_spacy.lang").joinpath("en"), folder,
                     ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    if changes:
+        pack = srsly.read_yaml(folder / "pack.yaml")
+        pack.update(changes)
+        srsly.write_yaml(folder / "pack.yaml", pack)
+    return folder
+
+
+def _replacement_en(tmp_path):
+    """The bundled en pack with one negation cue left out of cues.json."""
+    folder = _en_with(tmp_path)
     payload = json.loads((folder / "cues.json").read_text(encoding="utf8"))
     records = payload["semgap_context_cues"]["cues"]
     records.remove(next(r for r in records if r["category"] == "negation"))
@@ -511,17 +521,6 @@ def test_a_pipeline_built_before_a_new_language_reads_narrowed_until_it_is_gone(
     finally:
         unregister_pack("xx")
     assert _codes(nlp, "clear to close") == ("proceed", ["clearance"])
-
-
-def _en_with(tmp_path, **changes):
-    """The bundled en pack with some of pack.yaml's lists changed."""
-    folder = tmp_path / "en"
-    shutil.copytree(files("semgap_spacy.lang").joinpath("en"), folder,
-                    ignore=shutil.ignore_patterns("__pycache__", "*.py"))
-    pack = srsly.read_yaml(folder / "pack.yaml")
-    pack.update(changes)
-    srsly.write_yaml(folder / "pack.yaml", pack)
-    return folder
 
 
 @pytest.mark.parametrize("text", ["not zut clear to close", "No title defect, lien, or clear to close",
