@@ -11,6 +11,7 @@ import json
 import math
 import re
 import unicodedata
+import weakref
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -547,9 +548,8 @@ class GlossarySet:
             raise GlossaryError("\n".join(
                 f"{where.get(dom, dom)}: {msg}"
                 for dom, tid, msg in problems))
-        canonical = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"),
-                               ensure_ascii=False)
-        self.sha256 = hashlib.sha256(canonical.encode("utf8")).hexdigest()
+        self.sha256 = _sha256_of(self.to_dict())
+        _BY_SHA256[self.sha256] = self
         versions = sorted({d.version for d in self.domains.values()})
         self.version = versions[0] if len(versions) == 1 else "+".join(versions)
 
@@ -612,6 +612,16 @@ class GlossarySet:
         return cls.from_paths(files)
 
 
+def _sha256_of(data: dict) -> str:
+    """The hash a glossary set is known by: of its ``to_dict`` as canonical JSON."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf8")).hexdigest()
+
+
+#: every glossary set alive in the process, by its sha256 (``glossary_from_json``)
+_BY_SHA256: "weakref.WeakValueDictionary[str, GlossarySet]" = weakref.WeakValueDictionary()
+
+
 def _validate(payload, source: str) -> DomainGlossary:
     if not isinstance(payload, dict):
         raise GlossaryError(f"{source}: a glossary must be a mapping, not {type(payload).__name__}")
@@ -664,7 +674,9 @@ _FROM_JSON_KEPT = 4
 
 def glossary_from_json(text: str, source: str = "<json>") -> GlossarySet:
     """The glossary set of a ``GlossarySet.to_dict`` JSON text, read and validated once per
-    process for the same text: every component of a saved pipeline carries the same one.
+    process for the same text: every component of a saved pipeline carries the same one. A text
+    with the content of a set alive in the process (the same sha256) is that set, not validated
+    again: what it holds was validated when the set was made.
 
     text (str): The JSON text. source (str): Named in errors.
     RETURNS (GlossarySet): The set (shared by the callers that give the same text).
@@ -672,7 +684,12 @@ def glossary_from_json(text: str, source: str = "<json>") -> GlossarySet:
     """
     glossary = _FROM_JSON.get(text)
     if glossary is None:
-        glossary = GlossarySet.from_dict(srsly.json_loads(text), source=source)
+        data = srsly.json_loads(text)
+        # the same content as a set already validated in this process (a pipeline saved with the
+        # bundled glossaries, loaded by ``spacy.load``, which made its components from them): that set
+        glossary = _BY_SHA256.get(_sha256_of(data)) if isinstance(data, dict) else None
+        if glossary is None:
+            glossary = GlossarySet.from_dict(data, source=source)
         if len(_FROM_JSON) >= _FROM_JSON_KEPT:
             del _FROM_JSON[next(iter(_FROM_JSON))]
         _FROM_JSON[text] = glossary

@@ -133,9 +133,9 @@ def deferred_builds() -> Iterator[None]:
     waits. On leaving, each of them builds once, from the glossary it was given by
     then (``from_disk``, ``set_glossary``), else the bundled one.
 
-    A pipeline loaded from disk would otherwise build every component twice: from
-    the bundled glossaries when it is made, then from its own when ``from_disk``
-    sets it. Leaving the block builds them all, so no component can see a
+    A pipeline loaded from disk with a glossary of its own would otherwise build
+    every component twice: from the bundled glossaries when it is made, then from
+    its own when ``from_disk`` sets it (a saved bundled glossary is not taken again). Leaving the block builds them all, so no component can see a
     document unbuilt. On an exception nothing is built: the components stop
     waiting, and one that is kept builds when its glossary is next set (until
     then it has none, and fails on every document rather than reading it).
@@ -453,8 +453,13 @@ class SemgapPipe(Pipe):
             self.set_glossary(glossary_from_arg(glossary))
 
     def set_glossary(self, glossary: GlossarySet) -> None:
+        self._check_glossary(glossary)
         self.glossary = glossary
         self.build()
+
+    def _check_glossary(self, glossary: GlossarySet) -> None:
+        """Refuse a glossary this component cannot be built from, before it is taken (the
+        component is then left as it was). RAISES (ValueError): Saying why."""
 
     def _rebuild(self) -> None:
         """Recompute whatever the component derives from its glossary."""
@@ -467,12 +472,31 @@ class SemgapPipe(Pipe):
         }
 
     def _load(self, data: dict) -> None:
-        """Take what was saved. ``data["glossary"]`` is the glossary's JSON text, read through
-        ``glossary_from_json`` so the components of one pipeline validate it once."""
+        """Take what was saved, and build once if it differs from what the component was built from.
+
+        ``spacy.load`` makes each component (which builds it from the bundled glossary) before
+        ``from_disk`` gives it the saved one; a saved pipeline of the bundled glossary would
+        otherwise be built twice (``load_pipeline`` builds every pipeline once, whatever it holds).
+        """
+        if self._take(data):
+            self.build()
+
+    def _take(self, data: dict) -> bool:
+        """Take what was saved without building; whether anything differs from what the component
+        holds. Everything is read and checked before anything is taken, so a load that fails leaves
+        the component as it was. ``data["glossary"]`` is the glossary's JSON text, read through
+        ``glossary_from_json`` so the components of one pipeline validate it once; the same glossary
+        (its sha256, over all it holds) is not taken again."""
         # cfg.json is written for readers only: the pipeline's config builds the
         # component, so a switch overridden at load time must win over the file.
-        if "glossary" in data:
-            self.set_glossary(glossary_from_json(data["glossary"], source=f"{self.name}/glossary"))
+        if "glossary" not in data:
+            return False
+        glossary = glossary_from_json(data["glossary"], source=f"{self.name}/glossary")
+        if self.glossary is not None and glossary.sha256 == self.glossary.sha256:
+            return False
+        self._check_glossary(glossary)
+        self.glossary = glossary
+        return True
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         return srsly.msgpack_dumps({k: fn() for k, fn in self._serializers().items() if k not in exclude})

@@ -238,10 +238,13 @@ class Context(SemgapPipe):
         out["cue_info"] = lambda: json.dumps(self.cue_info)
         return out
 
-    def _load(self, data: dict) -> None:
-        super()._load({k: v for k, v in data.items() if k != "cue_info"})
-        if "cues" in data:
-            self.set_cue_sets(cue_sets_from_arg(data["cues"], self.languages))
+    def _take(self, data: dict) -> bool:
+        cue_sets = cue_sets_from_arg(data["cues"], self.languages) if "cues" in data else self.cue_sets
+        changed = super()._take({k: v for k, v in data.items() if k != "cue_info"})
+        if cue_sets != self.cue_sets:  # by value: the same cues are not taken again
+            self.cue_sets = dict(cue_sets)
+            changed = True
+        return changed
 
     # -- running ---------------------------------------------------------
     def target_spans(self, doc: Doc) -> Sequence[Span]:

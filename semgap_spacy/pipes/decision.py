@@ -196,17 +196,12 @@ class Decision(SemgapPipe):
                                "glossary_sha256": self.glossary.sha256, "text_sha256": None,
                                "language_packs": None if packs is None else dict(packs)})
 
-    def set_glossary(self, glossary) -> None:
-        # checked before it is taken: a glossary that lacks the default domain leaves the pipe as it was
-        self._check_default_domain(glossary)
-        super().set_glossary(glossary)
-
     def _rebuild(self) -> None:
-        self._check_default_domain(self.glossary)
+        self._check_glossary(self.glossary)
         self.policy = Policy(self.glossary, untied_quantities=self.untied_quantities)
         self._clean_entries = None
 
-    def _check_default_domain(self, glossary) -> None:
+    def _check_glossary(self, glossary) -> None:
         """Refuse a ``default_domain`` the glossary does not have, when the pipe is built from it.
 
         Accepted, it would make every doc that names no domain escalate ``unknown_domain``:

@@ -158,3 +158,81 @@ def test_pipes_added_with_a_glossary_build_once_from_it(edited_dir, monkeypatch)
     nlp = add_semgap_pipes(spacy.blank("en"), glossary=edited)
     assert sorted(builds) == sorted(PIPE_NAMES)
     assert _decide(nlp)["decision"] == "proceed"
+
+
+def _count_builds(monkeypatch) -> list:
+    classes = {type(p) for _, p in build_pipeline().pipeline}
+    builds = []
+    for cls in classes:
+        def counted(self, build=cls._rebuild):
+            builds.append(self.name)
+            build(self)
+        monkeypatch.setattr(cls, "_rebuild", counted)
+    return builds
+
+
+def test_spacy_load_of_the_bundled_glossaries_builds_each_pipe_once(tmp_path, monkeypatch):
+    from semgap_spacy.glossary import models
+
+    built = build_pipeline()
+    built.to_disk(tmp_path / "p")
+    builds = _count_builds(monkeypatch)
+    bundled = load_glossaries()
+
+    def validated(*args, **kwargs):
+        raise AssertionError("the saved glossary was validated again")
+
+    monkeypatch.setattr(models.GlossarySet, "from_dict", validated)
+    monkeypatch.setattr(models, "_FROM_JSON", {})  # not found by its text: by its content
+    nlp = spacy.load(tmp_path / "p")
+    # made from the bundled glossaries; the saved one is the same content, so nothing is built again
+    assert sorted(builds) == sorted(PIPE_NAMES)
+    assert all(nlp.get_pipe(name).glossary is bundled for name in PIPE_NAMES)
+    texts = ["Clear to close issued", "Not clear to close", "Clear to close; deferred interest added"]
+    assert [_decide(nlp, t) for t in texts] == [_decide(built, t) for t in texts]
+
+
+def test_spacy_load_of_another_glossary_builds_each_pipe_again_from_it(edited_dir, tmp_path, monkeypatch):
+    build_pipeline(str(edited_dir)).to_disk(tmp_path / "p")
+    builds = _count_builds(monkeypatch)
+    nlp = spacy.load(tmp_path / "p")
+    assert sorted(builds) == sorted(PIPE_NAMES * 2)  # made from the bundled set, then from the saved one
+    assert _decide(nlp)["decision"] == "proceed"
+
+
+def test_saved_cues_are_taken_when_the_glossary_is_the_same(tmp_path, monkeypatch):
+    nlp = build_pipeline()
+    context = nlp.get_pipe("semgap_context")
+    custom = {lang: cs.to_payload() for lang, cs in context.cue_sets.items()}
+    custom["en"]["semgap_context_cues"]["cues"].append(
+        {"cue": "zorblax", "category": "negation", "direction": "forward"})
+    context.initialize(cues=custom)
+    nlp.to_disk(tmp_path / "p")
+    builds = _count_builds(monkeypatch)
+    loaded = spacy.load(tmp_path / "p")
+    assert sorted(builds) == sorted(PIPE_NAMES + ("semgap_context",))  # the context pipe again, for its cues
+    assert loaded.get_pipe("semgap_context").cue_info == context.cue_info
+    text = "zorblax clear to close"
+    assert _decide(loaded, text) == _decide(nlp, text)
+    docs = [assess(p, text, domain="mortgage") for p in (loaded, build_pipeline())]
+    assert [[s._.semgap_negated for s in doc.spans["semgap_terms"]] for doc in docs] == [[True], [False]]
+
+
+def test_a_load_that_fails_leaves_the_pipe_as_it_was(edited_dir, tmp_path):
+    # a saved glossary without the decision's default domain is refused before it is taken
+    edited = load_glossaries(edited_dir)
+    nlp = build_pipeline(str(edited_dir))
+    nlp.to_disk(tmp_path / "p")
+    decision = spacy.blank("en").add_pipe("semgap_decision", config={"default_domain": "mortgage"})
+    only_others = {k: v for k, v in edited.to_dict().items() if k != "mortgage"}
+    import srsly
+    with pytest.raises(ValueError, match="default_domain 'mortgage' is not a domain"):
+        decision.from_bytes(srsly.msgpack_dumps({"glossary": srsly.json_dumps(only_others)}))
+    assert decision.glossary.sha256 == load_glossaries().sha256
+    # cues that do not validate: neither they nor the saved (other) glossary are taken
+    bad = tmp_path / "p" / "semgap_context" / "cues.json"
+    bad.write_text(bad.read_text(encoding="utf8").replace('"lang": "en"', '"lang": "xx"', 1), encoding="utf8")
+    context = spacy.blank("en").add_pipe("semgap_context")
+    with pytest.raises(Exception, match="expected 'en'"):
+        context.from_disk(tmp_path / "p" / "semgap_context")
+    assert context.glossary.sha256 == load_glossaries().sha256
