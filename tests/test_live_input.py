@@ -328,3 +328,26 @@ def test_ctrl_c_while_the_cli_imports_spacy_ends_quietly():
     """)
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=300)
     assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]
+
+
+def test_ctrl_c_inside_a_c_extensions_import_ends_quietly_too():
+    """numpy's core (a C extension) imports ``datetime`` while it initialises; an exception raised
+    there, SystemExit included, comes out as an ImportError with a traceback. So a Ctrl-C during
+    the CLI's imports is held until they are done, then exits with 130."""
+    code = textwrap.dedent("""
+        import builtins, os, runpy, signal, sys
+        real_import = builtins.__import__
+        def importing(name, *args, **kwargs):
+            if (name == "datetime" and "numpy._core._multiarray_umath" in sys.modules
+                    and "numpy.exceptions" not in sys.modules):
+                os.kill(os.getpid(), signal.SIGINT)
+                print("interrupted", file=sys.stderr)
+            return real_import(name, *args, **kwargs)
+        builtins.__import__ = importing
+        sys.argv = ["-m", "demo"]
+        runpy.run_module("semgap_spacy", run_name="__main__", alter_sys=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=300)
+    assert done.stderr.decode().startswith("interrupted"), "numpy (2.x) no longer imports datetime from its C core"
+    assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]
+    assert done.stdout == b""  # the demo never ran

@@ -189,8 +189,10 @@ def _client(scheduler: Optional[str], n_workers: int, source: Source, start: str
     with preloading(source, start if forkserver else None, cases), dask.config.set(settings):
         if forkserver:
             ensure_running()
+        # No dashboard; the scheduler's few HTTP routes (health, metrics) listen on a free local
+        # port, where by default they take 8787 and, with a cluster already there, print a warning.
         cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
     return Client(cluster), cluster
 
 

@@ -1,9 +1,10 @@
 """What ``python -m semgap_spacy`` (and the ``semgap`` script) does before the package
 imports spaCy, which takes most of a second or two.
 
-Ctrl-C then ends the run quietly, with 130: it printed a traceback from deep
-inside spaCy's import, since the CLI's own handling (``ops.cli.main``, which
-puts Ctrl-C back to ``KeyboardInterrupt`` and catches it) did not exist yet.
+Ctrl-C then ends the run quietly, with 130, once the imports are done: it printed
+a traceback from deep inside spaCy's import, since the CLI's own handling
+(``ops.cli.main``, which puts Ctrl-C back to ``KeyboardInterrupt`` and catches
+it) did not exist yet.
 ``sys.argv[0]`` is "-m" only while Python locates the module that ``-m``
 names, so importing the package in any other way changes no signal handler;
 every module of the package run with ``-m`` puts the handler back first thing
@@ -16,10 +17,10 @@ process's rather than after them.
 import os
 import sys
 
-from .signals import exit_on_interrupt
+from .signals import hold_interrupt
 
 if sys.argv[:1] == ["-m"]:
-    exit_on_interrupt()
+    hold_interrupt()
 if sys.argv[:1] == ["-m"] or os.path.basename(sys.argv[0] if sys.argv else "") == "semgap":
     from .fork_server import early_start  # only here: a plain ``import semgap_spacy`` needs none of it
 

@@ -25,23 +25,32 @@ def handled(signums: Iterable[int], handler: Callable) -> Iterator[None]:
             signal.signal(signum, before if before is not None else signal.SIG_DFL)
 
 
-def _exit_130(signum, frame) -> None:
-    sys.exit(128 + signum)
+#: whether Ctrl-C came while ``hold_interrupt`` held it
+_held = []
 
 
-def exit_on_interrupt() -> None:
-    """Until ``restore_interrupt``, Ctrl-C exits with 130 and no traceback: set while the CLI's
-    imports run, before its own handling can catch ``KeyboardInterrupt``."""
+def _hold(signum, frame) -> None:
+    _held.append(signum)
+
+
+def hold_interrupt() -> None:
+    """Until ``restore_interrupt``, Ctrl-C is held: set while the CLI's imports run, before its
+    own handling can catch ``KeyboardInterrupt``. Held, not raised: an exception raised inside
+    an import that a C extension runs (numpy's core imports ``datetime``) comes out as an
+    ``ImportError`` with a traceback, whatever the exception was."""
     try:
-        signal.signal(signal.SIGINT, _exit_130)
+        signal.signal(signal.SIGINT, _hold)
     except ValueError:  # not the main thread
         pass
 
 
 def restore_interrupt() -> None:
-    """Ctrl-C raises ``KeyboardInterrupt`` again, if ``exit_on_interrupt`` changed it."""
+    """Ctrl-C raises ``KeyboardInterrupt`` again, if ``hold_interrupt`` changed it; one that came
+    while it was held ends the process now, with 130 and no traceback (nothing was done yet)."""
     try:
-        if signal.getsignal(signal.SIGINT) is _exit_130:
+        if signal.getsignal(signal.SIGINT) is _hold:
             signal.signal(signal.SIGINT, signal.default_int_handler)
     except ValueError:
         pass
+    if _held:
+        sys.exit(128 + _held[0])

@@ -133,6 +133,28 @@ def test_missing_input_is_one_line_and_exit_2(tmp_path, capsys):
     assert not (tmp_path / "out.jsonl").exists()
 
 
+def test_our_cluster_leaves_the_dashboard_port_to_a_cluster_already_there(tmp_path, capfd):
+    """A user's own cluster on this machine holds 8787: the run neither takes it nor warns."""
+    import socket
+
+    held = socket.socket()
+    try:
+        held.bind(("", 8787))
+        held.listen()
+    except OSError:  # someone else holds it already: as good
+        pass
+    try:
+        src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+        _input(src, repeat=1)
+        assert main(["assess", "--engine", "dask", "--workers", "1", "--cases", str(src), "--out", str(out),
+                     "--no-progress"]) == 0
+    finally:
+        held.close()
+    err = capfd.readouterr().err
+    assert "8787" not in err and "Warning" not in err, err
+    assert len(out.read_bytes().splitlines()) == len(src.read_bytes().splitlines())
+
+
 def test_blocks_are_sized_so_that_every_worker_has_several():
     size = dask_engine.auto_blocksize
     assert size(4_000_000, 2) == 4_000_000 // 16           # eight blocks per worker
