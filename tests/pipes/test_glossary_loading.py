@@ -138,29 +138,8 @@ def test_a_pipe_kept_from_a_failed_block_builds_when_its_glossary_is_set():
     assert [s.text for s in doc.spans["semgap_terms"]] == ["clear to close"]
 
 
-def test_pipes_added_with_a_glossary_build_once_from_it(edited_dir, monkeypatch):
-    import semgap_spacy.pipes.base as base
-    from semgap_spacy import add_semgap_pipes
-
-    edited = load_glossaries(edited_dir)
-    classes = {type(p) for _, p in build_pipeline().pipeline}
-
-    def bundled(*args, **kwargs):
-        raise AssertionError("the bundled glossaries were read")
-
-    monkeypatch.setattr(base, "load_glossaries", bundled)
-    builds = []
-    for cls in classes:
-        def counted(self, build=cls._rebuild):
-            builds.append(self.name)
-            build(self)
-        monkeypatch.setattr(cls, "_rebuild", counted)
-    nlp = add_semgap_pipes(spacy.blank("en"), glossary=edited)
-    assert sorted(builds) == sorted(PIPE_NAMES)
-    assert _decide(nlp)["decision"] == "proceed"
-
-
 def _count_builds(monkeypatch) -> list:
+    """The names of the pipes built from now on, one entry a build (``_rebuild``)."""
     classes = {type(p) for _, p in build_pipeline().pipeline}
     builds = []
     for cls in classes:
@@ -169,6 +148,22 @@ def _count_builds(monkeypatch) -> list:
             build(self)
         monkeypatch.setattr(cls, "_rebuild", counted)
     return builds
+
+
+def test_pipes_added_with_a_glossary_build_once_from_it(edited_dir, monkeypatch):
+    import semgap_spacy.pipes.base as base
+    from semgap_spacy import add_semgap_pipes
+
+    edited = load_glossaries(edited_dir)
+    builds = _count_builds(monkeypatch)
+
+    def bundled(*args, **kwargs):
+        raise AssertionError("the bundled glossaries were read")
+
+    monkeypatch.setattr(base, "load_glossaries", bundled)
+    nlp = add_semgap_pipes(spacy.blank("en"), glossary=edited)
+    assert sorted(builds) == sorted(PIPE_NAMES)
+    assert _decide(nlp)["decision"] == "proceed"
 
 
 def test_spacy_load_of_the_bundled_glossaries_builds_each_pipe_once(tmp_path, monkeypatch):
