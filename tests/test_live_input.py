@@ -351,3 +351,21 @@ def test_ctrl_c_inside_a_c_extensions_import_ends_quietly_too():
     assert done.stderr.decode().startswith("interrupted"), "numpy (2.x) no longer imports datetime from its C core"
     assert done.returncode == 130 and b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]
     assert done.stdout == b""  # the demo never ran
+
+
+def test_a_second_ctrl_c_while_the_first_is_held_exits_at_once():
+    """A module run with ``-m`` that never takes the held Ctrl-C back (``restore_interrupt``)
+    still stops on a second one."""
+    code = textwrap.dedent("""
+        import os, signal, sys, time
+        from semgap_spacy.util.signals import hold_interrupt
+        hold_interrupt()
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.2)
+        print("held", flush=True)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(30)
+        print("not stopped", flush=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=60)
+    assert (done.returncode, done.stdout) == (130, b"held\n"), done.stderr.decode()[-2000:]

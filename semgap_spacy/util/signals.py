@@ -30,6 +30,8 @@ _held = []
 
 
 def _hold(signum, frame) -> None:
+    if _held:  # pressed again: whoever held it is taking too long, or never takes it
+        sys.exit(128 + signum)
     _held.append(signum)
 
 
@@ -37,7 +39,7 @@ def hold_interrupt() -> None:
     """Until ``restore_interrupt``, Ctrl-C is held: set while the CLI's imports run, before its
     own handling can catch ``KeyboardInterrupt``. Held, not raised: an exception raised inside
     an import that a C extension runs (numpy's core imports ``datetime``) comes out as an
-    ``ImportError`` with a traceback, whatever the exception was."""
+    ``ImportError`` with a traceback, whatever the exception was. A second Ctrl-C exits at once."""
     try:
         signal.signal(signal.SIGINT, _hold)
     except ValueError:  # not the main thread
