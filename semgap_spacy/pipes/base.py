@@ -135,7 +135,8 @@ def deferred_builds() -> Iterator[None]:
 
     A pipeline loaded from disk with a glossary of its own would otherwise build
     every component twice: from the bundled glossaries when it is made, then from
-    its own when ``from_disk`` sets it (a saved bundled glossary is not taken again). Leaving the block builds them all, so no component can see a
+    its own when ``from_disk`` sets it (a saved bundled glossary is not taken
+    again). Leaving the block builds them all, so no component can see a
     document unbuilt. On an exception nothing is built: the components stop
     waiting, and one that is kept builds when its glossary is next set (until
     then it has none, and fails on every document rather than reading it).

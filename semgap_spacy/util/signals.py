@@ -6,7 +6,7 @@ with the handlers as they are.
 import signal
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, List
 
 
 @contextmanager
@@ -25,8 +25,8 @@ def handled(signums: Iterable[int], handler: Callable) -> Iterator[None]:
             signal.signal(signum, before if before is not None else signal.SIG_DFL)
 
 
-#: whether Ctrl-C came while ``hold_interrupt`` held it
-_held = []
+#: the signal of the Ctrl-C that came while ``hold_interrupt`` held it (none: empty)
+_held: List[int] = []
 
 
 def _hold(signum, frame) -> None:
