@@ -1,4 +1,5 @@
-"""Signal handlers set for a block and put back after it.
+"""Signal handlers set for a block and put back after it, and the Ctrl-C that
+``python -m semgap_spacy`` holds while it imports (``hold_interrupt``).
 
 Python lets only the main thread set a handler; elsewhere the block runs
 with the handlers as they are.
