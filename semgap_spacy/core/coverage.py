@@ -19,7 +19,7 @@ one recorded for the token):
 3. ``stop_word``: in spaCy's ``STOP_WORDS`` of a pack language, unless never neutral;
 4. ``domain_phrase``: a word (or an inflection of one) of a clearance or field phrase of the case's domain;
 5. ``shape``: digits, e-mail, URL (its path's words read), @mention, #tag, symbol, punctuation,
-   an initial, not a trouble symbol or a face that is not glad;
+   an initial, not a trouble symbol or a face that is not glad (``core.shapes``);
 6. ``name``: a governed known name of the domain (whole phrase, case-sensitive),
    and, only when switched on, ``ner`` entities and ``titlecase`` words;
 7. ``neutral``: the domain's governed neutral vocabulary (common + domain lists).
@@ -39,19 +39,17 @@ authority (``core.hearsay``), a part of a count (``core.partial``) and a
 time a clearance is set for (``core.time_conditions``).
 
 Nothing here reads a Doc: the component turns one into token keys and
-offsets, and the decision policy turns the findings into reasons.
+offsets, and the decision policy turns the findings into reasons
+(``core.coverage_reasons``).
 """
-import json
 import re
 import unicodedata
 from bisect import bisect_left
 from functools import lru_cache, partial
-from importlib import resources
 from typing import (Any, Callable, Dict, FrozenSet, Hashable, Iterable, Iterator, List, NamedTuple, Optional,
                     Sequence, Set, Tuple)
 
 
-from ..glossary.drafts import MEANS_TERM, SCOPES, TEACHING_CHOICES
 from ..glossary.models import GlossarySet
 from ..lang import (accented_never_neutral, break_cue_phrases, break_cue_words, cased_never_neutral, generation,
                     get_pack, neutral_after, never_neutral_words, number_word, ordinal_suffixes,
@@ -66,13 +64,13 @@ from .hearsay import HEARSAY, LABEL_MARKS, OPEN_BRACKETS, SIGNATURE_MARKS, Speak
 from .partial import CONNECTORS as PART_CONNECTORS, PARTIAL_COUNT
 from .questions import (QUESTION_WORD_ORDER, ends_statement, final_questions, next_word, opens_sentence,
                         previous_word, statement_of, tag_questions, word_order_questions)
-from .reasons import make_reason
 from .time_conditions import (TIME_CONDITION, other_days, past_states, past_times, states_to_come,
                               time_conditions)
-from .context import closes_question
 from .approximations import unread_approximations
 from .number_shapes import is_bare_clock, is_impossible_time_or_date, is_time_or_date
-from .textview import digit_spellings, read_word
+from .shapes import (EMAIL, HANDLE, URL, approximation_marks, holds_trouble_symbol, is_neutral_shape,
+                     unreadable_run)
+from .textview import digit_spellings
 
 TERM, CUE, STOP_WORD, DOMAIN_PHRASE, SHAPE, NAME, NEUTRAL = (
     "term", "cue", "stop_word", "domain_phrase", "shape", "name", "neutral")
@@ -82,10 +80,6 @@ NAME_SOURCES = ("ner", "titlecase")
 #: entity labels that the ``ner`` source takes as names (spec §4.1 rule 6)
 NER_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT"})
 _SENTENCE_END = frozenset({".", "!", "?", "…", "..."})
-_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
-_URL = re.compile(r"^(https?://|www\.)\S+$", re.IGNORECASE)
-_HANDLE = re.compile(r"^[@#]\w+([.-]\w+)*$")  # "@jen.k", "#qa-hold"
-_INITIAL = re.compile(r"^[^\W\d_]\.?$")
 
 _fold = cached(65536)(fold)
 
@@ -95,7 +89,7 @@ UNEXPLAINED_CONTENT = "unexplained_content"
 
 #: The coverage findings of one text, in text order (clauses with unexplained words, and
 #: cues that reach no term), as (rows, marks). ``rows`` are what
-#: ``doc._.semgap_coverage["findings"]`` holds (``coverage_reasons`` reads them): ``code``,
+#: ``doc._.semgap_coverage["findings"]`` holds (``core.coverage_reasons`` reads them): ``code``,
 #: ``start_char`` and ``end_char`` (the clause, or the cue), ``words`` (the unexplained
 #: words, or the cue) and ``word_spans`` ((start_char, end_char) of every unexplained token
 #: of the clause, in text order); their values are tuples, not lists, so the collector can
@@ -161,49 +155,10 @@ def dictionary_words() -> FrozenSet[str]:
     return frozenset(words)
 
 
-def is_neutral_shape(text: str) -> bool:
-    """Rule 5: a digit anywhere, an e-mail, URL, @mention or #tag, only symbols/punctuation, or an initial.
-
-    Not a number the readers cannot read as written: digits of another script than the Latin
-    ("١٢", "१२": the quantity, number and identifier readers read 0-9; full-width digits read as
-    0-9), a decimal with no digit before its mark (".48", ",5"), thousands grouped by an
-    apostrophe ("1'500"), a vulgar fraction ("9½"), or digits mixed with letters that look like
-    them ("1O", "4О", "l2", a sign or unit mark beside them aside: "4O%", "$1O0")."""
-    if not text or text.isspace():
-        return True
-    if _UNREAD_NUMBER.search(text) or _LOOK_ALIKE_DIGITS.fullmatch(_EDGE_MARKS.sub("", text)):
-        return False
-    for ch in text:
-        if ch.isdigit():
-            return ch.isascii() or unicodedata.normalize("NFKC", ch).isascii()
-    if _INITIAL.match(text) and text[0].isupper():
-        return True
-    if _HANDLE.match(text) or _EMAIL.match(text) or _URL.match(text):
-        return True
-    return all((unicodedata.category(ch)[0] in "PSZ" and not _letter_symbol(ch))
-               or unicodedata.category(ch) in ("Cf", "Mn") for ch in text)
-
-
 #: what a prefix is glued to its word with: a hyphen, a dash typed for one
 _JOINERS = frozenset({"-", "–", "‐"})
 #: the rules of a word a stop word glued before it makes another word of (``CoverageRules.unspell``)
 _PREFIXED = frozenset({TERM, DOMAIN_PHRASE, NEUTRAL})
-#: a number the quantity reader leaves unread: a decimal with no digit before its mark (".48",
-#: ",5 °C"), thousands grouped by an apostrophe ("1'500"), a vulgar fraction ("9½", "91⁄2")
-_UNREAD_NUMBER = re.compile(r"^[.,][0-9]|[0-9]['’ʼ⁄∕][0-9]|[¼½¾⅐-⅞]")
-#: the marks at either end of a token ("4O%", "$1O0", "(1O)")
-_EDGE_MARKS = re.compile(r"^[^\w]+|[^\w]+$")
-#: digits with a letter that looks like one: "1O", "4О" (Cyrillic), "l2", "I2", "1l0"; not "10l", "2o"
-_LOOK_ALIKE_DIGITS = re.compile(r"(?=.*[0-9])(?=.*[OОоlI])(?:[lI](?=[0-9OОо])|[0-9OОо]|(?<=[0-9OОо])[lI](?=[0-9OОо]))+")
-
-
-@lru_cache(maxsize=4096)
-def _letter_symbol(ch: str) -> bool:
-    """A symbol that is a letter in a frame ("Ⓝ", "⒩", "🄽", "🅽", a regional indicator): read
-    one after another they spell words ("ⓃⓄⓉ" is "NOT"), so they are no neutral symbols."""
-    return "LETTER" in unicodedata.name(ch, "")
-
-
 def _sequences(entries: Iterable[Tuple[str, ...]]) -> Dict[str, List[Tuple[str, ...]]]:
     """First token -> the entries starting with it, longest first (leftmost-longest matching)."""
     out: Dict[str, List[Tuple[str, ...]]] = {}
@@ -727,7 +682,7 @@ class CoverageRules:
             while j < n and ends[j - 1] == starts[j] and (explained[j] is SHAPE or _letter(explained[j], text,
                                                                                           starts[j], ends[j])):
                 j += 1
-            if j - i > 1 and _unreadable_run(text[starts[i]:ends[j - 1]]):
+            if j - i > 1 and unreadable_run(text[starts[i]:ends[j - 1]]):
                 # ">_>": an emoticon the tokenizer cut into punctuation; "30.02.": a day no year has
                 explained[i:j] = [None] * (j - i)
                 i = j
@@ -1766,9 +1721,9 @@ class CoverageRules:
         letters or more in it must be explained ("…/sample-mislabeled-redraw" is not), a file
         type aside. A reviewer who teaches the word as neutral ("COVID-19": "covid") explains
         the identifier too."""
-        if _EMAIL.match(text) or _HANDLE.match(text):
+        if EMAIL.match(text) or HANDLE.match(text):
             return False
-        if _URL.match(text):
+        if URL.match(text):
             path = _URL_PATH.match(text).group(1)
             return any(self._word_rule(part, rules) is None for part in _PATH_WORDS.findall(_no_numerals(path))
                        if part.lower() not in _FILE_TYPES)
@@ -1776,73 +1731,6 @@ class CoverageRules:
         return any(self._word_rule(part, rules) is None for part in _WORD_RUNS.findall(plain) if part != text) or any(
             _fold(part) in self._code_words and self._word_rule(part, rules) is None
             for part in _SHORT_RUNS.findall(plain) if part != text)
-
-
-@lru_cache(maxsize=1)
-def _trouble_data() -> Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]:
-    raw = json.loads(resources.files("semgap_spacy.data").joinpath("trouble_symbols.json").read_text("utf-8"))
-    data = raw["semgap_trouble_symbols"]
-    symbols = [entry.get("symbol") for entry in data["symbols"]]
-    glad = [entry.get("symbol") for entry in data.get("glad_faces", ())]
-    about = list(data["approximation_marks"]["marks"])
-    if not all(isinstance(s, str) and s.strip() for s in symbols + glad + about):
-        raise ValueError("trouble_symbols.json: every entry needs a symbol")
-    return frozenset(symbols), frozenset(glad), frozenset(about)
-
-
-def approximation_marks() -> FrozenSet[str]:
-    """The marks of ``data/trouble_symbols.json``'s ``approximation_marks`` ("~", "≈", "±"): with
-    no value after them in their clause, rule 5 does not explain them (``core.approximations``)."""
-    return _trouble_data()[2]
-
-
-def trouble_symbols() -> FrozenSet[str]:
-    """The symbols and emoticons of ``data/trouble_symbols.json``: they say something went
-    wrong without saying what ("😡", "🤦", "☠", ":("), so rule 5 does not explain them."""
-    return _trouble_data()[0]
-
-
-@lru_cache(maxsize=4096)
-def _doubtful_face(ch: str) -> bool:
-    """Whether an emoji is a face (its Unicode name says so; clock faces are clocks) that
-    the data does not list as glad: a face comments on the statement, and only a glad one
-    says it stands, so the melting or upside-down face, and faces Unicode adds later, are
-    read as trouble without a list that names each."""
-    point = ord(ch)
-    if not (0x2600 <= point <= 0x27BF or point >= 0x1F000):  # emoji live in these blocks
-        return False
-    name = unicodedata.name(ch, "")
-    return ("FACE" in name.split() and not name.startswith("CLOCK FACE")
-            and ch not in _trouble_data()[1])
-
-
-@lru_cache(maxsize=1)
-def _emoticons() -> Tuple[str, ...]:
-    """The trouble symbols written with more than one character (":(", ">_>")."""
-    return tuple(sorted(s for s in trouble_symbols() if len(s) > 1))
-
-
-def _trouble_run(run: str) -> bool:
-    """Whether a run of tokens with no space between them, all punctuation or symbols, holds an
-    emoticon of the trouble symbols: the tokenizer keeps a few emoticons whole (":(", "-_-") and
-    cuts the others (">_>"), so they are looked for in the run."""
-    return not any(ch.isalnum() for ch in run) and any(e in run for e in _emoticons())
-
-
-@cached(65536)
-def _unreadable_run(run: str) -> bool:
-    """Whether shape tokens glued together (``CoverageRules.unglue_shapes``) hold, read whole, what
-    rule 5 does not explain: an emoticon of the trouble symbols the tokenizer cut into punctuation
-    (">_>") or a time or day no clock or calendar has ("30.02."). It depends on the run alone,
-    which a person reads as one word, so it is kept per run as the facts of a word are."""
-    return _trouble_run(run) or is_impossible_time_or_date(run)
-
-
-def holds_trouble_symbol(text: str) -> bool:
-    """Whether a token is, or holds, a trouble symbol (``trouble_symbols``), an emoticon of
-    them ("(>_<)") or a face that is not glad (``_doubtful_face``)."""
-    symbols = trouble_symbols()
-    return text in symbols or any(ch in symbols or _doubtful_face(ch) for ch in text) or _trouble_run(text)
 
 
 def _problem_words(glossary: GlossarySet) -> FrozenSet[str]:
@@ -2170,114 +2058,3 @@ def findings(text: str, starts: Sequence[int], ends: Sequence[int], explained: S
 #: a cue match's category -> the finding when it reached no term (a question is a hedge)
 _UNATTACHED = {"negation": "unattached_negation", "hedge": "unattached_hedge", "question": "unattached_hedge"}
 
-
-_MESSAGES = {
-    "unexplained_content": "words that no rule explains: {}; a clearance vouches only for its own words",
-    "unattached_negation": "negation {} reaches no term: something is said not to be so, and nothing tells what",
-    "unattached_hedge": "hedge {} reaches no term: the text is conditional",
-    CONFLICTING_IDENTIFIERS: "{} name different things of one form: the text does not say which one it "
-                             "clears",
-    QUESTION_WORD_ORDER: "{} asks, by its word order, whether it holds: a question is no clearance",
-    HEARSAY: "{}: the text reports what a party without that authority says; a clearance comes from "
-             "the one who gives it",
-    PARTIAL_COUNT: "{} is a part of a count: the clearance, or what it rests on, may cover part of it only",
-    TIME_CONDITION: "{} ties what the text states to a time other than now: it may hold from a later time, "
-                    "be still to come or have held before",
-    # a question whose sentence holds no term
-    ("unattached_hedge", "question"): "question {} asks about no term: the text leaves something open",
-}
-
-
-def coverage_reasons(rows: Iterable[dict], text: str, domain: Optional[str] = None,
-                     term_ids: Sequence[str] = ()) -> List[dict]:
-    """The reasons of the coverage findings a component left on a doc (spec §4.1).
-
-    An ``unexplained_content`` reason also carries what a reviewer needs to
-    teach the glossary (spec §4.2): the case's ``domain``, the character
-    span of every unexplained word (``word_spans``) and the reviewer
-    ``options`` of the clause (``teaching_options``). Every option leaves
-    the case escalated: a choice writes drafts at most, and drafts decide nothing.
-
-    rows (Iterable[dict]): Findings as stored (``code``, ``start_char``, ``end_char``, ``words``,
-        ``word_spans``).
-    text (str): The doc's text, for the evidence.
-    domain (Optional[str]): The case's domain, where the reviewer's drafts would go.
-    term_ids (Sequence[str]): The domain's terms a clause may be taught to mean.
-    RETURNS (List[dict]): Reasons in the decision format; every code escalates.
-    """
-    return CoverageReasons(domain, term_ids).reasons(rows, text)
-
-
-class CoverageReasons:
-    """``coverage_reasons`` for one domain. The terms a clause may be taught to mean
-    depend on the glossary alone, so the decision makes one per domain when its
-    glossary loads; the options themselves are made anew for each doc, so no two
-    decisions share a list.
-
-    domain (Optional[str]): The case's domain, where the reviewer's drafts would go.
-    term_ids (Sequence[str]): The domain's terms a clause may be taught to mean.
-    """
-
-    __slots__ = ("domain", "term_ids")
-
-    def __init__(self, domain: Optional[str], term_ids: Sequence[str] = ()):
-        self.domain = domain
-        self.term_ids = tuple(term_ids)
-
-    def reasons(self, rows: Iterable[dict], text: str) -> List[dict]:
-        """The reasons of one doc's findings, in the order of the rows (see ``coverage_reasons``)."""
-        return self.written([(row["code"], row["start_char"], row["end_char"], row.get("words") or [],
-                              row.get("word_spans") or ()) for row in rows], text)
-
-    def written(self, findings: Iterable[tuple], text: str) -> List[dict]:
-        """``reasons`` of findings given as (code, start_char, end_char, words, word_spans) tuples,
-        as a decision record keeps them (``decision_record.freeze_findings``): the record's JSON
-        is written from them without a dict made per finding only to be read here."""
-        out = []
-        options = None
-        for code, start, end, words, spans in findings:
-            message = _MESSAGES[(code, "question") if code == "unattached_hedge" and _asks(words) else code]
-            reason = make_reason(code, message.format(", ".join(map(repr, words))),
-                                 start_char=start, end_char=end, evidence=text[start:end])
-            if code in (CONFLICTING_IDENTIFIERS, QUESTION_WORD_ORDER, HEARSAY, PARTIAL_COUNT):  # not taught away
-                reason["words"] = list(words)
-                reason["word_spans"] = [list(s) for s in spans]
-            elif code == "unexplained_content":
-                # one set per doc: its first clause takes it, a later one gets its own dicts,
-                # which share the set's lists as before
-                if options is None:
-                    clause_options = options = teaching_options(self.term_ids)
-                else:
-                    clause_options = [dict(o) for o in options]
-                reason["words"] = list(words)
-                reason["word_spans"] = [list(s) for s in spans]
-                if self.domain is not None:
-                    reason["domain"] = self.domain
-                reason["options"] = clause_options
-            out.append(reason)
-        return out
-
-
-def _asks(words: Sequence[str]) -> bool:
-    """Whether the quoted cue is a question mark, as ``semgap_context`` reads one."""
-    return bool(words) and all(closes_question(read_word(w)) for w in words)
-
-
-def teaching_options(term_ids: Sequence[str]) -> List[dict]:
-    """The reviewer options of a clause with unexplained words (spec §4.2), in the spec's order.
-
-    term_ids (Sequence[str]): The terms *means_term* may name.
-    RETURNS (List[dict]): One dict per choice: ``choice``, ``meaning``, what it
-        ``drafts`` (None for *problem*), and ``outcome`` (escalate: the case
-        stays escalated whatever the reviewer chooses); *neutral* and *name*
-        also list their ``scopes``, the domain's (the default) first.
-    """
-    out = []
-    for choice, meaning, drafts in TEACHING_CHOICES:
-        option = {"choice": choice, "meaning": meaning, "drafts": drafts, "outcome": "escalate"}
-        if choice in (NEUTRAL, NAME):
-            option["scopes"] = list(SCOPES)
-        if choice == MEANS_TERM:
-            option["term_ids"] = list(term_ids)
-        out.append(option)
-    return out

@@ -22,7 +22,7 @@ worker processes like any stored value.
 """
 from typing import Any, List, Optional, Tuple
 
-from .coverage import CoverageReasons
+from .coverage_reasons import CoverageReasons
 from .hearsay import HEARSAY
 from .identifiers import CONFLICTING_IDENTIFIERS
 from .partial import PARTIAL_COUNT
@@ -32,7 +32,7 @@ from .time_conditions import TIME_CONDITION
 
 #: the first item of every record, so nothing else stored under its key is read as one
 RECORD_TAG = "semgap/decision-record/v1"
-# The coverage codes whose reasons may be written on reading (coverage.CoverageReasons);
+# The coverage codes whose reasons may be written on reading (coverage_reasons.CoverageReasons);
 # a finding with any other code is written at once.
 _DEFERRABLE = frozenset({"unexplained_content", "unattached_negation", "unattached_hedge", CONFLICTING_IDENTIFIERS,
                          QUESTION_WORD_ORDER, HEARSAY, PARTIAL_COUNT, TIME_CONDITION})

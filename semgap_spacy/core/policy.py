@@ -16,7 +16,8 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..glossary.models import GlossarySet
 from ..lang import agreement_endings, languages
-from .coverage import CoverageReasons, stop_words
+from .coverage import stop_words
+from .coverage_reasons import CoverageReasons
 from .findings import (AMBIGUOUS, DANGLING_HEAD, DANGLING_OUTCOME, FieldMention, FieldWords, QuantityRow, TermRow,
                        bare_number_findings, contract_kinds, field_mentions, quantity_findings,
                        timestamp_findings, untied_quantity_findings)

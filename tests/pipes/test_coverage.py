@@ -8,7 +8,8 @@ from spacy import displacy
 
 from semgap_spacy import add_semgap_pipes, assess
 from semgap_spacy.api import PIPE_NAMES
-from semgap_spacy.core.coverage import _in_ascii, dictionary_words, holds_trouble_symbol, is_neutral_shape, stop_words
+from semgap_spacy.core.coverage import _in_ascii, dictionary_words, stop_words
+from semgap_spacy.core.shapes import holds_trouble_symbol, is_neutral_shape
 from semgap_spacy.glossary.models import GlossaryError, GlossarySet, load_glossaries
 from semgap_spacy.lang import never_neutral_words, union
 
