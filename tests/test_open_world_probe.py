@@ -84,7 +84,7 @@ def test_the_bundled_probe_sets_read():
                                        "unsafe_23.txt", "unsafe_24.txt", "unsafe_25.txt", "unsafe_26.txt", "unsafe_27.txt",
                                        "unsafe_28.txt", "unsafe_29.txt", "unsafe_30.txt", "unsafe_31.txt",
                                        "unsafe_32.txt", "unsafe_33.txt", "unsafe_34.txt", "unsafe_35.jsonl", "unsafe_36.txt", "unsafe_37.txt",
-                                       "unsafe_38.txt", "unsafe_39.jsonl",
+                                       "unsafe_38.txt", "unsafe_39.jsonl", "unsafe_40.txt",
                                        "harmless.txt", "harmless_2.txt", "harmless_3.txt",
                                        "harmless_4.txt", "harmless_5.txt", "harmless_6.txt", "harmless_7.txt",
                                        "harmless_8.txt", "harmless_9.txt", "harmless_10.txt", "harmless_11.txt",
@@ -95,12 +95,13 @@ def test_the_bundled_probe_sets_read():
                                        "harmless_26.txt", "harmless_27.txt", "harmless_28.txt", "harmless_29.txt",
                                        "harmless_30.txt", "harmless_31.txt", "harmless_32.txt", "harmless_33.txt",
                                        "harmless_34.txt", "harmless_35.jsonl", "harmless_36.txt",
-                                       "harmless_37.txt", "harmless_38.txt", "harmless_39.jsonl"]
+                                       "harmless_37.txt", "harmless_38.txt", "harmless_39.jsonl",
+                                       "harmless_40.txt"]
     assert [len(open_world_probe.read_cases(f)) for f in files] == [150, 120, 160, 150, 150, 150, 120, 120, 120, 150,
                                                                   150, 150, 150, 150, 150, 150, 150, 150, 150, 150,
-                                                                  150, 150, 150, 150, 160, 250, 300, 200, 220, 220, 220, 100, 160, 120, 78, 150, 118, 150, 120, 150, 120, 80,
+                                                                  150, 150, 150, 150, 160, 250, 300, 200, 220, 220, 220, 100, 160, 120, 78, 150, 118, 150, 120, 150, 150, 120, 80,
                                                                   100, 70, 80, 80, 60, 60, 60, 60, 60, 60, 60, 60, 60,
-                                                                  60, 60, 60, 60, 60, 60, 60, 60, 240, 250, 300, 200, 220, 220, 220, 100, 160, 60, 40, 60, 55, 60, 50]
+                                                                  60, 60, 60, 60, 60, 60, 60, 60, 240, 250, 300, 200, 220, 220, 220, 100, 160, 60, 40, 60, 55, 60, 50, 60]
     assert {f.name: open_world_probe.set_now(f) for f in files if f.suffix == ".txt" and open_world_probe.set_now(f)} == {
         "unsafe_33.txt": "2026-12-05T12:00:00Z", "harmless_33.txt": "2026-12-05T12:00:00Z"}
 
