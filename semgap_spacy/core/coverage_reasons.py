@@ -1,8 +1,9 @@
 """The reasons of the coverage findings (spec §4.1), and what a reviewer may teach of them (§4.2).
 
 ``core.coverage`` finds what no rule explains and writes it as rows of plain
-values; the decision turns each row into a reason of the closed code table
-here, when the decision JSON is first read (``core.decision_record``).
+values; the decision turns each row into a reason here (its code one of the
+closed table of ``core.reasons``) when the decision JSON is first read
+(``core.decision_record``), so a decision nobody reads never builds them.
 """
 from typing import Iterable, List, Optional, Sequence
 

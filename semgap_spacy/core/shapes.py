@@ -60,8 +60,12 @@ def _letter_symbol(ch: str) -> bool:
     one after another they spell words ("ⓃⓄⓉ" is "NOT"), so they are no neutral symbols."""
     return "LETTER" in unicodedata.name(ch, "")
 
+
 @lru_cache(maxsize=1)
 def _trouble_data() -> Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]:
+    """The trouble symbols, the glad faces and the approximation marks of
+    ``data/trouble_symbols.json``: governed data, read once per process, and refused whole
+    when an entry has no symbol (an empty one would match every token)."""
     raw = json.loads(resources.files("semgap_spacy.data").joinpath("trouble_symbols.json").read_text("utf-8"))
     data = raw["semgap_trouble_symbols"]
     symbols = [entry.get("symbol") for entry in data["symbols"]]
