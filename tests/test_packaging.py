@@ -26,6 +26,9 @@ def test_wheel_contains_glossaries_and_rule_data(tmp_path):
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "semgap_spacy/py.typed" in names  # type checkers read the package's hints
     assert "semgap_terms = semgap_spacy.pipes.terms:make_terms" in text
+    from semgap_spacy.pipes import doc_rows
+    if doc_rows.COMPILED:  # this machine compiles: so does the wheel's build
+        assert any(n.startswith("semgap_spacy/pipes/_doc_rows.") and n.endswith(".so") for n in names), names
 
 
 def test_a_source_tree_reads_its_own_glossaries_installed_or_not(tmp_path):

@@ -44,11 +44,10 @@ language whose cue set is, by value, neither of its registered pack's profiles,
 are set and again when the packs change (``lang.generation``), not per doc.
 """
 import json
-from operator import add, attrgetter, getitem
+from operator import attrgetter, getitem
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-from spacy.attrs import IDX, LENGTH, ORTH, SENT_START, SPACY
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -57,6 +56,7 @@ from ..lang import generation, get_pack, identities_read_with, languages as lang
 from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.textnorm import fold
 from .base import SemgapPipe, positive_int
+from .doc_rows import orths, span_bounds, spaced_rows
 from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_text, drop_span_values, has_span_values,
                          is_term_span, set_span_values, span_group, term_facts)
 
@@ -70,9 +70,6 @@ ALL, SOME = "all", "some"
 _MATCHES_KEY = doc_key("semgap_cue_matches")
 _WRITTEN = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
 _WRITTEN_SET = frozenset(_WRITTEN)
-# Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
-_ARRAY_FROM = 20
-_ROW_ATTRS = [IDX, SPACY, SENT_START, LENGTH]
 _SPELLED = attrgetter("spelled")
 
 
@@ -261,7 +258,7 @@ class Context(SemgapPipe):
         RETURNS (Doc): The same document.
         """
         table = self.table
-        keys = _orths(doc)
+        keys = orths(doc)
         if table.quiet(keys):
             return self._unmarked(doc)
         facts = table.facts_of(keys, doc.vocab.strings.__getitem__)
@@ -280,8 +277,9 @@ class Context(SemgapPipe):
             doc.user_data[_MATCHES_KEY] = None
         if not len(spans):
             return doc
-        # Each Span of a group costs a construction: read them once.
-        read = [(s.start, s.end, s.start_char, s.end_char, self._inner(s, rows.facts)) for s in spans]
+        # Each Span of a group costs a construction: read the bounds, and a Span only for a term
+        read = [(start, end, start_char, end_char, None if not span_id else self._inner(spans[k], rows.facts))
+                for k, (start, end, start_char, end_char, span_id) in enumerate(span_bounds(spans))]
         readings = table.read(rows, scan, [Target(r[0], r[1], r[4]) for r in read], negation=self.negation,
                               hedges=self.hedges, questions=self.questions, asked=asked)
         self._write(doc, rows, read, readings)
@@ -300,14 +298,11 @@ class Context(SemgapPipe):
     def _rows(self, doc: Doc, facts, spaced: bool) -> TokenRows:
         """The doc as plain rows: text, word facts, token offsets, sentence starts if known.
 
-        One array read gives every token's offset, trailing space, sentence
-        start mark and length, and the text is exactly the token texts and
+        One pass (``doc_rows.spaced_rows``) gives every token's offsets, trailing
+        space and sentence start, and the text is exactly the token texts and
         their trailing spaces.
         """
-        starts, spaces, marks, lengths = doc.to_array(_ROW_ATTRS).T.tolist()
-        ends = list(map(add, starts, lengths))
-        # a sentence start mark on a later token: a parser or sentencizer set them (``Doc.has_annotation``)
-        sentence_starts = [i for i, mark in enumerate(marks) if mark == 1 and i] if 1 in marks[1:] else None
+        starts, ends, spaces, sentence_starts = spaced_rows(doc)
         text = doc_text(doc, lambda: _joined(facts, spaces))
         return TokenRows(text, facts, starts, ends, sentence_starts, spaced)
 
@@ -363,14 +358,6 @@ class Context(SemgapPipe):
 def _joined(facts: Sequence, spaces: Sequence[int]) -> str:
     """The text of tokens: each token's text (``facts``), then its trailing space if it has one."""
     return "".join(map(getitem, map(_SPELLED, facts), spaces))
-
-
-def _orths(doc: Doc) -> List[int]:
-    """The ORTH of every token: a hash of its text alone, so a cache keyed by it stays right
-    after ``nlp.memory_zone()`` frees the string, and the string is never kept alive."""
-    if len(doc) < _ARRAY_FROM:
-        return [t.orth for t in doc]
-    return doc.to_array(ORTH).tolist()
 
 
 @Language.factory(

@@ -31,7 +31,6 @@ offsets are tuples the collector need not keep walking.
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
-from spacy.attrs import IDX, LENGTH, ORTH
 from spacy.language import Language
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, SpanGroup
@@ -49,6 +48,7 @@ from ..lang import generation, languages as languages_available, union
 from ..lang.cues import HEDGE, NEGATION, QUESTION
 from ..util.textnorm import fold
 from .base import SemgapPipe, positive_int
+from .doc_rows import keyed_rows
 from .extensions import (CUES_KEY, QUANTITIES_KEY, TERMS_KEY, UNEXPLAINED_KEY, doc_key, doc_text, span_group,
                          span_value, term_facts)
 
@@ -57,9 +57,6 @@ _SCOPED = frozenset({NEGATION, HEDGE, QUESTION})
 _CLEAR = "clear"  # a clearance term's signal
 _LABEL_IDS: Dict[str, int] = {}  # a finding's code -> its hash (``spacy.strings.get_string_id``)
 _NONE_APPLIED: FrozenSet[Tuple[int, int]] = frozenset()
-# Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
-_ARRAY_FROM = 20
-_ROW_ATTRS = [ORTH, IDX, LENGTH]
 _DOMAIN, _NOW, _CUE_MATCHES, _COVERAGE = (doc_key(name) for name in (
     "semgap_domain", "semgap_now", "semgap_cue_matches", "semgap_coverage"))
 
@@ -109,7 +106,7 @@ class Coverage(SemgapPipe):
         RETURNS (Doc): The same doc.
         """
         data = doc.user_data
-        keys, starts, ends = _rows(doc)
+        keys, starts, ends = keyed_rows(doc)
         rules, domain, text = self.rules, data.get(_DOMAIN), doc_text(doc)
         reading = rules.read(domain, keys, doc.vocab.strings.__getitem__)
         covered = _covered(doc, span_group(doc, self.spans_key), span_group(doc, self.quantities_key), starts)
@@ -178,24 +175,6 @@ class Coverage(SemgapPipe):
             sentence_starts = {s.start for s in doc.sents}
         self.rules.explain_phrases(explained, texts, domain, sentence_starts=sentence_starts,
                                    entity_tokens=entities, titlecase=self.titlecase)
-
-
-def _rows(doc: Doc) -> Tuple[List[int], List[int], List[int]]:
-    """Every token's ORTH (a hash of its text alone), start and end character offsets.
-
-    The ORTH keys the per-word facts, so a cache of them stays right after
-    ``nlp.memory_zone()`` frees the string and never keeps the string alive.
-    """
-    if len(doc) < _ARRAY_FROM:
-        keys, starts, ends = [], [], []
-        for token in doc:
-            keys.append(token.orth)
-            start = token.idx
-            starts.append(start)
-            ends.append(start + len(token))
-        return keys, starts, ends
-    keys, starts, lengths = doc.to_array(_ROW_ATTRS).T.tolist()
-    return keys, starts, [s + n for s, n in zip(starts, lengths)]
 
 
 @lru_cache(maxsize=2)

@@ -1,0 +1,83 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The rows of ``pipes.doc_rows`` read straight from spaCy's C structs.
+
+Why: reading token offsets, ORTH keys and span bounds through spaCy's
+Python API makes a ``Token`` or ``Span`` object (or a numpy array) for every
+value, which costs ``semgap_context`` more than its whole reading of a short
+sentence. Here the same values come from ``Doc.c`` and ``SpanGroup.c``.
+
+The struct layouts are those of the spaCy this was compiled against, which
+may differ in another spaCy release: ``pipes.doc_rows`` takes these readers
+only when ``built_with()`` equals the running spaCy's version, and reads with
+the Python API otherwise. Every function returns exactly what its Python
+twin in ``pipes.doc_rows`` returns (``tests/pipes/test_doc_rows.py``).
+"""
+from spacy.structs cimport SpanC, TokenC
+from spacy.tokens.doc cimport Doc
+from spacy.tokens.span_group cimport SpanGroup
+
+
+cdef extern from *:
+    """
+    #ifndef SEMGAP_SPACY_VERSION
+    #define SEMGAP_SPACY_VERSION ""
+    #endif
+    """
+    const char* SEMGAP_SPACY_VERSION
+
+
+def built_with():
+    """The version of spaCy whose structs this module was compiled against."""
+    return SEMGAP_SPACY_VERSION.decode("ascii")
+
+
+def orths(Doc doc):
+    """The ORTH key of every token."""
+    cdef int i, n = doc.length
+    out = [0] * n
+    for i in range(n):
+        out[i] = doc.c[i].lex.orth
+    return out
+
+
+def keyed_rows(Doc doc):
+    """(ORTH keys, start offsets, end offsets) of the tokens."""
+    cdef int i, n = doc.length
+    cdef const TokenC* t
+    keys, starts, ends = [0] * n, [0] * n, [0] * n
+    for i in range(n):
+        t = &doc.c[i]
+        keys[i] = t.lex.orth
+        starts[i] = t.idx
+        ends[i] = t.idx + t.lex.length
+    return keys, starts, ends
+
+
+def spaced_rows(Doc doc):
+    """(start offsets, end offsets, trailing spaces as 0/1, sentence starts after the first
+    token or None when no later token is marked as one) of the tokens."""
+    cdef int i, n = doc.length
+    cdef const TokenC* t
+    starts, ends, spaces = [0] * n, [0] * n, [0] * n
+    sentence_starts = None
+    for i in range(n):
+        t = &doc.c[i]
+        starts[i] = t.idx
+        ends[i] = t.idx + t.lex.length
+        spaces[i] = 1 if t.spacy else 0
+        if i and t.sent_start == 1:
+            if sentence_starts is None:
+                sentence_starts = []
+            sentence_starts.append(i)
+    return starts, ends, spaces, sentence_starts
+
+
+def span_bounds(SpanGroup group):
+    """(start, end, start_char, end_char, id) of every span of a group, in its order."""
+    cdef size_t i, n = group.c.size()
+    cdef const SpanC* s
+    out = [None] * n
+    for i in range(n):
+        s = &group.c[i]
+        out[i] = (s.start, s.end, s.start_char, s.end_char, s.id)
+    return out

@@ -1,0 +1,112 @@
+"""A Doc's token rows and a span group's bounds, read in one pass.
+
+Why a module of its own: ``semgap_context`` and ``semgap_coverage`` read
+every token's ORTH key and offsets, and ``semgap_context`` every target's
+bounds, before any of their own work. Through spaCy's Python API that
+reading makes a ``Token`` or ``Span`` per value, or a numpy array, and on a
+short sentence it costs more than the reading of the sentence itself. The
+compiled twin (``pipes/_doc_rows.pyx``) reads the same values from spaCy's
+C structs.
+
+The compiled readers are taken only when the extension was built and was
+compiled against the very spaCy version that runs (struct layouts may change
+between releases); otherwise, and when ``SEMGAP_SPACY_COMPILED=0`` is set,
+the Python readers below run. Both give exactly the same rows
+(``tests/pipes/test_doc_rows.py``); ``compiled_status()`` says which runs
+and why, and ``context-eval`` and the bench record it with their timings.
+"""
+import os
+from operator import add
+from typing import List, Optional, Sequence, Tuple
+
+import spacy
+from spacy.attrs import IDX, LENGTH, ORTH, SENT_START, SPACY
+from spacy.tokens import Doc, SpanGroup
+
+#: set to "0" to read with the Python API even where the compiled readers would run
+COMPILED_ENV = "SEMGAP_SPACY_COMPILED"
+
+# Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
+_ARRAY_FROM = 20
+_SPACED_ATTRS = [IDX, SPACY, SENT_START, LENGTH]
+_KEYED_ATTRS = [ORTH, IDX, LENGTH]
+
+SpanBounds = Tuple[int, int, int, int, int]
+
+
+def python_orths(doc: Doc) -> List[int]:
+    """The ORTH of every token: a hash of its text alone, so a cache keyed by it stays right
+    after ``nlp.memory_zone()`` frees the string, and the string is never kept alive."""
+    if len(doc) < _ARRAY_FROM:
+        return [t.orth for t in doc]
+    return doc.to_array(ORTH).tolist()
+
+
+def python_keyed_rows(doc: Doc) -> Tuple[List[int], List[int], List[int]]:
+    """(ORTH keys, start offsets, end offsets) of the tokens."""
+    if len(doc) < _ARRAY_FROM:
+        keys, starts, ends = [], [], []
+        for token in doc:
+            keys.append(token.orth)
+            start = token.idx
+            starts.append(start)
+            ends.append(start + len(token))
+        return keys, starts, ends
+    keys, starts, lengths = doc.to_array(_KEYED_ATTRS).T.tolist()
+    return keys, starts, list(map(add, starts, lengths))
+
+
+def python_spaced_rows(doc: Doc) -> Tuple[List[int], List[int], List[int], Optional[List[int]]]:
+    """(start offsets, end offsets, trailing spaces as 0/1, sentence starts) of the tokens.
+
+    The sentence starts are the tokens after the first that a parser or
+    sentencizer marked as one (``Doc.has_annotation``), or None when none is.
+    """
+    if not len(doc):
+        return [], [], [], None
+    starts, spaces, marks, lengths = doc.to_array(_SPACED_ATTRS).T.tolist()
+    sentence_starts = [i for i, mark in enumerate(marks) if mark == 1 and i] if 1 in marks[1:] else None
+    return starts, list(map(add, starts, lengths)), spaces, sentence_starts
+
+
+def python_span_bounds(spans: Sequence) -> List[SpanBounds]:
+    """(start, end, start_char, end_char, id) of every span, in order."""
+    return [(s.start, s.end, s.start_char, s.end_char, s.id) for s in spans]
+
+
+def _compiled():
+    """The compiled module and why it runs, or (None, why not)."""
+    if os.environ.get(COMPILED_ENV, "1") == "0":
+        return None, f"off ({COMPILED_ENV}=0)"
+    try:
+        from . import _doc_rows
+    except ImportError:
+        return None, "off (the extension was not built: no C++ compiler at install, or a source checkout)"
+    built = _doc_rows.built_with()
+    if built != spacy.about.__version__:
+        return None, f"off (built against spaCy {built or 'unknown'}, running {spacy.about.__version__})"
+    return _doc_rows, f"on (built against spaCy {built})"
+
+
+_COMPILED, _STATUS = _compiled()
+COMPILED = _COMPILED is not None
+
+if _COMPILED is not None:
+    orths = _COMPILED.orths
+    keyed_rows = _COMPILED.keyed_rows
+    spaced_rows = _COMPILED.spaced_rows
+    _group_bounds = _COMPILED.span_bounds
+
+    def span_bounds(spans: Sequence) -> List[SpanBounds]:
+        """(start, end, start_char, end_char, id) of every span, in order."""
+        if type(spans) is SpanGroup:
+            return _group_bounds(spans)
+        return python_span_bounds(spans)
+else:
+    orths, keyed_rows, spaced_rows, span_bounds = (python_orths, python_keyed_rows, python_spaced_rows,
+                                                   python_span_bounds)
+
+
+def compiled_status() -> str:
+    """Whether the compiled readers run, and why (or why not)."""
+    return _STATUS

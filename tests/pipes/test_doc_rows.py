@@ -1,0 +1,131 @@
+"""The compiled row readers (``pipes/_doc_rows.pyx``) give exactly what their Python twins give,
+on held-out cases, the context sentence sets and the odd docs; and they are taken only for the
+spaCy they were compiled against."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.tokens import Doc, Span
+
+from semgap_spacy.pipes import doc_rows
+
+ROOT = Path(__file__).resolve().parents[2]
+compiled_only = pytest.mark.skipif(not doc_rows.COMPILED, reason=f"compiled readers {doc_rows.compiled_status()}")
+
+
+def _texts():
+    texts = []
+    for split in ("dev.jsonl", "test.jsonl"):
+        with open(ROOT / "heldout" / split, encoding="utf8") as f:
+            texts += [json.loads(line).get("text") for line in f if line.strip()]
+    for path in sorted((ROOT / "tests" / "data" / "context_sentences").glob("*.jsonl")):
+        with open(path, encoding="utf8") as f:
+            texts += [json.loads(line)["text"] for line in f if line.strip()]
+    return [t for t in texts if isinstance(t, str)]  # malformed cases carry no text, or not a string
+
+
+ODD = ["", " ", "\n\n", "a", "  two  spaces  ", "tab\there\nnew line", "émoji 🚑 ok", "Ünïcödé — ½ 10°C",
+       "x" * 300, " ".join(["word"] * 64), "One. Two! Three? Four", "\u200bzero\u200bwidth", "e\u0301 combined"]
+
+
+def _docs():
+    en, es = spacy.blank("en"), spacy.blank("es")
+    sentencizer = en.add_pipe("sentencizer")
+    docs = []
+    for text in _texts() + ODD:
+        docs.append(en.make_doc(text))
+        docs.append(sentencizer(en.make_doc(text)))
+        docs.append(es.make_doc(text))
+    # a doc made from words, with and without spaces after them, and sentence starts set by hand
+    docs.append(Doc(en.vocab, words=["No", "fever", ",", "no", "cough"], spaces=[True, False, True, False, False],
+                    sent_starts=[True, False, False, True, False]))
+    return docs
+
+
+DOCS = _docs()
+
+
+def test_the_docs_cover_short_and_long_and_sentence_marks():
+    lengths = [len(d) for d in DOCS]
+    assert min(lengths) == 0 and max(lengths) >= 64 and len(DOCS) > 3000
+    assert any(doc_rows.python_spaced_rows(d)[3] for d in DOCS)  # some docs have later sentence starts
+
+
+@compiled_only
+def test_orths_and_keyed_rows_match_the_python_readers():
+    compiled = doc_rows._COMPILED
+    for doc in DOCS:
+        assert compiled.orths(doc) == doc_rows.python_orths(doc), doc.text
+        assert compiled.keyed_rows(doc) == doc_rows.python_keyed_rows(doc), doc.text
+
+
+@compiled_only
+def test_spaced_rows_match_the_python_readers():
+    compiled = doc_rows._COMPILED
+    for doc in DOCS:
+        assert compiled.spaced_rows(doc) == doc_rows.python_spaced_rows(doc), doc.text
+
+
+@compiled_only
+def test_span_bounds_match_the_python_reader():
+    nlp = spacy.blank("en")
+    doc = nlp("No fever, chills, or night sweats; crossmatch negative.")
+    spans = [Span(doc, 1, 2, label="P"), Span(doc, 6, 8, label="P", span_id="term-1"), Span(doc, 0, 10),
+             Span(doc, 1, 2, label="Q", kb_id="k")]  # a span id, overlapping and repeated bounds, a kb id
+    doc.spans["group"] = spans
+    doc.spans["empty"] = []
+    group = doc.spans["group"]
+    assert doc_rows.span_bounds(group) == doc_rows.python_span_bounds(group)
+    assert doc_rows.span_bounds(doc.spans["empty"]) == []
+    assert [b[:4] for b in doc_rows.span_bounds(group)] == [(1, 2, 3, 8), (6, 8, 21, 33), (0, 10, 0, 45), (1, 2, 3, 8)]
+    assert doc_rows.span_bounds(group)[1][4] == doc.vocab.strings["term-1"]
+    doc.ents = [Span(doc, 1, 2, label="P")]  # doc.ents is a tuple of Spans: the Python reader takes it
+    assert doc_rows.span_bounds(doc.ents) == [(1, 2, 3, 8, 0)]
+
+
+def test_a_reader_built_for_another_spacy_is_not_taken(monkeypatch):
+    if not doc_rows.COMPILED:
+        pytest.skip(f"compiled readers {doc_rows.compiled_status()}")
+    monkeypatch.setattr(spacy.about, "__version__", "0.0.1")
+    module, why = doc_rows._compiled()
+    assert module is None
+    assert why == f"off (built against spaCy {doc_rows._COMPILED.built_with()}, running 0.0.1)"
+
+
+def test_the_environment_switch_turns_the_compiled_readers_off():
+    code = "from semgap_spacy.pipes import doc_rows as d; print(d.COMPILED, d.compiled_status())"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, doc_rows.COMPILED_ENV: "0"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == f"False off ({doc_rows.COMPILED_ENV}=0)"
+
+
+def test_ci_builds_the_compiled_readers():
+    """``.ci/run`` sets SEMGAP_SPACY_REQUIRE_COMPILED=1: a build that silently left the extension
+    out (no compiler, a Cython error against this spaCy's structs) fails there."""
+    if os.environ.get("SEMGAP_SPACY_REQUIRE_COMPILED") != "1":
+        pytest.skip("only where SEMGAP_SPACY_REQUIRE_COMPILED=1 (CI)")
+    assert doc_rows.COMPILED, doc_rows.compiled_status()
+
+
+def test_context_reads_the_same_with_either_reader():
+    """A pipeline's context readings and coverage findings do not depend on which reader ran."""
+    code = ("import json, sys; from semgap_spacy import build_pipeline, assess\n"
+            "nlp = build_pipeline(); out = []\n"
+            "for t in ['No fever, chills, or night sweats', 'xm neg, cold ischemia 30 hours',\n"
+            "          'File is not clear to close', 'Airworthy once the open defect is closed',\n"
+            "          'Batch released, OOS noted on assay', 'crossmatch result pending']:\n"
+            "    out.append(assess(nlp, t, domain='medical_logistics')._.semgap_decision)\n"
+            "print(json.dumps(out, sort_keys=True, default=str))")
+    outputs = []
+    for value in ("1", "0"):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                              env={**os.environ, doc_rows.COMPILED_ENV: value}, cwd=ROOT)
+        assert done.returncode == 0, done.stderr[-2000:]
+        outputs.append(json.loads(done.stdout))
+    assert outputs[0] == outputs[1]
+    assert [d["decision"] for d in outputs[0]] == ["escalate", "block", "escalate", "escalate", "escalate", "escalate"]
