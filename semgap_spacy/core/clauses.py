@@ -42,6 +42,11 @@ from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequenc
 
 from .textview import reads_as_itself, read_text
 
+from ..util.compiled import compiled_module
+
+# the compiled twins of ``breaks_by_token`` and ``segment`` (``core/_scope_loops.pyx``), or None
+_compiled = compiled_module("semgap_spacy.core._scope_loops")[0]
+
 _BREAK_PUNCT = (
     r"(?<!\d),|,(?!\d)"            # a comma, except inside a number ("25,5")
     r"|;"
@@ -61,22 +66,56 @@ _ASCII_DIGIT = re.compile(r"[0-9]")
 _RUN_END = re.compile(r"(?:[^\W_]|\.)*\Z")
 
 # A section header ends in a colon followed by a space; the words before it are read
-# back from the colon ("14:00" has none).
+# back from the colon ("14:00" has none). These two patterns say what a header is;
+# ``_header_colons`` and ``_last_word`` find the same matches faster, and the tests check
+# them against the patterns.
 _HEADER_COLON = re.compile(r"(?:(?<=[^\W\d_])|(?<=\)))[ \t]*:(?=\s|$)")
 _HEADER_WORDS = re.compile(r"(?:^|(?<=\s))([^\W\d_][^\W\d_/&'-]*(?:\([^\W\d_]{1,3}\))?)[ \t]*$")
+#: one word of a header, whole: letters, and an abbreviation in brackets ("Plan(s)")
+_HEADER_WORD = re.compile(r"[^\W\d_]+(?:\([^\W\d_]{1,3}\))?\Z")
 
 
-def _last_run(text: str, end: int) -> int:
-    """Where the last run of characters other than whitespace before ``end`` starts, spaces and
-    tabs after it (and one newline, where ``$`` matches too) left aside: the one place a match
-    of ``_HEADER_WORDS`` that ends at ``end`` can start. Searched from there, a header of a
-    long text is read in the time of its words, not of the text before it."""
+def _header_colons(text: str) -> Iterator[int]:
+    """Where each match of ``_HEADER_COLON`` starts, in order, found from the colons.
+
+    The pattern opens with look-behinds, so ``finditer`` tries it at every
+    character of the text; a colon is rare, and ``str.find`` jumps to it. A
+    match is the spaces and tabs right before a colon that a space (or the
+    end) follows, and starts after a letter or ")": it cannot start inside
+    the spaces, whose look-behind sees a space, nor span two colons.
+    """
+    q = text.find(":")
+    while q >= 0:
+        nxt = q + 1
+        if nxt == len(text) or text[nxt].isspace():
+            start = q
+            while start > 0 and text[start - 1] in " \t":
+                start -= 1
+            if start > 0:
+                before = text[start - 1]
+                if before == ")" or (before.isalnum() and not before.isdecimal()):
+                    yield start
+        q = text.find(":", nxt)
+
+
+def _last_word(text: str, end: int) -> Optional[Tuple[int, str]]:
+    """(start, text) of the header word that ends at ``end``, or None: what
+    ``_HEADER_WORDS.search(text, pos, end)`` finds, without a search.
+
+    Spaces and tabs (and one newline, where ``$`` matches too) before ``end``
+    are left aside; a match must then start the last run of characters other
+    than whitespace, since it starts the text or follows a space, and must
+    take the whole run, since only spaces and tabs may follow it. So a header
+    of a long text is read in the time of its words, not of the text before it.
+    """
     i = end - 1 if text.endswith("\n", 0, end) else end
     while i > 0 and text[i - 1] in " \t":
         i -= 1
+    run_end = i
     while i > 0 and not text[i - 1].isspace():
         i -= 1
-    return i
+    word = text[i:run_end]
+    return (i, word) if word and _HEADER_WORD.match(word) else None
 
 
 def _header_start(text: str, colon: int) -> int:
@@ -85,17 +124,18 @@ def _header_start(text: str, colon: int) -> int:
     ("Past medical history"), starting the text or after a space."""
     start, words, end = -1, [], colon
     while len(words) < 4:
-        m = _HEADER_WORDS.search(text, _last_run(text, end), end)
-        if m is None:
+        found = _last_word(text, end)
+        if found is None:
             break
-        words.insert(0, m.group(1))
+        word_start, word = found
+        words.insert(0, word)
         word = words[0].split("(")[0]
         capitals = all(w.split("(")[0].isupper() for w in words)
         titled = word[:1].isupper() and (len(word) == 1 or word[1:].islower()) and all(
             w.split("(")[0].islower() for w in words[1:])
         if capitals or titled:
-            start = m.start(1)
-        end = m.start(1)
+            start = word_start
+        end = word_start
         if end == 0 or text[end - 1] not in " \t":
             break
     return start
@@ -276,6 +316,13 @@ class ClauseRule:
 
         RETURNS (Dict[int, List[Tuple[int, bool]]]): For each candidate, its break tokens.
         """
+        if _compiled is not None:
+            return _compiled.breaks_by_token(self, text, starts, ends, candidates)
+        return self._breaks_by_token(text, starts, ends, candidates)
+
+    def _breaks_by_token(self, text: str, starts: Sequence[int], ends: Sequence[int],
+                         candidates: Iterable[int]) -> Dict[int, List[Tuple[int, bool]]]:
+        """``breaks_by_token`` in Python (the compiled one's twin)."""
         out: Dict[int, List[Tuple[int, bool]]] = {}
         punct, words, first_words, n = self._punct, self._words, self._first_words, len(starts)
         for c in candidates:
@@ -336,7 +383,7 @@ class ClauseRule:
         "Past medical history:"), at the start of the text or after a space.
         Clinical text that lost its line breaks still shows its headers so.
         """
-        found = (_header_start(text, m.start()) for m in _HEADER_COLON.finditer(text))
+        found = (_header_start(text, colon) for colon in _header_colons(text))
         return sorted({start for start in found if start >= 0})
 
     def _own_breaks(self, text: str, start: int = 0, end: Optional[int] = None) -> Iterator["re.Match"]:
@@ -347,9 +394,10 @@ class ClauseRule:
                 yield m
 
     def _abbreviation(self, text: str, m: "re.Match") -> bool:
-        if m.group() != ".":
-            return False
-        stop = m.start()
+        return m.group() == "." and self._abbreviation_at(text, m.start())
+
+    def _abbreviation_at(self, text: str, stop: int) -> bool:
+        """Whether the full stop at ``stop`` ends an abbreviation ("approx."), which breaks no clause."""
         if stop and text[stop - 1].casefold()[-1] not in self._non_final_ends and "" not in self._non_final:
             return False
         return _word_before(text, stop).casefold() in self._non_final
@@ -392,6 +440,13 @@ def segment(n: int, breaks: Sequence[Tuple[int, bool]], boundaries: Iterable[int
         of their own (a sentence start set by a parser, a section header).
     RETURNS (Segments): The clause of each token and which clauses end in a comma only.
     """
+    if _compiled is not None:
+        return Segments(*_compiled.segment_rows(n, breaks, boundaries))
+    return _segment(n, breaks, boundaries)
+
+
+def _segment(n: int, breaks: Sequence[Tuple[int, bool]], boundaries: Iterable[int] = ()) -> Segments:
+    """``segment`` in Python (the compiled one's twin)."""
     kind = dict(breaks)
     starts: Set[int] = set(boundaries)
     starts.discard(0)

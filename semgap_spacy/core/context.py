@@ -57,11 +57,12 @@ import math
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, count
-from operator import attrgetter
+from operator import getitem, itemgetter
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..lang.cues import BACKWARD, BOTH, BREAK, FORWARD, HEDGE, NEGATION, PSEUDO, QUESTION, CueSet, ScopeSettings
 from ..util.caches import IndexedCache
+from ..util.compiled import compiled_module
 from ..util.textnorm import exact, fold
 from .clauses import ClauseRule, clause_rule, list_end, same_breaks, segment
 from .colon_values import VALUE_MARKS
@@ -171,14 +172,27 @@ class WordFacts(NamedTuple):
     zero: bool = False
 
 
-_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO = (attrgetter(name) for name in (
-    "word", "starts_cue", "breakish", "conjunction", "zero"))
+#: fields of ``WordFacts`` by their place in the tuple (what the compiled loops read)
+_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO, _SPELLED_AT = (WordFacts._fields.index(name) for name in (
+    "word", "starts_cue", "breakish", "conjunction", "zero", "spelled"))
+_GETTERS = {k: itemgetter(k) for k in (_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO)}
+_SPELLED = itemgetter(_SPELLED_AT)
+# the compiled twins of the loops over a text's tokens (``core/_scope_loops.pyx``), or None
+_compiled = compiled_module("semgap_spacy.core._scope_loops")[0]
 
 
-def _where(facts: Sequence[WordFacts], flag: Callable[[WordFacts], bool]) -> List[int]:
-    """The indices of the tokens whose facts have ``flag`` (a field getter) true, in one pass
-    that runs no Python code per token."""
-    return list(compress(count(), map(flag, facts)))
+def _where(facts: Sequence[WordFacts], field: int) -> List[int]:
+    """The indices of the tokens whose facts have ``field`` (a place in ``WordFacts``) true."""
+    if _compiled is not None:
+        return _compiled.where(facts, field)
+    return list(compress(count(), map(_GETTERS[field], facts)))
+
+
+def joined_text(facts: Sequence[WordFacts], spaces: Sequence[int]) -> str:
+    """The text of tokens: each token's text (``facts``), then its trailing space if it has one."""
+    if _compiled is not None:
+        return _compiled.joined(facts, spaces, _SPELLED_AT)
+    return "".join(map(getitem, map(_SPELLED, facts), spaces))
 
 
 class TokenRows(NamedTuple):
@@ -543,7 +557,7 @@ class CueTable:
         if asked is None:
             asked = any(f.mark == _QUESTION or f.mark == _QUESTION_OPEN for f in rows.facts)
         asked = asked and questions and hedges
-        zeros = negation and any(map(_ZERO, rows.facts))
+        zeros = negation and any(map(_GETTERS[_ZERO], rows.facts))
         if not cues and not asked and not zeros:
             return out
         layout = _Layout(rows, targets, self.clauses, self.scope) if cues else None
@@ -841,7 +855,7 @@ class _Layout:
             if b - a <= _SHORT_GAP:
                 facts = self.rows.facts
                 return sum([1 for i in range(a, b) if facts[i].word])
-            self._words_before = list(accumulate(map(bool, map(_WORD, self.rows.facts)), initial=0))
+            self._words_before = list(accumulate(map(bool, map(_GETTERS[_WORD], self.rows.facts)), initial=0))
         return self._words_before[b] - self._words_before[a]
 
     def reach(self, target: Target, cues, neg_hits: Optional[list], hedge_hits: Optional[list]) -> None:
@@ -914,13 +928,9 @@ class _Clauses:
             c = clause_of[i]
             if c >= 0 and not layout._inside(i):
                 has_conjunction[c] = True
-        item_words = None  # words per clause: only short items (a profile switch) count them
-        if scope.short_items:
-            item_words = [0] * count
-            for i, c in enumerate(clause_of):
-                if c >= 0 and facts[i].word:
-                    item_words[c] += 1
-        self.has_conjunction, self.item_words = has_conjunction, item_words
+        # words per clause (only short items, a profile switch, count them) and the last word of each
+        words, last = _clause_words(facts, clause_of, count) if scope.short_items or scope.parentheticals else (None, None)
+        self.has_conjunction, self.item_words = has_conjunction, words if scope.short_items else None
         self.scope = scope
         self._ends: Dict[int, int] = {}
         # With parentheticals on: the last clause reachable over comma gaps only, per clause,
@@ -931,10 +941,6 @@ class _Clauses:
             for c in range(count - 2, -1, -1):
                 if self.comma_after[c]:
                     past[c] = past[c + 1]
-            last = [-1] * count
-            for i, c in enumerate(clause_of):
-                if c >= 0 and facts[i].word:
-                    last[c] = i
             self.past_commas, self.last_word_of = past, last
 
     def ends_at(self, clause: int) -> int:
@@ -969,6 +975,19 @@ class _Clauses:
                 and clause <= self.past_commas[cue_clause]):
             return dist
         return None
+
+
+def _clause_words(facts: Sequence[WordFacts], clause_of: Sequence[int], count: int) -> Tuple[List[int], List[int]]:
+    """Per clause, how many of its tokens are words (whitespace tokens are not) and the last of them
+    (-1 for none)."""
+    if _compiled is not None:
+        return _compiled.clause_words(facts, clause_of, count, _WORD)
+    words, last = [0] * count, [-1] * count
+    for i, c in enumerate(clause_of):
+        if c >= 0 and facts[i].word:
+            words[c] += 1
+            last[c] = i
+    return words, last
 
 
 def _own_words(target: Target, cs: int, ce: int) -> bool:

@@ -44,14 +44,13 @@ language whose cue set is, by value, neither of its registered pack's profiles,
 are set and again when the packs change (``lang.generation``), not per doc.
 """
 import json
-from operator import attrgetter, getitem
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..core.context import EMPTY_SCAN, CueTable, Reading, Target, TokenRows, own_positions
+from ..core.context import EMPTY_SCAN, CueTable, Reading, Target, TokenRows, joined_text, own_positions
 from ..lang import generation, get_pack, identities_read_with, languages as languages_available, pack_identities
 from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.textnorm import fold
@@ -70,7 +69,6 @@ ALL, SOME = "all", "some"
 _MATCHES_KEY = doc_key("semgap_cue_matches")
 _WRITTEN = ("semgap_negated", "semgap_hedged", "semgap_negation_cue", "semgap_hedge_cue")
 _WRITTEN_SET = frozenset(_WRITTEN)
-_SPELLED = attrgetter("spelled")
 
 
 class Context(SemgapPipe):
@@ -303,7 +301,7 @@ class Context(SemgapPipe):
         their trailing spaces.
         """
         starts, ends, spaces, sentence_starts = spaced_rows(doc)
-        text = doc_text(doc, lambda: _joined(facts, spaces))
+        text = doc_text(doc, lambda: joined_text(facts, spaces))
         return TokenRows(text, facts, starts, ends, sentence_starts, spaced)
 
     def _inner(self, span: Span, facts) -> Optional[frozenset]:
@@ -353,11 +351,6 @@ class Context(SemgapPipe):
         for start, end, label in applied:
             if (start, end, label) not in present:
                 group.append(Span(doc, start, end, label=label))
-
-
-def _joined(facts: Sequence, spaces: Sequence[int]) -> str:
-    """The text of tokens: each token's text (``facts``), then its trailing space if it has one."""
-    return "".join(map(getitem, map(_SPELLED, facts), spaces))
 
 
 @Language.factory(

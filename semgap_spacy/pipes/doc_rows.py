@@ -10,12 +10,11 @@ C structs.
 
 The compiled readers are taken only when the extension was built and was
 compiled against the very spaCy version that runs (struct layouts may change
-between releases); otherwise, and when ``SEMGAP_SPACY_COMPILED=0`` is set,
-the Python readers below run. Both give exactly the same rows
+between releases); otherwise, and when ``SEMGAP_SPACY_COMPILED=0`` is set
+(``util.compiled``), the Python readers below run. Both give exactly the same rows
 (``tests/pipes/test_doc_rows.py``); ``compiled_status()`` says which runs
 and why, and ``context-eval`` and the bench record it with their timings.
 """
-import os
 from operator import add
 from typing import List, Optional, Sequence, Tuple
 
@@ -23,8 +22,7 @@ import spacy
 from spacy.attrs import IDX, LENGTH, ORTH, SENT_START, SPACY
 from spacy.tokens import Doc, SpanGroup
 
-#: set to "0" to read with the Python API even where the compiled readers would run
-COMPILED_ENV = "SEMGAP_SPACY_COMPILED"
+from ..util.compiled import compiled_module
 
 # Below this many tokens, reading attributes token by token beats ``to_array``'s numpy round trip.
 _ARRAY_FROM = 20
@@ -76,16 +74,13 @@ def python_span_bounds(spans: Sequence) -> List[SpanBounds]:
 
 def _compiled():
     """The compiled module and why it runs, or (None, why not)."""
-    if os.environ.get(COMPILED_ENV, "1") == "0":
-        return None, f"off ({COMPILED_ENV}=0)"
-    try:
-        from . import _doc_rows
-    except ImportError:
-        return None, "off (the extension was not built: no C++ compiler at install, or a source checkout)"
-    built = _doc_rows.built_with()
+    module, why = compiled_module("semgap_spacy.pipes._doc_rows")
+    if module is None:
+        return None, why
+    built = module.built_with()
     if built != spacy.about.__version__:
         return None, f"off (built against spaCy {built or 'unknown'}, running {spacy.about.__version__})"
-    return _doc_rows, f"on (built against spaCy {built})"
+    return module, f"on (built against spaCy {built})"
 
 
 _COMPILED, _STATUS = _compiled()

@@ -12,6 +12,7 @@ import spacy
 from spacy.tokens import Doc, Span
 
 from semgap_spacy.pipes import doc_rows
+from semgap_spacy.util.compiled import COMPILED_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 compiled_only = pytest.mark.skipif(not doc_rows.COMPILED, reason=f"compiled readers {doc_rows.compiled_status()}")
@@ -99,9 +100,9 @@ def test_a_reader_built_for_another_spacy_is_not_taken(monkeypatch):
 def test_the_environment_switch_turns_the_compiled_readers_off():
     code = "from semgap_spacy.pipes import doc_rows as d; print(d.COMPILED, d.compiled_status())"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, doc_rows.COMPILED_ENV: "0"})
+                          env={**os.environ, COMPILED_ENV: "0"})
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == f"False off ({doc_rows.COMPILED_ENV}=0)"
+    assert done.stdout.strip() == f"False off ({COMPILED_ENV}=0)"
 
 
 def test_ci_builds_the_compiled_readers():
@@ -124,7 +125,7 @@ def test_context_reads_the_same_with_either_reader():
     outputs = []
     for value in ("1", "0"):
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
-                              env={**os.environ, doc_rows.COMPILED_ENV: value}, cwd=ROOT)
+                              env={**os.environ, COMPILED_ENV: value}, cwd=ROOT)
         assert done.returncode == 0, done.stderr[-2000:]
         outputs.append(json.loads(done.stdout))
     assert outputs[0] == outputs[1]

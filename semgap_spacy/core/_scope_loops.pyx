@@ -1,0 +1,172 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The per-token loops of the scope model (``core.clauses``, ``core.context``), compiled.
+
+Why: ``semgap_context`` reads a sentence in a few dozen steps, each a loop
+over its tokens or over the few that can hold a clause break; in Python each
+costs about a microsecond, and together they cost several times what
+negspacy spends on the whole sentence. Each function here is the twin of a
+Python one and gives exactly its answer (``tests/core/test_scope_loops.py``);
+``core.clauses`` and ``core.context`` take them when the extension was built
+and keep the Python ones otherwise.
+
+For ``breaks_by_token``, the punctuation part of the rule
+(``clauses._BREAK_PUNCT``) is matched character by character with the same
+character classes the ``re`` module uses for ``str`` patterns (``\\d`` is a
+decimal digit, ``\\s`` whitespace, as ``Py_UNICODE_ISDECIMAL`` and
+``Py_UNICODE_ISSPACE`` say); the break words and the full stop of an
+abbreviation are still asked of the rule's own Python code, so the two
+versions cannot drift apart there. The word facts of ``core.context`` are
+tuples (``WordFacts``), read here by field index.
+"""
+from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM
+from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
+
+
+cdef inline bint _digit(str text, Py_ssize_t p, Py_ssize_t n):
+    return 0 <= p < n and Py_UNICODE_ISDECIMAL(text[p])
+
+
+cdef inline bint _space(str text, Py_ssize_t p, Py_ssize_t n):
+    return 0 <= p < n and Py_UNICODE_ISSPACE(text[p])
+
+
+cdef Py_ssize_t _punct_end(str text, Py_ssize_t p, Py_ssize_t n):
+    """Where a match of ``clauses._BREAK_PUNCT`` at ``p`` ends, or -1: its alternatives in order."""
+    cdef Py_UCS4 ch = text[p]
+    if ch == u",":
+        # "(?<!\d),|,(?!\d)": a comma, unless a digit stands on both sides of it
+        return p + 1 if not _digit(text, p - 1, n) or not _digit(text, p + 1, n) else -1
+    if ch == u";" or ch == u"\u2014" or ch == u"\u2015":
+        return p + 1
+    if ch == u"-" and p + 1 < n and text[p + 1] == u"-":
+        return p + 2
+    if ch == u"-" or ch == u"\u2013" or ch == u"\u2212":
+        return p + 1 if _space(text, p - 1, n) and _space(text, p + 1, n) else -1
+    if ch == u"." or ch == u"!" or ch == u"?" or ch == u"\u2026":
+        return p + 1 if p + 1 == n or _space(text, p + 1, n) else -1
+    return -1
+
+
+cdef inline bint _punct_char(Py_UCS4 ch):
+    """``clauses._PUNCT_CHARS``."""
+    return (ch == u"," or ch == u";" or ch == u"\u2014" or ch == u"\u2015" or ch == u"-" or ch == u"\u2013"
+            or ch == u"\u2212" or ch == u"." or ch == u"!" or ch == u"?" or ch == u"\u2026")
+
+
+cdef inline bint _alone_char(Py_UCS4 ch):
+    """``clauses._ALONE``."""
+    return ch == u"," or ch == u";" or ch == u"." or ch == u"!" or ch == u"?" or ch == u"\u2026"
+
+
+def breaks_by_token(rule, str text, starts, ends, candidates):
+    """``ClauseRule.breaks_by_token``: for each candidate token, the break tokens its own breaks
+    cover, in order, as (token index, whether the break is a comma)."""
+    cdef Py_ssize_t n_text = len(text), n = len(starts)
+    cdef Py_ssize_t c, start, end, p, match_end, i
+    cdef bint comma
+    cdef dict out = {}, found
+    words = rule._words
+    first_words = rule._first_words
+    stop_of = rule._abbreviation_at
+    for c in candidates:
+        start, end = starts[c], ends[c]
+        if end - start == 1 and _alone_char(text[start]):  # a comma or a full stop as a token
+            match_end = _punct_end(text, start, n_text)
+            if match_end < 0 or (text[start] == u"." and stop_of(text, start)):
+                out[c] = []
+            else:
+                out[c] = [(c, text[start] == u",")]
+            continue
+        found = {}
+        for p in range(start, end):
+            if not _punct_char(text[p]):
+                continue
+            match_end = _punct_end(text, p, n_text)
+            if match_end < 0 or (text[p] == u"." and stop_of(text, p)):
+                continue
+            comma = text[p] == u","
+            i = c
+            while i < n and starts[i] < match_end:  # "--" may run over the next tokens
+                found[i] = found.get(i, True) and comma
+                i += 1
+        if words is not None and text[start:end].lower() in first_words:
+            m = words.match(text, start)
+            if m is not None:
+                match_end, i = m.end(), c
+                while i < n and starts[i] < match_end:  # "sin embargo" runs over the next tokens
+                    found[i] = False
+                    i += 1
+        out[c] = sorted(found.items())
+    return out
+
+
+def segment_rows(Py_ssize_t n, breaks, boundaries):
+    """``clauses.segment``'s numbering: (clause of each token, -1 for a break; whether only commas
+    separate each clause from the next)."""
+    cdef dict kind = dict(breaks)
+    cdef set starts = set(boundaries)
+    starts.discard(0)
+    if not kind and not starts:
+        return [0] * n, [False]
+    cdef list clause_of = [0] * n, comma_after = []
+    cdef Py_ssize_t i, clause = 0
+    cdef bint comma = True, open_gap = False
+    for i in range(n):
+        k = kind.get(i)
+        if k is not None:
+            clause_of[i] = -1
+            comma = comma and k
+            open_gap = True
+            continue
+        if i > 0 and i in starts:
+            open_gap, comma = True, False
+        if open_gap:
+            comma_after.append(comma)
+            clause += 1
+            comma, open_gap = True, False
+        clause_of[i] = clause
+    comma_after.append(False)
+    return clause_of, comma_after
+
+
+cdef inline object _field(object facts_item, Py_ssize_t k):
+    """Field ``k`` of one word's facts: by tuple slot (``WordFacts`` is a tuple), else by index."""
+    if PyTuple_Check(facts_item):
+        return <object>PyTuple_GET_ITEM(facts_item, k)
+    return facts_item[k]
+
+
+def where(facts, Py_ssize_t k):
+    """``context._where``: the indices of the tokens whose facts have field ``k`` true."""
+    cdef Py_ssize_t i = 0
+    cdef list out = []
+    for item in facts:
+        if _field(item, k):
+            out.append(i)
+        i += 1
+    return out
+
+
+def joined(facts, spaces, Py_ssize_t k):
+    """The text of tokens: each token's field ``k`` (its text without and with a trailing space),
+    indexed by its space (0 or 1)."""
+    cdef list parts = []
+    cdef Py_ssize_t i = 0
+    for item in facts:
+        parts.append(_field(item, k)[spaces[i]])
+        i += 1
+    return "".join(parts)
+
+
+def clause_words(facts, clause_of, Py_ssize_t count, Py_ssize_t k):
+    """Per clause, how many of its tokens are words (field ``k`` not empty) and the last of
+    them (-1 for none), in one pass over the tokens."""
+    cdef list words = [0] * count, last = [-1] * count
+    cdef Py_ssize_t i = 0, c
+    for item in facts:
+        c = clause_of[i]
+        if c >= 0 and _field(item, k):
+            words[c] += 1
+            last[c] = i
+        i += 1
+    return words, last

@@ -1,0 +1,142 @@
+"""The compiled loops of the scope model (``core/_scope_loops.pyx``) give exactly what their
+Python twins give, on every held-out, sentence-set and probe text and on generated texts full
+of the characters the clause rule reads (digits and spaces of other scripts among them); and
+the fast header finders give what the header patterns find."""
+import json
+import random
+from itertools import compress, count
+from pathlib import Path
+
+import pytest
+import spacy
+from hypothesis import given, settings, strategies as st
+
+from semgap_spacy.core import clauses, context
+from semgap_spacy.core.clauses import _HEADER_COLON, _HEADER_WORDS, _header_colons, _last_word, clause_rule
+
+ROOT = Path(__file__).resolve().parents[2]
+LOOPS = context._compiled
+compiled_only = pytest.mark.skipif(LOOPS is None, reason="core/_scope_loops.pyx was not built")
+# the characters the rule reads: break punctuation, digits (ASCII, Arabic-Indic, superscript),
+# spaces (ASCII, no-break, line separator, file separator), letters, brackets and colons
+ALPHABET = list(",;.!?\u2026\u2014\u2015-\u2013\u2212:()_ \t\n\u00a0\u2028\x1c0123\u0663\u00b2abAZ\u00e9\u00df") + [
+    " but ", " however ", " which ", " sin embargo ", " aber ", "approx.", "Dr.", "e.g.", "--"]
+
+
+def _texts():
+    texts = []
+    for split in ("dev.jsonl", "test.jsonl"):
+        with open(ROOT / "heldout" / split, encoding="utf8") as f:
+            texts += [json.loads(line).get("text") for line in f if line.strip()]
+    for path in sorted((ROOT / "tests" / "data" / "context_sentences").glob("*.jsonl")):
+        with open(path, encoding="utf8") as f:
+            texts += [json.loads(line)["text"] for line in f if line.strip()]
+    for path in sorted((ROOT / "heldout" / "probes").glob("*.txt")):
+        texts += [line for line in path.read_text(encoding="utf8").splitlines() if line.strip()]
+    return [t for t in texts if isinstance(t, str)]
+
+
+TEXTS = _texts()
+NLP = {lang: spacy.blank(lang) for lang in ("en", "es", "fr", "de")}
+RULES = [clause_rule(), clause_rule(("which", "who", "although"))]  # the packs', and with a profile's words
+
+
+def _rows(text, lang="en"):
+    doc = NLP[lang].make_doc(text)
+    return [t.idx for t in doc], [t.idx + len(t) for t in doc]
+
+
+def _same_breaks(rule, text, lang="en"):
+    starts, ends = _rows(text, lang)
+    every = range(len(starts))  # every token a candidate: more than the pipe ever asks
+    assert LOOPS.breaks_by_token(rule, text, starts, ends, every) == rule._breaks_by_token(text, starts, ends, every)
+
+
+def test_the_texts_are_many_and_varied():
+    assert len(TEXTS) > 10_000
+    assert sum(not t.isascii() for t in TEXTS) > 500
+
+
+@compiled_only
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+def test_breaks_by_token_on_every_text(lang):
+    for rule in RULES:
+        for text in TEXTS:
+            _same_breaks(rule, text, lang)
+
+
+@compiled_only
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(ALPHABET), max_size=40))
+def test_breaks_by_token_on_generated_text(parts):
+    text = "".join(parts)
+    for rule in RULES:
+        _same_breaks(rule, text)
+
+
+@compiled_only
+@settings(max_examples=1500, deadline=None)
+@given(st.integers(0, 30), st.data())
+def test_segment_matches_its_python_twin(n, data):
+    breaks = sorted(data.draw(st.dictionaries(st.integers(0, max(n - 1, 0)), st.booleans(), max_size=n)).items())
+    breaks = [b for b in breaks if b[0] < n]
+    boundaries = data.draw(st.lists(st.integers(0, n + 2), max_size=6))
+    assert clauses.segment(n, breaks, boundaries) == clauses._segment(n, breaks, boundaries)
+
+
+def _facts_of(text, table):
+    doc = NLP["en"].make_doc(text)
+    keys = [t.orth for t in doc]
+    return table.facts_of(keys, doc.vocab.strings.__getitem__), [1 if t.whitespace_ else 0 for t in doc]
+
+
+@compiled_only
+def test_word_loops_match_their_python_twins(monkeypatch):
+    from semgap_spacy.lang.cues import context_cues_v1
+    table = context.CueTable(context_cues_v1()(["en", "es", "fr", "de"]), tokenize=lambda s: s.split())
+    rnd = random.Random(7)
+    cases = []
+    for text in TEXTS[::7]:
+        facts, spaces = _facts_of(text, table)
+        clause_of = [rnd.randint(-1, 3) for _ in facts]
+        cases.append((facts, spaces, clause_of))
+    fields = (context._WORD, context._STARTS_CUE, context._BREAKISH, context._CONJUNCTION, context._ZERO)
+    compiled = [([context._where(f, k) for k in fields], context.joined_text(f, s), context._clause_words(f, c, 4))
+                for f, s, c in cases]
+    monkeypatch.setattr(context, "_compiled", None)
+    python = [([context._where(f, k) for k in fields], context.joined_text(f, s), context._clause_words(f, c, 4))
+              for f, s, c in cases]
+    assert compiled == python
+    # and the Python twins say what the fields say
+    facts = cases[0][0]
+    assert python[0][0][0] == list(compress(count(), (bool(f.word) for f in facts)))
+
+
+def test_compiled_loops_read_facts_that_are_not_tuples():
+    if LOOPS is None:
+        pytest.skip("core/_scope_loops.pyx was not built")
+    facts = [["a", "", 0], ["b", "x", 1]]
+    assert LOOPS.where(facts, 1) == [1] and LOOPS.where(facts, 2) == [1]
+    assert LOOPS.joined([["a", ("a", "a ")], ["b", ("b", "b ")]], [1, 0], 1) == "a b"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(list("aZ()x \t:\n\r\x1c1_\u0663\u00b2\u00e9\u00df-./&'\u2028\u00a0")), max_size=16))
+def test_header_colons_are_the_pattern_matches(chars):
+    text = "".join(chars)
+    assert list(_header_colons(text)) == [m.start() for m in _HEADER_COLON.finditer(text)]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(list("aZ()x \t:\n\r\x1c1_\u0663\u00b2\u00e9\u00df-./&'\u2028\u00a0")), max_size=14),
+       st.data())
+def test_last_word_is_the_pattern_search(chars, data):
+    text = "".join(chars)
+    end = data.draw(st.integers(0, len(text)))
+    i = end - 1 if text.endswith("\n", 0, end) else end  # where the pattern's search may start
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    while i > 0 and not text[i - 1].isspace():
+        i -= 1
+    m = _HEADER_WORDS.search(text, i, end)
+    assert _last_word(text, end) == ((m.start(1), m.group(1)) if m else None)
