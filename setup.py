@@ -23,8 +23,10 @@ def extensions():
                     include_dirs=[numpy.get_include()], optional=True,
                     define_macros=[("SEMGAP_SPACY_VERSION", f'"{version}"')])
     loops = Extension("semgap_spacy.core._scope_loops", ["semgap_spacy/core/_scope_loops.pyx"], optional=True)
+    reach = Extension("semgap_spacy.core._scope_reach", ["semgap_spacy/core/_scope_reach.pyx"], language="c++",
+                      optional=True)
     try:
-        return cythonize([ext, loops], quiet=True)
+        return cythonize([ext, loops, reach], quiet=True)
     except Exception as err:  # e.g. another spaCy's structs: the Python readers run
         print(f"semgap_spacy: not compiling the compiled twins ({err}); the Python ones will run")
         return []

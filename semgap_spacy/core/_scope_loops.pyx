@@ -19,7 +19,7 @@ versions cannot drift apart there. The word facts of ``core.context`` are
 tuples (``WordFacts``), read here by field index.
 """
 from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM
-from cpython.unicode cimport Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
+from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
 
 
 cdef inline bint _digit(str text, Py_ssize_t p, Py_ssize_t n):
@@ -68,6 +68,7 @@ def breaks_by_token(rule, str text, starts, ends, candidates):
     words = rule._words
     first_words = rule._first_words
     stop_of = rule._abbreviation_at
+    word_match = rule._word_match
     for c in candidates:
         start, end = starts[c], ends[c]
         if end - start == 1 and _alone_char(text[start]):  # a comma or a full stop as a token
@@ -90,7 +91,7 @@ def breaks_by_token(rule, str text, starts, ends, candidates):
                 found[i] = found.get(i, True) and comma
                 i += 1
         if words is not None and text[start:end].lower() in first_words:
-            m = words.match(text, start)
+            m = word_match(text, start)
             if m is not None:
                 match_end, i = m.end(), c
                 while i < n and starts[i] < match_end:  # "sin embargo" runs over the next tokens
@@ -170,3 +171,119 @@ def clause_words(facts, clause_of, Py_ssize_t count, Py_ssize_t k):
             last[c] = i
         i += 1
     return words, last
+
+
+def scan(facts, starts, ends, bint spaced, Py_ssize_t longest, Py_ssize_t starts_cue_at, Py_ssize_t word_at,
+         Py_ssize_t longer_at, Py_ssize_t single_at):
+    """``CueTable.scan``: (every cue match as (token_start, token_end, label), every negation or
+    hedge cue as (token_start, token_end, effect, glued)), leftmost-longest; None when none."""
+    cdef Py_ssize_t n = len(facts), i, end, first, stop, consumed = 0, j, k
+    cdef list found = [], cues = [], positions, nxt
+    cdef bint glued
+    for i in range(n):
+        f = facts[i]
+        if i < consumed or not _field(f, starts_cue_at):
+            continue
+        eff, end = _field(f, single_at), i + 1
+        longer = _field(f, longer_at)
+        if longer:
+            # the next word (whitespace tokens are no words) says whether a longer cue can go on
+            first = i + 1
+            stop = min(n, i + 3 * longest) if spaced else min(n, i + longest)
+            if spaced:
+                while first < stop and not _field(facts[first], word_at):
+                    first += 1
+            forms = longer.get(_field(facts[first], word_at)) if first < stop else None
+            if forms:
+                if spaced:  # the cue's words may have whitespace tokens between them
+                    positions = [j for j in range(first, stop) if _field(facts[j], word_at)][:longest - 1]
+                else:
+                    positions = list(range(first, stop))
+                nxt = [_field(facts[j], word_at) for j in positions]
+                for form, form_eff in forms:
+                    k = len(form) - 1
+                    if k <= len(nxt) and tuple(nxt[:k]) == form[1:]:
+                        eff, end = form_eff, positions[k - 1] + 1
+                        break
+        if eff is None:
+            continue
+        consumed = end
+        found.append((i, end, eff.label))
+        if eff.negation or eff.hedge:
+            glued = ((i >= 2 and _field(facts[i - 1], word_at) == "-" and ends[i - 2] == starts[i - 1]
+                      and ends[i - 1] == starts[i])
+                     or (end + 1 < n and _field(facts[end], word_at) == "-" and ends[end - 1] == starts[end]
+                         and ends[end] == starts[end + 1]))
+            cues.append((i, end, eff, glued))
+    return (found, cues) if found else None
+
+
+cdef inline bint _letter(Py_UCS4 ch):
+    """``[^\\W\\d_]`` of the ``re`` module for ``str``: a word character, neither a decimal digit nor "_"."""
+    return Py_UNICODE_ISALNUM(ch) and not Py_UNICODE_ISDECIMAL(ch)
+
+
+cdef bint _header_word(str text, Py_ssize_t a, Py_ssize_t b):
+    """Whether ``text[a:b]`` is a whole header word (``clauses._HEADER_WORD``): letters, and
+    then perhaps one to three letters in brackets."""
+    cdef Py_ssize_t i = a, k
+    while i < b and _letter(text[i]):
+        i += 1
+    if i == a:
+        return False
+    if i == b:
+        return True
+    if text[i] != u"(":
+        return False
+    k = i + 1
+    while k < b and _letter(text[k]):
+        k += 1
+    return 1 <= k - i - 1 <= 3 and k == b - 1 and text[k] == u")"
+
+
+cdef Py_ssize_t _header_start(str text, Py_ssize_t colon):
+    """``clauses._header_start``: where the header that ends at ``colon`` starts, or -1."""
+    cdef Py_ssize_t start = -1, end = colon, i, run_end
+    cdef list words = []
+    while len(words) < 4:
+        # ``clauses._last_word``
+        i = end - 1 if end > 0 and text[end - 1] == u"\n" else end
+        while i > 0 and (text[i - 1] == u" " or text[i - 1] == u"\t"):
+            i -= 1
+        run_end = i
+        while i > 0 and not Py_UNICODE_ISSPACE(text[i - 1]):
+            i -= 1
+        if i == run_end or not _header_word(text, i, run_end):
+            break
+        words.insert(0, text[i:run_end])
+        word = words[0].split("(")[0]
+        capitals = all(w.split("(")[0].isupper() for w in words)
+        titled = word[:1].isupper() and (len(word) == 1 or word[1:].islower()) and all(
+            w.split("(")[0].islower() for w in words[1:])
+        if capitals or titled:
+            start = i
+        end = i
+        if end == 0 or (text[end - 1] != u" " and text[end - 1] != u"\t"):
+            break
+    return start
+
+
+def headers(str text):
+    """``ClauseRule.headers``: where each section header of ``text`` starts, in order."""
+    cdef Py_ssize_t n = len(text), q, start
+    cdef Py_UCS4 before
+    found = set()
+    q = text.find(u":")
+    while q >= 0:  # ``clauses._header_colons``
+        if q + 1 == n or Py_UNICODE_ISSPACE(text[q + 1]):
+            start = q
+            while start > 0 and (text[start - 1] == u" " or text[start - 1] == u"\t"):
+                start -= 1
+            if start > 0:
+                before = text[start - 1]
+                if before == u")" or _letter(before):
+                    start = _header_start(text, start)
+                    if start >= 0:
+                        found.add(start)
+        q = text.find(u":", q + 1)
+    return sorted(found)

@@ -63,6 +63,7 @@ _WORD_CHAR = re.compile(r"\w")
 _ASCII_DIGITS = frozenset("0123456789")
 _ASCII_DIGIT = re.compile(r"[0-9]")
 #: a run of letters, digits (``str.isalnum``: a word character but "_") and full stops at the end
+#: (the definition ``_word_before`` walks, checked against it by the tests)
 _RUN_END = re.compile(r"(?:[^\W_]|\.)*\Z")
 
 # A section header ends in a colon followed by a space; the words before it are read
@@ -155,6 +156,7 @@ class ClauseRule:
         # the two halves apart, for ``token_breaks``
         self._punct = re.compile(_BREAK_PUNCT)
         self._words = re.compile(words_pattern, re.IGNORECASE) if words_pattern else None
+        self._words_at = _words_by_first_char(words)
         self._first_words = frozenset(w.split()[0].lower() for w in words)
         # A break word's first part, or a beginning of it that runs to the end of the token
         # (the rest may follow in the next token), matched as the rule matches it.
@@ -341,7 +343,7 @@ class ClauseRule:
                             found[i] = found.get(i, True) and comma
                             i += 1
             if words is not None and text[start:end].lower() in first_words:
-                m = words.match(text, start)
+                m = self._word_match(text, start)
                 if m is not None:
                     match_end, i = m.end(), c
                     while i < n and starts[i] < match_end:  # "sin embargo" runs over the next tokens
@@ -349,6 +351,15 @@ class ClauseRule:
                         i += 1
             out[c] = sorted(found.items())
         return out
+
+    def _word_match(self, text: str, start: int) -> Optional["re.Match"]:
+        """``self._words.match(text, start)``, tried with only the break words that can start with
+        the character there (``_words_by_first_char``)."""
+        ch = text[start:start + 1]
+        if not ch.isascii():
+            return self._words.match(text, start)
+        pattern = self._words_at.get(ch.lower(), self._words_at[""])
+        return pattern.match(text, start) if pattern is not None else None
 
     def break_between(self, text: str, start: int, end: int) -> bool:
         """Whether a clause break lies in ``text[start:end]``: the two sides are in different clauses."""
@@ -383,6 +394,8 @@ class ClauseRule:
         "Past medical history:"), at the start of the text or after a space.
         Clinical text that lost its line breaks still shows its headers so.
         """
+        if _compiled is not None:
+            return _compiled.headers(text)
         found = (_header_start(text, colon) for colon in _header_colons(text))
         return sorted({start for start in found if start >= 0})
 
@@ -403,6 +416,30 @@ class ClauseRule:
         return _word_before(text, stop).casefold() in self._non_final
 
 
+def _words_by_first_char(words: Sequence[str]) -> Dict[str, Optional["re.Pattern"]]:
+    """The break-word pattern cut to the words that can match at an ASCII character, keyed by the
+    character in lower case ("" for a character no word starts with), None for no word.
+
+    A word matches there only if its first character matches it case-insensitively: for ASCII,
+    a word starting with the same letter in either case, or with a character outside ASCII
+    (some, such as the Kelvin sign, match an ASCII letter). Each pattern keeps the order of the
+    whole one, so the word it matches is the one the whole pattern matches. A text character
+    outside ASCII is matched with the whole pattern.
+    """
+    def pattern(kept):
+        if not kept:
+            return None
+        alternatives = "|".join(r"\s+".join(re.escape(part) for part in w.split()) for w in kept)
+        return re.compile(r"(?<!\w)(?:" + alternatives + r")(?!\w)", re.IGNORECASE)
+
+    first = {w: w.split()[0][0] for w in words}  # the character the word's pattern starts with
+    outside = [w for w in words if not first[w].isascii()]
+    keys = {first[w].lower() for w in words if first[w].isascii()}
+    found = {key: pattern([w for w in words if not first[w].isascii() or first[w].lower() == key]) for key in keys}
+    found[""] = pattern(outside)
+    return found
+
+
 def same_breaks(text: str) -> bool:
     """Whether the breaks of ``text`` are those of its canonical view, without building it.
 
@@ -414,9 +451,12 @@ def same_breaks(text: str) -> bool:
 
 
 def _word_before(text: str, end: int) -> str:
-    """The letters, digits and full stops right before ``end``, eight at most ("approx", "e.g")."""
-    window = text[max(0, end - 8):end]
-    return window[_RUN_END.search(window).start():]
+    """The letters, digits and full stops right before ``end``, eight at most ("approx", "e.g"):
+    what ``_RUN_END`` finds at the end of the eight characters, walked back to without a search."""
+    first, i = max(0, end - 8), end
+    while i > first and (text[i - 1].isalnum() or text[i - 1] == "."):
+        i -= 1
+    return text[i:end]
 
 
 class Segments(NamedTuple):

@@ -173,12 +173,15 @@ class WordFacts(NamedTuple):
 
 
 #: fields of ``WordFacts`` by their place in the tuple (what the compiled loops read)
-_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO, _SPELLED_AT = (WordFacts._fields.index(name) for name in (
-    "word", "starts_cue", "breakish", "conjunction", "zero", "spelled"))
+_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO, _SPELLED_AT, _LONGER, _SINGLE = (
+    WordFacts._fields.index(name) for name in (
+        "word", "starts_cue", "breakish", "conjunction", "zero", "spelled", "longer", "single"))
 _GETTERS = {k: itemgetter(k) for k in (_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO)}
 _SPELLED = itemgetter(_SPELLED_AT)
-# the compiled twins of the loops over a text's tokens (``core/_scope_loops.pyx``), or None
+# the compiled twins of the loops over a text's tokens (``core/_scope_loops.pyx``) and of
+# ``_Layout`` (``core/_scope_reach.pyx``), or None
 _compiled = compiled_module("semgap_spacy.core._scope_loops")[0]
+_reach = compiled_module("semgap_spacy.core._scope_reach")[0]
 
 
 def _where(facts: Sequence[WordFacts], field: int) -> List[int]:
@@ -475,6 +478,10 @@ class CueTable:
         RETURNS (Scan): The matches.
         """
         facts, starts, ends = rows.facts, rows.starts, rows.ends
+        if _compiled is not None:
+            found = _compiled.scan(facts, starts, ends, rows.spaced, self.longest, _STARTS_CUE, _WORD, _LONGER,
+                                   _SINGLE)
+            return EMPTY_SCAN if found is None else Scan(*found)
         candidates = _where(facts, _STARTS_CUE)
         if not candidates:
             return EMPTY_SCAN
@@ -560,22 +567,41 @@ class CueTable:
         zeros = negation and any(map(_GETTERS[_ZERO], rows.facts))
         if not cues and not asked and not zeros:
             return out
-        layout = _Layout(rows, targets, self.clauses, self.scope) if cues else None
-        # a long text: each target asks only the cues of its stretch (``_Layout.near``)
-        near = layout.near(cues, targets) if layout is not None and len(cues) * len(targets) > _PAIRS else None
+        layout = near = None
+        if cues and _reach is not None and len(cues) * len(targets) <= _PAIRS and same_breaks(rows.text) \
+                and all(0 <= t.start <= t.end <= len(rows.facts) for t in targets):
+            # the compiled twin of ``_Layout`` (``core/_scope_reach.pyx``)
+            layout = _reach.Reach(rows, targets, self.clauses, self.scope, cues, _WORD, _BREAKISH, _CONJUNCTION)
+            n_cues = len(cues)
+            for t, target in enumerate(targets):
+                neg_hits, hedge_hits = [], []
+                layout.reach(target.start, target.end, target.inner, 0, n_cues, neg_hits if negation else None,
+                             hedge_hits if hedges else None)
+                out[t] = self._reading(rows, target, neg_hits, hedge_hits, zeros, asked)
+            return out
+        if cues:
+            layout = _Layout(rows, targets, self.clauses, self.scope)
+            # a long text: each target asks only the cues of its stretch (``_Layout.near``)
+            near = layout.near(cues, targets) if len(cues) * len(targets) > _PAIRS else None
         for t, target in enumerate(targets):
             neg_hits, hedge_hits = [], []
             if layout is not None:
                 layout.reach(target, cues if near is None else cues[near[t]], neg_hits if negation else None,
                              hedge_hits if hedges else None)
-            if zeros:
-                neg_hits.extend(_zero_count(rows, target.start, target.end))
-            neg = _hit(neg_hits) if neg_hits else None
-            hedge = _hit(hedge_hits) if hedge_hits else None
-            if hedge is None and asked:
-                hedge = _asked(rows, target.start, target.end)
-            out[t] = Reading(neg, hedge)
+            out[t] = self._reading(rows, target, neg_hits, hedge_hits, zeros, asked)
         return out
+
+    @staticmethod
+    def _reading(rows: TokenRows, target: Target, neg_hits: list, hedge_hits: list, zeros: bool,
+                 asked: bool) -> Reading:
+        """One target's reading from the cues that reach it, a count of none and a question."""
+        if zeros:
+            neg_hits.extend(_zero_count(rows, target.start, target.end))
+        neg = _hit(neg_hits) if neg_hits else None
+        hedge = _hit(hedge_hits) if hedge_hits else None
+        if hedge is None and asked:
+            hedge = _asked(rows, target.start, target.end)
+        return Reading(neg, hedge)
 
 
 def key_word(form: Tuple[str, ...]) -> str:

@@ -92,8 +92,7 @@ def _facts_of(text, table):
 
 @compiled_only
 def test_word_loops_match_their_python_twins(monkeypatch):
-    from semgap_spacy.lang.cues import context_cues_v1
-    table = context.CueTable(context_cues_v1()(["en", "es", "fr", "de"]), tokenize=lambda s: s.split())
+    table = _tables()[1]
     rnd = random.Random(7)
     cases = []
     for text in TEXTS[::7]:
@@ -140,3 +139,50 @@ def test_last_word_is_the_pattern_search(chars, data):
         i -= 1
     m = _HEADER_WORDS.search(text, i, end)
     assert _last_word(text, end) == ((m.start(1), m.group(1)) if m else None)
+
+
+def _tables():
+    """The cue tables of ``semgap_context`` as a pipeline builds them: spec and clinical profile."""
+    tables = []
+    for cues in ({"@misc": "semgap.context_cues.v1"}, {"@misc": "semgap.context_cues.clinical.v1"}):
+        nlp = spacy.blank("en")
+        tables.append(nlp.add_pipe("semgap_context", config={"cues": cues}).table)
+    return tables
+
+
+@compiled_only
+def test_scan_matches_its_python_twin(monkeypatch):
+    tables = _tables()
+    rows = []
+    for text in TEXTS + ["no  evidence   of fever", "no\n\nevidence of   x", "non-tender", "is not - ruled out"]:
+        doc = NLP["en"].make_doc(text)
+        keys = [t.orth for t in doc]
+        for table in tables:
+            facts = table.facts_of(keys, doc.vocab.strings.__getitem__)
+            spaced = table.spaced(keys)
+            rows.append((table, context.TokenRows(text, facts, [t.idx for t in doc],
+                                                  [t.idx + len(t) for t in doc], None, spaced)))
+    compiled = [table.scan(r) for table, r in rows]
+    monkeypatch.setattr(context, "_compiled", None)
+    python = [table.scan(r) for table, r in rows]
+    assert compiled == python
+    assert sum(bool(s.cues) for s in python) > 1000  # the texts hold cues
+
+
+@compiled_only
+def test_headers_match_their_python_twin(monkeypatch):
+    texts = TEXTS + ["POSTOPERATIVE DIAGNOSIS: none", "Past medical history: asthma", "Plan(s): x", "a ab(cde): b"]
+    compiled = [clauses.ClauseRule.headers(t) for t in texts]
+    monkeypatch.setattr(clauses, "_compiled", None)
+    assert compiled == [clauses.ClauseRule.headers(t) for t in texts]
+
+
+@compiled_only
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(list("aAbZ()x \t:\n\r\x1c1_\u0663\u00b2\u00e9\u00c9\u00df-./&'\u2028\u00a0")
+                                + ["DIAGNOSIS", "Past", "medical", "history", "CHEST", "Plan(s)", "ab(cde)"]),
+                max_size=14))
+def test_headers_on_generated_text(parts):
+    text = "".join(parts)
+    found = (clauses._header_start(text, c) for c in clauses._header_colons(text))
+    assert LOOPS.headers(text) == sorted({s for s in found if s >= 0})

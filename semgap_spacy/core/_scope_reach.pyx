@@ -1,0 +1,337 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Which cues reach which targets (``core.context._Layout`` and ``_Clauses``), compiled.
+
+Why: the scope reading of a sentence with a cue asks, per cue and target,
+whether a clause break or a clause start parts them and, across commas,
+whether the target is an item of the cue's list. In Python that is most of
+``semgap_context``'s time on such a sentence. Here the same questions are
+answered on C arrays.
+
+The Python model works the clause structure out lazily, only as far as a
+question needs it, because each step costs there; here the breaks of every
+candidate token are read at once, which gives the same answers (a token's
+breaks do not depend on which others were asked about). The rule's own
+Python code still finds the breaks (``ClauseRule.breaks_by_token``, itself
+compiled) and the section headers. Only texts whose breaks are their own
+(``clauses.same_breaks``) and that hold few enough cue and target pairs to be
+asked one by one come here; ``CueTable.read`` keeps the others in Python.
+``tests/core/test_scope_reach.py`` checks every reading against the Python
+model's.
+"""
+from bisect import bisect_left
+
+from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM
+from libcpp.vector cimport vector
+
+from .clauses import segment
+
+
+cdef inline object _field(object facts_item, Py_ssize_t k):
+    """Field ``k`` of one word's facts: by tuple slot (``WordFacts`` is a tuple), else by index."""
+    if PyTuple_Check(facts_item):
+        return <object>PyTuple_GET_ITEM(facts_item, k)
+    return facts_item[k]
+
+
+cdef class Reach:
+    """The clauses of one text, for the cues and targets of one ``CueTable.read``."""
+
+    cdef object rows, rule, scope, conjunctions
+    cdef Py_ssize_t n
+    cdef bint spaced
+    cdef vector[char] inside, is_word
+    cdef vector[int] words_before
+    # the cues
+    cdef Py_ssize_t n_cues
+    cdef vector[int] cs, ce
+    cdef vector[char] glued
+    cdef vector[double] neg_fwd, neg_bwd, hedge_fwd, hedge_bwd
+    # break tokens of each candidate, flat: candidate k's are [brk_from[k], brk_from[k + 1])
+    cdef bint breaks_read
+    cdef vector[int] cand, brk_from, brk_j
+    cdef vector[char] brk_comma
+    cdef object breaks_by_candidate
+    cdef object bounds
+    cdef vector[int] bounds_c
+    # the whole picture (``_Clauses``)
+    cdef bint full_read
+    cdef vector[int] clause_of, item_words, last_word, past, ends
+    cdef vector[char] comma_after, has_conjunction
+    cdef Py_ssize_t count
+
+    def __init__(self, rows, targets, rule, scope, cues, Py_ssize_t word_at, Py_ssize_t breakish_at,
+                 Py_ssize_t conjunction_at):
+        """rows (TokenRows), targets (Sequence[Target]), rule (ClauseRule), scope (ScopeSettings),
+        cues: (start, end, Effect, glued) of every negation or hedge cue, in text order;
+        word_at, breakish_at, conjunction_at: the places in ``WordFacts`` of the token's word
+        (empty for whitespace), whether it can hold a break and whether it is a list conjunction."""
+        cdef Py_ssize_t i
+        cdef char flag
+        self.rows, self.rule, self.scope = rows, rule, scope
+        facts = rows.facts
+        self.n = len(facts)
+        self.spaced = rows.spaced
+        self.inside.assign(self.n, 0)
+        for t in targets:  # the caller keeps every target within the tokens
+            for i in range(t.start, t.end):
+                self.inside[i] = 1
+        self.is_word.assign(self.n, 0)
+        conjunctions = []
+        i = 0
+        for item in facts:
+            if _field(item, word_at):
+                self.is_word[i] = 1
+            if _field(item, breakish_at):
+                self.cand.push_back(<int>i)
+            if _field(item, conjunction_at):
+                conjunctions.append(i)
+            i += 1
+        self.n_cues = len(cues)
+        # (no conditional expression is passed to a C++ method here: Cython 3.3 passes it as a
+        # reference to a temporary, and the vector keeps garbage)
+        for start, end, eff, glued in cues:
+            self.cs.push_back(start)
+            self.ce.push_back(end)
+            flag = 1 if glued else 0
+            self.glued.push_back(flag)
+            self.neg_fwd.push_back(eff.neg_forward)
+            self.neg_bwd.push_back(eff.neg_backward)
+            self.hedge_fwd.push_back(eff.hedge_forward)
+            self.hedge_bwd.push_back(eff.hedge_backward)
+        self.conjunctions = conjunctions
+        self.breaks_read = False
+        self.full_read = False
+        self.bounds = None
+
+    # -- the rule's breaks and clause starts --------------------------------
+    cdef void _read_breaks(self):
+        """Every candidate's break tokens (``_Layout.breaks_from``), targets' tokens left out."""
+        cdef Py_ssize_t k, j
+        cdef char flag
+        if self.breaks_read:
+            return
+        self.breaks_read = True
+        rows = self.rows
+        by_token = self.rule.breaks_by_token(rows.text, rows.starts, rows.ends, [c for c in self.cand])
+        self.brk_from.push_back(0)
+        kept = []
+        for k in range(<Py_ssize_t>self.cand.size()):
+            marks = [b for b in by_token[self.cand[k]] if not self.inside[b[0]]]
+            kept.append(marks)
+            for j, comma in marks:
+                self.brk_j.push_back(j)
+                flag = 1 if comma else 0
+                self.brk_comma.push_back(flag)
+            self.brk_from.push_back(<int>self.brk_j.size())
+        self.breaks_by_candidate = kept
+
+    cdef object _boundaries(self):
+        """``_Layout.boundaries``: tokens that start a clause without a break token."""
+        cdef Py_ssize_t i
+        if self.bounds is None:
+            rows = self.rows
+            found = set(rows.sentence_starts or ())
+            if self.scope.section_headers and ":" in rows.text:
+                for offset in self.rule.headers(rows.text):
+                    i = bisect_left(rows.starts, offset)
+                    if i < self.n and not self.inside[i]:
+                        found.add(i)
+            found.discard(0)
+            self.bounds = sorted(found)
+            for i in self.bounds:
+                self.bounds_c.push_back(i)
+        return self.bounds
+
+    cdef int _break_before(self, int b):
+        """The greatest a for which a break token lies in [a, b) (a break word that starts up to
+        two tokens before a may run into it), or -1."""
+        cdef int found = -1, c, j, reach
+        cdef Py_ssize_t k, m
+        self._read_breaks()
+        for k in range(<Py_ssize_t>self.cand.size()):
+            c = self.cand[k]
+            if c >= b:
+                break
+            for m in range(self.brk_from[k], self.brk_from[k + 1]):
+                j = self.brk_j[m]
+                if j < b:
+                    reach = j if j < c + 2 else c + 2
+                    if reach > found:
+                        found = reach
+        return found
+
+    cdef int _break_from(self, int a):
+        """The first break token at a or after it (of a candidate from a - 2 on), or the number
+        of tokens."""
+        cdef int found = <int>self.n, c, j
+        cdef Py_ssize_t k, m
+        self._read_breaks()
+        for k in range(<Py_ssize_t>self.cand.size()):
+            c = self.cand[k]
+            if c < a - 2:
+                continue
+            if c >= found:
+                break
+            for m in range(self.brk_from[k], self.brk_from[k + 1]):
+                j = self.brk_j[m]
+                if a <= j < found:
+                    found = j
+        return found
+
+    cdef bint _clear(self, int a, int b, bint upto):
+        """``_Layout.clear`` for a text whose breaks are its own: no break token in [a, b) and no
+        clause start in [a, b]."""
+        cdef Py_ssize_t k, size
+        self._boundaries()
+        size = <Py_ssize_t>self.bounds_c.size()
+        k = 0
+        while k < size and self.bounds_c[k] < a:  # bisect_left
+            k += 1
+        if k < size and self.bounds_c[k] <= b:
+            return False
+        if upto:
+            return a > self._break_before(b)
+        return self._break_from(a) >= b
+
+    cdef int _words(self, int a, int b):
+        """How many words lie in tokens [a, b)."""
+        cdef int i, total
+        if not self.spaced:
+            return b - a
+        if self.words_before.size() == 0:
+            self.words_before.push_back(0)
+            total = 0
+            for i in range(<int>self.n):
+                total += self.is_word[i]
+                self.words_before.push_back(total)
+        return self.words_before[b] - self.words_before[a]
+
+    # -- the whole picture (``_Clauses``) -----------------------------------
+    cdef void _read_full(self):
+        cdef Py_ssize_t i, c, count
+        cdef char flag
+        if self.full_read:
+            return
+        self.full_read = True
+        self._read_breaks()
+        breaks = sorted({b for marks in self.breaks_by_candidate for b in marks})
+        segments = segment(<Py_ssize_t>self.n, breaks, self._boundaries())
+        for c in segments.clause_of:
+            self.clause_of.push_back(c)
+        for comma in segments.comma_after:
+            flag = 1 if comma else 0
+            self.comma_after.push_back(flag)
+        count = self.count = <Py_ssize_t>self.comma_after.size()
+        self.has_conjunction.assign(count, 0)
+        for i in self.conjunctions:
+            c = self.clause_of[i]
+            if c >= 0 and not self.inside[i]:
+                self.has_conjunction[c] = 1
+        scope = self.scope
+        if scope.short_items or scope.parentheticals:
+            self.item_words.assign(count, 0)
+            self.last_word.assign(count, -1)
+            for i in range(self.n):
+                c = self.clause_of[i]
+                if c >= 0 and self.is_word[i]:
+                    self.item_words[c] += 1
+                    self.last_word[c] = <int>i
+        if scope.parentheticals:
+            self.past.resize(count)
+            for c in range(count):
+                self.past[c] = <int>c
+            for c in range(count - 2, -1, -1):
+                if self.comma_after[c]:
+                    self.past[c] = self.past[c + 1]
+        self.ends.assign(count, -2)
+
+    cdef int _ends_at(self, int clause):
+        """``clauses.list_end``: the last clause a forward cue in ``clause`` reaches."""
+        cdef int k, found
+        cdef bint short
+        cdef int short_items = self.scope.short_items
+        if self.ends[clause] != -2:
+            return self.ends[clause]
+        if self.has_conjunction[clause] and not self.scope.open_lists:
+            found = clause
+        else:
+            found = -1
+            k = clause
+            short = short_items != 0
+            while k + 1 < self.count and self.comma_after[k]:
+                k += 1
+                if self.has_conjunction[k]:
+                    found = k
+                    break
+                short = short and self.item_words[k] <= short_items
+            if found < 0:
+                found = k if short and k > clause else clause
+        self.ends[clause] = found
+        return found
+
+    cdef bint _forward(self, int cs, int ce, int ts, int te, int dist, double* reach):
+        """``_Clauses.forward``: False when out of reach, else the reach in ``reach``."""
+        cdef int cue_clause, clause = -1, i
+        self._read_full()
+        cue_clause = self.clause_of[cs]
+        for i in range(ts, te):
+            if self.clause_of[i] >= 0:
+                clause = self.clause_of[i]
+                break
+        if cue_clause < 0 or clause < cue_clause:
+            return False
+        if clause == cue_clause:
+            reach[0] = dist
+            return True
+        if clause <= self._ends_at(cue_clause):
+            reach[0] = -1
+            return True
+        if self.scope.parentheticals and self.last_word[cue_clause] == ce - 1 and clause <= self.past[cue_clause]:
+            reach[0] = dist
+            return True
+        return False
+
+    # -- the question -------------------------------------------------------
+    def reach(self, int ts, int te, inner, Py_ssize_t lo, Py_ssize_t hi, list neg_hits, list hedge_hits):
+        """``_Layout.reach`` over the cues [lo, hi): add (distance, cue_start, cue_end) for every
+        cue that reaches the target [ts, te) to ``neg_hits`` / ``hedge_hits`` (None: not asked)."""
+        cdef Py_ssize_t k
+        cdef int cs, ce, dist, i
+        cdef double reach
+        cdef bint neg_ok, hedge_ok, own
+        for k in range(lo, hi):
+            cs, ce = self.cs[k], self.ce[k]
+            if cs >= ts and ce <= te:
+                if inner is None:
+                    continue
+                own = True
+                for i in range(cs, ce):
+                    if i not in inner:
+                        own = False
+                        break
+                if own:
+                    continue
+                neg_ok = self.neg_fwd[k] >= 0 or self.neg_bwd[k] >= 0
+                hedge_ok = self.hedge_fwd[k] >= 0 or self.hedge_bwd[k] >= 0
+                dist = -1
+            elif (cs < ts and ts < ce) or ce <= ts:
+                if self.glued[k] or (self.neg_fwd[k] < 0 and self.hedge_fwd[k] < 0):
+                    continue
+                dist = self._words(ce, ts) if ce <= ts else 0
+                if ce >= ts or self._clear(ce, ts, True):
+                    reach = dist
+                elif not self._forward(cs, ce, ts, te, dist, &reach):
+                    continue
+                neg_ok, hedge_ok = reach < self.neg_fwd[k], reach < self.hedge_fwd[k]
+            elif cs >= te:
+                if (self.glued[k] or (self.neg_bwd[k] < 0 and self.hedge_bwd[k] < 0)
+                        or not self._clear(te, cs, False)):
+                    continue
+                dist = self._words(te, cs)
+                neg_ok, hedge_ok = dist < self.neg_bwd[k], dist < self.hedge_bwd[k]
+            else:
+                continue
+            if neg_ok and neg_hits is not None:
+                neg_hits.append((dist, cs, ce))
+            if hedge_ok and hedge_hits is not None:
+                hedge_hits.append((dist, cs, ce))

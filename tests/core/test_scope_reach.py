@@ -1,0 +1,155 @@
+"""The compiled clause questions of the scope model (``core/_scope_reach.pyx``) read every target
+as the Python model (``_Layout``, ``_Clauses``) does: on the sentence sets with their targets, on
+every held-out and probe text with targets drawn at random, in both cue profiles, and on
+generated text full of cues, commas, conjunctions, breaks and headers."""
+import json
+import random
+from pathlib import Path
+
+import pytest
+import spacy
+from hypothesis import given, settings, strategies as st
+
+from semgap_spacy.core import clauses, context
+from semgap_spacy.core.context import Target, TokenRows
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(context._reach is None, reason="core/_scope_reach.pyx was not built")
+LANGS = ("en", "es", "fr", "de")
+NLP = {lang: spacy.blank(lang) for lang in LANGS}
+
+
+def _tables():
+    """The cue tables of ``semgap_context`` as a pipeline builds them: spec and clinical profile."""
+    tables = []
+    for cues in ({"@misc": "semgap.context_cues.v1"}, {"@misc": "semgap.context_cues.clinical.v1"}):
+        nlp = spacy.blank("en")
+        tables.append(nlp.add_pipe("semgap_context", config={"cues": cues}).table)
+    return tables
+
+
+TABLES = _tables()
+
+
+def _rows(table, text, lang="en", sentences=False):
+    nlp = NLP[lang]
+    doc = nlp.make_doc(text)
+    keys = [t.orth for t in doc]
+    facts = table.facts_of(keys, doc.vocab.strings.__getitem__)
+    starts = [t.idx for t in doc]
+    sentence_starts = [i for i, t in enumerate(doc) if t.text == "." and 0 < i + 1 < len(doc)] if sentences else None
+    sentence_starts = [i + 1 for i in sentence_starts] if sentence_starts else None
+    return TokenRows(text, facts, starts, [t.idx + len(t) for t in doc], sentence_starts, table.spaced(keys))
+
+
+def _both(table, rows, targets):
+    """The readings with the compiled twin, and with the Python model."""
+    scan = table.scan(rows)
+    compiled = table.read(rows, scan, targets)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(context, "_reach", None)
+        python = table.read(rows, scan, targets)
+    return compiled, python
+
+
+def test_sentence_sets_read_alike():
+    marked = 0
+    for lang in LANGS:
+        with open(ROOT / "tests" / "data" / "context_sentences" / f"{lang}.jsonl", encoding="utf8") as f:
+            samples = [json.loads(line) for line in f if line.strip()]
+        for sample in samples:
+            doc = NLP[lang].make_doc(sample["text"])
+            spans = [doc.char_span(t["start_char"], t["end_char"], alignment_mode="expand") for t in sample["targets"]]
+            targets = [Target(s.start, s.end) for s in spans if s is not None]
+            for table in TABLES:
+                for sentences in (False, True):
+                    compiled, python = _both(table, _rows(table, sample["text"], lang, sentences), targets)
+                    assert compiled == python, sample["text"]
+                    marked += sum(r.negation is not None or r.hedge is not None for r in python)
+    assert marked > 1000  # the sets negate and hedge many of their targets
+
+
+def _texts():
+    texts = []
+    for split in ("dev.jsonl", "test.jsonl"):
+        with open(ROOT / "heldout" / split, encoding="utf8") as f:
+            texts += [json.loads(line).get("text") for line in f if line.strip()]
+    for path in sorted((ROOT / "heldout" / "probes").glob("*.txt")):
+        texts += [line for line in path.read_text(encoding="utf8").splitlines() if line.strip()]
+    return [t for t in texts if isinstance(t, str)]
+
+
+def test_held_out_and_probe_texts_read_alike_with_random_targets():
+    rnd = random.Random(11)
+    for text in _texts():
+        for table in TABLES:
+            rows = _rows(table, text)
+            n = len(rows.facts)
+            if not n:
+                continue
+            targets = []
+            for _ in range(rnd.randint(1, 4)):
+                start = rnd.randrange(n)
+                end = min(n, start + rnd.randint(1, 4))
+                inner = frozenset(range(start, end - 1)) if rnd.random() < 0.2 else None  # a frame's own words
+                targets.append(Target(start, end, inner))
+            compiled, python = _both(table, rows, targets)
+            assert compiled == python, (text, targets)
+
+
+WORDS = ["no", "not", "without", "denies", "fever", "cough", "rash", "possible", "likely", "may", "rule", "out",
+         "or", "and", "y", "ou", "oder", "but", "however", "which", "sin", "embargo", "no", "negative", "for",
+         "Allergies", "HISTORY", "PLAN(s)", ":", ",", ",", ";", ".", "-", "--", "?", "(", ")", "0", "10", "  ", "\n",
+         "evidence", "of", "cannot", "exclude", "pas", "de", "kein", "nicht", "sin", "fiebre"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=30), st.data())
+def test_generated_texts_read_alike(words, data):
+    text = " ".join(words)
+    for table in TABLES:
+        rows = _rows(table, text)
+        n = len(rows.facts)
+        spans = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, 4)), min_size=1, max_size=4))
+        targets = [Target(s, min(n, s + k)) for s, k in spans]
+        compiled, python = _both(table, rows, targets)
+        assert compiled == python, (text, targets)
+
+
+def test_texts_the_twin_does_not_take_stay_python(monkeypatch):
+    """A text read through its canonical view (not its own breaks), and a long one with more than
+    64 cue and target pairs, go to the Python model; a target outside the tokens too."""
+    calls = []
+    real = context._reach.Reach
+    monkeypatch.setattr(context._reach, "Reach", lambda *a: calls.append(1) or real(*a), raising=False)
+    table = TABLES[0]
+    for text, targets in (("no fever\u200b, cough", [Target(1, 2)]),
+                          (" ".join(["no fever ,"] * 40), [Target(i, i + 1) for i in range(1, 90, 3)]),
+                          ("no fever", [Target(1, 5)])):
+        rows = _rows(table, text)
+        table.read(rows, table.scan(rows), targets)
+    assert calls == []
+    rows = _rows(table, "no fever, cough")  # and a plain text does go to the twin
+    table.read(rows, table.scan(rows), [Target(1, 2)])
+    assert calls == [1]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(list("ab.Z1\u0663_ -,") + ["approx", "e.g", "Dr"]), max_size=8))
+def test_word_before_is_the_pattern(parts):
+    text = "".join(parts)
+    for end in range(len(text) + 1):
+        window = text[max(0, end - 8):end]
+        assert clauses._word_before(text, end) == window[clauses._RUN_END.search(window).start():]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(["no", "No", "NO", "nevertheless", "sin", "SIN", "embargo", " ", "  ", "\n", "but",
+                                 "\u212a", "\u017f", "\u00e9", "x", "obstante", "which", "who", "n"]), max_size=6))
+def test_break_words_by_first_character_match_the_whole_pattern(parts):
+    text = "".join(parts)
+    for rule in (clauses.clause_rule(), clauses.clause_rule(("which", "who"))):
+        for start in range(len(text)):
+            whole = rule._words.match(text, start)
+            cut = rule._word_match(text, start)
+            assert (whole and whole.span()) == (cut and cut.span()), (text, start)
