@@ -58,6 +58,82 @@ cdef inline bint _alone_char(Py_UCS4 ch):
     return ch == u"," or ch == u";" or ch == u"." or ch == u"!" or ch == u"?" or ch == u"\u2026"
 
 
+cdef inline bint _word_char(Py_UCS4 ch):
+    """``\\w`` of the ``re`` module for ``str``."""
+    return Py_UNICODE_ISALNUM(ch) or ch == u"_"
+
+
+cdef Py_ssize_t _word_end(rule, str text, Py_ssize_t start, Py_ssize_t n) except -2:
+    """Where the break word that starts at ``start`` ends, or -1: what ``rule._word_match`` finds.
+
+    The words that can start there (``clauses._ascii_words_by_first_char``) are matched in the
+    pattern's order, case-insensitively as ASCII, their parts joined by whitespace and the word
+    standing alone (no word character on either side); a text or a word with a character
+    outside ASCII where the comparison needs it is left to the pattern itself.
+    """
+    cdef Py_ssize_t code = <Py_ssize_t>text[start], p, q, i, length, t
+    cdef bint ok
+    cdef str part
+    if code >= 128:
+        return _pattern_end(rule, text, start)
+    key = chr(code + 32 if 65 <= code <= 90 else code)
+    table = rule._ascii_words
+    group = table.get(key, table[""])
+    if group is None:
+        return _pattern_end(rule, text, start)
+    if start > 0 and _word_char(text[start - 1]):
+        return -1  # ``(?<!\w)``: no word starts inside another
+    for parts in group:
+        p, ok = start, True
+        for i, part in enumerate(parts):
+            if i:
+                q = p
+                while q < n and Py_UNICODE_ISSPACE(text[q]):
+                    q += 1
+                if q == p:
+                    ok = False
+                    break
+                p = q
+            length = len(part)
+            if p + length > n:
+                ok = False
+                break
+            for q in range(length):
+                t = <Py_ssize_t>text[p + q]  # a code point, compared as ASCII in lower case
+                if t >= 128:
+                    return _pattern_end(rule, text, start)
+                if 65 <= t <= 90:
+                    t += 32
+                if t != <Py_ssize_t>part[q]:
+                    ok = False
+                    break
+            if not ok:
+                break
+            p += length
+        if ok and (p == n or not _word_char(text[p])):
+            return p
+    return -1
+
+
+cdef Py_ssize_t _pattern_end(rule, str text, Py_ssize_t start) except -2:
+    m = rule._word_match(text, start)
+    return -1 if m is None else m.end()
+
+
+cdef bint _abbreviation(rule, str text, Py_ssize_t stop) except -1:
+    """``ClauseRule._abbreviation_at``: whether the full stop at ``stop`` ends an abbreviation."""
+    cdef Py_ssize_t first, i
+    non_final = rule._non_final
+    if stop:
+        folded = text[stop - 1:stop].casefold()
+        if folded[len(folded) - 1] not in rule._non_final_ends and "" not in non_final:
+            return False
+    first, i = max(0, stop - 8), stop  # ``clauses._word_before``
+    while i > first and (Py_UNICODE_ISALNUM(text[i - 1]) or text[i - 1] == u"."):
+        i -= 1
+    return text[i:stop].casefold() in non_final
+
+
 def breaks_by_token(rule, str text, starts, ends, candidates):
     """``ClauseRule.breaks_by_token``: for each candidate token, the break tokens its own breaks
     cover, in order, as (token index, whether the break is a comma)."""
@@ -67,13 +143,11 @@ def breaks_by_token(rule, str text, starts, ends, candidates):
     cdef dict out = {}, found
     words = rule._words
     first_words = rule._first_words
-    stop_of = rule._abbreviation_at
-    word_match = rule._word_match
     for c in candidates:
         start, end = starts[c], ends[c]
         if end - start == 1 and _alone_char(text[start]):  # a comma or a full stop as a token
             match_end = _punct_end(text, start, n_text)
-            if match_end < 0 or (text[start] == u"." and stop_of(text, start)):
+            if match_end < 0 or (text[start] == u"." and _abbreviation(rule, text, start)):
                 out[c] = []
             else:
                 out[c] = [(c, text[start] == u",")]
@@ -83,7 +157,7 @@ def breaks_by_token(rule, str text, starts, ends, candidates):
             if not _punct_char(text[p]):
                 continue
             match_end = _punct_end(text, p, n_text)
-            if match_end < 0 or (text[p] == u"." and stop_of(text, p)):
+            if match_end < 0 or (text[p] == u"." and _abbreviation(rule, text, p)):
                 continue
             comma = text[p] == u","
             i = c
@@ -91,9 +165,9 @@ def breaks_by_token(rule, str text, starts, ends, candidates):
                 found[i] = found.get(i, True) and comma
                 i += 1
         if words is not None and text[start:end].lower() in first_words:
-            m = word_match(text, start)
-            if m is not None:
-                match_end, i = m.end(), c
+            match_end = _word_end(rule, text, start, n_text)
+            if match_end >= 0:
+                i = c
                 while i < n and starts[i] < match_end:  # "sin embargo" runs over the next tokens
                     found[i] = False
                     i += 1

@@ -157,6 +157,7 @@ class ClauseRule:
         self._punct = re.compile(_BREAK_PUNCT)
         self._words = re.compile(words_pattern, re.IGNORECASE) if words_pattern else None
         self._words_at = _words_by_first_char(words)
+        self._ascii_words = _ascii_words_by_first_char(words)
         self._first_words = frozenset(w.split()[0].lower() for w in words)
         # A break word's first part, or a beginning of it that runs to the end of the token
         # (the rest may follow in the next token), matched as the rule matches it.
@@ -437,6 +438,20 @@ def _words_by_first_char(words: Sequence[str]) -> Dict[str, Optional["re.Pattern
     keys = {first[w].lower() for w in words if first[w].isascii()}
     found = {key: pattern([w for w in words if not first[w].isascii() or first[w].lower() == key]) for key in keys}
     found[""] = pattern(outside)
+    return found
+
+
+def _ascii_words_by_first_char(words: Sequence[str]) -> Dict[str, Optional[Tuple[Tuple[str, ...], ...]]]:
+    """For the compiled break-word match (``core/_scope_loops.pyx``): per key of
+    ``_words_by_first_char``, the words of its pattern in its order, each as its parts in lower
+    case; None where a word holds a character outside ASCII, which only the pattern reads."""
+    first = {w: w.split()[0][0] for w in words}
+    keys = {first[w].lower() for w in words if first[w].isascii()}
+    found: Dict[str, Optional[Tuple[Tuple[str, ...], ...]]] = {}
+    for key in keys | {""}:
+        kept = [w for w in words if not first[w].isascii() or (key and first[w].lower() == key)]
+        found[key] = tuple(tuple(part.lower() for part in w.split()) for w in kept) if all(
+            w.isascii() for w in kept) else None
     return found
 
 
