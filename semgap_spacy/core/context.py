@@ -191,6 +191,11 @@ def _where(facts: Sequence[WordFacts], field: int) -> List[int]:
     return list(compress(count(), map(_GETTERS[field], facts)))
 
 
+def zero_in(facts: Sequence[WordFacts]) -> bool:
+    """Whether a token is the number zero, which may count a target as none (``_zero_count``)."""
+    return any(map(_GETTERS[_ZERO], facts))
+
+
 def joined_text(facts: Sequence[WordFacts], spaces: Sequence[int]) -> str:
     """The text of tokens: each token's text (``facts``), then its trailing space if it has one."""
     if _compiled is not None:
@@ -564,7 +569,7 @@ class CueTable:
         if asked is None:
             asked = any(f.mark == _QUESTION or f.mark == _QUESTION_OPEN for f in rows.facts)
         asked = asked and questions and hedges
-        zeros = negation and any(map(_GETTERS[_ZERO], rows.facts))
+        zeros = negation and zero_in(rows.facts)
         if not cues and not asked and not zeros:
             return out
         layout = near = None

@@ -50,7 +50,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from ..core.context import EMPTY_SCAN, CueTable, Reading, Target, TokenRows, joined_text, own_positions
+from ..core.context import EMPTY_SCAN, CueTable, Reading, Target, TokenRows, joined_text, own_positions, zero_in
 from ..lang import generation, get_pack, identities_read_with, languages as languages_available, pack_identities
 from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.textnorm import fold
@@ -266,7 +266,9 @@ class Context(SemgapPipe):
         if not may_cue and not asked:
             return self._unmarked(doc)
         spans = self.target_spans(doc)
-        rows = self._rows(doc, facts, table.spaced(keys))
+        starts, ends, spaces, sentence_starts = spaced_rows(doc)
+        # the text is joined below, only if a reading needs it: the scan reads words
+        rows = TokenRows("", facts, starts, ends, sentence_starts, table.spaced(keys))
         scan = table.scan(rows) if may_cue else EMPTY_SCAN
         found = sorted(scan.found + table.question_marks(rows)) if asked else scan.found
         if found:
@@ -275,6 +277,9 @@ class Context(SemgapPipe):
             doc.user_data[_MATCHES_KEY] = None
         if not len(spans):
             return doc
+        if not ((scan.cues and (self.negation or self.hedges)) or asked or (self.negation and zero_in(facts))):
+            return self._drop_values(doc)  # no cue, question or count of none: nothing can reach a target
+        rows = rows._replace(text=doc_text(doc, lambda: joined_text(facts, spaces)))
         # Each Span of a group costs a construction: read the bounds, and a Span only for a term
         read = [(start, end, start_char, end_char, None if not span_id else self._inner(spans[k], rows.facts))
                 for k, (start, end, start_char, end_char, span_id) in enumerate(span_bounds(spans))]
@@ -289,20 +294,14 @@ class Context(SemgapPipe):
         if doc.user_data:
             if doc.user_data.get(_MATCHES_KEY) is not None:
                 doc.user_data[_MATCHES_KEY] = None
-            if has_span_values(doc, _WRITTEN_SET):
-                drop_span_values(doc, _WRITTEN, {(s.start_char, s.end_char) for s in self.target_spans(doc)})
+            self._drop_values(doc)
         return doc
 
-    def _rows(self, doc: Doc, facts, spaced: bool) -> TokenRows:
-        """The doc as plain rows: text, word facts, token offsets, sentence starts if known.
-
-        One pass (``doc_rows.spaced_rows``) gives every token's offsets, trailing
-        space and sentence start, and the text is exactly the token texts and
-        their trailing spaces.
-        """
-        starts, ends, spaces, sentence_starts = spaced_rows(doc)
-        text = doc_text(doc, lambda: joined_text(facts, spaces))
-        return TokenRows(text, facts, starts, ends, sentence_starts, spaced)
+    def _drop_values(self, doc: Doc) -> Doc:
+        """Remove the values an earlier run over the doc wrote on its targets, if any."""
+        if has_span_values(doc, _WRITTEN_SET):
+            drop_span_values(doc, _WRITTEN, {(s.start_char, s.end_char) for s in self.target_spans(doc)})
+        return doc
 
     def _inner(self, span: Span, facts) -> Optional[frozenset]:
         """For a glossary frame, the token indices of its own head and value words (any other cue
