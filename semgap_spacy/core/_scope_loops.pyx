@@ -222,6 +222,14 @@ def where(facts, Py_ssize_t k):
     return out
 
 
+def any_field(facts, Py_ssize_t k):
+    """Whether some token's facts have field ``k`` true."""
+    for item in facts:
+        if _field(item, k):
+            return True
+    return False
+
+
 def joined(facts, spaces, Py_ssize_t k):
     """The text of tokens: each token's field ``k`` (its text without and with a trailing space),
     indexed by its space (0 or 1)."""

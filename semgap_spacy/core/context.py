@@ -193,6 +193,8 @@ def _where(facts: Sequence[WordFacts], field: int) -> List[int]:
 
 def zero_in(facts: Sequence[WordFacts]) -> bool:
     """Whether a token is the number zero, which may count a target as none (``_zero_count``)."""
+    if _compiled is not None:
+        return _compiled.any_field(facts, _ZERO)
     return any(map(_GETTERS[_ZERO], facts))
 
 

@@ -81,3 +81,24 @@ def span_bounds(SpanGroup group):
         s = &group.c[i]
         out[i] = (s.start, s.end, s.start_char, s.end_char, s.id)
     return out
+
+
+def new_span_group(Doc doc, str name, spans):
+    """``SpanGroup(doc, name=name, spans=[Span(doc, start, end, label=label) ...])`` for each
+    (start, end, label) of ``spans`` (tokens within the doc, start < end), without a ``Span``
+    object per span: each label is added to the doc's strings, as ``Span`` adds it."""
+    cdef SpanGroup group = SpanGroup(doc, name=name)
+    cdef SpanC span
+    cdef int start, end
+    strings = doc.vocab.strings
+    span.id = 0
+    span.kb_id = 0
+    for start, end, label in spans:
+        if not 0 <= start < end <= doc.length:
+            raise IndexError(f"span [{start}, {end}) outside a doc of {doc.length} tokens")
+        span.start, span.end = start, end
+        span.start_char = doc.c[start].idx
+        span.end_char = doc.c[end - 1].idx + doc.c[end - 1].lex.length
+        span.label = strings.add(label)
+        group.push_back(span)
+    return group

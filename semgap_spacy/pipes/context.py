@@ -48,14 +48,14 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span, SpanGroup
+from spacy.tokens import Doc, Span
 
 from ..core.context import EMPTY_SCAN, CueTable, Reading, Target, TokenRows, joined_text, own_positions, zero_in
 from ..lang import generation, get_pack, identities_read_with, languages as languages_available, pack_identities
 from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.textnorm import fold
 from .base import SemgapPipe, positive_int
-from .doc_rows import orths, span_bounds, spaced_rows
+from .doc_rows import new_span_group, orths, span_bounds, spaced_rows
 from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_text, drop_span_values, has_span_values,
                          is_term_span, set_span_values, span_group, term_facts)
 
@@ -279,7 +279,8 @@ class Context(SemgapPipe):
             return doc
         if not ((scan.cues and (self.negation or self.hedges)) or asked or (self.negation and zero_in(facts))):
             return self._drop_values(doc)  # no cue, question or count of none: nothing can reach a target
-        rows = rows._replace(text=doc_text(doc, lambda: joined_text(facts, spaces)))
+        rows = TokenRows(doc_text(doc, lambda: joined_text(facts, spaces)), facts, starts, ends, sentence_starts,
+                         rows.spaced)
         # Each Span of a group costs a construction: read the bounds, and a Span only for a term
         read = [(start, end, start_char, end_char, None if not span_id else self._inner(spans[k], rows.facts))
                 for k, (start, end, start_char, end_char, span_id) in enumerate(span_bounds(spans))]
@@ -343,8 +344,7 @@ class Context(SemgapPipe):
         """Add the cues that applied to the cue group, keeping what others put there."""
         group = span_group(doc, self.cues_key)
         if group is None:
-            doc.spans[self.cues_key] = SpanGroup(
-                doc, name=self.cues_key, spans=[Span(doc, s, e, label=label) for s, e, label in applied])
+            doc.spans[self.cues_key] = new_span_group(doc, self.cues_key, applied)
             return
         present = {(s.start, s.end, s.label_) for s in group}
         for start, end, label in applied:

@@ -1,4 +1,4 @@
-"""A Doc's token rows and a span group's bounds, read in one pass.
+"""A Doc's token rows and a span group's bounds, read in one pass; a new span group, written so.
 
 Why a module of its own: ``semgap_context`` and ``semgap_coverage`` read
 every token's ORTH key and offsets, and ``semgap_context`` every target's
@@ -20,7 +20,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import spacy
 from spacy.attrs import IDX, LENGTH, ORTH, SENT_START, SPACY
-from spacy.tokens import Doc, SpanGroup
+from spacy.tokens import Doc, Span, SpanGroup
 
 from ..util.compiled import compiled_module
 
@@ -72,6 +72,11 @@ def python_span_bounds(spans: Sequence) -> List[SpanBounds]:
     return [(s.start, s.end, s.start_char, s.end_char, s.id) for s in spans]
 
 
+def python_new_span_group(doc: Doc, name: str, spans: Sequence[Tuple[int, int, str]]) -> SpanGroup:
+    """A span group named ``name`` with a span per (start, end, label)."""
+    return SpanGroup(doc, name=name, spans=[Span(doc, start, end, label=label) for start, end, label in spans])
+
+
 def _compiled():
     """The compiled module and why it runs, or (None, why not)."""
     module, why = compiled_module("semgap_spacy.pipes._doc_rows")
@@ -97,9 +102,11 @@ if _COMPILED is not None:
         if type(spans) is SpanGroup:
             return _group_bounds(spans)
         return python_span_bounds(spans)
+    new_span_group = _COMPILED.new_span_group
 else:
     orths, keyed_rows, spaced_rows, span_bounds = (python_orths, python_keyed_rows, python_spaced_rows,
                                                    python_span_bounds)
+    new_span_group = python_new_span_group
 
 
 def compiled_status() -> str:

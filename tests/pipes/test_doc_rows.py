@@ -130,3 +130,23 @@ def test_context_reads_the_same_with_either_reader():
         outputs.append(json.loads(done.stdout))
     assert outputs[0] == outputs[1]
     assert [d["decision"] for d in outputs[0]] == ["escalate", "block", "escalate", "escalate", "escalate", "escalate"]
+
+
+@compiled_only
+def test_a_new_span_group_is_the_python_one():
+    nlp = spacy.blank("en")
+    doc = nlp("No fever, chills, or night sweats; cannot exclude pneumonia.")
+    spans = [(0, 1, "negation"), (9, 12, "hedge"), (0, 1, "hedge"), (12, 13, "a label never seen before")]
+    compiled = doc_rows._COMPILED.new_span_group(doc, "cues", spans)
+    python = doc_rows.python_new_span_group(doc, "cues", spans)
+    def described(group):
+        return (group.name, group.attrs, [(s.start, s.end, s.start_char, s.end_char, s.label_, s.label, s.id, s.kb_id,
+                                           s.text) for s in group])
+    assert described(compiled) == described(python)
+    assert compiled.doc is doc
+    doc.spans["cues"] = compiled  # a group the doc takes as its own
+    assert [s.text for s in doc.spans["cues"]] == ["No", "cannot exclude", "No", "pneumonia"]
+    with pytest.raises(IndexError):
+        doc_rows._COMPILED.new_span_group(doc, "cues", [(3, 3, "negation")])
+    with pytest.raises(IndexError):
+        doc_rows._COMPILED.new_span_group(doc, "cues", [(0, 99, "negation")])
