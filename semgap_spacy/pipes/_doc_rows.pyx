@@ -102,3 +102,12 @@ def new_span_group(Doc doc, str name, spans):
         span.label = strings.add(label)
         group.push_back(span)
     return group
+
+
+def text_length(Doc doc):
+    """``len(doc.text)`` without joining the text: where the last token ends, its space included."""
+    cdef const TokenC* last
+    if doc.length == 0:
+        return 0
+    last = &doc.c[doc.length - 1]
+    return last.idx + last.lex.length + (1 if last.spacy else 0)

@@ -34,6 +34,7 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.util import ensure_path, registry
 
+from .doc_rows import text_length
 from .extensions import begin_run, doc_key, record_component_error, record_run, tokens_changed
 from ..core.cases import MAX_TEXT_CHARS, UNREAD_CODES, check_case, merge_problems, nothing_to_check
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
@@ -52,14 +53,6 @@ _CASE_PROBLEMS, _DOMAIN, _CASE_ID, _NOW, _DEFAULT_DOMAIN = (doc_key(name) for na
 
 class RetokenizedError(RuntimeError):
     """The doc's tokens changed between two semgap pipes (``extensions.tokens_changed``)."""
-
-
-def text_length(doc: Doc) -> int:
-    """``len(doc.text)`` without joining the text: where the last token ends, its space included."""
-    if not len(doc):
-        return 0
-    last = doc[-1]
-    return last.idx + len(last.text_with_ws)
 
 
 def positive_int(pipe: str, switch: str, value: Any) -> int:

@@ -31,7 +31,8 @@ from ..core.run_entries import is_entry
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
 from ..core.cases import MAX_TEXT_CHARS, merge_problems, text_too_long
 from ..lang import pack_identities
-from .base import LOOK_UP, SemgapPipe, case_unread, text_length
+from .base import LOOK_UP, SemgapPipe, case_unread
+from .doc_rows import text_length
 from .context import Context
 from .extensions import (QUANTITIES_KEY, TERMS_KEY, doc_key, doc_text, kept_entries, quantity_rows, record_run,
                          run_record, set_decision, span_values, store_decision_record, term_rows)

@@ -77,6 +77,14 @@ def python_new_span_group(doc: Doc, name: str, spans: Sequence[Tuple[int, int, s
     return SpanGroup(doc, name=name, spans=[Span(doc, start, end, label=label) for start, end, label in spans])
 
 
+def python_text_length(doc: Doc) -> int:
+    """``len(doc.text)`` without joining the text: where the last token ends, its space included."""
+    if not len(doc):
+        return 0
+    last = doc[-1]
+    return last.idx + len(last.text_with_ws)
+
+
 def _compiled():
     """The compiled module and why it runs, or (None, why not)."""
     module, why = compiled_module("semgap_spacy.pipes._doc_rows")
@@ -103,10 +111,12 @@ if _COMPILED is not None:
             return _group_bounds(spans)
         return python_span_bounds(spans)
     new_span_group = _COMPILED.new_span_group
+    text_length = _COMPILED.text_length
 else:
     orths, keyed_rows, spaced_rows, span_bounds = (python_orths, python_keyed_rows, python_spaced_rows,
                                                    python_span_bounds)
     new_span_group = python_new_span_group
+    text_length = python_text_length
 
 
 def compiled_status() -> str:

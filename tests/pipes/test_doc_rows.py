@@ -150,3 +150,8 @@ def test_a_new_span_group_is_the_python_one():
         doc_rows._COMPILED.new_span_group(doc, "cues", [(3, 3, "negation")])
     with pytest.raises(IndexError):
         doc_rows._COMPILED.new_span_group(doc, "cues", [(0, 99, "negation")])
+
+
+def test_text_length_is_the_length_of_the_text():
+    for doc in DOCS:
+        assert doc_rows.text_length(doc) == doc_rows.python_text_length(doc) == len(doc.text), doc.text
