@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
+# cython: language_level=3
 """The per-token loops of the scope model (``core.clauses``, ``core.context``), compiled.
 
 Why: ``semgap_context`` reads a sentence in a few dozen steps, each a loop
@@ -18,7 +18,7 @@ abbreviation are still asked of the rule's own Python code, so the two
 versions cannot drift apart there. The word facts of ``core.context`` are
 tuples (``WordFacts``), read here by field index.
 """
-from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM
+from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
 
 
@@ -206,7 +206,7 @@ def segment_rows(Py_ssize_t n, breaks, boundaries):
 
 cdef inline object _field(object facts_item, Py_ssize_t k):
     """Field ``k`` of one word's facts: by tuple slot (``WordFacts`` is a tuple), else by index."""
-    if PyTuple_Check(facts_item):
+    if PyTuple_Check(facts_item) and 0 <= k < PyTuple_GET_SIZE(facts_item):
         return <object>PyTuple_GET_ITEM(facts_item, k)
     return facts_item[k]
 

@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
+# cython: language_level=3
 """Which cues reach which targets (``core.context._Layout`` and ``_Clauses``), compiled.
 
 Why: the scope reading of a sentence with a cue asks, per cue and target,
@@ -14,13 +14,16 @@ breaks do not depend on which others were asked about). The rule's own
 Python code still finds the breaks (``ClauseRule.breaks_by_token``, itself
 compiled) and the section headers. Only texts whose breaks are their own
 (``clauses.same_breaks``) and that hold few enough cue and target pairs to be
-asked one by one come here; ``CueTable.read`` keeps the others in Python.
+asked one by one come here; ``CueTable.read`` keeps the others in Python. The
+C arrays are read without bounds checks, so every target and cue is checked
+to lie within the tokens when the object is made; where one does not,
+``usable`` is False and the Python model reads the text.
 ``tests/core/test_scope_reach.py`` checks every reading against the Python
 model's.
 """
 from bisect import bisect_left
 
-from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM
+from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libcpp.vector cimport vector
 
 from .clauses import segment
@@ -28,7 +31,7 @@ from .clauses import segment
 
 cdef inline object _field(object facts_item, Py_ssize_t k):
     """Field ``k`` of one word's facts: by tuple slot (``WordFacts`` is a tuple), else by index."""
-    if PyTuple_Check(facts_item):
+    if PyTuple_Check(facts_item) and 0 <= k < PyTuple_GET_SIZE(facts_item):
         return <object>PyTuple_GET_ITEM(facts_item, k)
     return facts_item[k]
 
@@ -36,6 +39,8 @@ cdef inline object _field(object facts_item, Py_ssize_t k):
 cdef class Reach:
     """The clauses of one text, for the cues and targets of one ``CueTable.read``."""
 
+    #: False when a target or cue lies outside the tokens: the caller reads with the Python model
+    cdef readonly bint usable
     cdef object rows, rule, scope, conjunctions
     cdef Py_ssize_t n
     cdef bint spaced
@@ -72,7 +77,11 @@ cdef class Reach:
         self.n = len(facts)
         self.spaced = rows.spaced
         self.inside.assign(self.n, 0)
-        for t in targets:  # the caller keeps every target within the tokens
+        self.usable = True
+        for t in targets:
+            if not 0 <= t.start <= t.end <= self.n:  # the C arrays below are read unchecked
+                self.usable = False
+                return
             for i in range(t.start, t.end):
                 self.inside[i] = 1
         self.is_word.assign(self.n, 0)
@@ -90,6 +99,9 @@ cdef class Reach:
         # (no conditional expression is passed to a C++ method here: Cython 3.3 passes it as a
         # reference to a temporary, and the vector keeps garbage)
         for start, end, eff, glued in cues:
+            if not 0 <= start < end <= self.n:
+                self.usable = False
+                return
             self.cs.push_back(start)
             self.ce.push_back(end)
             flag = 1 if glued else 0

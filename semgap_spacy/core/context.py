@@ -575,10 +575,10 @@ class CueTable:
         if not cues and not asked and not zeros:
             return out
         layout = near = None
-        if cues and _reach is not None and len(cues) * len(targets) <= _PAIRS and same_breaks(rows.text) \
-                and all(0 <= t.start <= t.end <= len(rows.facts) for t in targets):
+        if cues and _reach is not None and len(cues) * len(targets) <= _PAIRS and same_breaks(rows.text):
             # the compiled twin of ``_Layout`` (``core/_scope_reach.pyx``)
             layout = _reach.Reach(rows, targets, self.clauses, self.scope, cues, _WORD, _BREAKISH, _CONJUNCTION)
+        if layout is not None and layout.usable:
             n_cues = len(cues)
             for t, target in enumerate(targets):
                 neg_hits, hedge_hits = [], []
@@ -586,6 +586,7 @@ class CueTable:
                              hedge_hits if hedges else None)
                 out[t] = self._reading(rows, target, neg_hits, hedge_hits, zeros, asked)
             return out
+        layout = None
         if cues:
             layout = _Layout(rows, targets, self.clauses, self.scope)
             # a long text: each target asks only the cues of its stretch (``_Layout.near``)

@@ -186,3 +186,17 @@ def test_headers_on_generated_text(parts):
     text = "".join(parts)
     found = (clauses._header_start(text, c) for c in clauses._header_colons(text))
     assert LOOPS.headers(text) == sorted({s for s in found if s >= 0})
+
+
+@compiled_only
+def test_rows_that_do_not_fit_the_text_raise_as_the_python_twin_does():
+    rule = RULES[0]
+    for starts, ends in (([0, 5], [1, 9]), ([0, 1], [1, 3])):
+        with pytest.raises(IndexError):
+            rule._breaks_by_token("ab", starts, ends, [1])
+        with pytest.raises(IndexError):
+            LOOPS.breaks_by_token(rule, "ab", starts, ends, [1])
+    with pytest.raises(IndexError):
+        LOOPS.clause_words([("a", "a")], [3], 2, 1)
+    with pytest.raises(IndexError):
+        LOOPS.where([("a",)], 5)

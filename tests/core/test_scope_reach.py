@@ -117,21 +117,31 @@ def test_generated_texts_read_alike(words, data):
 
 
 def test_texts_the_twin_does_not_take_stay_python(monkeypatch):
-    """A text read through its canonical view (not its own breaks), and a long one with more than
-    64 cue and target pairs, go to the Python model; a target outside the tokens too."""
+    """A text read through its canonical view (not its own breaks) and a long one with more than
+    64 cue and target pairs go to the Python model; so does a text with a target outside its
+    tokens, which the twin, reading C arrays unchecked, refuses (``usable``)."""
     calls = []
     real = context._reach.Reach
     monkeypatch.setattr(context._reach, "Reach", lambda *a: calls.append(1) or real(*a), raising=False)
     table = TABLES[0]
     for text, targets in (("no fever\u200b, cough", [Target(1, 2)]),
-                          (" ".join(["no fever ,"] * 40), [Target(i, i + 1) for i in range(1, 90, 3)]),
-                          ("no fever", [Target(1, 5)])):
+                          (" ".join(["no fever ,"] * 40), [Target(i, i + 1) for i in range(1, 90, 3)])):
         rows = _rows(table, text)
         table.read(rows, table.scan(rows), targets)
     assert calls == []
     rows = _rows(table, "no fever, cough")  # and a plain text does go to the twin
     table.read(rows, table.scan(rows), [Target(1, 2)])
     assert calls == [1]
+    rows = _rows(table, "no fever")
+    scan = table.scan(rows)
+    for targets in ([Target(1, 5)], [Target(-1, 1)], [Target(2, 1)]):
+        assert not real(rows, targets, table.clauses, table.scope, scan.cues, context._WORD, context._BREAKISH,
+                        context._CONJUNCTION).usable
+        compiled, python = _both(table, rows, targets)
+        assert compiled == python
+    other = _rows(table, "fever and no cough at all, no")  # cues of another, longer text
+    assert not real(rows, [Target(1, 2)], table.clauses, table.scope, table.scan(other).cues, context._WORD,
+                    context._BREAKISH, context._CONJUNCTION).usable
 
 
 @settings(max_examples=2000, deadline=None)
