@@ -2,10 +2,8 @@
 Python twins give, on every held-out, sentence-set and probe text and on generated texts full
 of the characters the clause rule reads (digits and spaces of other scripts among them); and
 the fast header finders give what the header patterns find."""
-import json
 import random
 from itertools import compress, count
-from pathlib import Path
 
 import pytest
 import spacy
@@ -13,8 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 from semgap_spacy.core import clauses, context
 from semgap_spacy.core.clauses import _HEADER_COLON, _HEADER_WORDS, _header_colons, _last_word, clause_rule
+from tests.twin_texts import context_tables, twin_texts
 
-ROOT = Path(__file__).resolve().parents[2]
 LOOPS = context._compiled
 compiled_only = pytest.mark.skipif(LOOPS is None, reason="core/_scope_loops.pyx was not built")
 # the characters the rule reads: break punctuation, digits (ASCII, Arabic-Indic, superscript),
@@ -23,20 +21,7 @@ ALPHABET = list(",;.!?\u2026\u2014\u2015-\u2013\u2212:()_ \t\n\u00a0\u2028\x1c01
     " but ", " however ", " which ", " sin embargo ", " aber ", "approx.", "Dr.", "e.g.", "--"]
 
 
-def _texts():
-    texts = []
-    for split in ("dev.jsonl", "test.jsonl"):
-        with open(ROOT / "heldout" / split, encoding="utf8") as f:
-            texts += [json.loads(line).get("text") for line in f if line.strip()]
-    for path in sorted((ROOT / "tests" / "data" / "context_sentences").glob("*.jsonl")):
-        with open(path, encoding="utf8") as f:
-            texts += [json.loads(line)["text"] for line in f if line.strip()]
-    for path in sorted((ROOT / "heldout" / "probes").glob("*.txt")):
-        texts += [line for line in path.read_text(encoding="utf8").splitlines() if line.strip()]
-    return [t for t in texts if isinstance(t, str)]
-
-
-TEXTS = _texts()
+TEXTS = twin_texts()
 NLP = {lang: spacy.blank(lang) for lang in ("en", "es", "fr", "de")}
 RULES = [clause_rule(), clause_rule(("which", "who", "although"))]  # the packs', and with a profile's words
 
@@ -92,7 +77,7 @@ def _facts_of(text, table):
 
 @compiled_only
 def test_word_loops_match_their_python_twins(monkeypatch):
-    table = _tables()[1]
+    table = context_tables()[1]
     rnd = random.Random(7)
     cases = []
     for text in TEXTS[::7]:
@@ -141,18 +126,9 @@ def test_last_word_is_the_pattern_search(chars, data):
     assert _last_word(text, end) == ((m.start(1), m.group(1)) if m else None)
 
 
-def _tables():
-    """The cue tables of ``semgap_context`` as a pipeline builds them: spec and clinical profile."""
-    tables = []
-    for cues in ({"@misc": "semgap.context_cues.v1"}, {"@misc": "semgap.context_cues.clinical.v1"}):
-        nlp = spacy.blank("en")
-        tables.append(nlp.add_pipe("semgap_context", config={"cues": cues}).table)
-    return tables
-
-
 @compiled_only
 def test_scan_matches_its_python_twin(monkeypatch):
-    tables = _tables()
+    tables = context_tables()
     rows = []
     for text in TEXTS + ["no  evidence   of fever", "no\n\nevidence of   x", "non-tender", "is not - ruled out"]:
         doc = NLP["en"].make_doc(text)

@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from semgap_spacy.core import clauses, context
 from semgap_spacy.core.context import Target, TokenRows
+from tests.twin_texts import context_tables, twin_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(context._reach is None, reason="core/_scope_reach.pyx was not built")
@@ -19,16 +20,7 @@ LANGS = ("en", "es", "fr", "de")
 NLP = {lang: spacy.blank(lang) for lang in LANGS}
 
 
-def _tables():
-    """The cue tables of ``semgap_context`` as a pipeline builds them: spec and clinical profile."""
-    tables = []
-    for cues in ({"@misc": "semgap.context_cues.v1"}, {"@misc": "semgap.context_cues.clinical.v1"}):
-        nlp = spacy.blank("en")
-        tables.append(nlp.add_pipe("semgap_context", config={"cues": cues}).table)
-    return tables
-
-
-TABLES = _tables()
+TABLES = context_tables()
 
 
 def _rows(table, text, lang="en", sentences=False):
@@ -69,19 +61,9 @@ def test_sentence_sets_read_alike():
     assert marked > 1000  # the sets negate and hedge many of their targets
 
 
-def _texts():
-    texts = []
-    for split in ("dev.jsonl", "test.jsonl"):
-        with open(ROOT / "heldout" / split, encoding="utf8") as f:
-            texts += [json.loads(line).get("text") for line in f if line.strip()]
-    for path in sorted((ROOT / "heldout" / "probes").glob("*.txt")):
-        texts += [line for line in path.read_text(encoding="utf8").splitlines() if line.strip()]
-    return [t for t in texts if isinstance(t, str)]
-
-
 def test_held_out_and_probe_texts_read_alike_with_random_targets():
     rnd = random.Random(11)
-    for text in _texts():
+    for text in twin_texts(sentences=False):
         for table in TABLES:
             rows = _rows(table, text)
             n = len(rows.facts)

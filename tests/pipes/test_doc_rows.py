@@ -13,20 +13,10 @@ from spacy.tokens import Doc, Span
 
 from semgap_spacy.pipes import doc_rows
 from semgap_spacy.util.compiled import COMPILED_ENV
+from tests.twin_texts import twin_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 compiled_only = pytest.mark.skipif(not doc_rows.COMPILED, reason=f"compiled readers {doc_rows.compiled_status()}")
-
-
-def _texts():
-    texts = []
-    for split in ("dev.jsonl", "test.jsonl"):
-        with open(ROOT / "heldout" / split, encoding="utf8") as f:
-            texts += [json.loads(line).get("text") for line in f if line.strip()]
-    for path in sorted((ROOT / "tests" / "data" / "context_sentences").glob("*.jsonl")):
-        with open(path, encoding="utf8") as f:
-            texts += [json.loads(line)["text"] for line in f if line.strip()]
-    return [t for t in texts if isinstance(t, str)]  # malformed cases carry no text, or not a string
 
 
 ODD = ["", " ", "\n\n", "a", "  two  spaces  ", "tab\there\nnew line", "émoji 🚑 ok", "Ünïcödé — ½ 10°C",
@@ -37,7 +27,7 @@ def _docs():
     en, es = spacy.blank("en"), spacy.blank("es")
     sentencizer = en.add_pipe("sentencizer")
     docs = []
-    for text in _texts() + ODD:
+    for text in twin_texts(probes=False) + ODD:
         docs.append(en.make_doc(text))
         docs.append(sentencizer(en.make_doc(text)))
         docs.append(es.make_doc(text))
