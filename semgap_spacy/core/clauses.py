@@ -40,9 +40,8 @@ from bisect import bisect_left
 from functools import lru_cache
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from .textview import reads_as_itself, read_text
-
 from ..util.compiled import compiled_module
+from .textview import reads_as_itself, read_text
 
 # the compiled twins of ``breaks_by_token`` and ``segment`` (``core/_scope_loops.pyx``), or None
 _compiled = compiled_module("semgap_spacy.core._scope_loops")[0]

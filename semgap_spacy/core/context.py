@@ -963,7 +963,9 @@ class _Clauses:
             if c >= 0 and not layout._inside(i):
                 has_conjunction[c] = True
         # words per clause (only short items, a profile switch, count them) and the last word of each
-        words, last = _clause_words(facts, clause_of, count) if scope.short_items or scope.parentheticals else (None, None)
+        words = last = None
+        if scope.short_items or scope.parentheticals:
+            words, last = _clause_words(facts, clause_of, count)
         self.has_conjunction, self.item_words = has_conjunction, words if scope.short_items else None
         self.scope = scope
         self._ends: Dict[int, int] = {}
