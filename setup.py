@@ -1,13 +1,35 @@
 """Build of the compiled twins; the metadata is in setup.cfg.
 
-``semgap_spacy/pipes/_doc_rows.pyx`` reads token rows from spaCy's C structs
-and ``semgap_spacy/core/_scope_loops.pyx`` runs the scope model's per-token
-loops. Both are optional: where they cannot be compiled (no C compiler, no
+``semgap_spacy/pipes/_doc_rows.pyx`` reads token rows from spaCy's C structs,
+``semgap_spacy/core/_scope_loops.pyx`` runs the scope model's per-token
+loops, ``semgap_spacy/core/_scope_reach.pyx`` the scope model's clause
+questions. All are optional: where they cannot be compiled (no C compiler, no
 Cython), the package installs without them and their Python twins run
 (``util.compiled``). The row reader reads spaCy's structs, so it records the
 spaCy version it was compiled against, and is used only with that version.
 """
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+
+class OptionalBuildExt(build_ext):
+    """Build each compiled twin where it can be built, and go on without it where not.
+
+    ``Extension(optional=True)`` is not enough: a compiler that is missing or fails surfaces
+    from setuptools as an error that option does not catch, and an extension left unbuilt is
+    still copied into the wheel; so the ones that fail are dropped from the list.
+    """
+
+    def build_extensions(self):
+        self.check_extensions_list(self.extensions)
+        built = []
+        for ext in self.extensions:
+            try:
+                self.build_extension(ext)
+                built.append(ext)
+            except Exception as err:  # no compiler, a failing one: the Python twin runs
+                print(f"semgap_spacy: {ext.name} was not compiled ({err}); its Python twin will run")
+        self.extensions = built
 
 
 def extensions():
@@ -32,4 +54,4 @@ def extensions():
         return []
 
 
-setup(ext_modules=extensions())
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

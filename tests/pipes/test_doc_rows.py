@@ -96,11 +96,13 @@ def test_the_environment_switch_turns_the_compiled_readers_off():
 
 
 def test_ci_builds_the_compiled_readers():
-    """``.ci/run`` sets SEMGAP_SPACY_REQUIRE_COMPILED=1: a build that silently left the extension
+    """``.ci/run`` sets SEMGAP_SPACY_REQUIRE_COMPILED=1: a build that silently left an extension
     out (no compiler, a Cython error against this spaCy's structs) fails there."""
     if os.environ.get("SEMGAP_SPACY_REQUIRE_COMPILED") != "1":
         pytest.skip("only where SEMGAP_SPACY_REQUIRE_COMPILED=1 (CI)")
+    from semgap_spacy.core import clauses, context
     assert doc_rows.COMPILED, doc_rows.compiled_status()
+    assert context._compiled is not None and context._reach is not None and clauses._compiled is not None
 
 
 def test_context_reads_the_same_with_either_reader():
