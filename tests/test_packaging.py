@@ -44,3 +44,24 @@ def test_a_source_tree_reads_its_own_glossaries_installed_or_not(tmp_path):
                           env={**__import__("os").environ, "PYTHONPATH": str(root)})
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines()[0] == str(root / "glossaries")
+
+
+def test_a_machine_without_a_compiler_still_gets_a_wheel(tmp_path):
+    """With no working C or C++ compiler the compiled twins are left out, with a message, and the
+    wheel holds the Python package whole: its Python twins run (``util.compiled``)."""
+    import os
+    import shutil
+    from pathlib import Path
+    # a copy of the source without anything built in it (a build/ folder would be reused)
+    source = tmp_path / "source"
+    shutil.copytree(Path(__file__).resolve().parents[1], source, ignore=shutil.ignore_patterns(
+        ".git", "build", "dist", "*.egg-info", "*.so", "*.c", "*.cpp", "__pycache__", ".pytest_cache", ".hypothesis"))
+    env = {**os.environ, "CC": "/bin/false", "CXX": "/bin/false", "LDSHARED": "/bin/false",
+           "LDCXXSHARED": "/bin/false"}
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-v", "-w", str(tmp_path)],
+                          capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:] + proc.stdout[-2000:]
+    assert "semgap_spacy.core._scope_reach was not compiled" in proc.stdout + proc.stderr
+    names = set(zipfile.ZipFile(next(tmp_path.glob("semgap_spacy-*.whl"))).namelist())
+    assert not [n for n in names if n.endswith(".so")]
+    assert {"semgap_spacy/pipes/doc_rows.py", "semgap_spacy/core/context.py", "semgap_spacy/util/compiled.py"} <= names
