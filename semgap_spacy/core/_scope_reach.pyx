@@ -13,8 +13,9 @@ candidate token are read at once, which gives the same answers (a token's
 breaks do not depend on which others were asked about). The rule's own
 Python code still finds the breaks (``ClauseRule.breaks_by_token``, itself
 compiled) and the section headers. Only texts whose breaks are their own
-(``clauses.same_breaks``) and that hold few enough cue and target pairs to be
-asked one by one come here; ``CueTable.read`` keeps the others in Python. The
+(``clauses.same_breaks``) come here; ``CueTable.read`` keeps the others in
+Python. A text with many cue and target pairs asks each target only about
+the cues of its stretch (``near``), as the Python model does. The
 C arrays are read without bounds checks, so every target and cue is checked
 to lie within the tokens when the object is made; where one does not,
 ``usable`` is False and the Python model reads the text.
@@ -34,6 +35,18 @@ cdef inline object _field(object facts_item, Py_ssize_t k):
     if PyTuple_Check(facts_item) and 0 <= k < PyTuple_GET_SIZE(facts_item):
         return <object>PyTuple_GET_ITEM(facts_item, k)
     return facts_item[k]
+
+
+cdef Py_ssize_t _bisect_right(vector[int]& values, int x):
+    """``bisect.bisect_right`` on a rising vector."""
+    cdef Py_ssize_t lo = 0, hi = <Py_ssize_t>values.size(), mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if x < values[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 cdef class Reach:
@@ -302,6 +315,39 @@ cdef class Reach:
             reach[0] = dist
             return True
         return False
+
+    def near(self, targets):
+        """``_Layout.near``: for each target, the (first, end) of the run of cues (in text order)
+        that may reach it, those with no stop between it and the target. A stop is a break that
+        is not a comma, of a candidate at most two tokens before it, or a clause start without a
+        break token (``_Layout.stops``)."""
+        cdef Py_ssize_t k, m, size
+        cdef int c, j, before, after
+        self._read_breaks()
+        comma_of = {}
+        for k in range(<Py_ssize_t>self.cand.size()):  # a comma if any break that covers it says so
+            for m in range(self.brk_from[k], self.brk_from[k + 1]):
+                j = self.brk_j[m]
+                comma_of[j] = comma_of.get(j, False) or bool(self.brk_comma[m])
+        found = set()
+        for k in range(<Py_ssize_t>self.cand.size()):
+            c = self.cand[k]
+            for m in range(self.brk_from[k], self.brk_from[k + 1]):
+                j = self.brk_j[m]
+                if not comma_of[j] and j <= c + 2:
+                    found.add(j)
+        found.update(b for b in self._boundaries() if b not in comma_of)
+        stops = sorted(found)
+        size = len(stops)
+        out = []
+        for t in targets:
+            k = bisect_left(stops, t.start)
+            before = stops[k - 1] if k else -1
+            k = bisect_left(stops, t.end)
+            after = stops[k] if k < size else <int>self.n
+            # cues come in text order, one after another: their starts and ends both rise
+            out.append((_bisect_right(self.ce, before), _bisect_right(self.cs, after)))
+        return out
 
     # -- the question -------------------------------------------------------
     def reach(self, int ts, int te, inner, Py_ssize_t lo, Py_ssize_t hi, list neg_hits, list hedge_hits):

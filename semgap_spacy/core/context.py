@@ -575,14 +575,17 @@ class CueTable:
         if not cues and not asked and not zeros:
             return out
         layout = near = None
-        if cues and _reach is not None and len(cues) * len(targets) <= _PAIRS and same_breaks(rows.text):
+        if cues and _reach is not None and same_breaks(rows.text):
             # the compiled twin of ``_Layout`` (``core/_scope_reach.pyx``)
             layout = _reach.Reach(rows, targets, self.clauses, self.scope, cues, _WORD, _BREAKISH, _CONJUNCTION)
         if layout is not None and layout.usable:
+            # a long text: each target asks only the cues of its stretch (``_Layout.near``)
+            stretches = layout.near(targets) if len(cues) * len(targets) > _PAIRS else None
             n_cues = len(cues)
             for t, target in enumerate(targets):
                 neg_hits, hedge_hits = [], []
-                layout.reach(target.start, target.end, target.inner, 0, n_cues, neg_hits if negation else None,
+                lo, hi = (0, n_cues) if stretches is None else stretches[t]
+                layout.reach(target.start, target.end, target.inner, lo, hi, neg_hits if negation else None,
                              hedge_hits if hedges else None)
                 out[t] = self._reading(rows, target, neg_hits, hedge_hits, zeros, asked)
             return out

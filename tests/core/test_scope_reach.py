@@ -99,17 +99,15 @@ def test_generated_texts_read_alike(words, data):
 
 
 def test_texts_the_twin_does_not_take_stay_python(monkeypatch):
-    """A text read through its canonical view (not its own breaks) and a long one with more than
-    64 cue and target pairs go to the Python model; so does a text with a target outside its
-    tokens, which the twin, reading C arrays unchecked, refuses (``usable``)."""
+    """A text read through its canonical view (not its own breaks) goes to the Python model; so
+    does a text with a target or a cue outside its tokens, which the twin, reading C arrays
+    unchecked, refuses (``usable``)."""
     calls = []
     real = context._reach.Reach
     monkeypatch.setattr(context._reach, "Reach", lambda *a: calls.append(1) or real(*a), raising=False)
     table = TABLES[0]
-    for text, targets in (("no fever\u200b, cough", [Target(1, 2)]),
-                          (" ".join(["no fever ,"] * 40), [Target(i, i + 1) for i in range(1, 90, 3)])):
-        rows = _rows(table, text)
-        table.read(rows, table.scan(rows), targets)
+    rows = _rows(table, "no fever\u200b, cough")
+    table.read(rows, table.scan(rows), [Target(1, 2)])
     assert calls == []
     rows = _rows(table, "no fever, cough")  # and a plain text does go to the twin
     table.read(rows, table.scan(rows), [Target(1, 2)])
@@ -124,6 +122,34 @@ def test_texts_the_twin_does_not_take_stay_python(monkeypatch):
     other = _rows(table, "fever and no cough at all, no")  # cues of another, longer text
     assert not real(rows, [Target(1, 2)], table.clauses, table.scope, table.scan(other).cues, context._WORD,
                     context._BREAKISH, context._CONJUNCTION).usable
+
+
+def test_long_texts_read_alike():
+    """Sentences of the sets joined into long texts (more than 64 cue and target pairs, so each
+    target asks only the cues of its stretch), with and without sentence starts."""
+    pairs = 0
+    for lang in LANGS:
+        with open(ROOT / "tests" / "data" / "context_sentences" / f"{lang}.jsonl", encoding="utf8") as f:
+            samples = [json.loads(line) for line in f if line.strip()]
+        for first in range(0, len(samples), 40):
+            chunk = samples[first:first + 40]
+            text, spans = "", []
+            for sample in chunk:
+                offset = len(text)
+                text += sample["text"] + " "
+                spans += [(offset + t["start_char"], offset + t["end_char"]) for t in sample["targets"]]
+            doc = NLP[lang].make_doc(text)
+            found = [doc.char_span(a, b, alignment_mode="expand") for a, b in spans]
+            targets = [Target(s.start, s.end) for s in found if s is not None]
+            for table in TABLES:
+                for sentences in (False, True):
+                    rows = _rows(table, text, lang, sentences)
+                    scan = table.scan(rows)
+                    if len(scan.cues) * len(targets) > 64:
+                        pairs += 1
+                    compiled, python = _both(table, rows, targets)
+                    assert compiled == python, (lang, first)
+    assert pairs > 20  # most of the joined texts take the stretch path
 
 
 @settings(max_examples=2000, deadline=None)
