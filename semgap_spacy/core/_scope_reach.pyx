@@ -37,6 +37,18 @@ cdef inline object _field(object facts_item, Py_ssize_t k):
     return facts_item[k]
 
 
+cdef Py_ssize_t _bisect_left(vector[int]& values, int x):
+    """``bisect.bisect_left`` on a rising vector."""
+    cdef Py_ssize_t lo = 0, hi = <Py_ssize_t>values.size(), mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 cdef Py_ssize_t _bisect_right(vector[int]& values, int x):
     """``bisect.bisect_right`` on a rising vector."""
     cdef Py_ssize_t lo = 0, hi = <Py_ssize_t>values.size(), mid
@@ -173,16 +185,17 @@ cdef class Reach:
         cdef int found = -1, c, j, reach
         cdef Py_ssize_t k, m
         self._read_breaks()
-        for k in range(<Py_ssize_t>self.cand.size()):
+        # back from the last candidate before b, while an earlier one can still reach further
+        k = _bisect_left(self.cand, b) - 1
+        while k >= 0 and self.cand[k] + 2 > found:
             c = self.cand[k]
-            if c >= b:
-                break
             for m in range(self.brk_from[k], self.brk_from[k + 1]):
                 j = self.brk_j[m]
                 if j < b:
                     reach = j if j < c + 2 else c + 2
                     if reach > found:
                         found = reach
+            k -= 1
         return found
 
     cdef int _break_from(self, int a):
@@ -191,11 +204,9 @@ cdef class Reach:
         cdef int found = <int>self.n, c, j
         cdef Py_ssize_t k, m
         self._read_breaks()
-        for k in range(<Py_ssize_t>self.cand.size()):
+        for k in range(_bisect_left(self.cand, a - 2), <Py_ssize_t>self.cand.size()):
             c = self.cand[k]
-            if c < a - 2:
-                continue
-            if c >= found:
+            if c >= found:  # a break token never comes before its candidate
                 break
             for m in range(self.brk_from[k], self.brk_from[k + 1]):
                 j = self.brk_j[m]
@@ -206,13 +217,10 @@ cdef class Reach:
     cdef bint _clear(self, int a, int b, bint upto):
         """``_Layout.clear`` for a text whose breaks are its own: no break token in [a, b) and no
         clause start in [a, b]."""
-        cdef Py_ssize_t k, size
+        cdef Py_ssize_t k
         self._boundaries()
-        size = <Py_ssize_t>self.bounds_c.size()
-        k = 0
-        while k < size and self.bounds_c[k] < a:  # bisect_left
-            k += 1
-        if k < size and self.bounds_c[k] <= b:
+        k = _bisect_left(self.bounds_c, a)  # a clause starting at a parts a from the token before it
+        if k < <Py_ssize_t>self.bounds_c.size() and self.bounds_c[k] <= b:
             return False
         if upto:
             return a > self._break_before(b)

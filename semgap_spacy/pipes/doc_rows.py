@@ -100,23 +100,20 @@ _COMPILED, _STATUS = _compiled()
 COMPILED = _COMPILED is not None
 
 if _COMPILED is not None:
-    orths = _COMPILED.orths
-    keyed_rows = _COMPILED.keyed_rows
-    spaced_rows = _COMPILED.spaced_rows
+    orths, keyed_rows, spaced_rows = _COMPILED.orths, _COMPILED.keyed_rows, _COMPILED.spaced_rows
+    new_span_group, text_length = _COMPILED.new_span_group, _COMPILED.text_length
     _group_bounds = _COMPILED.span_bounds
 
     def span_bounds(spans: Sequence) -> List[SpanBounds]:
-        """(start, end, start_char, end_char, id) of every span, in order."""
+        """(start, end, start_char, end_char, id) of every span, in order: a span group's from its
+        struct, any other sequence of spans (``doc.ents``) from the spans."""
         if type(spans) is SpanGroup:
             return _group_bounds(spans)
         return python_span_bounds(spans)
-    new_span_group = _COMPILED.new_span_group
-    text_length = _COMPILED.text_length
 else:
-    orths, keyed_rows, spaced_rows, span_bounds = (python_orths, python_keyed_rows, python_spaced_rows,
-                                                   python_span_bounds)
-    new_span_group = python_new_span_group
-    text_length = python_text_length
+    orths, keyed_rows, spaced_rows = python_orths, python_keyed_rows, python_spaced_rows
+    new_span_group, text_length = python_new_span_group, python_text_length
+    span_bounds = python_span_bounds
 
 
 def compiled_status() -> str:
