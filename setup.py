@@ -44,7 +44,8 @@ def extensions():
     ext = Extension("semgap_spacy.pipes._doc_rows", ["semgap_spacy/pipes/_doc_rows.pyx"], language="c++",
                     include_dirs=[numpy.get_include()], optional=True,
                     define_macros=[("SEMGAP_SPACY_VERSION", f'"{version}"')])
-    loops = Extension("semgap_spacy.core._scope_loops", ["semgap_spacy/core/_scope_loops.pyx"], optional=True)
+    loops = Extension("semgap_spacy.core._scope_loops", ["semgap_spacy/core/_scope_loops.pyx"], language="c++",
+                      optional=True)
     reach = Extension("semgap_spacy.core._scope_reach", ["semgap_spacy/core/_scope_reach.pyx"], language="c++",
                       optional=True)
     try:

@@ -20,6 +20,7 @@ tuples (``WordFacts``), read here by field index.
 """
 from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
+from libcpp.vector cimport vector
 
 
 cdef inline bint _digit(str text, Py_ssize_t p, Py_ssize_t n):
@@ -137,42 +138,67 @@ cdef bint _abbreviation(rule, str text, Py_ssize_t stop) except -1:
 def breaks_by_token(rule, str text, starts, ends, candidates):
     """``ClauseRule.breaks_by_token``: for each candidate token, the break tokens its own breaks
     cover, in order, as (token index, whether the break is a comma)."""
-    cdef Py_ssize_t n_text = len(text), n = len(starts)
-    cdef Py_ssize_t c, start, end, p, match_end, i
-    cdef bint comma
-    cdef dict out = {}, found
-    words = rule._words
-    first_words = rule._first_words
+    cdef Py_ssize_t n = len(starts), c, m
+    cdef vector[int] js
+    cdef vector[char] commas
+    cdef dict out = {}
     for c in candidates:
-        start, end = starts[c], ends[c]
-        if end - start == 1 and _alone_char(text[start]):  # a comma or a full stop as a token
-            match_end = _punct_end(text, start, n_text)
-            if match_end < 0 or (text[start] == u"." and _abbreviation(rule, text, start)):
-                out[c] = []
-            else:
-                out[c] = [(c, text[start] == u",")]
-            continue
-        found = {}
-        for p in range(start, end):
-            if not _punct_char(text[p]):
-                continue
-            match_end = _punct_end(text, p, n_text)
-            if match_end < 0 or (text[p] == u"." and _abbreviation(rule, text, p)):
-                continue
-            comma = text[p] == u","
-            i = c
-            while i < n and starts[i] < match_end:  # "--" may run over the next tokens
-                found[i] = found.get(i, True) and comma
-                i += 1
-        if words is not None and text[start:end].lower() in first_words:
-            match_end = _word_end(rule, text, start, n_text)
-            if match_end >= 0:
-                i = c
-                while i < n and starts[i] < match_end:  # "sin embargo" runs over the next tokens
-                    found[i] = False
-                    i += 1
-        out[c] = sorted(found.items())
+        js.clear()
+        commas.clear()
+        candidate_breaks(rule, text, starts, ends, c, n, js, commas)
+        out[c] = [(js[m], commas[m] != 0) for m in range(<Py_ssize_t>js.size())]
     return out
+
+
+cdef int candidate_breaks(object rule, str text, object starts, object ends, Py_ssize_t c, Py_ssize_t n,
+                          vector[int]& js, vector[char]& commas) except -1:
+    """The break tokens candidate ``c``'s own breaks cover (itself, and the next ones a break word
+    or "--" runs over), in order, appended to ``js`` with whether each is a comma to ``commas``:
+    ``ClauseRule._breaks_by_token`` for one candidate. The tokens a candidate's breaks cover run
+    on from ``c`` without a gap, so they are kept as one run of states (-1: not covered)."""
+    cdef Py_ssize_t n_text = len(text), start, end, p, match_end, i, last = -1
+    cdef bint comma
+    cdef vector[signed char] state
+    cdef signed char was, now
+    cdef char flag
+    start, end = starts[c], ends[c]
+    if end - start == 1 and _alone_char(text[start]):  # a comma or a full stop as a token
+        match_end = _punct_end(text, start, n_text)
+        if match_end >= 0 and not (text[start] == u"." and _abbreviation(rule, text, start)):
+            # (a typed local, never a conditional expression, goes to a C++ method: Cython 3.3
+            # passes the latter as a reference to a temporary, and the vector keeps garbage)
+            flag = 1 if text[start] == u"," else 0
+            js.push_back(<int>c)
+            commas.push_back(flag)
+        return 0
+    for p in range(start, end):
+        if not _punct_char(text[p]):
+            continue
+        match_end = _punct_end(text, p, n_text)
+        if match_end < 0 or (text[p] == u"." and _abbreviation(rule, text, p)):
+            continue
+        comma = text[p] == u","
+        i = c
+        while i < n and starts[i] < match_end:  # "--" may run over the next tokens
+            if i - c >= <Py_ssize_t>state.size():
+                state.push_back(-1)
+            was = state[i - c]
+            now = 1 if (was != 0 and comma) else 0
+            state[i - c] = now
+            i += 1
+    if rule._words is not None and text[start:end].lower() in rule._first_words:
+        match_end = _word_end(rule, text, start, n_text)
+        if match_end >= 0:
+            i = c
+            while i < n and starts[i] < match_end:  # "sin embargo" runs over the next tokens
+                if i - c >= <Py_ssize_t>state.size():
+                    state.push_back(-1)
+                state[i - c] = 0
+                i += 1
+    for i in range(<Py_ssize_t>state.size()):
+        js.push_back(<int>(c + i))
+        commas.push_back(state[i])
+    return 0
 
 
 def segment_rows(Py_ssize_t n, breaks, boundaries):
@@ -369,3 +395,22 @@ def headers(str text):
                         found.add(start)
         q = text.find(u":", q + 1)
     return sorted(found)
+
+
+
+
+def needs_met(facts, Py_ssize_t needs_at, Py_ssize_t rest_at, Py_ssize_t word_at):
+    """``CueTable._needs_met``: whether the other words some key word of a longer cue needs
+    (field ``needs_at``) are all among the words (field ``word_at``) of the tokens that are
+    words of a longer cue (field ``rest_at``)."""
+    rest = None
+    for item in facts:
+        needs = _field(item, needs_at)
+        if not needs:
+            continue
+        if rest is None:
+            rest = {_field(other, word_at) for other in facts if _field(other, rest_at)}
+        for need in needs:
+            if need <= rest:
+                return True
+    return False

@@ -27,7 +27,14 @@ from bisect import bisect_left
 from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libcpp.vector cimport vector
 
-from .clauses import segment
+from ._scope_loops cimport candidate_breaks
+
+
+cdef struct _Found:
+    # a cue (or a count of none) that reaches a target, and how far it is in words
+    int dist
+    int cs
+    int ce
 
 
 cdef inline object _field(object facts_item, Py_ssize_t k):
@@ -80,7 +87,6 @@ cdef class Reach:
     cdef bint breaks_read
     cdef vector[int] cand, brk_from, brk_j
     cdef vector[char] brk_comma
-    cdef object breaks_by_candidate
     cdef object bounds
     cdef vector[int] bounds_c
     # the whole picture (``_Clauses``)
@@ -141,26 +147,28 @@ cdef class Reach:
         self.bounds = None
 
     # -- the rule's breaks and clause starts --------------------------------
-    cdef void _read_breaks(self):
+    cdef int _read_breaks(self) except -1:
         """Every candidate's break tokens (``_Layout.breaks_from``), targets' tokens left out."""
-        cdef Py_ssize_t k, j
-        cdef char flag
+        cdef Py_ssize_t k, m, n_text
+        cdef vector[int] js
+        cdef vector[char] commas
+        cdef str text
         if self.breaks_read:
-            return
+            return 0
         self.breaks_read = True
         rows = self.rows
-        by_token = self.rule.breaks_by_token(rows.text, rows.starts, rows.ends, [c for c in self.cand])
+        text, starts, ends = rows.text, rows.starts, rows.ends
         self.brk_from.push_back(0)
-        kept = []
         for k in range(<Py_ssize_t>self.cand.size()):
-            marks = [b for b in by_token[self.cand[k]] if not self.inside[b[0]]]
-            kept.append(marks)
-            for j, comma in marks:
-                self.brk_j.push_back(j)
-                flag = 1 if comma else 0
-                self.brk_comma.push_back(flag)
+            js.clear()
+            commas.clear()
+            candidate_breaks(self.rule, text, starts, ends, self.cand[k], self.n, js, commas)
+            for m in range(<Py_ssize_t>js.size()):
+                if not self.inside[js[m]]:
+                    self.brk_j.push_back(js[m])
+                    self.brk_comma.push_back(commas[m])
             self.brk_from.push_back(<int>self.brk_j.size())
-        self.breaks_by_candidate = kept
+        return 0
 
     cdef object _boundaries(self):
         """``_Layout.boundaries``: tokens that start a clause without a break token."""
@@ -240,20 +248,46 @@ cdef class Reach:
         return self.words_before[b] - self.words_before[a]
 
     # -- the whole picture (``_Clauses``) -----------------------------------
-    cdef void _read_full(self):
-        cdef Py_ssize_t i, c, count
+    cdef int _read_full(self) except -1:
+        """``_Clauses`` from the break vectors: ``clauses.segment``'s numbering (a break token
+        is a comma if any break that covers it says so, as ``segment`` reads the sorted set of
+        breaks), the conjunctions, words and parentheticals of each clause."""
+        cdef Py_ssize_t i, c, count, m, b
+        cdef vector[signed char] kind
+        cdef vector[char] opens
+        cdef bint comma = True, open_gap = False
+        cdef signed char k
         cdef char flag
         if self.full_read:
-            return
+            return 0
         self.full_read = True
         self._read_breaks()
-        breaks = sorted({b for marks in self.breaks_by_candidate for b in marks})
-        segments = segment(<Py_ssize_t>self.n, breaks, self._boundaries())
-        for c in segments.clause_of:
-            self.clause_of.push_back(c)
-        for comma in segments.comma_after:
-            flag = 1 if comma else 0
-            self.comma_after.push_back(flag)
+        self._boundaries()
+        kind.assign(self.n, -1)
+        for m in range(<Py_ssize_t>self.brk_j.size()):
+            if kind[self.brk_j[m]] != 1:
+                kind[self.brk_j[m]] = self.brk_comma[m]
+        opens.assign(self.n, 0)
+        for b in range(<Py_ssize_t>self.bounds_c.size()):
+            opens[self.bounds_c[b]] = 1
+        c = 0
+        self.clause_of.assign(self.n, 0)
+        for i in range(self.n):  # ``clauses.segment``
+            k = kind[i]
+            if k >= 0:
+                self.clause_of[i] = -1
+                comma = comma and k != 0
+                open_gap = True
+                continue
+            if i > 0 and opens[i]:
+                open_gap, comma = True, False
+            if open_gap:
+                flag = 1 if comma else 0
+                self.comma_after.push_back(flag)
+                c += 1
+                comma, open_gap = True, False
+            self.clause_of[i] = <int>c
+        self.comma_after.push_back(0)
         count = self.count = <Py_ssize_t>self.comma_after.size()
         self.has_conjunction.assign(count, 0)
         for i in self.conjunctions:
@@ -277,6 +311,7 @@ cdef class Reach:
                 if self.comma_after[c]:
                     self.past[c] = self.past[c + 1]
         self.ends.assign(count, -2)
+        return 0
 
     cdef int _ends_at(self, int clause):
         """``clauses.list_end``: the last clause a forward cue in ``clause`` reaches."""
@@ -358,13 +393,15 @@ cdef class Reach:
         return out
 
     # -- the question -------------------------------------------------------
-    def reach(self, int ts, int te, inner, Py_ssize_t lo, Py_ssize_t hi, list neg_hits, list hedge_hits):
-        """``_Layout.reach`` over the cues [lo, hi): add (distance, cue_start, cue_end) for every
-        cue that reaches the target [ts, te) to ``neg_hits`` / ``hedge_hits`` (None: not asked)."""
+    cdef void _reach_into(self, int ts, int te, object inner, Py_ssize_t lo, Py_ssize_t hi, bint negation,
+                          bint hedges, vector[_Found]* neg, vector[_Found]* hedge) except *:
+        """``_Layout.reach`` over the cues [lo, hi) of the target [ts, te): each cue that reaches it
+        goes to ``neg`` / ``hedge`` (when that reading is asked for)."""
         cdef Py_ssize_t k
         cdef int cs, ce, dist, i
         cdef double reach
         cdef bint neg_ok, hedge_ok, own
+        cdef _Found found
         for k in range(lo, hi):
             cs, ce = self.cs[k], self.ce[k]
             if cs >= ts and ce <= te:
@@ -397,7 +434,66 @@ cdef class Reach:
                 neg_ok, hedge_ok = dist < self.neg_bwd[k], dist < self.hedge_bwd[k]
             else:
                 continue
-            if neg_ok and neg_hits is not None:
-                neg_hits.append((dist, cs, ce))
-            if hedge_ok and hedge_hits is not None:
-                hedge_hits.append((dist, cs, ce))
+            found.dist, found.cs, found.ce = dist, cs, ce
+            if neg_ok and negation:
+                neg.push_back(found)
+            if hedge_ok and hedges:
+                hedge.push_back(found)
+
+    def reach(self, int ts, int te, inner, Py_ssize_t lo, Py_ssize_t hi, list neg_hits, list hedge_hits):
+        """``_Layout.reach`` over the cues [lo, hi): add (distance, cue_start, cue_end) for every
+        cue that reaches the target [ts, te) to ``neg_hits`` / ``hedge_hits`` (None: not asked)."""
+        cdef vector[_Found] neg, hedge
+        cdef _Found f
+        self._reach_into(ts, te, inner, lo, hi, neg_hits is not None, hedge_hits is not None, &neg, &hedge)
+        for f in neg:
+            neg_hits.append((f.dist, f.cs, f.ce))
+        for f in hedge:
+            hedge_hits.append((f.dist, f.cs, f.ce))
+
+    def readings(self, targets, stretches, bint negation, bint hedges, bint zeros, bint asked, hit_type,
+                 reading_type, zero_count, asked_hit):
+        """``CueTable.read`` for every target at once: a ``reading_type`` (negation, hedge) of
+        ``hit_type`` values (``core.context.Reading``, ``Hit``) per target, as ``_reading`` makes
+        them.
+
+        stretches: each target's (first, end) run of cues (``near``), or None for all of them.
+        zeros, asked: whether a count of none or a question may read a target; ``zero_count``
+        and ``asked_hit`` (``core.context._zero_count``, ``_asked``) then read it, in Python.
+        """
+        cdef vector[_Found] neg, hedge
+        cdef _Found f
+        cdef Py_ssize_t t = 0, lo, hi
+        out = []
+        for target in targets:
+            neg.clear()
+            hedge.clear()
+            ts, te, inner = target
+            if stretches is None:
+                lo, hi = 0, self.n_cues
+            else:
+                lo, hi = stretches[t]
+            self._reach_into(ts, te, inner, lo, hi, negation, hedges, &neg, &hedge)
+            if zeros:
+                for dist, cs, ce in zero_count(self.rows, ts, te):
+                    f.dist, f.cs, f.ce = dist, cs, ce
+                    neg.push_back(f)
+            neg_hit = _hit(neg, hit_type) if neg.size() else None
+            hedge_hit = _hit(hedge, hit_type) if hedge.size() else None
+            if hedge_hit is None and asked:
+                hedge_hit = asked_hit(self.rows, ts, te)
+            out.append(tuple.__new__(reading_type, (neg_hit, hedge_hit)))
+            t += 1
+        return out
+
+
+cdef object _hit(vector[_Found]& found, hit_type):
+    """``core.context._hit``: the nearest cue (least distance, then start, then end) and all of them."""
+    cdef Py_ssize_t k, best = 0
+    cdef _Found a, b
+    for k in range(1, <Py_ssize_t>found.size()):
+        a, b = found[k], found[best]
+        if a.dist < b.dist or (a.dist == b.dist and (a.cs < b.cs or (a.cs == b.cs and a.ce < b.ce))):
+            best = k
+    cues = tuple([(f.cs, f.ce) for f in found])
+    return tuple.__new__(hit_type, (found[best].dist, (found[best].cs, found[best].ce), cues))

@@ -170,12 +170,22 @@ class WordFacts(NamedTuple):
     spelled: Tuple[str, str] = ("", " ")
     #: the number zero ("0", "０"): a count of none (``_zero_count``)
     zero: bool = False
+    #: what the gate asks of the word, as bits (``_SURE_BIT`` and the others), so a text's
+    #: gate is the bits of its words or-ed together (``CueTable.gate``)
+    gate_bits: int = 0
 
+
+#: the bits of ``WordFacts.gate_bits``: a cue by itself or a zero, the key word of a longer
+#: cue, a word of a longer cue, a question mark ("?", "¿"), a token that reads as nothing
+_SURE_BIT, _KEY_BIT, _REST_BIT, _MARK_BIT, _BLANK_BIT = 1, 2, 4, 8, 16
 
 #: fields of ``WordFacts`` by their place in the tuple (what the compiled loops read)
 _WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO, _SPELLED_AT, _LONGER, _SINGLE = (
     WordFacts._fields.index(name) for name in (
         "word", "starts_cue", "breakish", "conjunction", "zero", "spelled", "longer", "single"))
+#: the place of ``gate_bits`` in ``WordFacts`` (what ``doc_rows.known_values`` or-s together)
+GATE_BITS_AT = WordFacts._fields.index("gate_bits")
+_NEEDS_AT, _REST_AT = WordFacts._fields.index("needs"), WordFacts._fields.index("rest")
 _GETTERS = {k: itemgetter(k) for k in (_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO)}
 _SPELLED = itemgetter(_SPELLED_AT)
 # the compiled twins of the loops over a text's tokens (``core/_scope_loops.pyx``) and of
@@ -284,6 +294,8 @@ class CueTable:
     conjunctions (Iterable[str]): List conjunctions of the languages (spec §4).
     window (Optional[int]): A cap on every cue's reach in words; None: the rules' own.
     cache_size (int): How many token texts' facts to keep.
+    common_words (Iterable[str]): Words of every text (stop words), which the gate does not
+        watch for when a longer cue has a rarer one (``key_word``); a matter of speed only.
     """
 
     cue_sets: Dict[str, CueSet]
@@ -292,6 +304,7 @@ class CueTable:
     conjunctions: Iterable[str] = ()
     window: Optional[int] = None
     cache_size: int = 100_000
+    common_words: Iterable[str] = ()
     patterns: Dict[str, Tuple[dict, Optional[Effect]]] = field(init=False, default_factory=dict)
     elisions: Dict[str, Effect] = field(init=False, default_factory=dict)
     scope: ScopeSettings = field(init=False, default_factory=ScopeSettings)
@@ -344,13 +357,14 @@ class CueTable:
             patterns[form[0]] = (longer, single)
         self.patterns = patterns
         needs: Dict[str, Dict[frozenset, None]] = {}
+        common = frozenset(fold(w) for w in self.common_words)
         sure = {word for word, (_, single) in patterns.items()
                 if single is not None and (single.negation or single.hedge)}
         for first, (longer, _) in patterns.items():
             for forms in longer.values():
                 for form, eff in forms:
                     if (eff.negation or eff.hedge) and sure.isdisjoint(form):
-                        key = key_word(form)
+                        key = key_word(form, common)
                         needs.setdefault(key, {})[frozenset(form) - {key}] = None
         self._needs = {key: tuple(sets) for key, sets in needs.items()}
         self.elisions = {k: v.capped(self.window) for k, v in elisions.items()}
@@ -433,6 +447,30 @@ class CueTable:
                         return Prefilter(True, asked)
         return Prefilter(False, asked)
 
+    def gate(self, facts: Sequence[WordFacts], bits: int) -> Tuple[bool, bool, bool]:
+        """What the facts of one text's tokens allow, before any scan: (a negation or hedge cue
+        can match, a question mark occurs, a token reads as nothing). The answers of
+        ``prefilter`` and ``spaced`` for a text whose facts are read already.
+
+        facts (Sequence[WordFacts]): The facts of the text's tokens.
+        bits (int): Their ``gate_bits`` or-ed together.
+        RETURNS (Tuple[bool, bool, bool]): may_cue, asked, spaced.
+        """
+        asked, spaced = bool(bits & _MARK_BIT), bool(bits & _BLANK_BIT)
+        if bits & _SURE_BIT:
+            return True, asked, spaced
+        if not (bits & _KEY_BIT and bits & _REST_BIT):
+            return False, asked, spaced
+        return self._needs_met(facts), asked, spaced
+
+    @staticmethod
+    def _needs_met(facts: Sequence[WordFacts]) -> bool:
+        """Whether a longer cue's key word and all its other words occur among these tokens."""
+        if _compiled is not None:
+            return _compiled.needs_met(facts, _NEEDS_AT, _REST_AT, _WORD)
+        rest = {f.word for f in facts if f.rest}
+        return any(need <= rest for f in facts for need in f.needs)
+
     def spaced(self, keys: Sequence[Hashable]) -> bool:
         """Whether a token of these learned keys reads as nothing (whitespace)."""
         return not self._facts.kinds[_BLANK].isdisjoint(keys)
@@ -450,6 +488,11 @@ class CueTable:
                 raise
         self.learn(keys, text_of)
         return list(map(self._facts.__getitem__, keys))
+
+    @property
+    def facts(self) -> dict:
+        """The facts cache itself, by token key (what ``doc_rows.known_values`` reads)."""
+        return self._facts
 
     @property
     def cached(self) -> int:
@@ -473,9 +516,11 @@ class CueTable:
         conjunction = word in self._conjunctions or (
             "/" in word and all(part in self._conjunctions for part in word.split("/")))  # "and/or"
         needs = self._needs.get(word, ())
-        return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure,
-                         word in self._rest_words, conjunction, mark, self.clauses.token_candidate(text), needs,
-                         (text, text + " "), word == "0")
+        rest, zero = word in self._rest_words, word == "0"
+        bits = ((_SURE_BIT if sure or zero else 0) | (_KEY_BIT if needs else 0) | (_REST_BIT if rest else 0)
+                | (_MARK_BIT if mark == _QUESTION or mark == _QUESTION_OPEN else 0) | (0 if word else _BLANK_BIT))
+        return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure, rest,
+                         conjunction, mark, self.clauses.token_candidate(text), needs, (text, text + " "), zero, bits)
 
     # -- one text -----------------------------------------------------------
     def scan(self, rows: TokenRows) -> Scan:
@@ -581,14 +626,9 @@ class CueTable:
         if layout is not None and layout.usable:
             # a long text: each target asks only the cues of its stretch (``_Layout.near``)
             stretches = layout.near(targets) if len(cues) * len(targets) > _PAIRS else None
-            n_cues = len(cues)
-            for t, target in enumerate(targets):
-                neg_hits, hedge_hits = [], []
-                lo, hi = (0, n_cues) if stretches is None else stretches[t]
-                layout.reach(target.start, target.end, target.inner, lo, hi, neg_hits if negation else None,
-                             hedge_hits if hedges else None)
-                out[t] = self._reading(rows, target, neg_hits, hedge_hits, zeros, asked)
-            return out
+            # every target's reading, as ``_reading`` makes it from ``reach``
+            return layout.readings(targets, stretches, negation, hedges, zeros, asked, Hit, Reading, _zero_count,
+                                   _asked)
         layout = None
         if cues:
             layout = _Layout(rows, targets, self.clauses, self.scope)
@@ -615,12 +655,15 @@ class CueTable:
         return Reading(neg, hedge)
 
 
-def key_word(form: Tuple[str, ...]) -> str:
-    """The word of a longer cue the gate watches for: its longest, the last of equally long
-    ones (the rarest, as a rule: "ruled" of "is ruled out", "n't" of "was n't"), so texts full
-    of "is", "a" and "was" pass the gate without a look at their other words. Any of the cue's
-    words would be as safe: the cue matches only where all of them occur."""
-    return max(reversed(form), key=len)
+def key_word(form: Tuple[str, ...], common: Iterable[str] = frozenset()) -> str:
+    """The word of a longer cue the gate watches for: the rarest, as a rule, so texts full of
+    "is", "a", "was" and ":" pass the gate without a look at their other words. A word with a
+    letter or digit that is not a ``common`` word (spaCy's stop words) comes first, then the
+    longest, the last of equally long ones: "ruled" of "is ruled out", "n't" of "was n't",
+    "q" of "q :". Any of the cue's words would be as safe: the cue matches only where all of
+    them occur."""
+    common = frozenset(common)
+    return max(reversed(form), key=lambda w: (w not in common and any(ch.isalnum() for ch in w), len(w)))
 
 
 #: what stands between a target and its value ("Open write-ups: 0", "open_defects=0",

@@ -50,12 +50,13 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ..core.context import EMPTY_SCAN, CueTable, Reading, Target, TokenRows, joined_text, own_positions, zero_in
+from ..core.context import EMPTY_SCAN, GATE_BITS_AT, CueTable, Reading, Target, TokenRows, joined_text, own_positions, zero_in
 from ..lang import generation, get_pack, identities_read_with, languages as languages_available, pack_identities
 from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
+from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import fold
 from .base import SemgapPipe, positive_int
-from .doc_rows import new_span_group, orths, span_bounds, spaced_rows
+from .doc_rows import COMPILED, known_values, new_span_group, orths, span_bounds, spaced_rows
 from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_text, drop_span_values, has_span_values,
                          is_term_span, set_span_values, span_group, term_facts)
 
@@ -199,12 +200,13 @@ class Context(SemgapPipe):
     def _rebuild(self) -> None:
         if not hasattr(self, "cue_sets"):
             return
-        accent_sensitive, conjunctions = [], []
+        accent_sensitive, conjunctions, common = [], [], set()
         for pack in (get_pack(lang) for lang in self.languages):
             accent_sensitive.extend(pack.accent_sensitive)
             conjunctions.extend(pack.list_conjunctions)
+            common.update(spacy_stop_words(pack.spacy_lang))  # the gate watches rarer words
         self.table = CueTable(self.cue_sets, lambda text: [t.text for t in self.nlp.make_doc(text)],
-                              accent_sensitive, conjunctions, self.window, self.cache_size)
+                              accent_sensitive, conjunctions, self.window, self.cache_size, sorted(common))
         self.clauses = self.table.clauses
         self._own = self._own_sequences()
         self._packs_read = (None, ())  # worked out at the first decision that asks (``packs_read``)
@@ -257,18 +259,28 @@ class Context(SemgapPipe):
         """
         table = self.table
         keys = orths(doc)
-        if table.quiet(keys):
+        if table.quiet(keys):  # most texts: every word known, none a cue word or question mark
             return self._unmarked(doc)
-        facts = table.facts_of(keys, doc.vocab.strings.__getitem__)
-        seen = table.prefilter(keys)
-        may_cue = seen.may_cue and (self.negation or self.hedges)
-        asked = seen.asked and self.questions and self.hedges
+        # every token's facts, with the bits the gate reads, in one pass; by the key sets where a
+        # token is new to the cache or the compiled readers are missing
+        known = known_values(doc, table.facts, GATE_BITS_AT) if COMPILED else None
+        if known is not None:
+            facts, bits = known
+            may_cue, asked, spaced = table.gate(facts, bits)
+        else:
+            table.learn(keys, doc.vocab.strings.__getitem__)
+            may_cue, asked = table.prefilter(keys)
+            facts, spaced = None, table.spaced(keys)
+        may_cue = may_cue and (self.negation or self.hedges)
+        asked = asked and self.questions and self.hedges
         if not may_cue and not asked:
             return self._unmarked(doc)
+        if facts is None:
+            facts = table.facts_of(keys)
         spans = self.target_spans(doc)
         starts, ends, spaces, sentence_starts = spaced_rows(doc)
         # the text is joined below, only if a reading needs it: the scan reads words
-        rows = TokenRows("", facts, starts, ends, sentence_starts, table.spaced(keys))
+        rows = TokenRows("", facts, starts, ends, sentence_starts, spaced)
         scan = table.scan(rows) if may_cue else EMPTY_SCAN
         found = sorted(scan.found + table.question_marks(rows)) if asked else scan.found
         if found:
@@ -318,15 +330,21 @@ class Context(SemgapPipe):
         starts, ends = rows.starts, rows.ends
         results: Dict[Tuple[int, int], list] = {}
         applied: Dict[Tuple[int, int, str], None] = {}
-        for (_, _, start_char, end_char, _), reading in zip(read, readings):
-            prev = results.setdefault((start_char, end_char), [None, None])
-            for slot, hit, label in ((0, reading.negation, NEGATION), (1, reading.hedge, HEDGE)):
-                if hit is None:
-                    continue
-                if prev[slot] is None or hit.distance < prev[slot].distance:
-                    prev[slot] = hit
-                for cs, ce in hit.cues:
-                    applied[(cs, ce, label)] = None
+        for (_, _, start_char, end_char, _), (neg, hedge) in zip(read, readings):
+            prev = results.get((start_char, end_char))
+            if prev is None:
+                results[(start_char, end_char)] = [neg, hedge]
+            else:
+                if neg is not None and (prev[0] is None or neg.distance < prev[0].distance):
+                    prev[0] = neg
+                if hedge is not None and (prev[1] is None or hedge.distance < prev[1].distance):
+                    prev[1] = hedge
+            if neg is not None:
+                for cs, ce in neg.cues:
+                    applied[(cs, ce, NEGATION)] = None
+            if hedge is not None:
+                for cs, ce in hedge.cues:
+                    applied[(cs, ce, HEDGE)] = None
         unmarked = []
         for (start, end), (neg, hedge) in results.items():
             if neg is None and hedge is None:
@@ -336,7 +354,8 @@ class Context(SemgapPipe):
                 "semgap_negated": neg is not None, "semgap_hedged": hedge is not None,
                 "semgap_negation_cue": [starts[neg.nearest[0]], ends[neg.nearest[1] - 1]] if neg else None,
                 "semgap_hedge_cue": [starts[hedge.nearest[0]], ends[hedge.nearest[1] - 1]] if hedge else None})
-        drop_span_values(doc, _WRITTEN, unmarked)
+        if unmarked:
+            drop_span_values(doc, _WRITTEN, unmarked)
         if applied:
             self._add_cue_spans(doc, applied)
 
@@ -344,7 +363,9 @@ class Context(SemgapPipe):
         """Add the cues that applied to the cue group, keeping what others put there."""
         group = span_group(doc, self.cues_key)
         if group is None:
-            doc.spans[self.cues_key] = new_span_group(doc, self.cues_key, applied)
+            # into the groups' dict itself: ``doc.spans[key] = group`` runs Python checks a group
+            # made for this doc passes anyway
+            doc.spans.data[self.cues_key] = new_span_group(doc, self.cues_key, applied)
             return
         present = {(s.start, s.end, s.label_) for s in group}
         for start, end, label in applied:

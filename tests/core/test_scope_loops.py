@@ -176,3 +176,40 @@ def test_rows_that_do_not_fit_the_text_raise_as_the_python_twin_does():
         LOOPS.clause_words([("a", "a")], [3], 2, 1)
     with pytest.raises(IndexError):
         LOOPS.where([("a",)], 5)
+
+
+def test_the_gate_on_facts_is_the_gate_on_keys(monkeypatch):
+    """``CueTable.gate`` (from the facts' gate bits, with ``needs_met`` compiled or not) answers
+    what ``prefilter`` and ``spaced`` answer from the key sets, on every text, for both profiles."""
+    tables = context_tables()
+    asked = {True: 0, False: 0}
+    for python in (False, True):
+        if python:
+            monkeypatch.setattr(context, "_compiled", None)
+        for text in TEXTS + ["is ruled out", "ruled it out", "as is", "x ? y", "¿Qué? no", "0 of 3", "a\n\nb"]:
+            doc = NLP["en"].make_doc(text)
+            keys = [t.orth for t in doc]
+            for table in tables:
+                facts = table.facts_of(keys, doc.vocab.strings.__getitem__)
+                bits = 0
+                for f in facts:
+                    bits |= f.gate_bits
+                seen = table.prefilter(keys)
+                assert table.gate(facts, bits) == (seen.may_cue, seen.asked, table.spaced(keys)), text
+                asked[seen.may_cue] += 1
+    assert min(asked.values()) > 1000  # texts the gate opens for and texts it keeps out
+
+
+@compiled_only
+def test_needs_met_matches_its_python_twin():
+    tables = context_tables()
+    met = 0
+    for text in TEXTS:
+        doc = NLP["en"].make_doc(text)
+        for table in tables:
+            facts = table.facts_of([t.orth for t in doc], doc.vocab.strings.__getitem__)
+            compiled = LOOPS.needs_met(facts, context._NEEDS_AT, context._REST_AT, context._WORD)
+            rest = {f.word for f in facts if f.rest}
+            assert compiled == any(need <= rest for f in facts for need in f.needs), text
+            met += compiled
+    assert met > 100
