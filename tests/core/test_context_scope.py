@@ -356,3 +356,14 @@ def test_asking_each_target_only_its_stretch_of_cues_reads_as_asking_all(profile
             pruned = [plain(r) for r in table.read(rows, scan, targets)]
             monkeypatch.setattr(context, "_PAIRS", float("inf"))
             assert [plain(r) for r in table.read(rows, scan, targets)] == pruned
+
+
+def test_the_gate_watches_a_longer_cue_by_its_rarest_word():
+    """A word with a letter or digit that is not a stop word first, then the longest, the last of
+    equally long ones; which word it is changes how fast a text passes, never what is read."""
+    assert context.key_word(("is", "ruled", "out")) == "ruled"
+    assert context.key_word(("q", ":")) == "q"  # ":" opens the gate for every form with a colon
+    assert context.key_word(("even", "with"), {"with", "even"}) == "with"
+    assert context.key_word(("even", "with"), {"with"}) == "even"
+    table = make_table("spec", common_words=["is", "as", "with"])
+    assert ":" not in table._needs and "q" in table._needs
