@@ -56,6 +56,7 @@ ends (``util.caches.IndexedCache``).
 import math
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import accumulate, compress, count
 from operator import getitem, itemgetter
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
@@ -102,20 +103,24 @@ class Effect:
     is_break: bool = False
     is_pseudo: bool = False
 
-    @property
+    # Worked out once per effect and kept (the scan asks them at every cue match); ``add``, the
+    # only change an effect takes, drops them.
+    @cached_property
     def negation(self) -> bool:
         return self.neg_forward >= 0 or self.neg_backward >= 0
 
-    @property
+    @cached_property
     def hedge(self) -> bool:
         return self.hedge_forward >= 0 or self.hedge_backward >= 0
 
-    @property
+    @cached_property
     def label(self) -> str:
         """The category a cue match is recorded with (negation wins, then hedge, break, pseudo)."""
         return NEGATION if self.negation else HEDGE if self.hedge else BREAK if self.is_break else PSEUDO
 
     def add(self, category: str, direction: Optional[str], max_scope: Optional[int]) -> None:
+        for kept in ("negation", "hedge", "label"):
+            self.__dict__.pop(kept, None)
         reach = math.inf if max_scope is None else float(max_scope)
         forward = reach if direction in (FORWARD, BOTH) else _NONE
         backward = reach if direction in (BACKWARD, BOTH) else _NONE

@@ -367,3 +367,13 @@ def test_the_gate_watches_a_longer_cue_by_its_rarest_word():
     assert context.key_word(("even", "with"), {"with"}) == "even"
     table = make_table("spec", common_words=["is", "as", "with"])
     assert ":" not in table._needs and "q" in table._needs
+
+
+def test_an_effect_keeps_its_category_until_it_changes():
+    effect = context.Effect()
+    effect.add("break", None, None)
+    assert (effect.label, effect.negation, effect.hedge) == ("break", False, False)
+    effect.add("hedge", "forward", 3)  # the kept answers go with the change
+    assert (effect.label, effect.negation, effect.hedge) == ("hedge", False, True)
+    effect.add("negation", "backward", None)
+    assert (effect.label, effect.negation, effect.hedge) == ("negation", True, True)
