@@ -58,7 +58,7 @@ from ..util.textnorm import fold
 from .base import SemgapPipe, positive_int
 from .doc_rows import COMPILED, known_values, new_span_group, orths, span_bounds, spaced_rows
 from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_text, drop_span_values, has_span_values,
-                         is_term_span, set_span_values, span_group, term_facts)
+                         is_term_span, set_span_value_rows, span_group, term_facts)
 
 SPANS, ENTS = "spans", "ents"
 TARGETS = (SPANS, ENTS)
@@ -345,15 +345,15 @@ class Context(SemgapPipe):
             if hedge is not None:
                 for cs, ce in hedge.cues:
                     applied[(cs, ce, HEDGE)] = None
-        unmarked = []
+        unmarked, marked = [], []
         for (start, end), (neg, hedge) in results.items():
             if neg is None and hedge is None:
                 unmarked.append((start, end))
                 continue
-            set_span_values(doc, start, end, {
-                "semgap_negated": neg is not None, "semgap_hedged": hedge is not None,
-                "semgap_negation_cue": [starts[neg.nearest[0]], ends[neg.nearest[1] - 1]] if neg else None,
-                "semgap_hedge_cue": [starts[hedge.nearest[0]], ends[hedge.nearest[1] - 1]] if hedge else None})
+            marked.append((start, end, neg is not None, hedge is not None,
+                           [starts[neg.nearest[0]], ends[neg.nearest[1] - 1]] if neg else None,
+                           [starts[hedge.nearest[0]], ends[hedge.nearest[1] - 1]] if hedge else None))
+        set_span_value_rows(doc, _WRITTEN, marked)
         if unmarked:
             drop_span_values(doc, _WRITTEN, unmarked)
         if applied:

@@ -18,7 +18,7 @@ same characters (a phrase shared by two domains) never overwrite each other.
 """
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
@@ -462,6 +462,21 @@ def set_span_values(doc: Doc, start_char: int, end_char: int, values: dict) -> N
     span = doc.char_span(start_char, end_char)
     for name, value in values.items():
         setattr(span._, name, value)
+
+
+def set_span_value_rows(doc: Doc, names: Tuple[str, ...], rows: Iterable[tuple]) -> None:
+    """``set_span_values`` for many spans at once, each row (start_char, end_char, then a value
+    per name in the order of ``names``): one check of how values are stored for all of them."""
+    assert all(name in _SPAN_DEFAULTS for name in names), names
+    if _direct_span_writes():
+        data = doc.user_data
+        for row in rows:
+            start_char, end_char = row[0], row[1]
+            for name, value in zip(names, row[2:]):
+                data[("._.", name, start_char, end_char)] = value  # the key of ``_span_key``
+        return
+    for row in rows:
+        set_span_values(doc, row[0], row[1], dict(zip(names, row[2:])))
 
 
 def has_span_values(doc: Doc, names: frozenset) -> bool:
