@@ -37,6 +37,16 @@ cdef struct _Found:
     int ce
 
 
+cdef struct _Mark:
+    # one target's values: the nearest negation and hedge cue, a distance of -2 for none
+    int neg_dist
+    int neg_cs
+    int neg_ce
+    int hedge_dist
+    int hedge_cs
+    int hedge_ce
+
+
 cdef inline object _field(object facts_item, Py_ssize_t k):
     """Field ``k`` of one word's facts: by tuple slot (``WordFacts`` is a tuple), else by index."""
     if PyTuple_Check(facts_item) and 0 <= k < PyTuple_GET_SIZE(facts_item):
@@ -101,7 +111,7 @@ cdef class Reach:
         cues: (start, end, Effect, glued) of every negation or hedge cue, in text order;
         word_at, breakish_at, conjunction_at: the places in ``WordFacts`` of the token's word
         (empty for whitespace), whether it can hold a break and whether it is a list conjunction."""
-        cdef Py_ssize_t i
+        cdef Py_ssize_t i, ts, te
         cdef char flag
         self.rows, self.rule, self.scope = rows, rule, scope
         facts = rows.facts
@@ -109,11 +119,12 @@ cdef class Reach:
         self.spaced = rows.spaced
         self.inside.assign(self.n, 0)
         self.usable = True
-        for t in targets:
-            if not 0 <= t.start <= t.end <= self.n:  # the C arrays below are read unchecked
+        for t in targets:  # a ``Target``, or any tuple that starts with its start and end
+            ts, te = t[0], t[1]
+            if not 0 <= ts <= te <= self.n:  # the C arrays below are read unchecked
                 self.usable = False
                 return
-            for i in range(t.start, t.end):
+            for i in range(ts, te):
                 self.inside[i] = 1
         self.is_word.assign(self.n, 0)
         conjunctions = []
@@ -360,7 +371,8 @@ cdef class Reach:
         return False
 
     def near(self, targets):
-        """``_Layout.near``: for each target, the (first, end) of the run of cues (in text order)
+        """``_Layout.near``: for each target (a ``Target``, or a tuple that starts with its start
+        and end), the (first, end) of the run of cues (in text order)
         that may reach it, those with no stop between it and the target. A stop is a break that
         is not a comma, of a candidate at most two tokens before it, or a clause start without a
         break token (``_Layout.stops``)."""
@@ -384,9 +396,9 @@ cdef class Reach:
         size = len(stops)
         out = []
         for t in targets:
-            k = bisect_left(stops, t.start)
+            k = bisect_left(stops, t[0])
             before = stops[k - 1] if k else -1
-            k = bisect_left(stops, t.end)
+            k = bisect_left(stops, t[1])
             after = stops[k] if k < size else <int>self.n
             # cues come in text order, one after another: their starts and ends both rise
             out.append((_bisect_right(self.ce, before), _bisect_right(self.cs, after)))
@@ -486,14 +498,99 @@ cdef class Reach:
             t += 1
         return out
 
+    def marks(self, placed, bint far, starts, ends, bint negation, bint hedges, bint zeros, bint asked,
+              zero_count, asked_hit):
+        """``CueTable.marks`` for the targets this object was made with: each target's reading, as
+        ``readings`` finds it, merged by character offsets as ``context.merge_readings`` merges
+        them; (marked, unmarked, applied).
 
-cdef object _hit(vector[_Found]& found, hit_type):
-    """``core.context._hit``: the nearest cue (least distance, then start, then end) and all of them."""
+        placed: (start, end, start_char, end_char, inner) of each target.
+        far: whether each target asks only the cues of its stretch (``near``).
+        starts, ends: the tokens' character offsets (a cue is written at them).
+        """
+        cdef vector[_Found] neg, hedge
+        cdef _Found f
+        cdef Py_ssize_t t = 0, lo, hi, slot, k
+        cdef vector[_Mark] merged
+        cdef _Mark mark
+        stretches = self.near(placed) if far else None
+        slots = {}  # (start_char, end_char) -> index in merged, in first-seen order
+        offsets = []
+        applied = {}
+        for item in placed:
+            ts, te, start_char, end_char, inner = item
+            neg.clear()
+            hedge.clear()
+            if stretches is None:
+                lo, hi = 0, self.n_cues
+            else:
+                lo, hi = stretches[t]
+            t += 1
+            self._reach_into(ts, te, inner, lo, hi, negation, hedges, &neg, &hedge)
+            if zeros:
+                for dist, cs, ce in zero_count(self.rows, ts, te):
+                    f.dist, f.cs, f.ce = dist, cs, ce
+                    neg.push_back(f)
+            mark.neg_dist = -2
+            mark.hedge_dist = -2
+            if neg.size():
+                k = _nearest(neg)
+                mark.neg_dist, mark.neg_cs, mark.neg_ce = neg[k].dist, neg[k].cs, neg[k].ce
+                for f in neg:
+                    applied[(f.cs, f.ce, u"negation")] = None
+            if hedge.size():
+                k = _nearest(hedge)
+                mark.hedge_dist, mark.hedge_cs, mark.hedge_ce = hedge[k].dist, hedge[k].cs, hedge[k].ce
+                for f in hedge:
+                    applied[(f.cs, f.ce, u"hedge")] = None
+            elif asked:
+                hit = asked_hit(self.rows, ts, te)
+                if hit is not None:
+                    mark.hedge_dist, (mark.hedge_cs, mark.hedge_ce) = hit[0], hit[1]
+                    for cs, ce in hit[2]:
+                        applied[(cs, ce, u"hedge")] = None
+            key = (start_char, end_char)
+            found = slots.get(key)
+            if found is None:
+                slots[key] = len(offsets)
+                offsets.append(key)
+                merged.push_back(mark)
+                continue
+            slot = found
+            # the nearest cue of each kind wins (``merge_readings``)
+            if mark.neg_dist != -2 and (merged[slot].neg_dist == -2 or mark.neg_dist < merged[slot].neg_dist):
+                merged[slot].neg_dist, merged[slot].neg_cs, merged[slot].neg_ce = (
+                    mark.neg_dist, mark.neg_cs, mark.neg_ce)
+            if mark.hedge_dist != -2 and (merged[slot].hedge_dist == -2
+                                          or mark.hedge_dist < merged[slot].hedge_dist):
+                merged[slot].hedge_dist, merged[slot].hedge_cs, merged[slot].hedge_ce = (
+                    mark.hedge_dist, mark.hedge_cs, mark.hedge_ce)
+        marked, unmarked = [], []
+        for slot in range(<Py_ssize_t>merged.size()):
+            mark = merged[slot]
+            start_char, end_char = offsets[slot]
+            if mark.neg_dist == -2 and mark.hedge_dist == -2:
+                unmarked.append((start_char, end_char))
+                continue
+            marked.append((start_char, end_char, mark.neg_dist != -2, mark.hedge_dist != -2,
+                           [starts[mark.neg_cs], ends[mark.neg_ce - 1]] if mark.neg_dist != -2 else None,
+                           [starts[mark.hedge_cs], ends[mark.hedge_ce - 1]] if mark.hedge_dist != -2 else None))
+        return marked, unmarked, applied
+
+
+cdef Py_ssize_t _nearest(vector[_Found]& found):
+    """The place of the nearest cue: least distance, then start, then end (``min`` of the hits)."""
     cdef Py_ssize_t k, best = 0
     cdef _Found a, b
     for k in range(1, <Py_ssize_t>found.size()):
         a, b = found[k], found[best]
         if a.dist < b.dist or (a.dist == b.dist and (a.cs < b.cs or (a.cs == b.cs and a.ce < b.ce))):
             best = k
+    return best
+
+
+cdef object _hit(vector[_Found]& found, hit_type):
+    """``core.context._hit``: the nearest cue (least distance, then start, then end) and all of them."""
+    cdef Py_ssize_t best = _nearest(found)
     cues = tuple([(f.cs, f.ce) for f in found])
     return tuple.__new__(hit_type, (found[best].dist, (found[best].cs, found[best].ce), cues))

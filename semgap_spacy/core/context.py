@@ -275,6 +275,19 @@ class Reading(NamedTuple):
     hedge: Optional[Hit]
 
 
+class Marks(NamedTuple):
+    """What to write for a text's targets (``CueTable.marks``): targets with the same character
+    offsets share their values, the nearest cue of each kind winning."""
+
+    #: (start_char, end_char, negated, hedged, negation cue, hedge cue) of each negated or hedged
+    #: target, a cue as [start_char, end_char] of its nearest one, or None
+    marked: List[tuple]
+    #: (start_char, end_char) of each target neither negated nor hedged
+    unmarked: List[Tuple[int, int]]
+    #: (token_start, token_end, "negation" / "hedge") of every cue that reached a target, in order
+    applied: Dict[Tuple[int, int, str], None]
+
+
 class Scan(NamedTuple):
     """Every cue match of a text (for coverage: pseudo and break cues too), and the scoped ones."""
 
@@ -647,6 +660,29 @@ class CueTable:
             out[t] = self._reading(rows, target, neg_hits, hedge_hits, zeros, asked)
         return out
 
+    def marks(self, rows: TokenRows, scan: Scan, placed: Sequence[tuple], *, negation: bool = True,
+              hedges: bool = True, questions: bool = True, asked: Optional[bool] = None) -> Marks:
+        """What to write for every target: ``read``, then the readings merged by character offsets.
+
+        placed (Sequence[tuple]): (start, end, start_char, end_char, inner) of each target, in
+            token offsets as ``Target`` has them and the character offsets it is written at.
+        The other arguments are ``read``'s.
+        RETURNS (Marks): The values to write and the cues that applied.
+        """
+        if asked is None:
+            asked = any(f.mark == _QUESTION or f.mark == _QUESTION_OPEN for f in rows.facts)
+        cues = scan.cues if (negation or hedges) else ()
+        if cues and _reach is not None and same_breaks(rows.text):
+            # the compiled twin reads and merges in one pass (``core/_scope_reach.pyx``)
+            layout = _reach.Reach(rows, placed, self.clauses, self.scope, cues, _WORD, _BREAKISH, _CONJUNCTION)
+            if layout.usable:
+                return Marks(*layout.marks(placed, len(cues) * len(placed) > _PAIRS, rows.starts, rows.ends,
+                                           negation, hedges, negation and zero_in(rows.facts),
+                                           asked and questions and hedges, _zero_count, _asked))
+        readings = self.read(rows, scan, [Target(p[0], p[1], p[4]) for p in placed], negation=negation,
+                             hedges=hedges, questions=questions, asked=asked)
+        return merge_readings(placed, readings, rows.starts, rows.ends)
+
     @staticmethod
     def _reading(rows: TokenRows, target: Target, neg_hits: list, hedge_hits: list, zeros: bool,
                  asked: bool) -> Reading:
@@ -658,6 +694,39 @@ class CueTable:
         if hedge is None and asked:
             hedge = _asked(rows, target.start, target.end)
         return Reading(neg, hedge)
+
+
+def merge_readings(placed: Sequence[tuple], readings: Sequence[Reading], starts: Sequence[int],
+                   ends: Sequence[int]) -> Marks:
+    """The readings of targets placed at character offsets ((start, end, start_char, end_char,
+    inner) each), as what to write: targets with the same offsets share their values, the
+    nearest cue of each kind winning; every cue that reached a target, in order."""
+    results: Dict[Tuple[int, int], list] = {}
+    applied: Dict[Tuple[int, int, str], None] = {}
+    for (_, _, start_char, end_char, _), (neg, hedge) in zip(placed, readings):
+        prev = results.get((start_char, end_char))
+        if prev is None:
+            results[(start_char, end_char)] = [neg, hedge]
+        else:
+            if neg is not None and (prev[0] is None or neg.distance < prev[0].distance):
+                prev[0] = neg
+            if hedge is not None and (prev[1] is None or hedge.distance < prev[1].distance):
+                prev[1] = hedge
+        if neg is not None:
+            for cs, ce in neg.cues:
+                applied[(cs, ce, NEGATION)] = None
+        if hedge is not None:
+            for cs, ce in hedge.cues:
+                applied[(cs, ce, HEDGE)] = None
+    marked, unmarked = [], []
+    for (start, end), (neg, hedge) in results.items():
+        if neg is None and hedge is None:
+            unmarked.append((start, end))
+        else:
+            marked.append((start, end, neg is not None, hedge is not None,
+                           [starts[neg.nearest[0]], ends[neg.nearest[1] - 1]] if neg else None,
+                           [starts[hedge.nearest[0]], ends[hedge.nearest[1] - 1]] if hedge else None))
+    return Marks(marked, unmarked, applied)
 
 
 def key_word(form: Tuple[str, ...], common: Iterable[str] = frozenset()) -> str:

@@ -50,9 +50,10 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ..core.context import EMPTY_SCAN, GATE_BITS_AT, CueTable, Reading, Target, TokenRows, joined_text, own_positions, zero_in
+from ..core.context import (EMPTY_SCAN, GATE_BITS_AT, CueTable, Marks, TokenRows, joined_text, own_positions,
+                            zero_in)
 from ..lang import generation, get_pack, identities_read_with, languages as languages_available, pack_identities
-from ..lang.cues import HEDGE, NEGATION, CueSet, context_cues_v1, cue_sets_from_arg
+from ..lang.cues import CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import fold
 from .base import SemgapPipe, positive_int
@@ -294,11 +295,10 @@ class Context(SemgapPipe):
         rows = TokenRows(doc_text(doc, lambda: joined_text(facts, spaces)), facts, starts, ends, sentence_starts,
                          rows.spaced)
         # Each Span of a group costs a construction: read the bounds, and a Span only for a term
-        read = [(start, end, start_char, end_char, None if not span_id else self._inner(spans[k], rows.facts))
-                for k, (start, end, start_char, end_char, span_id) in enumerate(span_bounds(spans))]
-        readings = table.read(rows, scan, [Target(r[0], r[1], r[4]) for r in read], negation=self.negation,
-                              hedges=self.hedges, questions=self.questions, asked=asked)
-        self._write(doc, rows, read, readings)
+        placed = [(start, end, start_char, end_char, None if not span_id else self._inner(spans[k], rows.facts))
+                  for k, (start, end, start_char, end_char, span_id) in enumerate(span_bounds(spans))]
+        self._write(doc, table.marks(rows, scan, placed, negation=self.negation, hedges=self.hedges,
+                                     questions=self.questions, asked=asked))
         return doc
 
     def _unmarked(self, doc: Doc) -> Doc:
@@ -325,39 +325,13 @@ class Context(SemgapPipe):
         words = [facts[i].word for i in range(span.start, span.end)]
         return own_positions(words, span.start, seqs)
 
-    def _write(self, doc: Doc, rows: TokenRows, read: list, readings: List[Reading]) -> None:
-        """Write each target's values; targets with the same offsets share them (nearest cue wins)."""
-        starts, ends = rows.starts, rows.ends
-        results: Dict[Tuple[int, int], list] = {}
-        applied: Dict[Tuple[int, int, str], None] = {}
-        for (_, _, start_char, end_char, _), (neg, hedge) in zip(read, readings):
-            prev = results.get((start_char, end_char))
-            if prev is None:
-                results[(start_char, end_char)] = [neg, hedge]
-            else:
-                if neg is not None and (prev[0] is None or neg.distance < prev[0].distance):
-                    prev[0] = neg
-                if hedge is not None and (prev[1] is None or hedge.distance < prev[1].distance):
-                    prev[1] = hedge
-            if neg is not None:
-                for cs, ce in neg.cues:
-                    applied[(cs, ce, NEGATION)] = None
-            if hedge is not None:
-                for cs, ce in hedge.cues:
-                    applied[(cs, ce, HEDGE)] = None
-        unmarked, marked = [], []
-        for (start, end), (neg, hedge) in results.items():
-            if neg is None and hedge is None:
-                unmarked.append((start, end))
-                continue
-            marked.append((start, end, neg is not None, hedge is not None,
-                           [starts[neg.nearest[0]], ends[neg.nearest[1] - 1]] if neg else None,
-                           [starts[hedge.nearest[0]], ends[hedge.nearest[1] - 1]] if hedge else None))
-        set_span_value_rows(doc, _WRITTEN, marked)
-        if unmarked:
-            drop_span_values(doc, _WRITTEN, unmarked)
-        if applied:
-            self._add_cue_spans(doc, applied)
+    def _write(self, doc: Doc, marks: Marks) -> None:
+        """Write each target's values (``CueTable.marks``) and add the cues that applied."""
+        set_span_value_rows(doc, _WRITTEN, marks.marked)
+        if marks.unmarked:
+            drop_span_values(doc, _WRITTEN, marks.unmarked)
+        if marks.applied:
+            self._add_cue_spans(doc, marks.applied)
 
     def _add_cue_spans(self, doc: Doc, applied: Dict[Tuple[int, int, str], None]) -> None:
         """Add the cues that applied to the cue group, keeping what others put there."""

@@ -171,3 +171,55 @@ def test_break_words_by_first_character_match_the_whole_pattern(parts):
             whole = rule._words.match(text, start)
             cut = rule._word_match(text, start)
             assert (whole and whole.span()) == (cut and cut.span()), (text, start)
+
+
+def _marks_both(table, rows, placed):
+    scan = table.scan(rows)
+    compiled = table.marks(rows, scan, placed)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(context, "_reach", None)
+        python = table.marks(rows, scan, placed)
+    return compiled, python
+
+
+def test_marks_merge_alike_with_shared_offsets():
+    """``CueTable.marks``: the compiled twin's values per character offsets, and the cues that
+    applied in their order, are the Python model's (``read``, then ``merge_readings``), with
+    targets that share their offsets (the nearest cue wins) and frames with inner words."""
+    rnd = random.Random(5)
+    marked = shared = 0
+    for text in twin_texts(sentences=True):
+        for table in TABLES:
+            rows = _rows(table, text)
+            n = len(rows.facts)
+            if not n:
+                continue
+            placed = []
+            for _ in range(rnd.randint(1, 5)):
+                start = rnd.randrange(n)
+                end = min(n, start + rnd.randint(1, 4))
+                inner = frozenset(range(start, end - 1)) if rnd.random() < 0.2 else None
+                offsets = (rows.starts[start], rows.ends[end - 1])
+                if placed and rnd.random() < 0.3:  # another target at the offsets of an earlier one
+                    offsets = placed[rnd.randrange(len(placed))][2:4]
+                    shared += 1
+                placed.append((start, end, offsets[0], offsets[1], inner))
+            compiled, python = _marks_both(table, rows, placed)
+            assert compiled == python, (text, placed)
+            marked += len(python.marked)
+    assert marked > 1000 and shared > 1000
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=30), st.data())
+def test_generated_texts_mark_alike(words, data):
+    text = " ".join(words)
+    for table in TABLES:
+        rows = _rows(table, text)
+        n = len(rows.facts)
+        spans = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, 4), st.integers(0, 2)),
+                                   min_size=1, max_size=5))
+        placed = [(s, min(n, s + k), rows.starts[s] if c else 0, rows.ends[min(n, s + k) - 1] if c else 1, None)
+                  for s, k, c in spans]  # c == 0: every such target at the same offsets
+        compiled, python = _marks_both(table, rows, placed)
+        assert compiled == python, (text, placed)
