@@ -18,6 +18,8 @@ abbreviation are still asked of the rule's own Python code, so the two
 versions cannot drift apart there. The word facts of ``core.context`` are
 tuples (``WordFacts``), read here by field index.
 """
+from cpython.dict cimport PyDict_Check, PyDict_GetItem
+from cpython.ref cimport PyObject
 from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
 from libcpp.vector cimport vector
@@ -414,3 +416,22 @@ def needs_met(facts, Py_ssize_t needs_at, Py_ssize_t rest_at, Py_ssize_t word_at
             if need <= rest:
                 return True
     return False
+
+
+def known_facts(keys, cache, Py_ssize_t bits_at):
+    """``CueTable.known``: (the facts ``cache`` holds for each key, in order; their field
+    ``bits_at`` or-ed together), or None when it holds none for some key."""
+    cdef Py_ssize_t i, n = len(keys)
+    cdef long bits = 0
+    cdef PyObject* value
+    if not PyDict_Check(cache):
+        raise TypeError(f"known_facts reads a dict, not {type(cache).__name__}")
+    out = [None] * n
+    for i in range(n):
+        value = PyDict_GetItem(cache, keys[i])
+        if value is NULL:
+            return None
+        item = <object>value
+        bits |= <long>_field(item, bits_at)
+        out[i] = item
+    return out, bits

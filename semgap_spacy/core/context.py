@@ -188,7 +188,7 @@ _SURE_BIT, _KEY_BIT, _REST_BIT, _MARK_BIT, _BLANK_BIT = 1, 2, 4, 8, 16
 _WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO, _SPELLED_AT, _LONGER, _SINGLE = (
     WordFacts._fields.index(name) for name in (
         "word", "starts_cue", "breakish", "conjunction", "zero", "spelled", "longer", "single"))
-#: the place of ``gate_bits`` in ``WordFacts`` (what ``doc_rows.known_values`` or-s together)
+#: the place of ``gate_bits`` in ``WordFacts`` (what ``CueTable.known`` or-s together)
 GATE_BITS_AT = WordFacts._fields.index("gate_bits")
 _NEEDS_AT, _REST_AT = WordFacts._fields.index("needs"), WordFacts._fields.index("rest")
 _GETTERS = {k: itemgetter(k) for k in (_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO)}
@@ -465,6 +465,20 @@ class CueTable:
                         return Prefilter(True, asked)
         return Prefilter(False, asked)
 
+    def known(self, keys: Sequence[Hashable]) -> Optional[Tuple[List[WordFacts], int]]:
+        """(the facts of the keys, in order; their ``gate_bits`` or-ed together), or None when
+        some key is not learned yet (``learn``)."""
+        if _compiled is not None:
+            return _compiled.known_facts(keys, self._facts, GATE_BITS_AT)
+        try:
+            facts = list(map(self._facts.__getitem__, keys))
+        except KeyError:
+            return None
+        bits = 0
+        for f in facts:
+            bits |= f.gate_bits
+        return facts, bits
+
     def gate(self, facts: Sequence[WordFacts], bits: int) -> Tuple[bool, bool, bool]:
         """What the facts of one text's tokens allow, before any scan: (a negation or hedge cue
         can match, a question mark occurs, a token reads as nothing). The answers of
@@ -506,11 +520,6 @@ class CueTable:
                 raise
         self.learn(keys, text_of)
         return list(map(self._facts.__getitem__, keys))
-
-    @property
-    def facts(self) -> dict:
-        """The facts cache itself, by token key (what ``doc_rows.known_values`` reads)."""
-        return self._facts
 
     @property
     def cached(self) -> int:

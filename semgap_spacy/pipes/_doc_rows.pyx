@@ -12,8 +12,6 @@ only when ``built_with()`` equals the running spaCy's version, and reads with
 the Python API otherwise. Every function returns exactly what its Python
 twin in ``pipes.doc_rows`` returns (``tests/pipes/test_doc_rows.py``).
 """
-from cpython.dict cimport PyDict_Check, PyDict_GetItem
-from cpython.ref cimport PyObject
 from spacy.structs cimport SpanC, TokenC
 from spacy.tokens.doc cimport Doc
 from spacy.tokens.span_group cimport SpanGroup
@@ -40,27 +38,6 @@ def orths(Doc doc):
     for i in range(n):
         out[i] = doc.c[i].lex.orth
     return out
-
-
-def known_values(Doc doc, cache not None, Py_ssize_t bits_at):
-    """(the value ``cache`` holds for each token's ORTH key, in order; the ints at place
-    ``bits_at`` of the values or-ed together), or None when it holds no value for some key.
-    One pass, no list of keys. ``cache`` is a dict or a subclass of one that keeps its item
-    look-up (``util.caches.IndexedCache``); its values are tuples."""
-    cdef int i, n = doc.length
-    cdef long bits = 0
-    cdef PyObject* value
-    if not PyDict_Check(cache):
-        raise TypeError(f"known_values reads a dict, not {type(cache).__name__}")
-    out = [None] * n
-    for i in range(n):
-        value = PyDict_GetItem(cache, doc.c[i].lex.orth)
-        if value is NULL:
-            return None
-        item = <object>value
-        bits |= <long>item[bits_at]
-        out[i] = item
-    return out, bits
 
 
 def keyed_rows(Doc doc):

@@ -50,14 +50,14 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ..core.context import (EMPTY_SCAN, GATE_BITS_AT, CueTable, Marks, TokenRows, joined_text, own_positions,
+from ..core.context import (EMPTY_SCAN, CueTable, Marks, TokenRows, joined_text, own_positions,
                             zero_in)
 from ..lang import generation, get_pack, identities_read_with, languages as languages_available, pack_identities
 from ..lang.cues import CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import fold
 from .base import SemgapPipe, positive_int
-from .doc_rows import COMPILED, known_values, new_span_group, orths, span_bounds, spaced_rows
+from .doc_rows import new_span_group, orths, span_bounds, spaced_rows
 from .extensions import (CUES_KEY, TERMS_KEY, doc_key, doc_text, drop_span_values, has_span_values,
                          is_term_span, set_span_value_rows, span_group, term_facts)
 
@@ -262,22 +262,16 @@ class Context(SemgapPipe):
         keys = orths(doc)
         if table.quiet(keys):  # most texts: every word known, none a cue word or question mark
             return self._unmarked(doc)
-        # every token's facts, with the bits the gate reads, in one pass; by the key sets where a
-        # token is new to the cache or the compiled readers are missing
-        known = known_values(doc, table.facts, GATE_BITS_AT) if COMPILED else None
-        if known is not None:
-            facts, bits = known
-            may_cue, asked, spaced = table.gate(facts, bits)
-        else:
+        known = table.known(keys)  # every token's facts, with the bits the gate reads
+        if known is None:  # a word new to the cache
             table.learn(keys, doc.vocab.strings.__getitem__)
-            may_cue, asked = table.prefilter(keys)
-            facts, spaced = None, table.spaced(keys)
+            known = table.known(keys)
+        facts, bits = known
+        may_cue, asked, spaced = table.gate(facts, bits)
         may_cue = may_cue and (self.negation or self.hedges)
         asked = asked and self.questions and self.hedges
         if not may_cue and not asked:
             return self._unmarked(doc)
-        if facts is None:
-            facts = table.facts_of(keys)
         spans = self.target_spans(doc)
         starts, ends, spaces, sentence_starts = spaced_rows(doc)
         # the text is joined below, only if a reading needs it: the scan reads words

@@ -40,19 +40,6 @@ def python_orths(doc: Doc) -> List[int]:
     return doc.to_array(ORTH).tolist()
 
 
-def python_known_values(doc: Doc, cache: dict, bits_at: int) -> Optional[Tuple[list, int]]:
-    """(the value ``cache`` holds for each token's ORTH key, in order; the ints at place
-    ``bits_at`` of the values or-ed together), or None when it holds no value for some key."""
-    try:
-        values = list(map(cache.__getitem__, python_orths(doc)))
-    except KeyError:
-        return None
-    bits = 0
-    for value in values:
-        bits |= value[bits_at]
-    return values, bits
-
-
 def python_keyed_rows(doc: Doc) -> Tuple[List[int], List[int], List[int]]:
     """(ORTH keys, start offsets, end offsets) of the tokens."""
     if len(doc) < _ARRAY_FROM:
@@ -114,7 +101,6 @@ COMPILED = _COMPILED is not None
 
 if _COMPILED is not None:
     orths, keyed_rows, spaced_rows = _COMPILED.orths, _COMPILED.keyed_rows, _COMPILED.spaced_rows
-    known_values = _COMPILED.known_values
     new_span_group, text_length = _COMPILED.new_span_group, _COMPILED.text_length
     _group_bounds = _COMPILED.span_bounds
 
@@ -126,7 +112,6 @@ if _COMPILED is not None:
         return python_span_bounds(spans)
 else:
     orths, keyed_rows, spaced_rows = python_orths, python_keyed_rows, python_spaced_rows
-    known_values = python_known_values
     new_span_group, text_length = python_new_span_group, python_text_length
     span_bounds = python_span_bounds
 

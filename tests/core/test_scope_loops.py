@@ -213,3 +213,23 @@ def test_needs_met_matches_its_python_twin():
             assert compiled == any(need <= rest for f in facts for need in f.needs), text
             met += compiled
     assert met > 100
+
+
+def test_known_facts_match_their_python_twin(monkeypatch):
+    """``CueTable.known``: each key's facts with their gate bits or-ed, or None as soon as one key
+    is not learned; compiled and in Python alike."""
+    table = context_tables()[0]
+    keyed = []
+    for text in TEXTS[:3000]:
+        doc = NLP["en"].make_doc(text)
+        keys = [t.orth for t in doc]
+        if len(keyed) % 3:
+            table.learn(keys, doc.vocab.strings.__getitem__)
+        keyed.append(keys + [doc.vocab.strings.add("never-learned-%d" % len(keyed))] * (len(keyed) % 5 == 0))
+    compiled = [table.known(keys) for keys in keyed]
+    monkeypatch.setattr(context, "_compiled", None)
+    assert compiled == [table.known(keys) for keys in keyed]
+    assert 0 < sum(c is None for c in compiled) < len(compiled)
+    if LOOPS is not None:
+        with pytest.raises(TypeError):
+            LOOPS.known_facts([1], [], context.GATE_BITS_AT)

@@ -55,29 +55,6 @@ def test_orths_and_keyed_rows_match_the_python_readers():
 
 
 @compiled_only
-def test_known_values_match_the_python_reader():
-    """The facts a cache holds for each token, with their bits or-ed: exactly the Python reader's,
-    and None as soon as one token is missing from the cache (a dict subclass, as the pipe's is)."""
-    compiled = doc_rows._COMPILED
-
-    class Cache(dict):
-        __slots__ = ()
-
-    cache, missing = Cache(), 0
-    for k, doc in enumerate(DOCS):
-        for t in doc:
-            if (t.orth + k) % 7:  # most keys, never all: some docs have every key, some not
-                cache[t.orth] = (t.text, 1 << (t.orth % 5))
-    for doc in DOCS:
-        got = compiled.known_values(doc, cache, 1)
-        assert got == doc_rows.python_known_values(doc, cache, 1), doc.text
-        missing += got is None
-    assert 0 < missing < len(DOCS)
-    with pytest.raises(TypeError):
-        compiled.known_values(DOCS[0], [], 1)
-
-
-@compiled_only
 def test_spaced_rows_match_the_python_readers():
     compiled = doc_rows._COMPILED
     for doc in DOCS:
