@@ -10,10 +10,13 @@ answered on C arrays.
 The Python model works the clause structure out lazily, only as far as a
 question needs it, because each step costs there; here the breaks of every
 candidate token are read at once, which gives the same answers (a token's
-breaks do not depend on which others were asked about). The rule's own
-Python code still finds the breaks (``ClauseRule.breaks_by_token``, itself
-compiled) and the section headers. Only texts whose breaks are their own
-(``clauses.same_breaks``) come here; ``CueTable.read`` keeps the others in
+breaks do not depend on which others were asked about). The breaks come
+from the compiled rule (``_scope_loops.candidate_breaks``, the loop of
+``ClauseRule.breaks_by_token``) straight into C vectors; the section headers
+from the rule's own code. ``readings`` answers ``CueTable.read``, ``marks``
+``CueTable.marks`` (the readings merged into what the pipe writes, with no
+``Reading`` per target). Only texts whose breaks are their own
+(``clauses.same_breaks``) come here; ``CueTable`` keeps the others in
 Python. A text with many cue and target pairs asks each target only about
 the cues of its stretch (``near``), as the Python model does. The
 C arrays are read without bounds checks, so every target and cue is checked
@@ -451,17 +454,6 @@ cdef class Reach:
                 neg.push_back(found)
             if hedge_ok and hedges:
                 hedge.push_back(found)
-
-    def reach(self, int ts, int te, inner, Py_ssize_t lo, Py_ssize_t hi, list neg_hits, list hedge_hits):
-        """``_Layout.reach`` over the cues [lo, hi): add (distance, cue_start, cue_end) for every
-        cue that reaches the target [ts, te) to ``neg_hits`` / ``hedge_hits`` (None: not asked)."""
-        cdef vector[_Found] neg, hedge
-        cdef _Found f
-        self._reach_into(ts, te, inner, lo, hi, neg_hits is not None, hedge_hits is not None, &neg, &hedge)
-        for f in neg:
-            neg_hits.append((f.dist, f.cs, f.ce))
-        for f in hedge:
-            hedge_hits.append((f.dist, f.cs, f.ce))
 
     def readings(self, targets, stretches, bint negation, bint hedges, bint zeros, bint asked, hit_type,
                  reading_type, zero_count, asked_hit):

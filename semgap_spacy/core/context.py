@@ -44,9 +44,11 @@ only"); break cues end a clause. The mechanism, in the order it applies:
 Facts of each word (its reading, whether it can start a cue, join a list,
 close a question) are computed once per vocabulary entry and kept in a
 bounded cache keyed by the caller's key for the token text, with sets of the
-keys that matter, so a doc with no cue word costs a few set operations and
-no scan (``CueTable.quiet``: one, when every word is known; ``CueTable.learn``,
-``CueTable.prefilter``). A longer cue is watched for by its longest word
+keys that matter, so a doc with no cue word costs one set operation and no
+scan (``CueTable.quiet``, when every word is known; ``CueTable.learn``). Any
+other doc reads its words' facts once (``CueTable.known``), with bits that say
+what the gate asks (``CueTable.gate``: the answer ``CueTable.prefilter`` gives
+from the key sets). A longer cue is watched for by its rarest word
 (``key_word``), not its first, which is often a word of every text ("is",
 "a"), and not at all when one of its words is a cue by itself ("with no",
 "no evidence of"): the gate lets its texts in by that word. The keys are spaCy
