@@ -34,13 +34,13 @@ def _rows(table, text, lang="en", sentences=False):
     return TokenRows(text, facts, starts, [t.idx + len(t) for t in doc], sentence_starts, table.spaced(keys))
 
 
-def _both(table, rows, targets):
-    """The readings with the compiled twin, and with the Python model."""
+def _both(table, rows, targets, ask="read"):
+    """What ``CueTable.read`` (or ``marks``) gives with the compiled twin, and with the Python model."""
     scan = table.scan(rows)
-    compiled = table.read(rows, scan, targets)
+    compiled = getattr(table, ask)(rows, scan, targets)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(context, "_reach", None)
-        python = table.read(rows, scan, targets)
+        python = getattr(table, ask)(rows, scan, targets)
     return compiled, python
 
 
@@ -61,24 +61,6 @@ def test_sentence_sets_read_alike():
     assert marked > 1000  # the sets negate and hedge many of their targets
 
 
-def test_held_out_and_probe_texts_read_alike_with_random_targets():
-    rnd = random.Random(11)
-    for text in twin_texts(sentences=False):
-        for table in TABLES:
-            rows = _rows(table, text)
-            n = len(rows.facts)
-            if not n:
-                continue
-            targets = []
-            for _ in range(rnd.randint(1, 4)):
-                start = rnd.randrange(n)
-                end = min(n, start + rnd.randint(1, 4))
-                inner = frozenset(range(start, end - 1)) if rnd.random() < 0.2 else None  # a frame's own words
-                targets.append(Target(start, end, inner))
-            compiled, python = _both(table, rows, targets)
-            assert compiled == python, (text, targets)
-
-
 WORDS = ["no", "not", "without", "denies", "fever", "cough", "rash", "possible", "likely", "may", "rule", "out",
          "or", "and", "y", "ou", "oder", "but", "however", "which", "sin", "embargo", "no", "negative", "for",
          "Allergies", "HISTORY", "PLAN(s)", ":", ",", ",", ";", ".", "-", "--", "?", "(", ")", "0", "10", "  ", "\n",
@@ -87,15 +69,20 @@ WORDS = ["no", "not", "without", "denies", "fever", "cough", "rash", "possible",
 
 @settings(max_examples=600, deadline=None)
 @given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=30), st.data())
-def test_generated_texts_read_alike(words, data):
+def test_generated_texts_read_and_mark_alike(words, data):
     text = " ".join(words)
     for table in TABLES:
         rows = _rows(table, text)
         n = len(rows.facts)
-        spans = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, 4)), min_size=1, max_size=4))
-        targets = [Target(s, min(n, s + k)) for s, k in spans]
+        spans = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, 4), st.integers(0, 2)),
+                                   min_size=1, max_size=5))
+        placed = [(s, min(n, s + k), rows.starts[s] if c else 0, rows.ends[min(n, s + k) - 1] if c else 1, None)
+                  for s, k, c in spans]  # c == 0: every such target at the same offsets
+        targets = [Target(p[0], p[1]) for p in placed]
         compiled, python = _both(table, rows, targets)
         assert compiled == python, (text, targets)
+        compiled, python = _both(table, rows, placed, "marks")
+        assert compiled == python, (text, placed)
 
 
 def test_texts_the_twin_does_not_take_stay_python(monkeypatch):
@@ -173,22 +160,15 @@ def test_break_words_by_first_character_match_the_whole_pattern(parts):
             assert (whole and whole.span()) == (cut and cut.span()), (text, start)
 
 
-def _marks_both(table, rows, placed):
-    scan = table.scan(rows)
-    compiled = table.marks(rows, scan, placed)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(context, "_reach", None)
-        python = table.marks(rows, scan, placed)
-    return compiled, python
-
-
-def test_marks_merge_alike_with_shared_offsets():
-    """``CueTable.marks``: the compiled twin's values per character offsets, and the cues that
-    applied in their order, are the Python model's (``read``, then ``merge_readings``), with
-    targets that share their offsets (the nearest cue wins) and frames with inner words."""
+def test_texts_read_and_mark_alike_with_random_targets():
+    """Every held-out, sentence-set and probe text with targets drawn at random (some of them
+    frames with inner words): ``CueTable.read`` and ``CueTable.marks`` give with the compiled
+    twin what the Python model gives (``marks``: the values per character offsets, with
+    targets that share their offsets, the nearest cue winning, and the cues that applied in
+    their order)."""
     rnd = random.Random(5)
     marked = shared = 0
-    for text in twin_texts(sentences=True):
+    for text in twin_texts():
         for table in TABLES:
             rows = _rows(table, text)
             n = len(rows.facts)
@@ -198,28 +178,16 @@ def test_marks_merge_alike_with_shared_offsets():
             for _ in range(rnd.randint(1, 5)):
                 start = rnd.randrange(n)
                 end = min(n, start + rnd.randint(1, 4))
-                inner = frozenset(range(start, end - 1)) if rnd.random() < 0.2 else None
+                inner = frozenset(range(start, end - 1)) if rnd.random() < 0.2 else None  # a frame's own words
                 offsets = (rows.starts[start], rows.ends[end - 1])
                 if placed and rnd.random() < 0.3:  # another target at the offsets of an earlier one
                     offsets = placed[rnd.randrange(len(placed))][2:4]
                     shared += 1
                 placed.append((start, end, offsets[0], offsets[1], inner))
-            compiled, python = _marks_both(table, rows, placed)
+            targets = [Target(p[0], p[1], p[4]) for p in placed]
+            compiled, python = _both(table, rows, targets)
+            assert compiled == python, (text, targets)
+            compiled, python = _both(table, rows, placed, "marks")
             assert compiled == python, (text, placed)
             marked += len(python.marked)
     assert marked > 1000 and shared > 1000
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=30), st.data())
-def test_generated_texts_mark_alike(words, data):
-    text = " ".join(words)
-    for table in TABLES:
-        rows = _rows(table, text)
-        n = len(rows.facts)
-        spans = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, 4), st.integers(0, 2)),
-                                   min_size=1, max_size=5))
-        placed = [(s, min(n, s + k), rows.starts[s] if c else 0, rows.ends[min(n, s + k) - 1] if c else 1, None)
-                  for s, k, c in spans]  # c == 0: every such target at the same offsets
-        compiled, python = _marks_both(table, rows, placed)
-        assert compiled == python, (text, placed)
