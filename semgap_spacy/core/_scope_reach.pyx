@@ -189,8 +189,12 @@ cdef class Reach:
         cdef Py_ssize_t i
         if self.bounds is None:
             rows = self.rows
+            headed = self.scope.section_headers and ":" in rows.text
+            if not rows.sentence_starts and not headed:  # most texts: no clause start but the first
+                self.bounds = []
+                return self.bounds
             found = set(rows.sentence_starts or ())
-            if self.scope.section_headers and ":" in rows.text:
+            if headed:
                 for offset in self.rule.headers(rows.text):
                     i = bisect_left(rows.starts, offset)
                     if i < self.n and not self.inside[i]:
@@ -491,7 +495,7 @@ cdef class Reach:
         return out
 
     def marks(self, placed, bint far, starts, ends, bint negation, bint hedges, bint zeros, bint asked,
-              zero_count, asked_hit):
+              zero_count, asked_hit, marks_type=tuple):
         """``CueTable.marks`` for the targets this object was made with: each target's reading, as
         ``readings`` finds it, merged by character offsets as ``context.merge_readings`` merges
         them; (marked, unmarked, applied).
@@ -499,6 +503,7 @@ cdef class Reach:
         placed: (start, end, start_char, end_char, inner) of each target.
         far: whether each target asks only the cues of its stretch (``near``).
         starts, ends: the tokens' character offsets (a cue is written at them).
+        marks_type: the tuple type of the result (``core.context.Marks``).
         """
         cdef vector[_Found] neg, hedge
         cdef _Found f
@@ -567,7 +572,7 @@ cdef class Reach:
             marked.append((start_char, end_char, mark.neg_dist != -2, mark.hedge_dist != -2,
                            [starts[mark.neg_cs], ends[mark.neg_ce - 1]] if mark.neg_dist != -2 else None,
                            [starts[mark.hedge_cs], ends[mark.hedge_ce - 1]] if mark.hedge_dist != -2 else None))
-        return marked, unmarked, applied
+        return tuple.__new__(marks_type, (marked, unmarked, applied))
 
 
 cdef Py_ssize_t _nearest(vector[_Found]& found):

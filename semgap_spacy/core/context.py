@@ -687,9 +687,9 @@ class CueTable:
             # the compiled twin reads and merges in one pass (``core/_scope_reach.pyx``)
             layout = _reach.Reach(rows, placed, self.clauses, self.scope, cues, _WORD, _BREAKISH, _CONJUNCTION)
             if layout.usable:
-                return Marks(*layout.marks(placed, len(cues) * len(placed) > _PAIRS, rows.starts, rows.ends,
-                                           negation, hedges, negation and zero_in(rows.facts),
-                                           asked and questions and hedges, _zero_count, _asked))
+                return layout.marks(placed, len(cues) * len(placed) > _PAIRS, rows.starts, rows.ends, negation,
+                                    hedges, negation and zero_in(rows.facts), asked and questions and hedges,
+                                    _zero_count, _asked, Marks)
         readings = self.read(rows, scan, [Target(p[0], p[1], p[4]) for p in placed], negation=negation,
                              hedges=hedges, questions=questions, asked=asked)
         return merge_readings(placed, readings, rows.starts, rows.ends)
