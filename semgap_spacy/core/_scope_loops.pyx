@@ -16,7 +16,9 @@ decimal digit, ``\\s`` whitespace, as ``Py_UNICODE_ISDECIMAL`` and
 ``Py_UNICODE_ISSPACE`` say); the break words and the full stop of an
 abbreviation are still asked of the rule's own Python code, so the two
 versions cannot drift apart there. The word facts of ``core.context`` are
-tuples (``WordFacts``), read here by field index.
+tuples (``WordFacts``), read here by field index; the gate reads them for a
+text at once (``known_facts``, ``needs_met``). ``candidate_breaks`` is also
+given to ``_scope_reach.pyx`` at the C level (``_scope_loops.pxd``).
 """
 from cpython.dict cimport PyDict_Check, PyDict_GetItem
 from cpython.ref cimport PyObject
@@ -158,7 +160,7 @@ cdef int candidate_breaks(object rule, str text, object starts, object ends, Py_
     or "--" runs over), in order, appended to ``js`` with whether each is a comma to ``commas``:
     ``ClauseRule._breaks_by_token`` for one candidate. The tokens a candidate's breaks cover run
     on from ``c`` without a gap, so they are kept as one run of states (-1: not covered)."""
-    cdef Py_ssize_t n_text = len(text), start, end, p, match_end, i, last = -1
+    cdef Py_ssize_t n_text = len(text), start, end, p, match_end, i
     cdef bint comma
     cdef vector[signed char] state
     cdef signed char was, now
@@ -397,8 +399,6 @@ def headers(str text):
                         found.add(start)
         q = text.find(u":", q + 1)
     return sorted(found)
-
-
 
 
 def needs_met(facts, Py_ssize_t needs_at, Py_ssize_t rest_at, Py_ssize_t word_at):

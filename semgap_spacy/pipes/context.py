@@ -50,8 +50,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from ..core.context import (EMPTY_SCAN, CueTable, Marks, TokenRows, joined_text, own_positions,
-                            zero_in)
+from ..core.context import EMPTY_SCAN, CueTable, Marks, TokenRows, joined_text, own_positions, zero_in
 from ..lang import generation, get_pack, identities_read_with, languages as languages_available, pack_identities
 from ..lang.cues import CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.spacy_lists import spacy_stop_words
