@@ -459,6 +459,25 @@ cdef class Reach:
             if hedge_ok and hedges:
                 hedge.push_back(found)
 
+    cdef int _hits(self, Py_ssize_t t, int ts, int te, object inner, object stretches, bint negation, bint hedges,
+                   bint zeros, object zero_count, vector[_Found]* neg, vector[_Found]* hedge) except -1:
+        """The cues (and counts of none) that reach target ``t`` [ts, te), into ``neg`` and
+        ``hedge``: what ``readings`` and ``marks`` both read a target by."""
+        cdef Py_ssize_t lo, hi
+        cdef _Found f
+        neg.clear()
+        hedge.clear()
+        if stretches is None:
+            lo, hi = 0, self.n_cues
+        else:
+            lo, hi = stretches[t]
+        self._reach_into(ts, te, inner, lo, hi, negation, hedges, neg, hedge)
+        if zeros:
+            for dist, cs, ce in zero_count(self.rows, ts, te):
+                f.dist, f.cs, f.ce = dist, cs, ce
+                neg.push_back(f)
+        return 0
+
     def readings(self, targets, stretches, bint negation, bint hedges, bint zeros, bint asked, hit_type,
                  reading_type, zero_count, asked_hit):
         """``CueTable.read`` for every target at once: a ``reading_type`` (negation, hedge) of
@@ -470,22 +489,11 @@ cdef class Reach:
         and ``asked_hit`` (``core.context._zero_count``, ``_asked``) then read it, in Python.
         """
         cdef vector[_Found] neg, hedge
-        cdef _Found f
-        cdef Py_ssize_t t = 0, lo, hi
+        cdef Py_ssize_t t = 0
         out = []
         for target in targets:
-            neg.clear()
-            hedge.clear()
             ts, te, inner = target
-            if stretches is None:
-                lo, hi = 0, self.n_cues
-            else:
-                lo, hi = stretches[t]
-            self._reach_into(ts, te, inner, lo, hi, negation, hedges, &neg, &hedge)
-            if zeros:
-                for dist, cs, ce in zero_count(self.rows, ts, te):
-                    f.dist, f.cs, f.ce = dist, cs, ce
-                    neg.push_back(f)
+            self._hits(t, ts, te, inner, stretches, negation, hedges, zeros, zero_count, &neg, &hedge)
             neg_hit = _hit(neg, hit_type) if neg.size() else None
             hedge_hit = _hit(hedge, hit_type) if hedge.size() else None
             if hedge_hit is None and asked:
@@ -507,7 +515,7 @@ cdef class Reach:
         """
         cdef vector[_Found] neg, hedge
         cdef _Found f
-        cdef Py_ssize_t t = 0, lo, hi, slot, k
+        cdef Py_ssize_t t = 0, slot, k
         cdef vector[_Mark] merged
         cdef _Mark mark
         stretches = self.near(placed) if far else None
@@ -516,18 +524,8 @@ cdef class Reach:
         applied = {}
         for item in placed:
             ts, te, start_char, end_char, inner = item
-            neg.clear()
-            hedge.clear()
-            if stretches is None:
-                lo, hi = 0, self.n_cues
-            else:
-                lo, hi = stretches[t]
+            self._hits(t, ts, te, inner, stretches, negation, hedges, zeros, zero_count, &neg, &hedge)
             t += 1
-            self._reach_into(ts, te, inner, lo, hi, negation, hedges, &neg, &hedge)
-            if zeros:
-                for dist, cs, ce in zero_count(self.rows, ts, te):
-                    f.dist, f.cs, f.ce = dist, cs, ce
-                    neg.push_back(f)
             mark.neg_dist = -2
             mark.hedge_dist = -2
             if neg.size():

@@ -43,13 +43,12 @@ only"); break cues end a clause. The mechanism, in the order it applies:
 
 Facts of each word (its reading, whether it can start a cue, join a list,
 close a question) are computed once per vocabulary entry and kept in a
-bounded cache keyed by the caller's key for the token text, with sets of the
-keys that matter, so a doc with no cue word costs one set operation and no
-scan (``CueTable.quiet``, when every word is known; ``CueTable.learn``). Any
-other doc reads its words' facts once (``CueTable.known``), with bits that say
-what the gate asks (``CueTable.gate``: the answer ``CueTable.prefilter`` gives
-from the key sets). A longer cue is watched for by its rarest word
-(``key_word``), not its first, which is often a word of every text ("is",
+bounded cache keyed by the caller's key for the token text, with the set of
+keys the gate does not watch for, so a doc with no cue word costs one set
+operation and no scan (``CueTable.quiet``, when every word is known;
+``CueTable.learn``). Any other doc reads its words' facts once
+(``CueTable.known``), with bits that say what the gate asks (``CueTable.gate``).
+A longer cue is watched for by its rarest word (``key_word``), not its first, which is often a word of every text ("is",
 "a"), and not at all when one of its words is a cue by itself ("with no",
 "no evidence of"): the gate lets its texts in by that word. The keys are spaCy
 hashes, so what the cache learns inside a memory zone goes when the zone
@@ -77,12 +76,11 @@ _NONE = -1.0  # no reach in that direction
 SWITCHES = ("section_headers", "parentheticals", "open_lists", "short_items")
 _SENTENCE_ENDS = frozenset({".", "!", "?", "…", "..."})
 _QUESTION, _QUESTION_OPEN, _END = "?", "\u00bf", "end"
-#: the kinds of token key the facts cache keeps in sets: the gate (any that is a negation or
-#: hedge cue by itself, the key word of a longer one, or a question mark), the key words, the
-#: cues by themselves, the words of a longer cue, question marks, those that read as nothing;
-#: and the keys outside the gate (plain)
-_GATE, _KEYS, _SURE, _RESTS, _MARKS, _BLANK, _PLAIN = "gate", "keys", "sure", "rests", "marks", "blank", "plain"
-_KINDS = (_GATE, _KEYS, _SURE, _RESTS, _MARKS, _BLANK, _PLAIN)
+#: the one kind of token key the facts cache keeps in a set: the keys outside the gate (plain),
+#: neither a negation or hedge cue by itself, nor a zero, nor the key word of a longer cue, nor
+#: a question mark (``CueTable.quiet``)
+_PLAIN = "plain"
+_KINDS = (_PLAIN,)
 #: a gap between a cue and a target this many tokens long or shorter is counted in place
 _SHORT_GAP = 16
 #: more cue and target pairs than this, and each target asks only the cues no sentence end or
@@ -185,6 +183,8 @@ class WordFacts(NamedTuple):
 #: the bits of ``WordFacts.gate_bits``: a cue by itself or a zero, the key word of a longer
 #: cue, a word of a longer cue, a question mark ("?", "¿"), a token that reads as nothing
 _SURE_BIT, _KEY_BIT, _REST_BIT, _MARK_BIT, _BLANK_BIT = 1, 2, 4, 8, 16
+#: the bits that put a word in the gate (any other word is plain)
+_GATE_BITS = _SURE_BIT | _KEY_BIT | _MARK_BIT
 
 #: fields of ``WordFacts`` by their place in the tuple (what the compiled loops read)
 _WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO, _SPELLED_AT, _LONGER, _SINGLE = (
@@ -248,18 +248,6 @@ class Target(NamedTuple):
     start: int
     end: int
     inner: Optional[frozenset] = None
-
-
-class Prefilter(NamedTuple):
-    """What a text's token keys say before any scan (``CueTable.prefilter``)."""
-
-    #: a negation or hedge cue can match
-    may_cue: bool
-    #: a question mark ("?" or "¿") occurs
-    asked: bool
-
-
-_NOTHING = Prefilter(False, False)
 
 
 class Hit(NamedTuple):
@@ -413,59 +401,18 @@ class CueTable:
 
     @staticmethod
     def _kinds(found: WordFacts) -> Tuple[WordFacts, List[str]]:
-        """The facts of a word and the kinds of key (``_KINDS``) it is."""
-        kinds = []
-        if found.sure or found.zero:  # a zero may count a target as none (``_zero_count``)
-            kinds += (_GATE, _SURE)
-        if found.needs:  # the key word of a longer negation or hedge cue
-            kinds += (_GATE, _KEYS)
-        if found.rest:
-            kinds.append(_RESTS)
-        if found.mark == _QUESTION or found.mark == _QUESTION_OPEN:
-            kinds += (_MARKS, _GATE)
-        if not found.word:
-            kinds.append(_BLANK)
-        if _GATE not in kinds:
-            kinds.append(_PLAIN)
-        return found, kinds
+        """The facts of a word and the kinds of key (``_KINDS``) it is: plain unless the gate
+        watches for it (``gate_bits``)."""
+        return found, [] if found.gate_bits & _GATE_BITS else [_PLAIN]
 
     def quiet(self, keys: Sequence[Hashable]) -> bool:
         """Whether every key is learned and none is in the gate: no cue can match and no question
         mark occurs, so there is nothing to scan or read (most texts).
 
         One set operation over the keys; False says nothing (a key may be new: ``learn``, then
-        ``prefilter``).
+        ``known`` and ``gate``).
         """
         return self._facts.kinds[_PLAIN].issuperset(keys)
-
-    def prefilter(self, keys: Sequence[Hashable]) -> Prefilter:
-        """What the learned keys of one text's tokens allow, before any scan.
-
-        Most texts hold some word of a longer cue ("is", "to", "en") without the
-        cue, or no cue word at all, and the scan costs more than these set
-        operations. ``may_cue`` is a necessary condition, so skipping the scan
-        when it fails is safe: a token that is a cue by itself, or a longer cue
-        whose every word occurs.
-        keys (Sequence[Hashable]): The keys (``learn`` first).
-        RETURNS (Prefilter): Whether a cue can match and whether a question mark occurs.
-        """
-        facts = self._facts
-        kinds = facts.kinds
-        hits = kinds[_GATE].intersection(keys)
-        if not hits:
-            return _NOTHING
-        asked = not kinds[_MARKS].isdisjoint(hits)
-        if not kinds[_SURE].isdisjoint(hits):
-            return Prefilter(True, asked)
-        keyed = kinds[_KEYS].intersection(hits)
-        rests = kinds[_RESTS].intersection(keys) if keyed else None
-        if rests:  # a longer cue needs its key word and its other words
-            rest = {facts[k].word for k in rests}
-            for key in keyed:
-                for need in facts[key].needs:
-                    if need <= rest:
-                        return Prefilter(True, asked)
-        return Prefilter(False, asked)
 
     def known(self, keys: Sequence[Hashable]) -> Optional[Tuple[List[WordFacts], int]]:
         """(the facts of the keys, in order; their ``gate_bits`` or-ed together), or None when
@@ -483,8 +430,12 @@ class CueTable:
 
     def gate(self, facts: Sequence[WordFacts], bits: int) -> Tuple[bool, bool, bool]:
         """What the facts of one text's tokens allow, before any scan: (a negation or hedge cue
-        can match, a question mark occurs, a token reads as nothing). The answers of
-        ``prefilter`` and ``spaced`` for a text whose facts are read already.
+        can match, a question mark occurs, a token reads as nothing).
+
+        Most texts hold some word of a longer cue ("is", "to", "en") without the cue, or no cue
+        word at all, and the scan costs more than this. ``may_cue`` is a necessary condition,
+        so skipping the scan when it fails is safe: a token that is a cue by itself (or a zero,
+        which may count a target as none), or a longer cue whose every word occurs.
 
         facts (Sequence[WordFacts]): The facts of the text's tokens.
         bits (int): Their ``gate_bits`` or-ed together.
@@ -504,10 +455,6 @@ class CueTable:
             return _compiled.needs_met(facts, _NEEDS_AT, _REST_AT, _WORD)
         rest = {f.word for f in facts if f.rest}
         return any(need <= rest for f in facts for need in f.needs)
-
-    def spaced(self, keys: Sequence[Hashable]) -> bool:
-        """Whether a token of these learned keys reads as nothing (whitespace)."""
-        return not self._facts.kinds[_BLANK].isdisjoint(keys)
 
     def facts_of(self, keys: Sequence[Hashable],
                  text_of: Optional[Callable[[Hashable], str]] = None) -> List[WordFacts]:
@@ -637,7 +584,7 @@ class CueTable:
         scan (Scan): Its cue matches (``scan``).
         targets (Sequence[Target]): The targets.
         negation, hedges, questions (bool): Which readings to look for.
-        asked (Optional[bool]): Whether a question mark occurs (``prefilter``); None: look.
+        asked (Optional[bool]): Whether a question mark occurs (``gate``); None: look.
         RETURNS (List[Reading]): One reading per target, in order.
         """
         out = [Reading(None, None)] * len(targets)

@@ -135,7 +135,7 @@ def test_scan_matches_its_python_twin(monkeypatch):
         keys = [t.orth for t in doc]
         for table in tables:
             facts = table.facts_of(keys, doc.vocab.strings.__getitem__)
-            spaced = table.spaced(keys)
+            spaced = table.gate(*table.known(keys))[2]
             rows.append((table, context.TokenRows(text, facts, [t.idx for t in doc],
                                                   [t.idx + len(t) for t in doc], None, spaced)))
     compiled = [table.scan(r) for table, r in rows]
@@ -178,11 +178,13 @@ def test_rows_that_do_not_fit_the_text_raise_as_the_python_twin_does():
         LOOPS.where([("a",)], 5)
 
 
-def test_the_gate_on_facts_is_the_gate_on_keys(monkeypatch):
-    """``CueTable.gate`` (from the facts' gate bits, with ``needs_met`` compiled or not) answers
-    what ``prefilter`` and ``spaced`` answer from the key sets, on every text, for both profiles."""
+def test_the_gate_reads_the_facts_it_is_made_of(monkeypatch):
+    """``CueTable.gate``, from the words' gate bits: a cue can match exactly when a word is a cue
+    by itself or a zero, or a longer cue's key word and all its other words occur (read here from
+    the facts' own fields); a question mark and a blank token as the facts say; compiled and in
+    Python alike. It never drops a text the scan finds a cue in, and keeps out many."""
     tables = context_tables()
-    asked = {True: 0, False: 0}
+    opened = {True: 0, False: 0}
     for python in (False, True):
         if python:
             monkeypatch.setattr(context, "_compiled", None)
@@ -191,13 +193,20 @@ def test_the_gate_on_facts_is_the_gate_on_keys(monkeypatch):
             keys = [t.orth for t in doc]
             for table in tables:
                 facts = table.facts_of(keys, doc.vocab.strings.__getitem__)
-                bits = 0
-                for f in facts:
-                    bits |= f.gate_bits
-                seen = table.prefilter(keys)
-                assert table.gate(facts, bits) == (seen.may_cue, seen.asked, table.spaced(keys)), text
-                asked[seen.may_cue] += 1
-    assert min(asked.values()) > 1000  # texts the gate opens for and texts it keeps out
+                rest = {f.word for f in facts if f.rest}
+                may_cue = any(f.sure or f.zero for f in facts) or any(
+                    need <= rest for f in facts for need in f.needs)
+                asked = any(f.mark in ("?", "\u00bf") for f in facts)
+                spaced = any(not f.word for f in facts)
+                gate = table.gate(*table.known(keys))
+                assert gate == (may_cue, asked, spaced), text
+                watched = any(f.sure or f.zero or f.needs or f.mark in ("?", "\u00bf") for f in facts)
+                assert table.quiet(keys) == (not watched), text
+                rows = context.TokenRows(text, facts, [t.idx for t in doc], [t.idx + len(t) for t in doc], None,
+                                         spaced)
+                assert gate[0] or not table.scan(rows).cues, text
+                opened[gate[0]] += 1
+    assert min(opened.values()) > 1000  # texts the gate opens for and texts it keeps out
 
 
 @compiled_only

@@ -31,7 +31,7 @@ def _rows(table, text, lang="en", sentences=False):
     starts = [t.idx for t in doc]
     sentence_starts = [i for i, t in enumerate(doc) if t.text == "." and 0 < i + 1 < len(doc)] if sentences else None
     sentence_starts = [i + 1 for i in sentence_starts] if sentence_starts else None
-    return TokenRows(text, facts, starts, [t.idx + len(t) for t in doc], sentence_starts, table.spaced(keys))
+    return TokenRows(text, facts, starts, [t.idx + len(t) for t in doc], sentence_starts, table.gate(*table.known(keys))[2])
 
 
 def _both(table, rows, targets, ask="read"):
