@@ -73,8 +73,11 @@ cdef Py_ssize_t _word_end(rule, str text, Py_ssize_t start, Py_ssize_t n) except
 
     The words that can start there (``clauses._ascii_words_by_first_char``) are matched in the
     pattern's order, case-insensitively as ASCII, their parts joined by whitespace and the word
-    standing alone (no word character on either side); a text or a word with a character
-    outside ASCII where the comparison needs it is left to the pattern itself.
+    standing alone (no word character on either side). Where the comparison meets a character
+    outside ASCII in the text, or one in a word that the pattern may match to the ASCII
+    character of the text (``clauses._ascii_alike``), the pattern itself matches from ``start``
+    (it tries the words before this one again, which found no match here either); any other
+    character of a word outside ASCII matches no ASCII character.
     """
     cdef Py_ssize_t code = <Py_ssize_t>text[start], p, q, i, length, t
     cdef bint ok
@@ -84,8 +87,7 @@ cdef Py_ssize_t _word_end(rule, str text, Py_ssize_t start, Py_ssize_t n) except
     key = chr(code + 32 if 65 <= code <= 90 else code)
     table = rule._ascii_words
     group = table.get(key, table[""])
-    if group is None:
-        return _pattern_end(rule, text, start)
+    alike = rule._ascii_alike
     if start > 0 and _word_char(text[start - 1]):
         return -1  # ``(?<!\w)``: no word starts inside another
     for parts in group:
@@ -107,6 +109,11 @@ cdef Py_ssize_t _word_end(rule, str text, Py_ssize_t start, Py_ssize_t n) except
                 t = <Py_ssize_t>text[p + q]  # a code point, compared as ASCII in lower case
                 if t >= 128:
                     return _pattern_end(rule, text, start)
+                if <Py_ssize_t>part[q] >= 128:
+                    if part[q] in alike:
+                        return _pattern_end(rule, text, start)
+                    ok = False
+                    break
                 if 65 <= t <= 90:
                     t += 32
                 if t != <Py_ssize_t>part[q]:
@@ -261,12 +268,14 @@ def any_field(facts, Py_ssize_t k):
 
 
 def joined(facts, spaces, Py_ssize_t k):
-    """The text of tokens: each token's field ``k`` (its text without and with a trailing space),
-    indexed by its space (0 or 1)."""
+    """The text of tokens: each token's field ``k`` (its text), then a space where ``spaces``
+    has one. The tokens' texts are read, never a new string per token."""
     cdef list parts = []
     cdef Py_ssize_t i = 0
     for item in facts:
-        parts.append(_field(item, k)[spaces[i]])
+        parts.append(_field(item, k))
+        if spaces[i]:
+            parts.append(u" ")
         i += 1
     return "".join(parts)
 

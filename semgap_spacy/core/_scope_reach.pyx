@@ -108,12 +108,14 @@ cdef class Reach:
     cdef vector[char] comma_after, has_conjunction
     cdef Py_ssize_t count
 
-    def __init__(self, rows, targets, rule, scope, cues, Py_ssize_t word_at, Py_ssize_t breakish_at,
-                 Py_ssize_t conjunction_at):
+    def __init__(self, rows, targets, rule, scope, cues, Py_ssize_t bits_at, long blank_bit,
+                 Py_ssize_t breakish_at, Py_ssize_t conjunction_at):
         """rows (TokenRows), targets (Sequence[Target]), rule (ClauseRule), scope (ScopeSettings),
         cues: (start, end, Effect, glued) of every negation or hedge cue, in text order;
-        word_at, breakish_at, conjunction_at: the places in ``WordFacts`` of the token's word
-        (empty for whitespace), whether it can hold a break and whether it is a list conjunction."""
+        bits_at, breakish_at, conjunction_at: the places in ``WordFacts`` of the token's gate
+        bits, whether it can hold a break and whether it is a list conjunction; blank_bit: the bit
+        of a token that reads as nothing (whitespace), which is no word. (A word is known from the
+        bits, a small int, rather than from its text, which would be one more object to read.)"""
         cdef Py_ssize_t i, ts, te
         cdef char flag
         self.rows, self.rule, self.scope = rows, rule, scope
@@ -130,10 +132,11 @@ cdef class Reach:
             for i in range(ts, te):
                 self.inside[i] = 1
         self.is_word.assign(self.n, 0)
+        self.cand.reserve(self.n)  # one allocation per vector, not one per doubling
         conjunctions = []
         i = 0
         for item in facts:
-            if _field(item, word_at):
+            if not (<long>_field(item, bits_at) & blank_bit):
                 self.is_word[i] = 1
             if _field(item, breakish_at):
                 self.cand.push_back(<int>i)
@@ -141,6 +144,13 @@ cdef class Reach:
                 conjunctions.append(i)
             i += 1
         self.n_cues = len(cues)
+        self.cs.reserve(self.n_cues)
+        self.ce.reserve(self.n_cues)
+        self.glued.reserve(self.n_cues)
+        self.neg_fwd.reserve(self.n_cues)
+        self.neg_bwd.reserve(self.n_cues)
+        self.hedge_fwd.reserve(self.n_cues)
+        self.hedge_bwd.reserve(self.n_cues)
         # (no conditional expression is passed to a C++ method here: Cython 3.3 passes it as a
         # reference to a temporary, and the vector keeps garbage)
         for start, end, eff, glued in cues:

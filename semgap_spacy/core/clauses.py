@@ -38,7 +38,7 @@ Two more pieces of the same rule serve cue scope:
 import re
 from bisect import bisect_left
 from functools import lru_cache
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..util.compiled import compiled_module
 from .textview import reads_as_itself, read_text
@@ -157,6 +157,7 @@ class ClauseRule:
         self._words = re.compile(words_pattern, re.IGNORECASE) if words_pattern else None
         self._words_at = _words_by_first_char(words)
         self._ascii_words = _ascii_words_by_first_char(words)
+        self._ascii_alike = _ascii_alike(words)
         self._first_words = frozenset(w.split()[0].lower() for w in words)
         # A break word's first part, or a beginning of it that runs to the end of the token
         # (the rest may follow in the next token), matched as the rule matches it.
@@ -440,18 +441,34 @@ def _words_by_first_char(words: Sequence[str]) -> Dict[str, Optional["re.Pattern
     return found
 
 
-def _ascii_words_by_first_char(words: Sequence[str]) -> Dict[str, Optional[Tuple[Tuple[str, ...], ...]]]:
+def _ascii_words_by_first_char(words: Sequence[str]) -> Dict[str, Tuple[Tuple[str, ...], ...]]:
     """For the compiled break-word match (``core/_scope_loops.pyx``): per key of
-    ``_words_by_first_char``, the words of its pattern in its order, each as its parts in lower
-    case; None where a word holds a character outside ASCII, which only the pattern reads."""
+    ``_words_by_first_char``, the words of its pattern in its order, each as its parts with their
+    ASCII letters in lower case. A character outside ASCII stays as written: the compiled match
+    compares a word up to such a character and leaves the rest to the pattern, which alone knows
+    what it matches ("ß", the Kelvin sign)."""
     first = {w: w.split()[0][0] for w in words}
     keys = {first[w].lower() for w in words if first[w].isascii()}
-    found: Dict[str, Optional[Tuple[Tuple[str, ...], ...]]] = {}
+    found: Dict[str, Tuple[Tuple[str, ...], ...]] = {}
     for key in keys | {""}:
         kept = [w for w in words if not first[w].isascii() or (key and first[w].lower() == key)]
-        found[key] = tuple(tuple(part.lower() for part in w.split()) for w in kept) if all(
-            w.isascii() for w in kept) else None
+        found[key] = tuple(tuple(_ascii_lower(part) for part in w.split()) for w in kept)
     return found
+
+
+def _ascii_alike(words: Iterable[str]) -> FrozenSet[str]:
+    """The characters outside ASCII in ``words`` that the pattern, ignoring case, matches to an
+    ASCII character ("\u017f" to "s", the Kelvin sign to "k"), each tried with the pattern
+    engine itself: any other ("\u00df", "\u00e9") can never match an ASCII character, which
+    the compiled break-word match then reads as a mismatch, not a reason to ask the pattern."""
+    outside = {ch for w in words for ch in w if not ch.isascii()}
+    return frozenset(ch for ch in outside if any(
+        re.fullmatch(re.escape(ch), chr(a), re.IGNORECASE) for a in range(128)))
+
+
+def _ascii_lower(text: str) -> str:
+    """``text`` with its ASCII capitals in lower case, every other character as it is."""
+    return "".join(c.lower() if c.isascii() else c for c in text)
 
 
 def same_breaks(text: str) -> bool:

@@ -170,9 +170,6 @@ class WordFacts(NamedTuple):
     #: the other words of each longer negation or hedge cue this word is the key word of
     #: (``key_word``), as sets
     needs: Tuple[frozenset, ...] = ()
-    #: the token text without and with a trailing space, indexed by spaCy's SPACY value
-    #: (a text is joined from these without a new string per token)
-    spelled: Tuple[str, str] = ("", " ")
     #: the number zero ("0", "０"): a count of none (``_zero_count``)
     zero: bool = False
     #: what the gate asks of the word, as bits (``_SURE_BIT`` and the others), so a text's
@@ -187,14 +184,13 @@ _SURE_BIT, _KEY_BIT, _REST_BIT, _MARK_BIT, _BLANK_BIT = 1, 2, 4, 8, 16
 _GATE_BITS = _SURE_BIT | _KEY_BIT | _MARK_BIT
 
 #: fields of ``WordFacts`` by their place in the tuple (what the compiled loops read)
-_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO, _SPELLED_AT, _LONGER, _SINGLE = (
+_TEXT, _WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO, _LONGER, _SINGLE = (
     WordFacts._fields.index(name) for name in (
-        "word", "starts_cue", "breakish", "conjunction", "zero", "spelled", "longer", "single"))
+        "text", "word", "starts_cue", "breakish", "conjunction", "zero", "longer", "single"))
 #: the place of ``gate_bits`` in ``WordFacts`` (what ``CueTable.known`` or-s together)
 GATE_BITS_AT = WordFacts._fields.index("gate_bits")
 _NEEDS_AT, _REST_AT = WordFacts._fields.index("needs"), WordFacts._fields.index("rest")
 _GETTERS = {k: itemgetter(k) for k in (_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO)}
-_SPELLED = itemgetter(_SPELLED_AT)
 # the compiled twins of the loops over a text's tokens (``core/_scope_loops.pyx``) and of
 # ``_Layout`` (``core/_scope_reach.pyx``), or None
 _compiled = compiled_module("semgap_spacy.core._scope_loops")[0]
@@ -218,8 +214,8 @@ def zero_in(facts: Sequence[WordFacts]) -> bool:
 def joined_text(facts: Sequence[WordFacts], spaces: Sequence[int]) -> str:
     """The text of tokens: each token's text (``facts``), then its trailing space if it has one."""
     if _compiled is not None:
-        return _compiled.joined(facts, spaces, _SPELLED_AT)
-    return "".join(map(getitem, map(_SPELLED, facts), spaces))
+        return _compiled.joined(facts, spaces, _TEXT)
+    return "".join([f.text + " " if space else f.text for f, space in zip(facts, spaces)])
 
 
 class TokenRows(NamedTuple):
@@ -496,7 +492,7 @@ class CueTable:
         bits = ((_SURE_BIT if sure or zero else 0) | (_KEY_BIT if needs else 0) | (_REST_BIT if rest else 0)
                 | (_MARK_BIT if mark == _QUESTION or mark == _QUESTION_OPEN else 0) | (0 if word else _BLANK_BIT))
         return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure, rest,
-                         conjunction, mark, self.clauses.token_candidate(text), needs, (text, text + " "), zero, bits)
+                         conjunction, mark, self.clauses.token_candidate(text), needs, zero, bits)
 
     # -- one text -----------------------------------------------------------
     def scan(self, rows: TokenRows) -> Scan:
@@ -598,7 +594,8 @@ class CueTable:
         layout = near = None
         if cues and _reach is not None and same_breaks(rows.text):
             # the compiled twin of ``_Layout`` (``core/_scope_reach.pyx``)
-            layout = _reach.Reach(rows, targets, self.clauses, self.scope, cues, _WORD, _BREAKISH, _CONJUNCTION)
+            layout = _reach.Reach(rows, targets, self.clauses, self.scope, cues, GATE_BITS_AT, _BLANK_BIT, _BREAKISH,
+                                  _CONJUNCTION)
         if layout is not None and layout.usable:
             # a long text: each target asks only the cues of its stretch (``_Layout.near``)
             stretches = layout.near(targets) if len(cues) * len(targets) > _PAIRS else None
@@ -632,7 +629,8 @@ class CueTable:
         cues = scan.cues if (negation or hedges) else ()
         if cues and _reach is not None and same_breaks(rows.text):
             # the compiled twin reads and merges in one pass (``core/_scope_reach.pyx``)
-            layout = _reach.Reach(rows, placed, self.clauses, self.scope, cues, _WORD, _BREAKISH, _CONJUNCTION)
+            layout = _reach.Reach(rows, placed, self.clauses, self.scope, cues, GATE_BITS_AT, _BLANK_BIT, _BREAKISH,
+                                  _CONJUNCTION)
             if layout.usable:
                 return layout.marks(placed, len(cues) * len(placed) > _PAIRS, rows.starts, rows.ends, negation,
                                     hedges, negation and zero_in(rows.facts), asked and questions and hedges,

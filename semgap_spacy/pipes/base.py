@@ -35,7 +35,7 @@ from spacy.tokens import Doc
 from spacy.util import ensure_path, registry
 
 from .doc_rows import text_length
-from .extensions import begin_run, doc_key, record_component_error, record_run, tokens_changed
+from .extensions import begin_run, doc_key, record_component_error, record_first, record_run, tokens_changed
 from ..core.cases import MAX_TEXT_CHARS, UNREAD_CODES, check_case, merge_problems, nothing_to_check
 from ..core.pipeline import DISABLED, FAILED, RAN, SKIPPED, contract, order_problem
 from ..core.run_entries import config_text
@@ -312,10 +312,11 @@ class SemgapPipe(Pipe):
 
     def run(self, doc: Doc, default_domain=LOOK_UP) -> Doc:
         """Run on one doc and append this pipe's entry to the run record."""
-        self.start_run(doc, default_domain)
+        fresh = not doc.user_data  # no run record and no case values: this pipe begins the run
+        checked = self.start_run(doc, default_domain)
         if not self.enabled:
             status = DISABLED
-        elif case_unread(doc):
+        elif checked and case_unread(doc):
             status = SKIPPED
         else:
             try:
@@ -325,7 +326,10 @@ class SemgapPipe(Pipe):
             except Exception as exc:  # fail closed: the decision escalates on it
                 record_component_error(doc, self.name, exc)
                 status = FAILED
-        record_run(doc, self.run_entry(status))
+        if fresh:
+            record_first(doc, self.run_entry(status))
+        else:
+            record_run(doc, self.run_entry(status))
         return doc
 
     def run_entry(self, status: str):
@@ -353,10 +357,12 @@ class SemgapPipe(Pipe):
         config["enabled"] = enabled
         return {"name": self.name, "factory": self.FACTORY, "status": status, "config": config}
 
-    def start_run(self, doc: Doc, default_domain=LOOK_UP) -> None:
+    def start_run(self, doc: Doc, default_domain=LOOK_UP) -> bool:
         """Check the case values when this is the first semgap pipe to see the doc in this run.
 
         default_domain: The pipeline's default domain, or ``LOOK_UP`` to find it now.
+        RETURNS (bool): False when the doc had no case values and there was nothing to check
+            (``nothing_to_check``, most docs): then no case problem can be on it.
         """
         data = doc.user_data
         # a doc with no user data has no run record: this pipe is the first of its run
@@ -364,13 +370,13 @@ class SemgapPipe(Pipe):
             changed = tokens_changed(doc)
             if changed is not None:
                 record_component_error(doc, self.name, RetokenizedError(changed))
-            return
+            return True
         caches.new_document()
         if not data:  # a fresh doc: no case values to check, unless a default or the length says so
             if default_domain is LOOK_UP:
                 default_domain = self.pipeline_default_domain()
             if nothing_to_check(self._judged_length(doc), default_domain):
-                return
+                return False
         elif default_domain is LOOK_UP:
             # only a doc without a domain takes the default: the others need no look-up
             default_domain = self.pipeline_default_domain() if data.get(_DOMAIN) is None else None
@@ -379,7 +385,7 @@ class SemgapPipe(Pipe):
             check = check_case(self._judged_length(doc), case_id, domain, now, default_domain=default_domain)
         except Exception as exc:  # pragma: no cover - the checks are total; fail closed anyway
             record_component_error(doc, self.name, exc)
-            return
+            return True
         # write back only what the check replaced (a default domain, a case id made a string)
         if check.case_id is not case_id:
             data[_CASE_ID] = check.case_id
@@ -391,6 +397,7 @@ class SemgapPipe(Pipe):
             data[_CASE_PROBLEMS] = tuple(merge_problems(data.get(_CASE_PROBLEMS), check.problems))
         if check.default_domain is not None:
             data[_DEFAULT_DOMAIN] = check.default_domain
+        return True
 
     def _judged_length(self, doc: Doc) -> int:
         """The text length the case checks judge: the text's own in a pipeline that decides

@@ -467,7 +467,7 @@ def set_span_values(doc: Doc, start_char: int, end_char: int, values: dict) -> N
 def set_span_value_rows(doc: Doc, names: Tuple[str, ...], rows: Iterable[tuple]) -> None:
     """``set_span_values`` for many spans at once, each row (start_char, end_char, then a value
     per name in the order of ``names``): one check of how values are stored for all of them."""
-    assert all(name in _SPAN_DEFAULTS for name in names), names
+    assert all(map(_SPAN_DEFAULTS.__contains__, names)), names
     if _direct_span_writes():
         data = doc.user_data
         for row in rows:
@@ -589,6 +589,17 @@ def record_run(doc: Doc, entry: Any) -> None:
         if not kept:  # the run's first pipe: what later ones check the doc's tokens against
             data[_TOKENS_KEY] = len(doc)
         data[_RUN_KEY] = _entries(kept) + (entry,)
+
+
+def record_first(doc: Doc, entry: Any) -> None:
+    """``record_run`` for the first pipe of a run over a doc that had no user data when the pipe
+    began: the record starts with this entry, unless something wrote one since."""
+    data = doc.user_data
+    if _RUN_KEY in data or _PIPELINE_KEY in data:
+        record_run(doc, entry)
+        return
+    data[_TOKENS_KEY] = len(doc)
+    data[_RUN_KEY] = (entry,)
 
 
 def tokens_changed(doc: Doc) -> Optional[str]:

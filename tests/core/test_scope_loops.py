@@ -18,12 +18,17 @@ compiled_only = pytest.mark.skipif(LOOPS is None, reason="core/_scope_loops.pyx 
 # the characters the rule reads: break punctuation, digits (ASCII, Arabic-Indic, superscript),
 # spaces (ASCII, no-break, line separator, file separator), letters, brackets and colons
 ALPHABET = list(",;.!?\u2026\u2014\u2015-\u2013\u2212:()_ \t\n\u00a0\u2028\x1c0123\u0663\u00b2abAZ\u00e9\u00df") + [
-    " but ", " however ", " which ", " sin embargo ", " aber ", "approx.", "Dr.", "e.g.", "--"]
+    " but ", " however ", " which ", " sin embargo ", " aber ", "approx.", "Dr.", "e.g.", "--",
+    # words whose group holds a word with a character outside ASCII: compared in C up to it
+    " außer ", " AUSSER ", " aus ", " néanmoins ", " NÉANMOINS ", " ne ", " as ", " a ", " nevertheless ",
+    " straße ", " STRAẞE ", " stra ", " \u212aelvin ", " kelvin ", " \u017fo ", " so "]
 
 
 TEXTS = twin_texts()
 NLP = {lang: spacy.blank(lang) for lang in ("en", "es", "fr", "de")}
-RULES = [clause_rule(), clause_rule(("which", "who", "although"))]  # the packs', and with a profile's words
+RULES = [clause_rule(), clause_rule(("which", "who", "although")),  # the packs', and with a profile's words
+         # words with characters outside ASCII, some of which the pattern matches to ASCII letters
+         clause_rule(("stra\u00dfe", "\u212aelvin", "\u017fo", "kelp", "strand"))]
 
 
 def _rows(text, lang="en"):
@@ -101,7 +106,7 @@ def test_compiled_loops_read_facts_that_are_not_tuples():
         pytest.skip("core/_scope_loops.pyx was not built")
     facts = [["a", "", 0], ["b", "x", 1]]
     assert LOOPS.where(facts, 1) == [1] and LOOPS.where(facts, 2) == [1]
-    assert LOOPS.joined([["a", ("a", "a ")], ["b", ("b", "b ")]], [1, 0], 1) == "a b"
+    assert LOOPS.joined([["x", "a"], ["y", "b"]], [1, 0], 1) == "a b"
 
 
 @settings(max_examples=3000, deadline=None)

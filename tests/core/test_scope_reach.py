@@ -85,6 +85,10 @@ def test_generated_texts_read_and_mark_alike(words, data):
         assert compiled == python, (text, placed)
 
 
+#: what the twin reads of each token's facts: its gate bits (a blank among them), breaks, conjunctions
+_FIELDS = (context.GATE_BITS_AT, context._BLANK_BIT, context._BREAKISH, context._CONJUNCTION)
+
+
 def test_texts_the_twin_does_not_take_stay_python(monkeypatch):
     """A text read through its canonical view (not its own breaks) goes to the Python model; so
     does a text with a target or a cue outside its tokens, which the twin, reading C arrays
@@ -102,13 +106,11 @@ def test_texts_the_twin_does_not_take_stay_python(monkeypatch):
     rows = _rows(table, "no fever")
     scan = table.scan(rows)
     for targets in ([Target(1, 5)], [Target(-1, 1)], [Target(2, 1)]):
-        assert not real(rows, targets, table.clauses, table.scope, scan.cues, context._WORD, context._BREAKISH,
-                        context._CONJUNCTION).usable
+        assert not real(rows, targets, table.clauses, table.scope, scan.cues, *_FIELDS).usable
         compiled, python = _both(table, rows, targets)
         assert compiled == python
     other = _rows(table, "fever and no cough at all, no")  # cues of another, longer text
-    assert not real(rows, [Target(1, 2)], table.clauses, table.scope, table.scan(other).cues, context._WORD,
-                    context._BREAKISH, context._CONJUNCTION).usable
+    assert not real(rows, [Target(1, 2)], table.clauses, table.scope, table.scan(other).cues, *_FIELDS).usable
 
 
 def test_long_texts_read_alike():
