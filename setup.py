@@ -3,7 +3,9 @@
 ``semgap_spacy/pipes/_doc_rows.pyx`` reads token rows from spaCy's C structs,
 ``semgap_spacy/core/_scope_loops.pyx`` runs the scope model's per-token
 loops, ``semgap_spacy/core/_scope_reach.pyx`` the scope model's clause
-questions. All are optional: where they cannot be compiled (no C compiler, no
+questions, ``semgap_spacy/pipes/_context_pass.pyx`` the steps of
+``semgap_context`` between them, ``semgap_spacy/pipes/_pipe_run.pyx`` the
+steps every pipe takes around its own. All are optional: where they cannot be compiled (no C compiler, no
 Cython), the package installs without them and their Python twins run
 (``util.compiled``). The row reader reads spaCy's structs, so it records the
 spaCy version it was compiled against, and is used only with that version.
@@ -48,8 +50,11 @@ def extensions():
                       optional=True)
     reach = Extension("semgap_spacy.core._scope_reach", ["semgap_spacy/core/_scope_reach.pyx"], language="c++",
                       optional=True)
+    context_pass = Extension("semgap_spacy.pipes._context_pass", ["semgap_spacy/pipes/_context_pass.pyx"],
+                             optional=True)
+    pipe_run = Extension("semgap_spacy.pipes._pipe_run", ["semgap_spacy/pipes/_pipe_run.pyx"], optional=True)
     try:
-        return cythonize([ext, loops, reach], quiet=True)
+        return cythonize([ext, loops, reach, context_pass, pipe_run], quiet=True)
     except Exception as err:  # e.g. another spaCy's structs: the Python readers run
         print(f"semgap_spacy: not compiling the compiled twins ({err}); the Python ones will run")
         return []

@@ -42,6 +42,7 @@ from ..core.run_entries import config_text
 from ..glossary.models import GlossarySet, glossary_from_json, load_glossaries
 from ..lang import generation
 from ..util import caches
+from ..util.compiled import compiled_module
 
 #: ``start_run``'s default: look the pipeline's default domain up now (one call),
 #: rather than once per stream (``pipe``)
@@ -525,6 +526,14 @@ class SemgapPipe(Pipe):
                 data[key] = text if key == "glossary" else srsly.json_loads(text)
         self._load(data)
         return self
+
+
+#: ``SemgapPipe.run`` in Python, whether or not its compiled twin runs
+python_run = SemgapPipe.run
+# the compiled twin (``pipes/_pipe_run.pyx``) takes its place where it was built
+_compiled_run = compiled_module("semgap_spacy.pipes._pipe_run")[0]
+if _compiled_run is not None:
+    SemgapPipe.run = _compiled_run.run
 
 
 @registry.callbacks("semgap.glossary_init.v1")

@@ -53,6 +53,7 @@ from spacy.tokens import Doc, Span
 from ..core.context import EMPTY_SCAN, CueTable, Marks, TokenRows, joined_text, own_positions, zero_in
 from ..lang import generation, get_pack, identities_read_with, languages as languages_available, pack_identities
 from ..lang.cues import CueSet, context_cues_v1, cue_sets_from_arg
+from ..util.compiled import compiled_module
 from ..util.spacy_lists import spacy_stop_words
 from ..util.textnorm import fold
 from .base import SemgapPipe, positive_int
@@ -338,6 +339,16 @@ class Context(SemgapPipe):
         for start, end, label in applied:
             if (start, end, label) not in present:
                 group.append(Span(doc, start, end, label=label))
+
+
+#: ``Context.process`` in Python, whether or not its compiled twin runs
+python_process = Context.process
+# the compiled twin (``pipes/_context_pass.pyx``) takes its place where it was built
+_compiled_pass = compiled_module("semgap_spacy.pipes._context_pass")[0]
+if _compiled_pass is not None and _compiled_pass.READY:
+    Context.process = _compiled_pass.process
+else:
+    _compiled_pass = None
 
 
 @Language.factory(

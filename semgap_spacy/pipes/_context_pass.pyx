@@ -1,0 +1,139 @@
+# cython: language_level=3
+"""``Context.process`` compiled: the same steps, in the same order, on the same readers.
+
+Why: on a sentence the scope model's own work is a few microseconds, and the
+Python steps that pass its results from one reader to the next (locals,
+attribute look-ups, calls, tuples) cost as much again. Compiled, the glue
+costs a fraction, and the pass calls the compiled loops of ``CueTable``
+(``core/_scope_loops.pyx``, ``core/_scope_reach.pyx``) itself rather than
+through its Python methods: the gate (``CueTable.gate``) and the choice of
+the reach twin (``CueTable.marks``) are written out here again.
+
+Nothing is read differently, and the twin test
+(``tests/pipes/test_context_pass.py``) compares this with the Python method
+(``pipes.context.python_process``) on every held-out, sentence-set and probe
+text. A subclass that changes a helper the method calls (``target_spans``,
+``_write``, ``_add_cue_spans`` and the others) is followed: the pass writes
+straight only where the helper is ``Context``'s own. It runs only where the
+loops it calls are compiled too; ``SEMGAP_SPACY_COMPILED=0`` runs the Python
+method.
+"""
+from semgap_spacy.core import context as _core
+from semgap_spacy.core.clauses import same_breaks
+from semgap_spacy.core.context import (_BLANK_BIT, _BREAKISH, _CONJUNCTION, _KEY_BIT, _LONGER, _MARK_BIT, _NEEDS_AT,
+                                       _PAIRS, _REST_AT, _REST_BIT, _SINGLE, _STARTS_CUE, _SURE_BIT, _WORD,
+                                       EMPTY_SCAN, GATE_BITS_AT, Marks, Scan, TokenRows, _asked, _zero_count,
+                                       joined_text, zero_in)
+from semgap_spacy.pipes.doc_rows import new_span_group, orths, span_bounds, spaced_rows
+from semgap_spacy.pipes.extensions import _TEXT_KEY, _direct_span_writes, drop_span_values
+
+# ``pipes.context`` imports this module once its own names are defined
+from semgap_spacy.pipes.context import _MATCHES_KEY, _WRITTEN, ENTS, Context
+
+_loops, _reach = _core._compiled, _core._reach
+#: whether the pass can run: the loops it calls are compiled (``pipes.context`` checks)
+READY = _loops is not None and _reach is not None
+cdef tuple _matches_key = _MATCHES_KEY, _text_key = _TEXT_KEY
+cdef str _negated = _WRITTEN[0], _hedged = _WRITTEN[1], _negation_cue = _WRITTEN[2], _hedge_cue = _WRITTEN[3]
+_own_targets, _own_write = Context.target_spans, Context._write
+
+
+def process(self, doc):
+    """Set ``semgap_negated``/``semgap_hedged`` and their cues on every target span
+    (``Context.process``, compiled).
+
+    doc (Doc): The document, with its targets in ``doc.spans[spans_key]`` or ``doc.ents``.
+    RETURNS (Doc): The same document.
+    """
+    cdef long bits
+    cdef bint negation, hedges, questions, may_cue, asked, spaced
+    table = self.table
+    keys = orths(doc)
+    if table.quiet(keys):  # most texts: every word known, none a cue word or question mark
+        if doc.user_data:
+            return self._unmarked(doc)
+        return doc
+    known = _loops.known_facts(keys, table._facts, GATE_BITS_AT)  # ``CueTable.known``
+    if known is None:  # a word new to the cache
+        table.learn(keys, doc.vocab.strings.__getitem__)
+        known = _loops.known_facts(keys, table._facts, GATE_BITS_AT)
+    facts, bits = known
+    # ``CueTable.gate``
+    asked, spaced = (bits & _MARK_BIT) != 0, (bits & _BLANK_BIT) != 0
+    if bits & _SURE_BIT:
+        may_cue = True
+    elif not (bits & _KEY_BIT and bits & _REST_BIT):
+        may_cue = False
+    else:
+        may_cue = _loops.needs_met(facts, _NEEDS_AT, _REST_AT, _WORD)
+    negation, hedges, questions = self.negation, self.hedges, self.questions
+    may_cue = may_cue and (negation or hedges)
+    asked = asked and questions and hedges
+    if not may_cue and not asked:
+        return self._unmarked(doc)
+    cls = type(self)
+    if cls.target_spans is _own_targets and self.targets != ENTS:
+        spans = doc.spans.data.get(self.spans_key)  # ``span_group``
+        if spans is None:
+            spans = ()
+    else:
+        spans = self.target_spans(doc)
+    starts, ends, spaces, sentence_starts = spaced_rows(doc)
+    scan = EMPTY_SCAN
+    if may_cue:  # ``CueTable.scan``
+        found = _loops.scan(facts, starts, ends, spaced, table.longest, _STARTS_CUE, _WORD, _LONGER, _SINGLE)
+        if found is not None:
+            scan = tuple.__new__(Scan, found)
+    if asked:
+        found = sorted(scan.found + table.question_marks(
+            tuple.__new__(TokenRows, ("", facts, starts, ends, sentence_starts, spaced))))
+    else:
+        found = scan.found
+    data = doc.user_data
+    if found:
+        data[_matches_key] = [list(m) for m in found]
+    elif data.get(_matches_key) is not None:
+        data[_matches_key] = None
+    if not len(spans):
+        return doc
+    cues = scan.cues
+    if not ((cues and (negation or hedges)) or asked or (negation and zero_in(facts))):
+        return self._drop_values(doc)
+    text = data.get(_text_key)  # ``doc_text``
+    if text is None:
+        text = data[_text_key] = joined_text(facts, spaces)
+    rows = tuple.__new__(TokenRows, (text, facts, starts, ends, sentence_starts, spaced))
+    # Each Span of a group costs a construction: read the bounds, and a Span only for a term
+    placed = [(start, end, start_char, end_char, None if not span_id else self._inner(spans[k], facts))
+              for k, (start, end, start_char, end_char, span_id) in enumerate(span_bounds(spans))]
+    marks = None
+    if not (negation or hedges):
+        cues = ()
+    if cues and same_breaks(text):  # ``CueTable.marks``: the reach twin reads and merges in one pass
+        layout = _reach.Reach(rows, placed, table.clauses, table.scope, cues, GATE_BITS_AT, _BLANK_BIT, _BREAKISH,
+                              _CONJUNCTION)
+        if layout.usable:
+            marks = layout.marks(placed, len(cues) * len(placed) > _PAIRS, starts, ends, negation, hedges,
+                                 negation and zero_in(facts), asked and questions and hedges, _zero_count, _asked,
+                                 Marks)
+    if marks is None:
+        marks = table.marks(rows, scan, placed, negation=negation, hedges=hedges, questions=questions, asked=asked)
+    if cls._write is not _own_write or not _direct_span_writes():
+        self._write(doc, marks)
+        return doc
+    marked, unmarked, applied = marks  # ``Context._write``
+    for row in marked:
+        start_char, end_char = row[0], row[1]
+        data[("._.", _negated, start_char, end_char)] = row[2]  # the keys of ``extensions._span_key``
+        data[("._.", _hedged, start_char, end_char)] = row[3]
+        data[("._.", _negation_cue, start_char, end_char)] = row[4]
+        data[("._.", _hedge_cue, start_char, end_char)] = row[5]
+    if unmarked:
+        drop_span_values(doc, _WRITTEN, unmarked)
+    if applied:
+        key = self.cues_key
+        if key not in doc.spans.data:  # ``_add_cue_spans``, for a doc with no cue group yet
+            doc.spans.data[key] = new_span_group(doc, key, applied)
+        else:
+            self._add_cue_spans(doc, applied)
+    return doc

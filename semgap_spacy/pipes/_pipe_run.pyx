@@ -1,0 +1,78 @@
+# cython: language_level=3
+"""``SemgapPipe.run`` compiled: the same steps, with the fast path of a new doc written out.
+
+Why: every semgap pipe runs every doc through ``run``, which checks the case
+values, follows the language packs, runs the pipe and appends its entry to
+the run record. For a new doc (no user data) nothing needs checking, and the
+Python calls that find that out (``start_run``, ``_judged_length``,
+``follow_packs``, ``run_entry``, ``record_first``) cost more than a pipe's
+own reading of a sentence with no cue in it. Here a new doc whose case needs
+no check takes those steps written out; every other doc, and every step a
+subclass changes, goes through the methods themselves.
+
+The twin test (``tests/pipes/test_pipe_run.py``) compares this with the
+Python method (``pipes.base.python_run``) on the same docs;
+``SEMGAP_SPACY_COMPILED=0`` runs the Python method.
+"""
+from semgap_spacy.core.cases import nothing_to_check
+from semgap_spacy.core.pipeline import DISABLED, FAILED, RAN, SKIPPED
+from semgap_spacy.lang import generation
+from semgap_spacy.pipes.doc_rows import text_length
+from semgap_spacy.util import caches
+
+# ``pipes.base`` imports this module once its own names are defined
+from semgap_spacy.pipes import base as _base
+from semgap_spacy.pipes.base import LOOK_UP, MAX_TEXT_CHARS, SemgapPipe
+
+_own = {name: getattr(SemgapPipe, name) for name in ("start_run", "follow_packs", "run_entry", "_judged_length")}
+_own_start, _own_follow, _own_entry, _own_judged = (_own["start_run"], _own["follow_packs"], _own["run_entry"],
+                                                    _own["_judged_length"])
+
+
+def run(self, doc, default_domain=LOOK_UP):
+    """Run on one doc and append this pipe's entry to the run record (``SemgapPipe.run``, compiled)."""
+    cdef bint fresh, checked
+    cls = type(self)
+    data = doc.user_data
+    fresh = not data  # no run record and no case values: this pipe begins the run
+    checked = True
+    if fresh and cls.start_run is _own_start and cls._judged_length is _own_judged:
+        # ``start_run`` for a new doc: nothing to check unless a default domain or the length says so
+        if default_domain is LOOK_UP:
+            default_domain = self.pipeline_default_domain()
+        length = text_length(doc)
+        if not (length <= MAX_TEXT_CHARS or self.pipeline_decides()):
+            length = 0
+        if nothing_to_check(length, default_domain):
+            caches.new_document()
+            checked = False
+    if checked:
+        checked = self.start_run(doc, default_domain)
+    if not self.enabled:
+        status = DISABLED
+    elif checked and _base.case_unread(doc):
+        status = SKIPPED
+    else:
+        try:
+            if cls.follow_packs is not _own_follow or self._packs_at != generation():
+                self.follow_packs()
+            doc = self.process(doc)
+            status = RAN
+        except Exception as exc:  # fail closed: the decision escalates on it
+            _base.record_component_error(doc, self.name, exc)
+            status = FAILED
+    entry = None
+    if cls.run_entry is _own_entry:  # the entry made for this status while the switches stay
+        last = self._entry_config
+        if (last is not None and last[1] is bool(self.enabled) and last[2] is not None
+                and last[0] == self.cfg):
+            entry = last[3].get(status)
+            if entry is not None and entry[0] != self.name:
+                entry = None
+    if entry is None:
+        entry = self.run_entry(status)
+    if fresh:
+        _base.record_first(doc, entry)
+    else:
+        _base.record_run(doc, entry)
+    return doc

@@ -1,0 +1,104 @@
+"""The compiled ``SemgapPipe.run`` (``pipes/_pipe_run.pyx``) leaves every doc as the Python
+method leaves it: case values, case problems, run record, component errors and each pipe's own
+output, through the whole pipeline, on every held-out case as a case doc (its values set) and
+as a bare doc (none), on a text over the length limit, with a pipe switched off, with a default
+domain, with a pipe that fails, and on a doc fed through the pipeline again."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import spacy
+
+from semgap_spacy.api import build_pipeline, case_doc
+from semgap_spacy.core.cases import MAX_TEXT_CHARS
+from semgap_spacy.pipes import base
+from tests.twin_texts import ROOT
+
+compiled_only = pytest.mark.skipif(base._compiled_run is None, reason="pipes/_pipe_run.pyx was not built")
+
+
+def _cases():
+    cases = []
+    for split in ("dev.jsonl", "test.jsonl"):
+        with open(ROOT / "heldout" / split, encoding="utf8") as f:
+            cases += [json.loads(line) for line in f if line.strip()]
+    return cases
+
+
+def _state(doc):
+    return ({k: repr(v) for k, v in doc.user_data.items()},
+            {key: [(s.start, s.end, s.label_, s.id) for s in group] for key, group in doc.spans.items()})
+
+
+def _through(nlp, doc, run):
+    """Each pipe in turn, the semgap ones (but the decision, which has its own) by ``run``."""
+    for _, proc in nlp.pipeline:
+        if isinstance(proc, base.SemgapPipe) and type(proc).run is base.SemgapPipe.run:
+            run(proc, doc)
+        else:
+            doc = proc(doc)
+    return doc
+
+
+def _same(nlp, make):
+    one, two = make(), make()
+    _through(nlp, one, base.SemgapPipe.run)
+    _through(nlp, two, base.python_run)
+    assert _state(one) == _state(two)
+    return one
+
+
+@pytest.fixture(scope="module")
+def pipeline():
+    return build_pipeline()
+
+
+@compiled_only
+def test_compiled_run_leaves_each_case_as_the_python_method_does(pipeline):
+    assert base.SemgapPipe.run is base._compiled_run.run
+    cases = _cases()
+    assert len(cases) > 300
+    for case in cases:
+        _same(pipeline, lambda: case_doc(pipeline, case))
+        text = case.get("text") if isinstance(case, dict) else None
+        if isinstance(text, str):
+            _same(pipeline, lambda: pipeline.make_doc(text))
+
+
+@compiled_only
+def test_compiled_run_on_a_long_text_a_default_domain_and_a_second_run(pipeline):
+    long = "Crossmatch negative. " * (MAX_TEXT_CHARS // 20 + 1)
+    doc = _same(pipeline, lambda: pipeline.make_doc(long))
+    assert doc._.semgap_decision["decision"] == "escalate"
+    _same(pipeline, lambda: _through(pipeline, pipeline.make_doc("xm neg, cold ischemia 30 hours"),
+                                     base.python_run))  # fed through again: a run record to begin anew
+    nlp = build_pipeline(config={"semgap_decision": {"default_domain": "medical_logistics"}})
+    doc = _same(nlp, lambda: nlp.make_doc("xm neg, cold ischemia 30 hours"))
+    assert doc._.semgap_domain == "medical_logistics"
+
+
+@compiled_only
+def test_compiled_run_with_a_pipe_off_and_a_pipe_that_fails():
+    nlp = build_pipeline()
+    _same(nlp, lambda: nlp.make_doc("No fever. Crossmatch negative."))
+    nlp.get_pipe("semgap_context").enabled = False  # after a run: the entry it made must not be kept
+    doc = _same(nlp, lambda: nlp.make_doc("No fever. Crossmatch negative."))
+    assert {e["name"]: e["status"] for e in doc._.semgap_pipeline}["semgap_context"] == "disabled"
+    nlp = build_pipeline()
+    pipe = nlp.get_pipe("semgap_terms")
+
+    def fail(doc):
+        raise RuntimeError("broken")
+
+    pipe.process = fail
+    doc = _same(nlp, lambda: nlp.make_doc("Crossmatch negative."))
+    assert doc._.semgap_component_errors and doc._.semgap_decision["decision"] != "proceed"
+
+
+def test_the_python_method_runs_where_the_twins_are_switched_off():
+    code = "from semgap_spacy.pipes import base as b; print(b.SemgapPipe.run is b.python_run, b._compiled_run is None)"
+    env = dict(os.environ, SEMGAP_SPACY_COMPILED="0")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True"], out.stderr
