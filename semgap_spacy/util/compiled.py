@@ -1,8 +1,9 @@
 """Which compiled twins run: an extension module when it was built and is not switched off.
 
 Every compiled module of the package (``pipes/_doc_rows.pyx``,
-``core/_scope_loops.pyx``) is the twin of Python code that stays in the
-package and runs where the module is missing: an install without a C
+``core/_scope_loops.pyx``, ``core/_scope_reach.pyx``,
+``pipes/_context_pass.pyx``, ``pipes/_pipe_run.pyx``) is the twin of Python
+code that stays in the package and runs where the module is missing: an install without a C
 compiler, or a source tree never built. ``SEMGAP_SPACY_COMPILED=0`` turns
 every twin off for a process, to compare the two or to rule one out.
 """

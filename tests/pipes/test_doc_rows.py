@@ -101,8 +101,10 @@ def test_ci_builds_the_compiled_readers():
     if os.environ.get("SEMGAP_SPACY_REQUIRE_COMPILED") != "1":
         pytest.skip("only where SEMGAP_SPACY_REQUIRE_COMPILED=1 (CI)")
     from semgap_spacy.core import clauses, context
+    from semgap_spacy.pipes import base, context as context_pipe
     assert doc_rows.COMPILED, doc_rows.compiled_status()
     assert context._compiled is not None and context._reach is not None and clauses._compiled is not None
+    assert context_pipe._compiled_pass is not None and base._compiled_run is not None
 
 
 def test_context_reads_the_same_with_either_reader():
