@@ -13,8 +13,9 @@ Nothing is read differently, and the twin test
 (``tests/pipes/test_context_pass.py``) compares this with the Python method
 (``pipes.context.python_process``) on every held-out, sentence-set and probe
 text. A subclass that changes a helper the method calls (``target_spans``,
-``_write``, ``_add_cue_spans`` and the others) is followed: the pass writes
-straight only where the helper is ``Context``'s own. It runs only where the
+``_unmarked``, ``_write``, ``_add_cue_spans`` and the others) is followed:
+the pass does a helper's work itself only where the helper is ``Context``'s
+own. It runs only where the
 loops it calls are compiled too; ``SEMGAP_SPACY_COMPILED=0`` runs the Python
 method.
 """
@@ -35,7 +36,7 @@ _loops, _reach = _core._compiled, _core._reach
 READY = _loops is not None and _reach is not None
 cdef tuple _matches_key = _MATCHES_KEY, _text_key = _TEXT_KEY
 cdef str _negated = _WRITTEN[0], _hedged = _WRITTEN[1], _negation_cue = _WRITTEN[2], _hedge_cue = _WRITTEN[3]
-_own_targets, _own_write = Context.target_spans, Context._write
+_own_targets, _own_write, _own_unmarked = Context.target_spans, Context._write, Context._unmarked
 
 
 def process(self, doc):
@@ -49,8 +50,9 @@ def process(self, doc):
     cdef bint negation, hedges, questions, may_cue, asked, spaced
     table = self.table
     keys = orths(doc)
+    cls = type(self)
     if table.quiet(keys):  # most texts: every word known, none a cue word or question mark
-        if doc.user_data:
+        if doc.user_data or cls._unmarked is not _own_unmarked:  # a new doc has nothing to remove
             return self._unmarked(doc)
         return doc
     known = _loops.known_facts(keys, table._facts, GATE_BITS_AT)  # ``CueTable.known``
@@ -70,8 +72,9 @@ def process(self, doc):
     may_cue = may_cue and (negation or hedges)
     asked = asked and questions and hedges
     if not may_cue and not asked:
-        return self._unmarked(doc)
-    cls = type(self)
+        if doc.user_data or cls._unmarked is not _own_unmarked:
+            return self._unmarked(doc)
+        return doc
     if cls.target_spans is _own_targets and self.targets != ENTS:
         spans = doc.spans.data.get(self.spans_key)  # ``span_group``
         if spans is None:

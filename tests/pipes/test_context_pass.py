@@ -77,10 +77,15 @@ def test_compiled_process_writes_what_the_python_method_writes(profile, targets)
 
 @compiled_only
 def test_compiled_process_follows_a_subclass_helper():
-    """A subclass that changes a helper the method calls (here the writer) is followed."""
+    """A subclass that changes a helper the method calls (the writer, the reset of a doc with
+    nothing to mark) is followed, on a new doc too."""
     class Quiet(context.Context):
         def _write(self, doc, marks):
             doc.user_data["written"] = len(marks.marked)
+
+        def _unmarked(self, doc):
+            doc.user_data["unmarked"] = True
+            return doc
 
     nlp = spacy.blank("en")
     pipe = Quiet(nlp, "quiet")
@@ -88,6 +93,13 @@ def test_compiled_process_follows_a_subclass_helper():
     doc.spans["semgap_terms"] = [Span(doc, 1, 2, label="T")]
     pipe.process(doc)
     assert doc.user_data["written"] == 1 and not doc.spans["semgap_terms"][0]._.semgap_negated
+    for text in ("mild fever", "fever is usual"):  # quiet; a key word without its cue ("as is")
+        keys = [t.orth for t in nlp.make_doc(text)]
+        pipe.table.learn(keys, nlp.vocab.strings.__getitem__)
+        assert pipe.table.quiet(keys) == (text == "mild fever")
+        doc = nlp.make_doc(text)
+        pipe.process(doc)
+        assert doc.user_data == {"unmarked": True}, text
 
 
 @compiled_only
