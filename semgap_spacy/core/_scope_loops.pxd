@@ -1,7 +1,16 @@
 # cython: language_level=3
 # What ``_scope_reach.pyx`` takes from ``_scope_loops.pyx`` at the C level: one candidate
-# token's clause breaks, written into C vectors (``breaks_by_token`` gives them as Python lists).
+# token's clause breaks, written into C vectors (``breaks_by_token`` gives them as Python lists),
+# and the reading of one field of a word's facts, which both modules' loops use.
+from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libcpp.vector cimport vector
+
+
+cdef inline object _field(object facts_item, Py_ssize_t k):
+    """Field ``k`` of one word's facts: by tuple slot (``WordFacts`` is a tuple), else by index."""
+    if PyTuple_Check(facts_item) and 0 <= k < PyTuple_GET_SIZE(facts_item):
+        return <object>PyTuple_GET_ITEM(facts_item, k)
+    return facts_item[k]
 
 
 cdef int candidate_breaks(object rule, str text, object starts, object ends, Py_ssize_t c, Py_ssize_t n,

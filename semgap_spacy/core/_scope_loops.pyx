@@ -22,7 +22,6 @@ given to ``_scope_reach.pyx`` at the C level (``_scope_loops.pxd``).
 """
 from cpython.dict cimport PyDict_Check, PyDict_GetItem
 from cpython.ref cimport PyObject
-from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
 from libcpp.vector cimport vector
 
@@ -239,13 +238,6 @@ def segment_rows(Py_ssize_t n, breaks, boundaries):
         clause_of[i] = clause
     comma_after.append(False)
     return clause_of, comma_after
-
-
-cdef inline object _field(object facts_item, Py_ssize_t k):
-    """Field ``k`` of one word's facts: by tuple slot (``WordFacts`` is a tuple), else by index."""
-    if PyTuple_Check(facts_item) and 0 <= k < PyTuple_GET_SIZE(facts_item):
-        return <object>PyTuple_GET_ITEM(facts_item, k)
-    return facts_item[k]
 
 
 def where(facts, Py_ssize_t k):

@@ -27,10 +27,9 @@ model's.
 """
 from bisect import bisect_left
 
-from cpython.tuple cimport PyTuple_Check, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libcpp.vector cimport vector
 
-from ._scope_loops cimport candidate_breaks
+from ._scope_loops cimport _field, candidate_breaks
 
 
 cdef struct _Found:
@@ -48,13 +47,6 @@ cdef struct _Mark:
     int hedge_dist
     int hedge_cs
     int hedge_ce
-
-
-cdef inline object _field(object facts_item, Py_ssize_t k):
-    """Field ``k`` of one word's facts: by tuple slot (``WordFacts`` is a tuple), else by index."""
-    if PyTuple_Check(facts_item) and 0 <= k < PyTuple_GET_SIZE(facts_item):
-        return <object>PyTuple_GET_ITEM(facts_item, k)
-    return facts_item[k]
 
 
 cdef Py_ssize_t _bisect_left(vector[int]& values, int x):
