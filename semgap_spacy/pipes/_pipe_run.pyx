@@ -4,9 +4,9 @@
 Why: every semgap pipe runs every doc through ``run``, which checks the case
 values, follows the language packs, runs the pipe and appends its entry to
 the run record. For a new doc (no user data) nothing needs checking, and the
-Python calls that find that out (``start_run``, ``_judged_length``,
-``follow_packs``, ``run_entry``, ``record_first``) cost more than a pipe's
-own reading of a sentence with no cue in it. Here a new doc whose case needs
+Python calls that find that out (``start_run``, ``follow_packs``,
+``run_entry``, ``record_first``) cost more than a pipe's own reading of a
+sentence with no cue in it. Here a new doc whose case needs
 no check takes those steps written out; every other doc, and every step a
 subclass changes, goes through the methods themselves.
 
@@ -17,16 +17,13 @@ Python method (``pipes.base.python_run``) on the same docs;
 from semgap_spacy.core.cases import nothing_to_check
 from semgap_spacy.core.pipeline import DISABLED, FAILED, RAN, SKIPPED
 from semgap_spacy.lang import generation
-from semgap_spacy.pipes.doc_rows import text_length
 from semgap_spacy.util import caches
 
 # ``pipes.base`` imports this module once its own names are defined
 from semgap_spacy.pipes import base as _base
-from semgap_spacy.pipes.base import LOOK_UP, MAX_TEXT_CHARS, SemgapPipe
+from semgap_spacy.pipes.base import LOOK_UP, SemgapPipe
 
-_own = {name: getattr(SemgapPipe, name) for name in ("start_run", "follow_packs", "run_entry", "_judged_length")}
-_own_start, _own_follow, _own_entry, _own_judged = (_own["start_run"], _own["follow_packs"], _own["run_entry"],
-                                                    _own["_judged_length"])
+_own_start, _own_follow, _own_entry = SemgapPipe.start_run, SemgapPipe.follow_packs, SemgapPipe.run_entry
 
 
 def run(self, doc, default_domain=LOOK_UP):
@@ -36,14 +33,11 @@ def run(self, doc, default_domain=LOOK_UP):
     data = doc.user_data
     fresh = not data  # no run record and no case values: this pipe begins the run
     checked = True
-    if fresh and cls.start_run is _own_start and cls._judged_length is _own_judged:
+    if fresh and cls.start_run is _own_start:
         # ``start_run`` for a new doc: nothing to check unless a default domain or the length says so
         if default_domain is LOOK_UP:
             default_domain = self.pipeline_default_domain()
-        length = text_length(doc)
-        if not (length <= MAX_TEXT_CHARS or self.pipeline_decides()):
-            length = 0
-        if nothing_to_check(length, default_domain):
+        if nothing_to_check(self._judged_length(doc), default_domain):
             caches.new_document()
             checked = False
     if checked:
