@@ -20,7 +20,8 @@ def test_wheel_contains_glossaries_and_rule_data(tmp_path):
     for lang in ("en", "es", "fr", "de"):
         assert f"semgap_spacy/lang/{lang}/cues.json" in names
         assert f"semgap_spacy/lang/{lang}/pack.yaml" in names
-    for data in ("units.yaml", "bundled_forms.json", "parsed_yaml.json", "drift.yaml", "governance.yaml"):
+    for data in ("units.yaml", "bundled_forms.json", "parsed_yaml.json", "drift.yaml", "governance.yaml",
+                 "stop_word_probs.json"):
         assert f"semgap_spacy/data/{data}" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -70,3 +70,22 @@ def test_like_num_is_spacys_own_and_no_language_is_imported_for_it():
 def test_deciding_does_not_build_french_for_an_english_pipeline():
     out = subprocess.run([sys.executable, "-c", _DECIDE], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_stop_word_probs_are_spacys_frequencies_and_the_file_is_current():
+    """The shipped copy is what ``scripts/build_word_probs.py`` makes from the installed
+    spacy-lookups-data (it loads three tables of a million words: a few seconds)."""
+    from scripts.build_word_probs import TARGET, word_probs
+    import json
+    assert json.loads(TARGET.read_text(encoding="utf8")) == json.loads(json.dumps(word_probs())), \
+        "run: python -m scripts.build_word_probs"
+
+
+def test_stop_word_probs_rank_the_words_of_a_language_as_its_writers_use_them():
+    from semgap_spacy.util.spacy_lists import stop_word_probs
+    en, de = stop_word_probs("en"), stop_word_probs("de")
+    assert en["is"] > en["as"] and en["with"] > en["even"]  # "is" is written more often than "as"
+    assert en["was"] > en["ist"] and de["ist"] > de["was"]
+    assert stop_word_probs("es")["esta"] > stop_word_probs("en")["esta"]  # folded: "está" and "esta"
+    assert stop_word_probs("fr") == {}  # spacy-lookups-data has no French frequencies
+    assert stop_word_probs("xx") == {}

@@ -300,6 +300,9 @@ class CueTable:
     cache_size (int): How many token texts' facts to keep.
     common_words (Iterable[str]): Words of every text (stop words), which the gate does not
         watch for when a longer cue has a rarer one (``key_word``); a matter of speed only.
+    common_word_probs (Dict[str, float]): How often each common word is written in the
+        pipeline's language, as a log probability (``util.spacy_lists.stop_word_probs``): of a
+        cue made of common words only, the gate watches the rarest; a matter of speed only.
     """
 
     cue_sets: Dict[str, CueSet]
@@ -309,6 +312,7 @@ class CueTable:
     window: Optional[int] = None
     cache_size: int = 100_000
     common_words: Iterable[str] = ()
+    common_word_probs: Dict[str, float] = field(default_factory=dict)
     patterns: Dict[str, Tuple[dict, Optional[Effect]]] = field(init=False, default_factory=dict)
     elisions: Dict[str, Effect] = field(init=False, default_factory=dict)
     scope: ScopeSettings = field(init=False, default_factory=ScopeSettings)
@@ -368,7 +372,7 @@ class CueTable:
             for forms in longer.values():
                 for form, eff in forms:
                     if (eff.negation or eff.hedge) and sure.isdisjoint(form):
-                        key = key_word(form, common)
+                        key = key_word(form, common, self.common_word_probs)
                         needs.setdefault(key, {})[frozenset(form) - {key}] = None
         self._needs = {key: tuple(sets) for key, sets in needs.items()}
         self.elisions = {k: v.capped(self.window) for k, v in elisions.items()}
@@ -685,15 +689,26 @@ def merge_readings(placed: Sequence[tuple], readings: Sequence[Reading], starts:
     return Marks(marked, unmarked, applied)
 
 
-def key_word(form: Tuple[str, ...], common: Iterable[str] = frozenset()) -> str:
+def key_word(form: Tuple[str, ...], common: Iterable[str] = frozenset(),
+             probs: Optional[Dict[str, float]] = None) -> str:
     """The word of a longer cue the gate watches for: the rarest, as a rule, so texts full of
     "is", "a", "was" and ":" pass the gate without a look at their other words. A word with a
-    letter or digit that is not a ``common`` word (spaCy's stop words) comes first, then the
-    longest, the last of equally long ones: "ruled" of "is ruled out", "n't" of "was n't",
-    "q" of "q :". Any of the cue's words would be as safe: the cue matches only where all of
-    them occur."""
+    letter or digit that is not a ``common`` word (spaCy's stop words) comes first; then any
+    word with a letter or digit, the common ones by how rarely they are written (``probs``, log
+    probabilities: "as" of "as is", "even" of "even with"; a common word it lacks counts as
+    written most often); then the longest, the last of equally long ones: "ruled" of "is ruled
+    out", "n't" of "was n't", "q" of "q :". Marks come last whatever their frequency: how often
+    notes write ":" or "(" depends on the form of the notes more than on their language. Any of
+    the cue's words would be as safe: the cue matches only where all of them occur."""
     common = frozenset(common)
-    return max(reversed(form), key=lambda w: (w not in common and any(ch.isalnum() for ch in w), len(w)))
+    probs = probs or {}
+
+    def rank(w: str):
+        wordlike = any(ch.isalnum() for ch in w)
+        rarity = -probs.get(w, 0.0) if w in common else 0.0
+        return w not in common and wordlike, wordlike, rarity, len(w)
+
+    return max(reversed(form), key=rank)
 
 
 #: what stands between a target and its value ("Open write-ups: 0", "open_defects=0",

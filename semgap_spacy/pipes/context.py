@@ -54,7 +54,7 @@ from ..core.context import EMPTY_SCAN, CueTable, Marks, TokenRows, joined_text, 
 from ..lang import generation, get_pack, identities_read_with, languages as languages_available, pack_identities
 from ..lang.cues import CueSet, context_cues_v1, cue_sets_from_arg
 from ..util.compiled import compiled_module
-from ..util.spacy_lists import spacy_stop_words
+from ..util.spacy_lists import spacy_stop_words, stop_word_probs
 from ..util.textnorm import fold
 from .base import SemgapPipe, positive_int
 from .doc_rows import new_span_group, orths, span_bounds, spaced_rows
@@ -207,7 +207,8 @@ class Context(SemgapPipe):
             conjunctions.extend(pack.list_conjunctions)
             common.update(spacy_stop_words(pack.spacy_lang))  # the gate watches rarer words
         self.table = CueTable(self.cue_sets, lambda text: [t.text for t in self.nlp.make_doc(text)],
-                              accent_sensitive, conjunctions, self.window, self.cache_size, sorted(common))
+                              accent_sensitive, conjunctions, self.window, self.cache_size, sorted(common),
+                              stop_word_probs(self.nlp.lang))
         self.clauses = self.table.clauses
         self._own = self._own_sequences()
         self._packs_read = (None, ())  # worked out at the first decision that asks (``packs_read``)

@@ -1,4 +1,5 @@
-"""spaCy's own stop-word lists and ``like_num`` readers, read without importing their language.
+"""spaCy's own stop-word lists and ``like_num`` readers, read without importing their language,
+and how often those stop words are written (``stop_word_probs``).
 
 ``from spacy.lang.fr.stop_words import STOP_WORDS`` (or ``get_lang_class("fr")``)
 first runs ``spacy/lang/fr/__init__.py``, which builds the French tokenizer
@@ -13,10 +14,14 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, FrozenSet, Optional
+from typing import Callable, Dict, FrozenSet, Optional
 
 import spacy
+import srsly
 from spacy.attrs import LIKE_NUM
+
+#: the stop words' log probabilities, per spaCy language (``scripts/build_word_probs.py`` makes it)
+STOP_WORD_PROBS_FILE = "stop_word_probs.json"
 
 
 @lru_cache(maxsize=None)
@@ -24,6 +29,16 @@ def spacy_stop_words(lang: str) -> FrozenSet[str]:
     """``spacy.lang.<lang>.stop_words.STOP_WORDS``; empty when spaCy has no such list."""
     module = _language_module(lang, "stop_words")
     return frozenset(getattr(module, "STOP_WORDS", ())) if module is not None else frozenset()
+
+
+@lru_cache(maxsize=None)
+def stop_word_probs(lang: str) -> Dict[str, float]:
+    """The natural-log probability of each stop word of the bundled packs (folded) in text of
+    spaCy language ``lang``, from spacy-lookups-data's ``lexeme_prob`` table; {} when it has none
+    for ``lang`` (French, for one). A copy of the few thousand values kept in
+    ``semgap_spacy/data``: the table itself takes seconds to load."""
+    path = Path(__file__).resolve().parent.parent / "data" / STOP_WORD_PROBS_FILE
+    return dict(srsly.read_json(path)["log_probs"].get(lang, {}))
 
 
 @lru_cache(maxsize=None)

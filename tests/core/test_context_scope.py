@@ -359,14 +359,28 @@ def test_asking_each_target_only_its_stretch_of_cues_reads_as_asking_all(profile
 
 
 def test_the_gate_watches_a_longer_cue_by_its_rarest_word():
-    """A word with a letter or digit that is not a stop word first, then the longest, the last of
-    equally long ones; which word it is changes how fast a text passes, never what is read."""
+    """A word with a letter or digit that is not a stop word first, then the stop word written
+    least often, then the longest, the last of equally long ones; which word it is changes how
+    fast a text passes, never what is read."""
     assert context.key_word(("is", "ruled", "out")) == "ruled"
     assert context.key_word(("q", ":")) == "q"  # ":" opens the gate for every form with a colon
     assert context.key_word(("even", "with"), {"with", "even"}) == "with"
     assert context.key_word(("even", "with"), {"with"}) == "even"
     table = make_table("spec", common_words=["is", "as", "with"])
     assert ":" not in table._needs and "q" in table._needs
+
+
+def test_among_stop_words_the_gate_watches_the_one_written_least_often():
+    probs = {"is": -4.5, "as": -5.5, "with": -5.2, "even": -6.7, ":": -9.0, "to": -3.9, "do": -6.0}
+    common = set(probs)
+    assert context.key_word(("as", "is"), common, probs) == "as"
+    assert context.key_word(("as", "is"), common) == "is"  # without frequencies: the last of equal length
+    assert context.key_word(("even", "with"), common, probs) == "even"
+    assert context.key_word(("to", "-", "do", ":"), common, probs) == "do"  # a mark comes last, however rare
+    assert context.key_word(("even", "with"), common, {"with": -5.2}) == "with"  # unknown: written most often
+    assert context.key_word(("is", "ruled"), common, probs) == "ruled"  # a word not common comes first
+    table = make_table("spec", common_words=common, common_word_probs=probs)
+    assert "as" in table._needs and "is" not in table._needs
 
 
 def test_an_effect_keeps_its_category_until_it_changes():
