@@ -7,7 +7,10 @@ attribute look-ups, calls, tuples) cost as much again. Compiled, the glue
 costs a fraction, and the pass calls the compiled loops of ``CueTable``
 (``core/_scope_loops.pyx``, ``core/_scope_reach.pyx``) itself rather than
 through its Python methods: the gate (``CueTable.gate``) and the choice of
-the reach twin (``CueTable.marks``) are written out here again.
+the reach twin (``CueTable.marks``) are written out here again. Where the
+row readers are compiled for the running spaCy, the words' facts are read
+by ORTH with the keys left in C (``doc_rows.FactsByOrth``: ``CueTable.quiet``
+and ``CueTable.known`` without a Python int per token).
 
 Nothing is read differently, and the twin test
 (``tests/pipes/test_context_pass.py``) compares this with the Python method
@@ -22,10 +25,10 @@ method.
 from semgap_spacy.core import context as _core
 from semgap_spacy.core.clauses import same_breaks
 from semgap_spacy.core.context import (_BLANK_BIT, _BREAKISH, _CONJUNCTION, _KEY_BIT, _LONGER, _MARK_BIT, _NEEDS_AT,
-                                       _PAIRS, _REST_AT, _REST_BIT, _SINGLE, _STARTS_CUE, _SURE_BIT, _WORD,
+                                       _PAIRS, _PLAIN, _REST_AT, _REST_BIT, _SINGLE, _STARTS_CUE, _SURE_BIT, _WORD,
                                        EMPTY_SCAN, GATE_BITS_AT, Marks, Scan, TokenRows, _asked, _zero_count,
                                        joined_text, zero_in)
-from semgap_spacy.pipes.doc_rows import new_span_group, orths, span_bounds, spaced_rows
+from semgap_spacy.pipes.doc_rows import _COMPILED as _rows, new_span_group, orths, span_bounds, spaced_rows
 from semgap_spacy.pipes.extensions import _TEXT_KEY, _direct_span_writes, drop_span_values
 
 # ``pipes.context`` imports this module once its own names are defined
@@ -37,6 +40,8 @@ READY = _loops is not None and _reach is not None
 cdef tuple _matches_key = _MATCHES_KEY, _text_key = _TEXT_KEY
 cdef str _negated = _WRITTEN[0], _hedged = _WRITTEN[1], _negation_cue = _WRITTEN[2], _hedge_cue = _WRITTEN[3]
 _own_targets, _own_write, _own_unmarked = Context.target_spans, Context._write, Context._unmarked
+#: the reader of word facts by ORTH, where the row readers are compiled for this spaCy
+_FactsByOrth = None if _rows is None else _rows.FactsByOrth
 
 
 def process(self, doc):
@@ -47,18 +52,30 @@ def process(self, doc):
     RETURNS (Doc): The same document.
     """
     cdef long bits
-    cdef bint negation, hedges, questions, may_cue, asked, spaced
+    cdef bint negation, hedges, questions, may_cue, asked, spaced, quiet
     table = self.table
-    keys = orths(doc)
     cls = type(self)
-    if table.quiet(keys):  # most texts: every word known, none a cue word or question mark
+    if _FactsByOrth is not None:  # ``CueTable.quiet`` and ``CueTable.known``, the keys left in C
+        by_orth = self._by_orth
+        if by_orth is None or by_orth.cache is not table._facts:
+            by_orth = self._by_orth = _FactsByOrth(table._facts, table._facts.kinds[_PLAIN], GATE_BITS_AT)
+        known = by_orth.read(doc)
+        if known is None:  # a word new to the cache
+            table.learn(orths(doc), doc.vocab.strings.__getitem__)
+            known = by_orth.read(doc)
+        quiet = known is True
+    else:
+        keys = orths(doc)
+        quiet = table.quiet(keys)
+        if not quiet:
+            known = _loops.known_facts(keys, table._facts, GATE_BITS_AT)  # ``CueTable.known``
+            if known is None:  # a word new to the cache
+                table.learn(keys, doc.vocab.strings.__getitem__)
+                known = _loops.known_facts(keys, table._facts, GATE_BITS_AT)
+    if quiet:  # most texts: every word known, none a cue word or question mark
         if doc.user_data or cls._unmarked is not _own_unmarked:  # a new doc has nothing to remove
             return self._unmarked(doc)
         return doc
-    known = _loops.known_facts(keys, table._facts, GATE_BITS_AT)  # ``CueTable.known``
-    if known is None:  # a word new to the cache
-        table.learn(keys, doc.vocab.strings.__getitem__)
-        known = _loops.known_facts(keys, table._facts, GATE_BITS_AT)
     facts, bits = known
     # ``CueTable.gate``
     asked, spaced = (bits & _MARK_BIT) != 0, (bits & _BLANK_BIT) != 0

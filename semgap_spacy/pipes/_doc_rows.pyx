@@ -4,7 +4,9 @@
 Why: reading token offsets, ORTH keys and span bounds through spaCy's
 Python API makes a ``Token`` or ``Span`` object (or a numpy array) for every
 value, which costs ``semgap_context`` more than its whole reading of a short
-sentence. Here the same values come from ``Doc.c`` and ``SpanGroup.c``.
+sentence. Here the same values come from ``Doc.c`` and ``SpanGroup.c``; and
+``FactsByOrth`` reads a cache keyed by ORTH for each token with no Python
+int made for its key.
 
 The struct layouts are those of the spaCy this was compiled against, which
 may differ in another spaCy release: ``pipes.doc_rows`` takes these readers
@@ -12,6 +14,13 @@ only when ``built_with()`` equals the running spaCy's version, and reads with
 the Python API otherwise. Every function returns exactly what its Python
 twin in ``pipes.doc_rows`` returns (``tests/pipes/test_doc_rows.py``).
 """
+from cpython.dict cimport PyDict_GetItem
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF, PyObject
+from cython.operator cimport dereference as deref
+from libc.stdint cimport uint64_t
+from libcpp.unordered_map cimport unordered_map
+from libcpp.vector cimport vector
 from spacy.structs cimport SpanC, TokenC
 from spacy.tokens.doc cimport Doc
 from spacy.tokens.span_group cimport SpanGroup
@@ -111,3 +120,90 @@ def text_length(Doc doc):
         return 0
     last = &doc.c[doc.length - 1]
     return last.idx + last.lex.length + (1 if last.spacy else 0)
+
+
+cdef struct _Held:
+    PyObject* value  # owned by ``FactsByOrth.held``
+    long bits
+    bint quiet
+
+
+cdef class FactsByOrth:
+    """What an ``util.caches.IndexedCache`` keyed by ORTH holds for each token of a doc:
+    ``CueTable.quiet`` and ``CueTable.known`` (``core.context``) over ``orths(doc)``, read
+    with the keys left in C.
+
+    Why: a pipe that reads every text asks that cache for every token. As a dict of Python
+    ints it costs a Python int per token (ORTH keys are 64-bit hashes) and a dict and a set
+    look-up each; here each key the cache has given once is found in a C table.
+
+    The C table is a copy of what the cache gave, filled as tokens ask for keys: a cache
+    only adds entries (``IndexedCache.learn``), except where its ``version`` changes
+    (emptied, a memory zone's entries dropped, a value kept anew), and then the copy is
+    dropped whole before the next read. Its entries are those of the cache, so it is as
+    bounded as the cache is.
+
+    cache (IndexedCache): The cache, keyed by ORTH.
+    quiet (set): The keys of the kind that asks for nothing (the cache's ``kinds`` entry).
+    bits_at (int): The field of each value whose bits ``read`` or-s together.
+    """
+    cdef unordered_map[uint64_t, _Held] table
+    cdef vector[_Held*] row
+    cdef list held
+    cdef readonly object cache
+    cdef object quiet
+    cdef Py_ssize_t bits_at
+    cdef object version
+
+    def __init__(self, cache, quiet, Py_ssize_t bits_at):
+        self.cache, self.quiet, self.bits_at = cache, quiet, bits_at
+        self.held = []
+        self.version = cache.version
+
+    def read(self, Doc doc):
+        """True when the cache holds every token's key and each is of the ``quiet`` kind; else
+        (each token's value, in order; their field ``bits_at`` or-ed together); None when the
+        cache holds no value for some token's key (``IndexedCache.learn`` it, then read again).
+
+        doc (Doc): The doc.
+        """
+        cdef int i, n = doc.length
+        cdef uint64_t orth
+        cdef bint quiet = True
+        cdef long bits = 0
+        cdef PyObject* value
+        cdef _Held entry
+        cdef _Held* found
+        cdef unordered_map[uint64_t, _Held].iterator at
+        if self.cache.version != self.version:
+            self.table.clear()
+            self.held = []
+            self.version = self.cache.version
+        self.row.clear()
+        for i in range(n):
+            orth = doc.c[i].lex.orth
+            at = self.table.find(orth)
+            if at == self.table.end():
+                key = orth
+                value = PyDict_GetItem(self.cache, key)
+                if value is NULL:
+                    return None
+                item = <object>value
+                self.held.append(item)
+                entry.value = value
+                entry.bits = <long>item[self.bits_at]
+                entry.quiet = key in self.quiet
+                self.table[orth] = entry
+                at = self.table.find(orth)
+            found = &deref(at).second  # stays where it is when the table grows
+            quiet = quiet and found.quiet
+            bits |= found.bits
+            self.row.push_back(found)
+        if quiet:
+            return True
+        out = PyList_New(n)
+        for i in range(n):
+            item = <object>self.row[i].value
+            Py_INCREF(item)
+            PyList_SET_ITEM(out, i, item)
+        return out, bits

@@ -77,6 +77,7 @@ class Context(SemgapPipe):
     """Mark target spans as negated or hedged from the cues in their clause."""
 
     FACTORY = "semgap_context"
+    _by_orth = None  # set by ``_rebuild``
 
     def __init__(self, nlp: Language, name: str = "semgap_context", *, enabled: bool = True,
                  window: Optional[int] = None, targets: str = SPANS, spans_key: str = TERMS_KEY,
@@ -209,6 +210,9 @@ class Context(SemgapPipe):
         self.table = CueTable(self.cue_sets, lambda text: [t.text for t in self.nlp.make_doc(text)],
                               accent_sensitive, conjunctions, self.window, self.cache_size, sorted(common),
                               stop_word_probs(self.nlp.lang))
+        #: the compiled pass's reader of the table's word facts by each token's ORTH
+        #: (``pipes.doc_rows.FactsByOrth``), made at its first doc
+        self._by_orth = None
         self.clauses = self.table.clauses
         self._own = self._own_sequences()
         self._packs_read = (None, ())  # worked out at the first decision that asks (``packs_read``)

@@ -145,7 +145,7 @@ class IndexedCache(dict):
     kinds (Iterable[str]): The kinds a key can be of.
     """
 
-    __slots__ = ("max_size", "kinds", "young")
+    __slots__ = ("max_size", "kinds", "young", "version")
 
     def __init__(self, max_size: int, kinds: Iterable[str]):
         super().__init__()
@@ -154,6 +154,9 @@ class IndexedCache(dict):
         self.max_size = max_size
         self.kinds: Dict[str, Set[Hashable]] = {kind: set() for kind in kinds}
         self.young: List[Hashable] = []
+        #: changes whenever an entry goes or is replaced (learning only adds), so a copy of what
+        #: was read (``pipes.doc_rows.FactsByOrth``) knows to drop itself
+        self.version = 0
 
     def learn(self, keys: Sequence[Hashable], make: Callable[[Hashable], Tuple[Any, Iterable[str]]]) -> None:
         """Make sure every key has its facts; ``make(key)`` gives (facts, kinds) of a new one.
@@ -184,11 +187,13 @@ class IndexedCache(dict):
         A full cache is emptied first."""
         if len(self) >= self.max_size:
             self.forget()
+        self.version += 1
         self[key] = value
         return value
 
     def forget(self) -> None:
         """Empty the cache."""
+        self.version += 1
         self.clear()
         for keys in self.kinds.values():
             keys.clear()
@@ -199,6 +204,7 @@ class IndexedCache(dict):
         young = self.young
         if not young:
             return
+        self.version += 1
         for key in young:
             self.pop(key, None)
         for keys in self.kinds.values():

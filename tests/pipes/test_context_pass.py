@@ -93,7 +93,7 @@ def test_compiled_process_follows_a_subclass_helper():
     doc.spans["semgap_terms"] = [Span(doc, 1, 2, label="T")]
     pipe.process(doc)
     assert doc.user_data["written"] == 1 and not doc.spans["semgap_terms"][0]._.semgap_negated
-    for text in ("mild fever", "fever is usual"):  # quiet; a key word without its cue ("as is")
+    for text in ("mild fever", "fever is even"):  # quiet; a key word without its cue ("even with")
         keys = [t.orth for t in nlp.make_doc(text)]
         pipe.table.learn(keys, nlp.vocab.strings.__getitem__)
         assert pipe.table.quiet(keys) == (text == "mild fever")

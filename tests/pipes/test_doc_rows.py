@@ -149,3 +149,57 @@ def test_a_new_span_group_is_the_python_one():
 def test_text_length_is_the_length_of_the_text():
     for doc in DOCS:
         assert doc_rows.text_length(doc) == doc_rows.python_text_length(doc) == len(doc.text), doc.text
+
+
+def _table():
+    nlp = spacy.blank("en")
+    return nlp, nlp.add_pipe("semgap_context").table
+
+
+def _expected(table, doc):
+    """What ``FactsByOrth.read`` must give: ``CueTable.quiet`` and ``CueTable.known`` over the keys."""
+    keys = doc_rows.orths(doc)
+    return True if table.quiet(keys) else table.known(keys)
+
+
+@compiled_only
+def test_facts_by_orth_read_what_the_table_holds_for_every_doc():
+    from semgap_spacy.core.context import _PLAIN, GATE_BITS_AT
+    nlp, table = _table()
+    reader = doc_rows._COMPILED.FactsByOrth(table._facts, table._facts.kinds[_PLAIN], GATE_BITS_AT)
+    outcomes = set()
+    for doc in DOCS:
+        got, want = reader.read(doc), _expected(table, doc)
+        assert got == want, doc.text
+        if got is None:  # a word new to the cache: learnt, then read again
+            table.learn(doc_rows.orths(doc), doc.vocab.strings.__getitem__)
+            got, want = reader.read(doc), _expected(table, doc)
+            assert got == want and got is not None, doc.text
+        outcomes.add("quiet" if got is True else "none" if got is None else "facts")
+        assert reader.read(doc) == got  # read again, from the copy
+    assert outcomes == {"quiet", "facts"}
+
+
+@compiled_only
+def test_facts_by_orth_drop_their_copy_when_the_cache_changes():
+    from semgap_spacy.core.context import _PLAIN, GATE_BITS_AT
+    from semgap_spacy.util import caches
+    nlp, table = _table()
+    cache = table._facts
+    reader = doc_rows._COMPILED.FactsByOrth(cache, cache.kinds[_PLAIN], GATE_BITS_AT)
+    doc = nlp.make_doc("No fever today")
+    table.learn(doc_rows.orths(doc), doc.vocab.strings.__getitem__)
+    facts, _ = reader.read(doc)
+    cache.forget()  # emptied: nothing is held, whatever the copy had
+    assert reader.read(doc) is None
+    table.learn(doc_rows.orths(doc), doc.vocab.strings.__getitem__)
+    assert reader.read(doc) == _expected(table, doc)
+    with caches.memory_zone():  # what a zone learnt goes when it ends
+        inside = nlp.make_doc("zonal words only")
+        table.learn(doc_rows.orths(inside), inside.vocab.strings.__getitem__)
+        assert reader.read(inside) is not None
+    assert reader.read(inside) is None and reader.read(doc) == _expected(table, doc)
+    key = doc[1].orth  # a value kept anew replaces the copy's
+    replaced = facts[1]._replace(text="other")
+    cache.keep(key, replaced)
+    assert reader.read(doc)[0][1] is replaced
