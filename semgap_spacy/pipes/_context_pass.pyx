@@ -25,11 +25,12 @@ method.
 from semgap_spacy.core import context as _core
 from semgap_spacy.core.clauses import same_breaks
 from semgap_spacy.core.context import (_BLANK_BIT, _BREAKISH, _CONJUNCTION, _KEY_BIT, _LONGER, _MARK_BIT, _NEEDS_AT,
-                                       _PAIRS, _PLAIN, _REST_AT, _REST_BIT, _SINGLE, _STARTS_CUE, _SURE_BIT, _WORD,
-                                       EMPTY_SCAN, GATE_BITS_AT, Marks, Scan, TokenRows, _asked, _zero_count,
-                                       joined_text, zero_in)
+                                       _PAIRS, _PLAIN, _REST_AT, _REST_BIT, _SINGLE, _STARTS_CUE, _SURE_BIT, _TEXT,
+                                       _WORD, _ZERO, EMPTY_SCAN, GATE_BITS_AT, Marks, Scan, TokenRows, _asked,
+                                       _zero_count)
 from semgap_spacy.pipes.doc_rows import _COMPILED as _rows, new_span_group, orths, span_bounds, spaced_rows
 from semgap_spacy.pipes.extensions import _TEXT_KEY, _direct_span_writes, drop_span_values
+from spacy.tokens import SpanGroup
 
 # ``pipes.context`` imports this module once its own names are defined
 from semgap_spacy.pipes.context import _MATCHES_KEY, _WRITTEN, ENTS, Context
@@ -117,24 +118,25 @@ def process(self, doc):
     if not len(spans):
         return doc
     cues = scan.cues
-    if not ((cues and (negation or hedges)) or asked or (negation and zero_in(facts))):
+    if not ((cues and (negation or hedges)) or asked or (negation and _loops.any_field(facts, _ZERO))):
         return self._drop_values(doc)
     text = data.get(_text_key)  # ``doc_text``
     if text is None:
-        text = data[_text_key] = joined_text(facts, spaces)
+        text = data[_text_key] = _loops.joined(facts, spaces, _TEXT)  # ``joined_text``
     rows = tuple.__new__(TokenRows, (text, facts, starts, ends, sentence_starts, spaced))
     # Each Span of a group costs a construction: read the bounds, and a Span only for a term
+    bounds = _rows.span_bounds(spans) if _rows is not None and type(spans) is SpanGroup else span_bounds(spans)
     placed = [(start, end, start_char, end_char, None if not span_id else self._inner(spans[k], facts))
-              for k, (start, end, start_char, end_char, span_id) in enumerate(span_bounds(spans))]
+              for k, (start, end, start_char, end_char, span_id) in enumerate(bounds)]
     marks = None
     if not (negation or hedges):
         cues = ()
-    if cues and same_breaks(text):  # ``CueTable.marks``: the reach twin reads and merges in one pass
+    if cues and (text.isascii() or same_breaks(text)):  # ``CueTable.marks``: the reach twin reads and merges in one pass
         layout = _reach.Reach(rows, placed, table.clauses, table.scope, cues, GATE_BITS_AT, _BLANK_BIT, _BREAKISH,
                               _CONJUNCTION)
         if layout.usable:
             marks = layout.marks(placed, len(cues) * len(placed) > _PAIRS, starts, ends, negation, hedges,
-                                 negation and zero_in(facts), asked and questions and hedges, _zero_count, _asked,
+                                 negation and _loops.any_field(facts, _ZERO), asked and questions and hedges, _zero_count, _asked,
                                  Marks)
     if marks is None:
         marks = table.marks(rows, scan, placed, negation=negation, hedges=hedges, questions=questions, asked=asked)
