@@ -25,7 +25,7 @@ import copyreg
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple, Union
 
 import spacy
 import srsly
@@ -169,6 +169,19 @@ def glossary_from_arg(glossary: Union[None, str, Path, dict, GlossarySet]) -> Gl
     if isinstance(glossary, dict):
         return GlossarySet.from_dict(glossary)
     return load_glossaries(glossary)
+
+
+def _running(nlp: Language) -> Iterable[Tuple[str, Any]]:
+    """``nlp.pipeline``: the (name, component) pairs that run, in order. Read from the fields
+    that property reads where they are there (spaCy 3.7, 3.8): the property builds a frozen list
+    and formats an error message for it each time, about 2.5 us, and the first pipe of a run
+    asks for the pipeline at every ``nlp(text)`` (``pipeline_default_domain``)."""
+    components, disabled = getattr(nlp, "_components", None), getattr(nlp, "_disabled", None)
+    if type(components) is not list or not isinstance(disabled, (set, frozenset)):
+        return nlp.pipeline
+    if not disabled:
+        return components  # read, never changed, by the callers
+    return [(name, proc) for name, proc in components if name not in disabled]
 
 
 class SemgapPipe(Pipe):
@@ -413,7 +426,7 @@ class SemgapPipe(Pipe):
         """The pipeline's decision pipe when it runs one (enabled or not; one left out by
         ``select_pipes`` is not run), else None."""
         decision = contract().decision
-        for _, proc in self.nlp.pipeline:
+        for _, proc in _running(self.nlp):
             if isinstance(proc, SemgapPipe) and proc.FACTORY == decision:
                 return proc
         return None

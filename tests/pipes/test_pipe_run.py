@@ -102,3 +102,25 @@ def test_the_python_method_runs_where_the_twins_are_switched_off():
     env = dict(os.environ, SEMGAP_SPACY_COMPILED="0")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "True"], out.stderr
+
+
+def test_the_running_pipes_are_spacys_pipeline_however_pipes_are_switched_off():
+    """``base._running`` reads the fields ``nlp.pipeline`` reads; it gives what the property gives."""
+    from semgap_spacy.pipes.base import _running
+    nlp = spacy.blank("en")
+    for name in ("sentencizer", "semgap_context", "semgap_decision"):
+        nlp.add_pipe(name)
+    assert list(_running(nlp)) == list(nlp.pipeline)
+    with nlp.select_pipes(disable=["semgap_decision"]):
+        assert list(_running(nlp)) == list(nlp.pipeline) and len(nlp.pipeline) == 2
+        assert nlp.get_pipe("semgap_context").pipeline_default_domain() is None
+        assert not nlp.get_pipe("semgap_context").pipeline_decides()
+    assert nlp.get_pipe("semgap_context").pipeline_decides()
+    nlp.disable_pipe("sentencizer")
+    assert list(_running(nlp)) == list(nlp.pipeline) and len(nlp.pipeline) == 2
+    nlp.enable_pipe("sentencizer")
+    assert list(_running(nlp)) == list(nlp.pipeline) and len(nlp.pipeline) == 3
+
+    class Other:  # a pipeline without those fields: the public property
+        pipeline = [("x", object())]
+    assert _running(Other()) is Other.pipeline
