@@ -5,7 +5,7 @@ Why: every semgap pipe runs every doc through ``run``, which checks the case
 values, follows the language packs, runs the pipe and appends its entry to
 the run record. For a new doc (no user data) nothing needs checking, and the
 Python calls that find that out (``start_run``, ``follow_packs``,
-``run_entry``, ``record_first``) cost more than a pipe's own reading of a
+``run_entry``, ``extensions.record_first``) cost more than a pipe's own reading of a
 sentence with no cue in it. Here a new doc whose case needs
 no check takes those steps written out; every other doc, and every step a
 subclass changes, goes through the methods themselves.
@@ -22,8 +22,10 @@ from semgap_spacy.util import caches
 # ``pipes.base`` imports this module once its own names are defined
 from semgap_spacy.pipes import base as _base
 from semgap_spacy.pipes.base import LOOK_UP, SemgapPipe
+from semgap_spacy.pipes.extensions import _PIPELINE_KEY, _RUN_KEY, _TOKENS_KEY
 
 _own_start, _own_follow, _own_entry = SemgapPipe.start_run, SemgapPipe.follow_packs, SemgapPipe.run_entry
+cdef tuple _run_key = _RUN_KEY, _pipeline_key = _PIPELINE_KEY, _tokens_key = _TOKENS_KEY
 
 
 def run(self, doc, default_domain=LOOK_UP):
@@ -65,8 +67,13 @@ def run(self, doc, default_domain=LOOK_UP):
                 entry = None
     if entry is None:
         entry = self.run_entry(status)
-    if fresh:
-        _base.record_first(doc, entry)
+    if fresh:  # ``record_first``: the record starts with this entry, unless something wrote one since
+        data = doc.user_data
+        if _run_key in data or _pipeline_key in data:
+            _base.record_run(doc, entry)
+        else:
+            data[_tokens_key] = len(doc)
+            data[_run_key] = (entry,)
     else:
         _base.record_run(doc, entry)
     return doc

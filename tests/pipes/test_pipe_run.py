@@ -97,6 +97,26 @@ def test_compiled_run_with_a_pipe_off_and_a_pipe_that_fails():
     assert doc._.semgap_component_errors and doc._.semgap_decision["decision"] != "proceed"
 
 
+@compiled_only
+def test_compiled_run_keeps_a_record_its_own_pipe_began_while_it_ran():
+    """A pipe whose reading runs another semgap pipe over the same new doc: the record that pipe
+    began stays, and this pipe's entry follows it (``record_first``)."""
+    nlp = spacy.blank("en")
+    outer, inner = nlp.add_pipe("semgap_context"), nlp.add_pipe("semgap_context", name="inner")
+    nlp.remove_pipe("inner")
+    own = outer.process
+
+    def nested(doc):
+        base.SemgapPipe.run(inner, doc)
+        return own(doc)
+
+    outer.process = nested
+    for run in (base.SemgapPipe.run, base.python_run):
+        doc = nlp.make_doc("No fever today")
+        run(outer, doc)
+        assert [e["name"] for e in doc._.semgap_pipeline] == ["inner", "semgap_context"], run
+
+
 def test_the_python_method_runs_where_the_twins_are_switched_off():
     code = "from semgap_spacy.pipes import base as b; print(b.SemgapPipe.run is b.python_run, b._compiled_run is None)"
     env = dict(os.environ, SEMGAP_SPACY_COMPILED="0")
