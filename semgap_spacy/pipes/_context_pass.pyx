@@ -43,6 +43,12 @@ cdef str _negated = _WRITTEN[0], _hedged = _WRITTEN[1], _negation_cue = _WRITTEN
 _own_targets, _own_write, _own_unmarked = Context.target_spans, Context._write, Context._unmarked
 #: the reader of word facts by ORTH, where the row readers are compiled for this spaCy
 _FactsByOrth = None if _rows is None else _rows.FactsByOrth
+# the compiled readers the pass calls, bound once: a module attribute costs a look-up per call
+_known_facts = _needs_met = _scan = _any_field = _joined = _Reach = None
+if READY:
+    _known_facts, _needs_met, _scan = _loops.known_facts, _loops.needs_met, _loops.scan
+    _any_field, _joined, _Reach = _loops.any_field, _loops.joined, _reach.Reach
+_group_bounds = None if _rows is None else _rows.span_bounds
 
 
 def process(self, doc):
@@ -69,10 +75,10 @@ def process(self, doc):
         keys = orths(doc)
         quiet = table.quiet(keys)
         if not quiet:
-            known = _loops.known_facts(keys, table._facts, GATE_BITS_AT)  # ``CueTable.known``
+            known = _known_facts(keys, table._facts, GATE_BITS_AT)  # ``CueTable.known``
             if known is None:  # a word new to the cache
                 table.learn(keys, doc.vocab.strings.__getitem__)
-                known = _loops.known_facts(keys, table._facts, GATE_BITS_AT)
+                known = _known_facts(keys, table._facts, GATE_BITS_AT)
     if quiet:  # most texts: every word known, none a cue word or question mark
         if doc.user_data or cls._unmarked is not _own_unmarked:  # a new doc has nothing to remove
             return self._unmarked(doc)
@@ -85,7 +91,7 @@ def process(self, doc):
     elif not (bits & _KEY_BIT and bits & _REST_BIT):
         may_cue = False
     else:
-        may_cue = _loops.needs_met(facts, _NEEDS_AT, _REST_AT, _WORD)
+        may_cue = _needs_met(facts, _NEEDS_AT, _REST_AT, _WORD)
     negation, hedges, questions = self.negation, self.hedges, self.questions
     may_cue = may_cue and (negation or hedges)
     asked = asked and questions and hedges
@@ -102,7 +108,7 @@ def process(self, doc):
     starts, ends, spaces, sentence_starts = spaced_rows(doc)
     scan = EMPTY_SCAN
     if may_cue:  # ``CueTable.scan``
-        found = _loops.scan(facts, starts, ends, spaced, table.longest, _STARTS_CUE, _WORD, _LONGER, _SINGLE)
+        found = _scan(facts, starts, ends, spaced, table.longest, _STARTS_CUE, _WORD, _LONGER, _SINGLE)
         if found is not None:
             scan = tuple.__new__(Scan, found)
     if asked:
@@ -118,26 +124,27 @@ def process(self, doc):
     if not len(spans):
         return doc
     cues = scan.cues
-    if not ((cues and (negation or hedges)) or asked or (negation and _loops.any_field(facts, _ZERO))):
+    if not ((cues and (negation or hedges)) or asked or (negation and _any_field(facts, _ZERO))):
         return self._drop_values(doc)
     text = data.get(_text_key)  # ``doc_text``
     if text is None:
-        text = data[_text_key] = _loops.joined(facts, spaces, _TEXT)  # ``joined_text``
+        text = data[_text_key] = _joined(facts, spaces, _TEXT)  # ``joined_text``
     rows = tuple.__new__(TokenRows, (text, facts, starts, ends, sentence_starts, spaced))
     # Each Span of a group costs a construction: read the bounds, and a Span only for a term
-    bounds = _rows.span_bounds(spans) if _rows is not None and type(spans) is SpanGroup else span_bounds(spans)
+    bounds = _group_bounds(spans) if _group_bounds is not None and type(spans) is SpanGroup else span_bounds(spans)
     placed = [(start, end, start_char, end_char, None if not span_id else self._inner(spans[k], facts))
               for k, (start, end, start_char, end_char, span_id) in enumerate(bounds)]
     marks = None
     if not (negation or hedges):
         cues = ()
-    if cues and (text.isascii() or same_breaks(text)):  # ``CueTable.marks``: the reach twin reads and merges in one pass
-        layout = _reach.Reach(rows, placed, table.clauses, table.scope, cues, GATE_BITS_AT, _BLANK_BIT, _BREAKISH,
+    # ``CueTable.marks``: the reach twin reads and merges in one pass
+    if cues and (text.isascii() or same_breaks(text)):
+        layout = _Reach(rows, placed, table.clauses, table.scope, cues, GATE_BITS_AT, _BLANK_BIT, _BREAKISH,
                               _CONJUNCTION)
         if layout.usable:
             marks = layout.marks(placed, len(cues) * len(placed) > _PAIRS, starts, ends, negation, hedges,
-                                 negation and _loops.any_field(facts, _ZERO), asked and questions and hedges, _zero_count, _asked,
-                                 Marks)
+                                 negation and _any_field(facts, _ZERO), asked and questions and hedges,
+                                 _zero_count, _asked, Marks)
     if marks is None:
         marks = table.marks(rows, scan, placed, negation=negation, hedges=hedges, questions=questions, asked=asked)
     if cls._write is not _own_write or not _direct_span_writes():
