@@ -428,6 +428,25 @@ class CueTable:
             bits |= f.gate_bits
         return facts, bits
 
+    def facts_for(self, keys: Sequence[Hashable],
+                  text_of: Callable[[Hashable], str]) -> Tuple[List[WordFacts], int]:
+        """``known``, after ``learn`` where some key is new: (the facts of the keys, in order;
+        their ``gate_bits`` or-ed together), always. Where another thread empties the cache
+        between the two (a memory zone ending, the cache full), the words it no longer holds
+        are read again without it, rather than the text left unread."""
+        known = self.known(keys)
+        if known is None:
+            self.learn(keys, text_of)
+            known = self.known(keys)
+        if known is None:
+            cache = self._facts
+            facts = [cache.get(key) or self._word_facts(text_of(key)) for key in keys]
+            bits = 0
+            for f in facts:
+                bits |= f.gate_bits
+            known = facts, bits
+        return known
+
     def gate(self, facts: Sequence[WordFacts], bits: int) -> Tuple[bool, bool, bool]:
         """What the facts of one text's tokens allow, before any scan: (a negation or hedge cue
         can match, a question mark occurs, a token reads as nothing).

@@ -67,9 +67,8 @@ def process(self, doc):
         if by_orth is None or by_orth.cache is not table._facts:
             by_orth = self._by_orth = _FactsByOrth(table._facts, table._facts.kinds[_PLAIN], GATE_BITS_AT)
         known = by_orth.read(doc)
-        if known is None:  # a word new to the cache
-            table.learn(orths(doc), doc.vocab.strings.__getitem__)
-            known = by_orth.read(doc)
+        if known is None:  # a word new to the cache: learnt, and the gate says whether it is quiet
+            known = table.facts_for(orths(doc), doc.vocab.strings.__getitem__)
         quiet = known is True
     else:
         keys = orths(doc)
@@ -77,8 +76,7 @@ def process(self, doc):
         if not quiet:
             known = _known_facts(keys, table._facts, GATE_BITS_AT)  # ``CueTable.known``
             if known is None:  # a word new to the cache
-                table.learn(keys, doc.vocab.strings.__getitem__)
-                known = _known_facts(keys, table._facts, GATE_BITS_AT)
+                known = table.facts_for(keys, doc.vocab.strings.__getitem__)
     if quiet:  # most texts: every word known, none a cue word or question mark
         if doc.user_data or cls._unmarked is not _own_unmarked:  # a new doc has nothing to remove
             return self._unmarked(doc)
@@ -140,7 +138,7 @@ def process(self, doc):
     # ``CueTable.marks``: the reach twin reads and merges in one pass
     if cues and (text.isascii() or same_breaks(text)):
         layout = _Reach(rows, placed, table.clauses, table.scope, cues, GATE_BITS_AT, _BLANK_BIT, _BREAKISH,
-                              _CONJUNCTION)
+                        _CONJUNCTION)
         if layout.usable:
             marks = layout.marks(placed, len(cues) * len(placed) > _PAIRS, starts, ends, negation, hedges,
                                  negation and _any_field(facts, _ZERO), asked and questions and hedges,

@@ -148,7 +148,6 @@ cdef class FactsByOrth:
     bits_at (int): The field of each value whose bits ``read`` or-s together.
     """
     cdef unordered_map[uint64_t, _Held] table
-    cdef vector[_Held*] row
     cdef list held
     cdef readonly object cache
     cdef object quiet
@@ -175,11 +174,16 @@ cdef class FactsByOrth:
         cdef _Held entry
         cdef _Held* found
         cdef unordered_map[uint64_t, _Held].iterator at
+        cdef vector[PyObject*] row  # this call's own: another thread may read meanwhile
         if self.cache.version != self.version:
             self.table.clear()
             self.held = []
             self.version = self.cache.version
-        self.row.clear()
+        # The values in ``row`` are borrowed from ``held``. Nothing in the loop runs Python code,
+        # so no other thread runs there; the list made after it may start the garbage collector,
+        # whose finalizers may let another thread in to drop the copy: this call keeps its list.
+        held = self.held
+        row.reserve(n)
         for i in range(n):
             orth = doc.c[i].lex.orth
             at = self.table.find(orth)
@@ -189,21 +193,21 @@ cdef class FactsByOrth:
                 if value is NULL:
                     return None
                 item = <object>value
-                self.held.append(item)
+                held.append(item)
                 entry.value = value
                 entry.bits = <long>item[self.bits_at]
                 entry.quiet = key in self.quiet
                 self.table[orth] = entry
                 at = self.table.find(orth)
-            found = &deref(at).second  # stays where it is when the table grows
+            found = &deref(at).second
             quiet = quiet and found.quiet
             bits |= found.bits
-            self.row.push_back(found)
+            row.push_back(found.value)
         if quiet:
             return True
         out = PyList_New(n)
         for i in range(n):
-            item = <object>self.row[i].value
+            item = <object>row[i]
             Py_INCREF(item)
             PyList_SET_ITEM(out, i, item)
         return out, bits

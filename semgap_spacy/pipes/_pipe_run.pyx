@@ -5,8 +5,8 @@ Why: every semgap pipe runs every doc through ``run``, which checks the case
 values, follows the language packs, runs the pipe and appends its entry to
 the run record. For a new doc (no user data) nothing needs checking, and the
 Python calls that find that out (``start_run``, ``follow_packs``,
-``run_entry``, ``extensions.record_first``) cost more than a pipe's own reading of a
-sentence with no cue in it. Here a new doc whose case needs
+``run_entry``, ``extensions.record_first``) cost more than a pipe's own
+reading of a sentence with no cue in it. Here a new doc whose case needs
 no check takes those steps written out; every other doc, and every step a
 subclass changes, goes through the methods themselves.
 

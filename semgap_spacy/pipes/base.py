@@ -171,7 +171,7 @@ def glossary_from_arg(glossary: Union[None, str, Path, dict, GlossarySet]) -> Gl
     return load_glossaries(glossary)
 
 
-def _running(nlp: Language) -> Iterable[Tuple[str, Any]]:
+def running_pipes(nlp: Language) -> Iterable[Tuple[str, Any]]:
     """``nlp.pipeline``: the (name, component) pairs that run, in order. Read from the fields
     that property reads where they are there (spaCy 3.7, 3.8): the property builds a frozen list
     and formats an error message for it each time, about 2.5 us, and the first pipe of a run
@@ -426,7 +426,7 @@ class SemgapPipe(Pipe):
         """The pipeline's decision pipe when it runs one (enabled or not; one left out by
         ``select_pipes`` is not run), else None."""
         decision = contract().decision
-        for _, proc in _running(self.nlp):
+        for _, proc in running_pipes(self.nlp):
             if isinstance(proc, SemgapPipe) and proc.FACTORY == decision:
                 return proc
         return None

@@ -267,11 +267,8 @@ class Context(SemgapPipe):
         keys = orths(doc)
         if table.quiet(keys):  # most texts: every word known, none a cue word or question mark
             return self._unmarked(doc)
-        known = table.known(keys)  # every token's facts, with the bits the gate reads
-        if known is None:  # a word new to the cache
-            table.learn(keys, doc.vocab.strings.__getitem__)
-            known = table.known(keys)
-        facts, bits = known
+        # every token's facts, with the bits the gate reads (a word new to the cache learnt)
+        facts, bits = table.facts_for(keys, doc.vocab.strings.__getitem__)
         may_cue, asked, spaced = table.gate(facts, bits)
         may_cue = may_cue and (self.negation or self.hedges)
         asked = asked and self.questions and self.hedges

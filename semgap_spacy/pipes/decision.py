@@ -31,7 +31,7 @@ from ..core.run_entries import is_entry
 from ..core.reasons import ESCALATE, SCHEMA, decide, make_reason, text_sha256
 from ..core.cases import MAX_TEXT_CHARS, merge_problems, text_too_long
 from ..lang import pack_identities
-from .base import LOOK_UP, SemgapPipe, _running, case_unread
+from .base import LOOK_UP, SemgapPipe, case_unread, running_pipes
 from .doc_rows import text_length
 from .context import Context
 from .extensions import (QUANTITIES_KEY, TERMS_KEY, doc_key, doc_text, kept_entries, quantity_rows, record_run,
@@ -129,7 +129,7 @@ class Decision(SemgapPipe):
         ``semgap_context`` when it runs one (``nlp.pipeline``: one left out by ``select_pipes`` or
         ``disable_pipe`` is not run), else ``lang.pack_identities``. Looked up once per stream
         (``pipe``) or per doc given to ``__call__``."""
-        for _, proc in _running(self.nlp):
+        for _, proc in running_pipes(self.nlp):
             if isinstance(proc, Context):
                 return proc.packs_read
         return pack_identities

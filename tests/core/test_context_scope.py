@@ -370,6 +370,23 @@ def test_the_gate_watches_a_longer_cue_by_its_rarest_word():
     assert ":" not in table._needs and "q" in table._needs
 
 
+def test_facts_for_reads_the_words_a_thread_dropped_from_the_cache_meanwhile(monkeypatch):
+    """Another thread empties the cache between ``learn`` and ``known`` (a memory zone ending):
+    the words are read again without it, the same facts as a table that kept them."""
+    table, fresh = make_table("spec"), make_table("spec")
+    keys = ["No", "fever", ",", "as", "is"]
+    learn = table.learn
+
+    def learn_then_lose(*args):
+        learn(*args)
+        table._facts.forget()
+
+    monkeypatch.setattr(table, "learn", learn_then_lose)
+    facts, bits = table.facts_for(keys, lambda key: key)
+    fresh.learn(keys, lambda key: key)
+    assert (facts, bits) == fresh.known(keys) and len(table._facts) == 0
+
+
 def test_among_stop_words_the_gate_watches_the_one_written_least_often():
     probs = {"is": -4.5, "as": -5.5, "with": -5.2, "even": -6.7, ":": -9.0, "to": -3.9, "do": -6.0}
     common = set(probs)

@@ -203,3 +203,47 @@ def test_facts_by_orth_drop_their_copy_when_the_cache_changes():
     replaced = facts[1]._replace(text="other")
     cache.keep(key, replaced)
     assert reader.read(doc)[0][1] is replaced
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_context_reads_the_same_from_several_threads_while_its_cache_empties(compiled):
+    """One pipe shared by threads, its facts cache small enough to be emptied again and again
+    (each time ``FactsByOrth``'s copy drops itself, and a thread may find the words it just
+    learnt gone: ``CueTable.facts_for``): every doc reads as it does alone, with no error."""
+    import threading
+    from semgap_spacy.pipes import context
+    if compiled and context._compiled_pass is None:
+        pytest.skip("pipes/_context_pass.pyx was not built")
+    nlp = spacy.blank("en")
+    pipe = nlp.add_pipe("semgap_context", config={"cache_size": 40})
+    process = context._compiled_pass.process if compiled else context.python_process
+    texts = twin_texts(held_out=False, probes=False)[:300]
+
+    def read(text):
+        doc = nlp.make_doc(text)
+        doc.spans["semgap_terms"] = [doc[i:i + 1] for i in range(0, len(doc), 3)]
+        process(pipe, doc)
+        return {k: v for k, v in doc.user_data.items() if k[:2] == ("._.", "semgap_negated")}
+
+    alone = [read(t) for t in texts]
+    results, errors = {}, []
+
+    def worker(k):
+        try:
+            results[k] = [read(t) for t in texts]
+        except Exception as exc:  # reported below
+            errors.append(exc)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert not errors, errors
+    assert all(results[k] == alone for k in range(4))
+    assert any(alone)

@@ -125,22 +125,22 @@ def test_the_python_method_runs_where_the_twins_are_switched_off():
 
 
 def test_the_running_pipes_are_spacys_pipeline_however_pipes_are_switched_off():
-    """``base._running`` reads the fields ``nlp.pipeline`` reads; it gives what the property gives."""
-    from semgap_spacy.pipes.base import _running
+    """``base.running_pipes`` reads the fields ``nlp.pipeline`` reads; it gives what the property gives."""
+    from semgap_spacy.pipes.base import running_pipes
     nlp = spacy.blank("en")
     for name in ("sentencizer", "semgap_context", "semgap_decision"):
         nlp.add_pipe(name)
-    assert list(_running(nlp)) == list(nlp.pipeline)
+    assert list(running_pipes(nlp)) == list(nlp.pipeline)
     with nlp.select_pipes(disable=["semgap_decision"]):
-        assert list(_running(nlp)) == list(nlp.pipeline) and len(nlp.pipeline) == 2
+        assert list(running_pipes(nlp)) == list(nlp.pipeline) and len(nlp.pipeline) == 2
         assert nlp.get_pipe("semgap_context").pipeline_default_domain() is None
         assert not nlp.get_pipe("semgap_context").pipeline_decides()
     assert nlp.get_pipe("semgap_context").pipeline_decides()
     nlp.disable_pipe("sentencizer")
-    assert list(_running(nlp)) == list(nlp.pipeline) and len(nlp.pipeline) == 2
+    assert list(running_pipes(nlp)) == list(nlp.pipeline) and len(nlp.pipeline) == 2
     nlp.enable_pipe("sentencizer")
-    assert list(_running(nlp)) == list(nlp.pipeline) and len(nlp.pipeline) == 3
+    assert list(running_pipes(nlp)) == list(nlp.pipeline) and len(nlp.pipeline) == 3
 
     class Other:  # a pipeline without those fields: the public property
         pipeline = [("x", object())]
-    assert _running(Other()) is Other.pipeline
+    assert running_pipes(Other()) is Other.pipeline
