@@ -48,9 +48,10 @@ keys the gate does not watch for, so a doc with no cue word costs one set
 operation and no scan (``CueTable.quiet``, when every word is known;
 ``CueTable.learn``). Any other doc reads its words' facts once
 (``CueTable.known``), with bits that say what the gate asks (``CueTable.gate``).
-A longer cue is watched for by its rarest word (``key_word``), not its first, which is often a word of every text ("is",
-"a"), and not at all when one of its words is a cue by itself ("with no",
-"no evidence of"): the gate lets its texts in by that word. The keys are spaCy
+A longer cue is watched for by its rarest word (``key_word``), not its first,
+which is often a word of every text ("is", "a"), and not at all when one of
+its words is a cue by itself ("with no", "no evidence of"): the gate lets its
+texts in by that word. The keys are spaCy
 hashes, so what the cache learns inside a memory zone goes when the zone
 ends (``util.caches.IndexedCache``).
 """
@@ -481,13 +482,9 @@ class CueTable:
 
         RAISES (KeyError): A key was not learned and no ``text_of`` was given.
         """
-        try:
+        if text_of is None:
             return list(map(self._facts.__getitem__, keys))
-        except KeyError:
-            if text_of is None:
-                raise
-        self.learn(keys, text_of)
-        return list(map(self._facts.__getitem__, keys))
+        return self.facts_for(keys, text_of)[0]
 
     @property
     def cached(self) -> int:
