@@ -402,19 +402,36 @@ def headers(str text):
     return sorted(found)
 
 
-def needs_met(facts, Py_ssize_t needs_at, Py_ssize_t rest_at, Py_ssize_t word_at):
-    """``CueTable._needs_met``: whether the other words some key word of a longer cue needs
-    (field ``needs_at``) are all among the words (field ``word_at``) of the tokens that are
-    words of a longer cue (field ``rest_at``)."""
-    rest = None
-    for item in facts:
-        needs = _field(item, needs_at)
+def needs_met(facts, Py_ssize_t needs_at, Py_ssize_t word_at, Py_ssize_t reach):
+    """``CueTable._needs_met``: whether, at some token whose needs (field ``needs_at``) are not
+    empty, every word of one of its needs is the word (field ``word_at``) of a token within
+    ``reach`` words of it on either side (tokens with no word do not count)."""
+    cdef Py_ssize_t n = len(facts), i, j, lo, hi, counted
+    cdef bint found
+    for i in range(n):
+        needs = _field(facts[i], needs_at)
         if not needs:
             continue
-        if rest is None:
-            rest = {_field(other, word_at) for other in facts if _field(other, rest_at)}
+        lo, counted = i, 0
+        while lo > 0 and counted < reach:
+            lo -= 1
+            if _field(facts[lo], word_at):
+                counted += 1
+        hi, counted = i + 1, 0
+        while hi < n and counted < reach:
+            if _field(facts[hi], word_at):
+                counted += 1
+            hi += 1
         for need in needs:
-            if need <= rest:
+            for word in need:
+                found = False
+                for j in range(lo, hi):
+                    if _field(facts[j], word_at) == word:
+                        found = True
+                        break
+                if not found:
+                    break
+            else:
                 return True
     return False
 

@@ -190,7 +190,7 @@ _TEXT, _WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO, _LONGER, _SINGLE = (
         "text", "word", "starts_cue", "breakish", "conjunction", "zero", "longer", "single"))
 #: the place of ``gate_bits`` in ``WordFacts`` (what ``CueTable.known`` or-s together)
 GATE_BITS_AT = WordFacts._fields.index("gate_bits")
-_NEEDS_AT, _REST_AT = WordFacts._fields.index("needs"), WordFacts._fields.index("rest")
+_NEEDS_AT = WordFacts._fields.index("needs")
 _GETTERS = {k: itemgetter(k) for k in (_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTION, _ZERO)}
 # the compiled twins of the loops over a text's tokens (``core/_scope_loops.pyx``) and of
 # ``_Layout`` (``core/_scope_reach.pyx``), or None
@@ -455,7 +455,8 @@ class CueTable:
         Most texts hold some word of a longer cue ("is", "to", "en") without the cue, or no cue
         word at all, and the scan costs more than this. ``may_cue`` is a necessary condition,
         so skipping the scan when it fails is safe: a token that is a cue by itself (or a zero,
-        which may count a target as none), or a longer cue whose every word occurs.
+        which may count a target as none), or a longer cue whose every word occurs where a match
+        would put it, within the longest cue's length of its key word.
 
         facts (Sequence[WordFacts]): The facts of the text's tokens.
         bits (int): Their ``gate_bits`` or-ed together.
@@ -468,13 +469,23 @@ class CueTable:
             return False, asked, spaced
         return self._needs_met(facts), asked, spaced
 
-    @staticmethod
-    def _needs_met(facts: Sequence[WordFacts]) -> bool:
-        """Whether a longer cue's key word and all its other words occur among these tokens."""
+    def _needs_met(self, facts: Sequence[WordFacts]) -> bool:
+        """Whether some longer cue's key word has the cue's other words near it: each within
+        ``longest - 1`` words on one side or the other (whitespace tokens are no words), as
+        they stand in any match of it ("as is" is no cue of "as good as it is")."""
+        reach = self.longest - 1
         if _compiled is not None:
-            return _compiled.needs_met(facts, _NEEDS_AT, _REST_AT, _WORD)
-        rest = {f.word for f in facts if f.rest}
-        return any(need <= rest for f in facts for need in f.needs)
+            return _compiled.needs_met(facts, _NEEDS_AT, _WORD, reach)
+        n = len(facts)
+        for i, f in enumerate(facts):
+            if not f.needs:
+                continue
+            before = [g.word for g in reversed(facts[:i]) if g.word][:reach]
+            after = [g.word for g in facts[i + 1:] if g.word][:reach]
+            near = set(before + after)
+            if any(need <= near for need in f.needs):
+                return True
+        return False
 
     def facts_of(self, keys: Sequence[Hashable],
                  text_of: Optional[Callable[[Hashable], str]] = None) -> List[WordFacts]:

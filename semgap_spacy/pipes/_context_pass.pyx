@@ -25,7 +25,7 @@ method.
 from semgap_spacy.core import context as _core
 from semgap_spacy.core.clauses import same_breaks
 from semgap_spacy.core.context import (_BLANK_BIT, _BREAKISH, _CONJUNCTION, _KEY_BIT, _LONGER, _MARK_BIT, _NEEDS_AT,
-                                       _PAIRS, _PLAIN, _REST_AT, _REST_BIT, _SINGLE, _STARTS_CUE, _SURE_BIT, _TEXT,
+                                       _PAIRS, _PLAIN, _REST_BIT, _SINGLE, _STARTS_CUE, _SURE_BIT, _TEXT,
                                        _WORD, _ZERO, EMPTY_SCAN, GATE_BITS_AT, Marks, Scan, TokenRows, _asked,
                                        _zero_count)
 from semgap_spacy.pipes.doc_rows import _COMPILED as _rows, new_span_group, orths, span_bounds, spaced_rows
@@ -89,7 +89,7 @@ def process(self, doc):
     elif not (bits & _KEY_BIT and bits & _REST_BIT):
         may_cue = False
     else:
-        may_cue = _needs_met(facts, _NEEDS_AT, _REST_AT, _WORD)
+        may_cue = _needs_met(facts, _NEEDS_AT, _WORD, table.longest - 1)
     negation, hedges, questions = self.negation, self.hedges, self.questions
     may_cue = may_cue and (negation or hedges)
     asked = asked and questions and hedges

@@ -295,7 +295,9 @@ EXTENSIONS: Tuple[Extension, ...] = (
               "(char, code_point, name, script)"),
     Extension("doc", "semgap_cue_matches", "semgap_context",
               "every cue match as `[token_start, token_end, category]` (negation, hedge, pseudo, "
-              "break, and question: the mark that closes a question), whether or not it reached a term"),
+              "break, and question: the mark that closes a question), whether or not it reached a term; `None` "
+              "in a text the cue gate keeps out (no negation or hedge cue can match there, and no question "
+              "mark occurs; it is not scanned)"),
     Extension("doc", "semgap_readings_checked", "semgap_quantities",
               "one entry per reading: field, status, canonical value, code, message; a list, made "
               "when first read and then kept", **_kept_list("semgap_readings_checked")),

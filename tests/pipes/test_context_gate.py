@@ -31,15 +31,47 @@ def test_every_longer_cue_passes_the_gate_in_every_pipeline_language(profile, la
     pipe = nlp.add_pipe("semgap_context", config=PROFILES[profile])
     checked = 0
     for form, category in _longer_forms(pipe.table):
-        doc = nlp.make_doc(" ".join(form) + " x")
-        if tuple(fold(t.text) for t in doc[:-1]) != form:
-            continue  # the words of this form are tokenized otherwise when written apart
+        for gap in (" ", " \n\n "):  # whitespace tokens between the words are no words
+            doc = nlp.make_doc(gap.join(form) + " x")
+            if tuple(fold(t.text) for t in doc[:-1] if t.text.strip()) != form:
+                continue  # the words of this form are tokenized otherwise when written apart
+            doc.spans["semgap_terms"] = [doc[-1:]]
+            pipe(doc)
+            found = doc.user_data.get(_MATCHES_KEY) or []
+            end = len(doc) - 1
+            assert [0, end, category] in found or any(m[0] == 0 and m[1] >= end for m in found), (form, gap)
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+@pytest.mark.parametrize("lang", ["en", "es", "fr", "de"])
+def test_a_longer_cue_whose_words_stand_apart_is_not_scanned_for(profile, lang):
+    """The gate asks for a longer cue's other words near its key word, where a match would put
+    them ("as good as it is" holds "as" and "is", not "as is"); apart, the text is not scanned."""
+    nlp = spacy.blank(lang)
+    pipe = nlp.add_pipe("semgap_context", config=PROFILES[profile])
+    table = pipe.table
+    apart = " " + " ".join(["qqq"] * (table.longest - 1)) + " "
+    closed = 0
+    for form, _ in _longer_forms(table):
+        if len(set(form)) < len(form):
+            continue  # a word said twice ("so so"): its key needs no other word
+        doc = nlp.make_doc(apart.join(form))
+        if tuple(fold(t.text) for t in doc if t.text != "qqq") != form:
+            continue
+        keys = [t.orth for t in doc]
+        facts, bits = table.facts_for(keys, doc.vocab.strings.__getitem__)
+        if any(f.sure or frozenset() in f.needs for f in facts):
+            continue  # a word that is a cue by itself, or the key of one said twice, opens the gate anyway
+        assert not table.gate(facts, bits)[0], form
+        together = nlp.make_doc(" ".join(form))
+        assert table.gate(*table.facts_for([t.orth for t in together], doc.vocab.strings.__getitem__))[0], form
         doc.spans["semgap_terms"] = [doc[-1:]]
         pipe(doc)
-        found = doc.user_data.get(_MATCHES_KEY) or []
-        assert [0, len(form), category] in found or any(m[0] == 0 and m[1] >= len(form) for m in found), form
-        checked += 1
-    assert checked > 50
+        assert doc.user_data.get(_MATCHES_KEY) is None, form
+        closed += 1
+    assert closed > 10
 
 
 def _most_often_written(form, common=frozenset(), probs=None):
