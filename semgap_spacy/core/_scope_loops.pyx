@@ -21,8 +21,10 @@ text at once (``known_facts``, ``needs_met``). ``candidate_breaks`` is also
 given to ``_scope_reach.pyx`` at the C level (``_scope_loops.pxd``).
 """
 from cpython.dict cimport PyDict_Check, PyDict_GetItem
+from cpython.list cimport PyList_CheckExact
 from cpython.ref cimport PyObject
-from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
+from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_CheckExact,
+                              PyUnicode_GET_LENGTH)
 from libcpp.vector cimport vector
 
 
@@ -402,31 +404,43 @@ def headers(str text):
     return sorted(found)
 
 
+cdef inline bint _same_word(object a, object b) except -1:
+    """``a == b`` for two words, by identity first: a word's facts hold the object the needs
+    hold (``CueTable``), and two words of different lengths differ."""
+    if a is b:
+        return True
+    if PyUnicode_CheckExact(a) and PyUnicode_CheckExact(b) and PyUnicode_GET_LENGTH(a) != PyUnicode_GET_LENGTH(b):
+        return False
+    return a == b
+
+
 def needs_met(facts, Py_ssize_t needs_at, Py_ssize_t word_at, Py_ssize_t reach):
     """``CueTable._needs_met``: whether, at some token whose needs (field ``needs_at``) are not
     empty, every word of one of its needs is the word (field ``word_at``) of a token within
     ``reach`` words of it on either side (tokens with no word do not count)."""
-    cdef Py_ssize_t n = len(facts), i, j, lo, hi, counted
+    cdef Py_ssize_t n, i, j, lo, hi, counted
     cdef bint found
+    cdef list items = facts if PyList_CheckExact(facts) else list(facts)
+    n = len(items)
     for i in range(n):
-        needs = _field(facts[i], needs_at)
+        needs = _field(items[i], needs_at)
         if not needs:
             continue
         lo, counted = i, 0
         while lo > 0 and counted < reach:
             lo -= 1
-            if _field(facts[lo], word_at):
+            if _field(items[lo], word_at):
                 counted += 1
         hi, counted = i + 1, 0
         while hi < n and counted < reach:
-            if _field(facts[hi], word_at):
+            if _field(items[hi], word_at):
                 counted += 1
             hi += 1
         for need in needs:
             for word in need:
                 found = False
                 for j in range(lo, hi):
-                    if _field(facts[j], word_at) == word:
+                    if _same_word(_field(items[j], word_at), word):
                         found = True
                         break
                 if not found:

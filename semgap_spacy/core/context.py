@@ -365,6 +365,13 @@ class CueTable:
                 longer.setdefault(form[1], []).append((form, eff))
             patterns[form[0]] = (longer, single)
         self.patterns = patterns
+        # The words of longer cues, one str object each: a word's facts and the gate's needs hold
+        # the same object, so the compiled gate (``needs_met``) finds a word by identity first.
+        rest_words: Dict[str, str] = {}
+        for form, eff in effects.items():
+            if len(form) > 1 and (eff.negation or eff.hedge):
+                for w in form:
+                    rest_words.setdefault(w, w)
         needs: Dict[str, Dict[frozenset, None]] = {}
         common = frozenset(fold(w) for w in self.common_words)
         sure = {word for word, (_, single) in patterns.items()
@@ -374,14 +381,13 @@ class CueTable:
                 for form, eff in forms:
                     if (eff.negation or eff.hedge) and sure.isdisjoint(form):
                         key = key_word(form, common, self.common_word_probs)
-                        needs.setdefault(key, {})[frozenset(form) - {key}] = None
+                        needs.setdefault(key, {})[frozenset(map(rest_words.get, form)) - {key}] = None
         self._needs = {key: tuple(sets) for key, sets in needs.items()}
         self.elisions = {k: v.capped(self.window) for k, v in elisions.items()}
         self.break_words = tuple(dict.fromkeys(breaks))
         self.clauses = clause_rule(self.break_words)
         self.longest = max((len(form) for form in effects), default=1)
-        self._rest_words = {w for form, eff in effects.items() if len(form) > 1 and (eff.negation or eff.hedge)
-                            for w in form}
+        self._rest_words = rest_words
         self._accented = frozenset(accented)
         self._accent_folds = frozenset(fold(w) for w in accented)
         self._conjunctions = frozenset(fold(w) for w in self.conjunctions)
@@ -520,6 +526,8 @@ class CueTable:
             "/" in word and all(part in self._conjunctions for part in word.split("/")))  # "and/or"
         needs = self._needs.get(word, ())
         rest, zero = word in self._rest_words, word == "0"
+        if rest:
+            word = self._rest_words[word]  # the object the gate's needs hold
         bits = ((_SURE_BIT if sure or zero else 0) | (_KEY_BIT if needs else 0) | (_REST_BIT if rest else 0)
                 | (_MARK_BIT if mark == _QUESTION or mark == _QUESTION_OPEN else 0) | (0 if word else _BLANK_BIT))
         return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure, rest,

@@ -232,6 +232,10 @@ def test_needs_met_matches_its_python_twin(monkeypatch):
     monkeypatch.setattr(context, "_compiled", None)
     for table, facts, compiled in answers:
         assert table._needs_met(facts) == compiled, [f.text for f in facts]
+        # a longer cue's words are the objects its needs hold; equal copies read the same
+        assert all(f.word is table._rest_words[f.word] for f in facts if f.rest)
+        copies = [f._replace(word="".join(list(f.word))) for f in facts]
+        assert LOOPS.needs_met(copies, context._NEEDS_AT, context._WORD, table.longest - 1) == compiled
     assert 100 < met < len(answers) - 100
 
 
