@@ -14,7 +14,7 @@ The twin test (``tests/pipes/test_pipe_run.py``) compares this with the
 Python method (``pipes.base.python_run``) on the same docs;
 ``SEMGAP_SPACY_COMPILED=0`` runs the Python method.
 """
-from semgap_spacy.core.cases import nothing_to_check
+from semgap_spacy.core.cases import MAX_TEXT_CHARS
 from semgap_spacy.core.pipeline import DISABLED, FAILED, RAN, SKIPPED
 from semgap_spacy.lang import generation
 from semgap_spacy.util import caches
@@ -22,15 +22,33 @@ from semgap_spacy.util import caches
 # ``pipes.base`` imports this module once its own names are defined
 from semgap_spacy.pipes import base as _base
 from semgap_spacy.pipes.base import LOOK_UP, SemgapPipe
+from semgap_spacy.pipes.doc_rows import text_length
 from semgap_spacy.pipes.extensions import _PIPELINE_KEY, _RUN_KEY, _TOKENS_KEY
 
 _own_start, _own_follow, _own_entry = SemgapPipe.start_run, SemgapPipe.follow_packs, SemgapPipe.run_entry
+_own_default, _own_decision = SemgapPipe.pipeline_default_domain, SemgapPipe._decision_pipe
+_own_judged = SemgapPipe._judged_length
+cdef Py_ssize_t _max_chars = MAX_TEXT_CHARS
+
+
+cdef object _default_domain(self, type cls):
+    """``pipeline_default_domain``: from the decision pipe ``_decision_pipe`` found last, while
+    the pipeline is the one it was found in; else by the method, which looks again."""
+    if cls.pipeline_default_domain is _own_default and cls._decision_pipe is _own_decision:
+        seen = self._decision_seen
+        if seen is not None:
+            nlp = self.nlp
+            components = nlp._components
+            if seen[0] is components and seen[1] == components and seen[2] == nlp._disabled:
+                return getattr(seen[3], "default_domain", None)
+    return self.pipeline_default_domain()
 cdef tuple _run_key = _RUN_KEY, _pipeline_key = _PIPELINE_KEY, _tokens_key = _TOKENS_KEY
 
 
 def run(self, doc, default_domain=LOOK_UP):
     """Run on one doc and append this pipe's entry to the run record (``SemgapPipe.run``, compiled)."""
     cdef bint fresh, checked
+    cdef Py_ssize_t length
     cls = type(self)
     data = doc.user_data
     fresh = not data  # no run record and no case values: this pipe begins the run
@@ -38,8 +56,14 @@ def run(self, doc, default_domain=LOOK_UP):
     if fresh and cls.start_run is _own_start:
         # ``start_run`` for a new doc: nothing to check unless a default domain or the length says so
         if default_domain is LOOK_UP:
-            default_domain = self.pipeline_default_domain()
-        if nothing_to_check(self._judged_length(doc), default_domain):
+            default_domain = _default_domain(self, cls)
+        if cls._judged_length is _own_judged:
+            length = text_length(doc)
+            if length > _max_chars and not self.pipeline_decides():
+                length = 0
+        else:
+            length = self._judged_length(doc)
+        if not isinstance(default_domain, str) and length <= _max_chars:  # ``cases.nothing_to_check``
             caches.new_document()
             checked = False
     if checked:

@@ -194,6 +194,9 @@ class SemgapPipe(Pipe):
 
     #: the factory name, written in the run record and checked for order
     FACTORY = ""
+    #: (the pipeline's component list, a copy of it, its disabled names, the decision pipe found
+    #: there) of the last look-up (``_decision_pipe``); not pickled
+    _decision_seen = None
 
     def __init__(self, nlp: Language, name: str, *, enabled: bool = True,
                  glossary: Optional[GlossarySet] = None):
@@ -271,7 +274,8 @@ class SemgapPipe(Pipe):
         ``pickle.dumps(nlp)`` works as for spaCy's own pipes. The copy builds again from its
         glossary when it is first used (``__getattr__``)."""
         derived = self.__dict__.get("_derived", ())
-        state = {k: v for k, v in self.__dict__.items() if k not in derived and k != "_derived"}
+        state = {k: v for k, v in self.__dict__.items()
+                 if k not in derived and k != "_derived" and k != "_decision_seen"}
         state["_unpickled"] = True
         state["name"] = self.name  # an attribute of spaCy's Cython Pipe, not of the __dict__
         return state
@@ -425,11 +429,20 @@ class SemgapPipe(Pipe):
     def _decision_pipe(self) -> Optional["SemgapPipe"]:
         """The pipeline's decision pipe when it runs one (enabled or not; one left out by
         ``select_pipes`` is not run), else None."""
-        decision = contract().decision
-        for _, proc in running_pipes(self.nlp):
+        nlp = self.nlp
+        components, disabled = getattr(nlp, "_components", None), getattr(nlp, "_disabled", None)
+        seen = self._decision_seen
+        # the first pipe asks at every ``nlp(text)``: the answer stands while the pipeline does
+        if seen is not None and seen[0] is components and seen[1] == components and seen[2] == disabled:
+            return seen[3]
+        decision, found = contract().decision, None
+        for _, proc in running_pipes(nlp):
             if isinstance(proc, SemgapPipe) and proc.FACTORY == decision:
-                return proc
-        return None
+                found = proc
+                break
+        if type(components) is list and isinstance(disabled, (set, frozenset)):
+            self.__dict__["_decision_seen"] = (components, list(components), frozenset(disabled), found)
+        return found
 
     def pipeline_decides(self) -> bool:
         """Whether the pipeline runs a decision pipe."""

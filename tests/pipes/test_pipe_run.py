@@ -144,3 +144,32 @@ def test_the_running_pipes_are_spacys_pipeline_however_pipes_are_switched_off():
     class Other:  # a pipeline without those fields: the public property
         pipeline = [("x", object())]
     assert running_pipes(Other()) is Other.pipeline
+
+
+@pytest.mark.parametrize("run", ["compiled", "python"])
+def test_the_default_domain_follows_the_pipeline_as_it_changes(run):
+    """The first pipe asks the pipeline for the decision pipe's default domain at every doc, and
+    keeps the pipe it found while the pipeline stays (``_decision_seen``): a decision pipe added,
+    switched off, replaced or removed since shows at once."""
+    if run == "compiled" and base._compiled_run is None:
+        pytest.skip("pipes/_pipe_run.pyx was not built")
+    runner = base.SemgapPipe.run if run == "compiled" else base.python_run
+    nlp = spacy.blank("en")
+    context = nlp.add_pipe("semgap_context")
+
+    def domain():
+        doc = nlp.make_doc("xm neg")
+        runner(context, doc)
+        return doc._.semgap_domain
+
+    assert domain() is None
+    nlp.add_pipe("semgap_decision", config={"default_domain": "mortgage"})
+    assert domain() == "mortgage"
+    with nlp.select_pipes(disable=["semgap_decision"]):
+        assert domain() is None
+    assert domain() == "mortgage"
+    nlp.replace_pipe("semgap_decision", "semgap_decision", config={"default_domain": "aviation_maintenance"})
+    assert domain() == "aviation_maintenance"
+    nlp.remove_pipe("semgap_decision")
+    assert domain() is None
+    assert "_decision_seen" in context.__dict__ and "_decision_seen" not in context.__getstate__()
