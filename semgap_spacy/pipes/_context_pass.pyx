@@ -49,6 +49,7 @@ if READY:
     _known_facts, _needs_met, _scan = _loops.known_facts, _loops.needs_met, _loops.scan
     _any_field, _joined, _Reach = _loops.any_field, _loops.joined, _reach.Reach
 _group_bounds = None if _rows is None else _rows.span_bounds
+_ascii_text = None if _rows is None else _rows.ascii_text
 
 
 def process(self, doc):
@@ -126,7 +127,11 @@ def process(self, doc):
         return self._drop_values(doc)
     text = data.get(_text_key)  # ``doc_text``
     if text is None:
-        text = data[_text_key] = _joined(facts, spaces, _TEXT)  # ``joined_text``
+        if _ascii_text is not None:
+            text = _ascii_text(doc, facts, _TEXT)
+        if text is None:
+            text = _joined(facts, spaces, _TEXT)  # ``joined_text``
+        data[_text_key] = text
     rows = tuple.__new__(TokenRows, (text, facts, starts, ends, sentence_starts, spaced))
     # Each Span of a group costs a construction: read the bounds, and a Span only for a term
     bounds = _group_bounds(spans) if _group_bounds is not None and type(spans) is SpanGroup else span_bounds(spans)

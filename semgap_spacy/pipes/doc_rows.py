@@ -85,6 +85,20 @@ def python_text_length(doc: Doc) -> int:
     return last.idx + len(last.text_with_ws)
 
 
+def python_ascii_text(doc: Doc, facts: Sequence[tuple], text_at: int) -> Optional[str]:
+    """The doc's text from each token's facts (field ``text_at``, its text) and the doc's own
+    trailing spaces, when every token's text is ASCII; None when one is not, or when ``facts``
+    is not a list of tuples, one per token (the caller joins the texts as before)."""
+    if type(facts) is not list or len(facts) != len(doc):
+        return None
+    if not all(isinstance(f, tuple) and 0 <= text_at < len(f) for f in facts):
+        return None
+    texts = [f[text_at] for f in facts]
+    if not all(type(t) is str and t.isascii() for t in texts):
+        return None
+    return "".join(text + (" " if token.whitespace_ else "") for text, token in zip(texts, doc))
+
+
 def _compiled():
     """The compiled module and why it runs, or (None, why not)."""
     module, why = compiled_module("semgap_spacy.pipes._doc_rows")
@@ -102,6 +116,7 @@ COMPILED = _COMPILED is not None
 if _COMPILED is not None:
     orths, keyed_rows, spaced_rows = _COMPILED.orths, _COMPILED.keyed_rows, _COMPILED.spaced_rows
     new_span_group, text_length = _COMPILED.new_span_group, _COMPILED.text_length
+    ascii_text = _COMPILED.ascii_text
     _group_bounds = _COMPILED.span_bounds
 
     def span_bounds(spans: Sequence) -> List[SpanBounds]:
@@ -113,6 +128,7 @@ if _COMPILED is not None:
 else:
     orths, keyed_rows, spaced_rows = python_orths, python_keyed_rows, python_spaced_rows
     new_span_group, text_length = python_new_span_group, python_text_length
+    ascii_text = python_ascii_text
     span_bounds = python_span_bounds
 
 

@@ -11,6 +11,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc, Span
 
+from semgap_spacy.core.context import _TEXT
 from semgap_spacy.pipes import doc_rows
 from semgap_spacy.util.compiled import COMPILED_ENV
 from tests.twin_texts import twin_texts
@@ -144,6 +145,23 @@ def test_a_new_span_group_is_the_python_one():
         doc_rows._COMPILED.new_span_group(doc, "cues", [(3, 3, "negation")])
     with pytest.raises(IndexError):
         doc_rows._COMPILED.new_span_group(doc, "cues", [(0, 99, "negation")])
+
+
+def test_the_ascii_text_is_the_text_of_an_ascii_doc():
+    nlp, table = _table()
+    ascii_docs = 0
+    for doc in DOCS:
+        facts = table.facts_of(doc_rows.orths(doc), doc.vocab.strings.__getitem__)
+        text = doc_rows.ascii_text(doc, facts, _TEXT)
+        assert text == doc_rows.python_ascii_text(doc, facts, _TEXT), doc.text
+        assert text == (doc.text if doc.text.isascii() else None), doc.text
+        ascii_docs += text is not None
+        if len(doc):  # not a list of tuples, one per token: None, and the caller joins
+            assert doc_rows.ascii_text(doc, tuple(facts), _TEXT) is None
+            assert doc_rows.ascii_text(doc, facts[:-1], _TEXT) is None
+            assert doc_rows.ascii_text(doc, [list(f) for f in facts], _TEXT) is None
+            assert doc_rows.ascii_text(doc, facts, 99) is None
+    assert 1000 < ascii_docs < len(DOCS)
 
 
 def test_text_length_is_the_length_of_the_text():
