@@ -21,7 +21,6 @@ text at once (``known_facts``, ``needs_met``). ``candidate_breaks`` is also
 given to ``_scope_reach.pyx`` at the C level (``_scope_loops.pxd``).
 """
 from cpython.dict cimport PyDict_Check, PyDict_GetItem
-from cpython.list cimport PyList_CheckExact
 from cpython.ref cimport PyObject
 from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_CheckExact,
                               PyUnicode_GET_LENGTH)
@@ -288,17 +287,37 @@ def clause_words(facts, clause_of, Py_ssize_t count, Py_ssize_t k):
     return words, last
 
 
-def scan(facts, starts, ends, bint spaced, Py_ssize_t longest, Py_ssize_t starts_cue_at, Py_ssize_t word_at,
-         Py_ssize_t longer_at, Py_ssize_t single_at):
+cdef const unsigned char* _flags_of(bytes flags, Py_ssize_t n) except NULL:
+    """The bytes of ``token_flags``, one per token, checked against the token count."""
+    if len(flags) != n:
+        raise ValueError(f"{len(flags)} token flags for {n} tokens")
+    return <const unsigned char*>flags
+
+
+def token_flags(facts, Py_ssize_t bits_at):
+    """``context.token_flags``: each token's bits (field ``bits_at``) up to the eighth, a byte each."""
+    cdef Py_ssize_t i = 0, n = len(facts)
+    out = bytearray(n)
+    for item in facts:
+        out[i] = <long>_field(item, bits_at) & 0xFF
+        i += 1
+    return bytes(out)
+
+
+def scan(facts, bytes flags, starts, ends, bint spaced, Py_ssize_t longest, Py_ssize_t word_at,
+         Py_ssize_t longer_at, Py_ssize_t single_at, long start_bit, long blank_bit):
     """``CueTable.scan``: (every cue match as (token_start, token_end, label), every negation or
-    hedge cue as (token_start, token_end, effect, glued)), leftmost-longest; None when none."""
+    hedge cue as (token_start, token_end, effect, glued)), leftmost-longest; None when none.
+    ``flags`` (``token_flags``) say which tokens start a cue (``start_bit``) and which are no
+    words (``blank_bit``), so the facts of the other tokens are never read."""
     cdef Py_ssize_t n = len(facts), i, end, first, stop, consumed = 0, j, k
+    cdef const unsigned char* fl = _flags_of(flags, n)
     cdef list found = [], cues = [], positions, nxt
     cdef bint glued
     for i in range(n):
-        f = facts[i]
-        if i < consumed or not _field(f, starts_cue_at):
+        if i < consumed or not (fl[i] & start_bit):
             continue
+        f = facts[i]
         eff, end = _field(f, single_at), i + 1
         longer = _field(f, longer_at)
         if longer:
@@ -306,12 +325,12 @@ def scan(facts, starts, ends, bint spaced, Py_ssize_t longest, Py_ssize_t starts
             first = i + 1
             stop = min(n, i + 3 * longest) if spaced else min(n, i + longest)
             if spaced:
-                while first < stop and not _field(facts[first], word_at):
+                while first < stop and fl[first] & blank_bit:
                     first += 1
             forms = longer.get(_field(facts[first], word_at)) if first < stop else None
             if forms:
                 if spaced:  # the cue's words may have whitespace tokens between them
-                    positions = [j for j in range(first, stop) if _field(facts[j], word_at)][:longest - 1]
+                    positions = [j for j in range(first, stop) if not (fl[j] & blank_bit)][:longest - 1]
                 else:
                     positions = list(range(first, stop))
                 nxt = [_field(facts[j], word_at) for j in positions]
@@ -414,33 +433,37 @@ cdef inline bint _same_word(object a, object b) except -1:
     return a == b
 
 
-def needs_met(facts, Py_ssize_t needs_at, Py_ssize_t word_at, Py_ssize_t reach):
+def needs_met(facts, bytes flags, Py_ssize_t needs_at, Py_ssize_t word_at, Py_ssize_t reach, long key_bit,
+              long blank_bit):
     """``CueTable._needs_met``: whether, at some token whose needs (field ``needs_at``) are not
     empty, every word of one of its needs is the word (field ``word_at``) of a token within
-    ``reach`` words of it on either side (tokens with no word do not count)."""
-    cdef Py_ssize_t n, i, j, lo, hi, counted
+    ``reach`` words of it on either side (tokens with no word do not count). ``flags``
+    (``token_flags``) say which tokens are key words (``key_bit``) and which are no words
+    (``blank_bit``): only the facts of the key words and of the tokens near them are read."""
+    cdef Py_ssize_t n = len(facts), i, j, lo, hi, counted
+    cdef const unsigned char* fl = _flags_of(flags, n)
     cdef bint found
-    cdef list items = facts if PyList_CheckExact(facts) else list(facts)
-    n = len(items)
     for i in range(n):
-        needs = _field(items[i], needs_at)
+        if not (fl[i] & key_bit):
+            continue
+        needs = _field(facts[i], needs_at)
         if not needs:
             continue
         lo, counted = i, 0
         while lo > 0 and counted < reach:
             lo -= 1
-            if _field(items[lo], word_at):
+            if not (fl[lo] & blank_bit):
                 counted += 1
         hi, counted = i + 1, 0
         while hi < n and counted < reach:
-            if _field(items[hi], word_at):
+            if not (fl[hi] & blank_bit):
                 counted += 1
             hi += 1
         for need in needs:
             for word in need:
                 found = False
                 for j in range(lo, hi):
-                    if _same_word(_field(items[j], word_at), word):
+                    if not (fl[j] & blank_bit) and _same_word(_field(facts[j], word_at), word):
                         found = True
                         break
                 if not found:

@@ -29,7 +29,7 @@ from bisect import bisect_left
 
 from libcpp.vector cimport vector
 
-from ._scope_loops cimport _field, candidate_breaks
+from ._scope_loops cimport candidate_breaks
 
 
 cdef struct _Found:
@@ -100,19 +100,22 @@ cdef class Reach:
     cdef vector[char] comma_after, has_conjunction
     cdef Py_ssize_t count
 
-    def __init__(self, rows, targets, rule, scope, cues, Py_ssize_t bits_at, long blank_bit,
-                 Py_ssize_t breakish_at, Py_ssize_t conjunction_at):
+    def __init__(self, rows, targets, rule, scope, cues, bytes flags, long blank_bit, long break_bit,
+                 long conjunction_bit):
         """rows (TokenRows), targets (Sequence[Target]), rule (ClauseRule), scope (ScopeSettings),
         cues: (start, end, Effect, glued) of every negation or hedge cue, in text order;
-        bits_at, breakish_at, conjunction_at: the places in ``WordFacts`` of the token's gate
-        bits, whether it can hold a break and whether it is a list conjunction; blank_bit: the bit
-        of a token that reads as nothing (whitespace), which is no word. (A word is known from the
-        bits, a small int, rather than from its text, which would be one more object to read.)"""
+        flags: a byte per token (``context.token_flags``), whose bits say whether it reads as
+        nothing (whitespace, no word: ``blank_bit``), whether it can hold a break (``break_bit``)
+        and whether it is a list conjunction (``conjunction_bit``). (A byte per token, rather
+        than its facts, which would be one more object to read per token.)"""
         cdef Py_ssize_t i, ts, te
         cdef char flag
+        cdef const unsigned char* fl
         self.rows, self.rule, self.scope = rows, rule, scope
-        facts = rows.facts
-        self.n = len(facts)
+        self.n = len(rows.facts)
+        if len(flags) != self.n:
+            raise ValueError(f"{len(flags)} token flags for {self.n} tokens")
+        fl = <const unsigned char*>flags
         self.spaced = rows.spaced
         self.inside.assign(self.n, 0)
         self.usable = True
@@ -126,15 +129,13 @@ cdef class Reach:
         self.is_word.assign(self.n, 0)
         self.cand.reserve(self.n)  # one allocation per vector, not one per doubling
         conjunctions = []
-        i = 0
-        for item in facts:
-            if not (<long>_field(item, bits_at) & blank_bit):
+        for i in range(self.n):
+            if not (fl[i] & blank_bit):
                 self.is_word[i] = 1
-            if _field(item, breakish_at):
+            if fl[i] & break_bit:
                 self.cand.push_back(<int>i)
-            if _field(item, conjunction_at):
+            if fl[i] & conjunction_bit:
                 conjunctions.append(i)
-            i += 1
         self.n_cues = len(cues)
         self.cs.reserve(self.n_cues)
         self.ce.reserve(self.n_cues)

@@ -181,6 +181,10 @@ class WordFacts(NamedTuple):
 #: the bits of ``WordFacts.gate_bits``: a cue by itself or a zero, the key word of a longer
 #: cue, a word of a longer cue, a question mark ("?", "¿"), a token that reads as nothing
 _SURE_BIT, _KEY_BIT, _REST_BIT, _MARK_BIT, _BLANK_BIT = 1, 2, 4, 8, 16
+#: and what the compiled loops read of a token without its facts (``token_flags``): the first
+#: word of a cue (``starts_cue``), a token that can hold a clause break (``breakish``), a list
+#: conjunction (``conjunction``)
+_START_BIT, _BREAK_BIT, _CONJUNCTION_BIT = 32, 64, 128
 #: the bits that put a word in the gate (any other word is plain)
 _GATE_BITS = _SURE_BIT | _KEY_BIT | _MARK_BIT
 
@@ -196,6 +200,15 @@ _GETTERS = {k: itemgetter(k) for k in (_WORD, _STARTS_CUE, _BREAKISH, _CONJUNCTI
 # ``_Layout`` (``core/_scope_reach.pyx``), or None
 _compiled = compiled_module("semgap_spacy.core._scope_loops")[0]
 _reach = compiled_module("semgap_spacy.core._scope_reach")[0]
+
+
+def token_flags(facts: Sequence[WordFacts]) -> bytes:
+    """Each token's ``gate_bits`` up to ``_CONJUNCTION_BIT``, a byte a token: what the compiled
+    loops read of a token without reading its facts (most tokens are no cue, break or word of a
+    longer cue, and their facts are then never read)."""
+    if _compiled is not None:
+        return _compiled.token_flags(facts, GATE_BITS_AT)
+    return bytes(f.gate_bits & 0xFF for f in facts)
 
 
 def _where(facts: Sequence[WordFacts], field: int) -> List[int]:
@@ -481,7 +494,7 @@ class CueTable:
         they stand in any match of it ("as is" is no cue of "as good as it is")."""
         reach = self.longest - 1
         if _compiled is not None:
-            return _compiled.needs_met(facts, _NEEDS_AT, _WORD, reach)
+            return _compiled.needs_met(facts, token_flags(facts), _NEEDS_AT, _WORD, reach, _KEY_BIT, _BLANK_BIT)
         n = len(facts)
         for i, f in enumerate(facts):
             if not f.needs:
@@ -528,10 +541,13 @@ class CueTable:
         rest, zero = word in self._rest_words, word == "0"
         if rest:
             word = self._rest_words[word]  # the object the gate's needs hold
+        starts_cue, breakish = single is not None or bool(longer), self.clauses.token_candidate(text)
         bits = ((_SURE_BIT if sure or zero else 0) | (_KEY_BIT if needs else 0) | (_REST_BIT if rest else 0)
-                | (_MARK_BIT if mark == _QUESTION or mark == _QUESTION_OPEN else 0) | (0 if word else _BLANK_BIT))
-        return WordFacts(text, word, longer or None, single, single is not None or bool(longer), sure, rest,
-                         conjunction, mark, self.clauses.token_candidate(text), needs, zero, bits)
+                | (_MARK_BIT if mark == _QUESTION or mark == _QUESTION_OPEN else 0) | (0 if word else _BLANK_BIT)
+                | (_START_BIT if starts_cue else 0) | (_BREAK_BIT if breakish else 0)
+                | (_CONJUNCTION_BIT if conjunction else 0))
+        return WordFacts(text, word, longer or None, single, starts_cue, sure, rest, conjunction, mark, breakish,
+                         needs, zero, bits)
 
     # -- one text -----------------------------------------------------------
     def scan(self, rows: TokenRows) -> Scan:
@@ -542,8 +558,8 @@ class CueTable:
         """
         facts, starts, ends = rows.facts, rows.starts, rows.ends
         if _compiled is not None:
-            found = _compiled.scan(facts, starts, ends, rows.spaced, self.longest, _STARTS_CUE, _WORD, _LONGER,
-                                   _SINGLE)
+            found = _compiled.scan(facts, token_flags(facts), starts, ends, rows.spaced, self.longest, _WORD,
+                                   _LONGER, _SINGLE, _START_BIT, _BLANK_BIT)
             return EMPTY_SCAN if found is None else Scan(*found)
         candidates = _where(facts, _STARTS_CUE)
         if not candidates:
@@ -633,8 +649,8 @@ class CueTable:
         layout = near = None
         if cues and _reach is not None and same_breaks(rows.text):
             # the compiled twin of ``_Layout`` (``core/_scope_reach.pyx``)
-            layout = _reach.Reach(rows, targets, self.clauses, self.scope, cues, GATE_BITS_AT, _BLANK_BIT, _BREAKISH,
-                                  _CONJUNCTION)
+            layout = _reach.Reach(rows, targets, self.clauses, self.scope, cues, token_flags(rows.facts), _BLANK_BIT,
+                                  _BREAK_BIT, _CONJUNCTION_BIT)
         if layout is not None and layout.usable:
             # a long text: each target asks only the cues of its stretch (``_Layout.near``)
             stretches = layout.near(targets) if len(cues) * len(targets) > _PAIRS else None
@@ -668,8 +684,8 @@ class CueTable:
         cues = scan.cues if (negation or hedges) else ()
         if cues and _reach is not None and same_breaks(rows.text):
             # the compiled twin reads and merges in one pass (``core/_scope_reach.pyx``)
-            layout = _reach.Reach(rows, placed, self.clauses, self.scope, cues, GATE_BITS_AT, _BLANK_BIT, _BREAKISH,
-                                  _CONJUNCTION)
+            layout = _reach.Reach(rows, placed, self.clauses, self.scope, cues, token_flags(rows.facts), _BLANK_BIT,
+                                  _BREAK_BIT, _CONJUNCTION_BIT)
             if layout.usable:
                 return layout.marks(placed, len(cues) * len(placed) > _PAIRS, rows.starts, rows.ends, negation,
                                     hedges, negation and zero_in(rows.facts), asked and questions and hedges,

@@ -24,8 +24,8 @@ method.
 """
 from semgap_spacy.core import context as _core
 from semgap_spacy.core.clauses import same_breaks
-from semgap_spacy.core.context import (_BLANK_BIT, _BREAKISH, _CONJUNCTION, _KEY_BIT, _LONGER, _MARK_BIT, _NEEDS_AT,
-                                       _PAIRS, _PLAIN, _REST_BIT, _SINGLE, _STARTS_CUE, _SURE_BIT, _TEXT,
+from semgap_spacy.core.context import (_BLANK_BIT, _BREAK_BIT, _CONJUNCTION_BIT, _KEY_BIT, _LONGER, _MARK_BIT,
+                                       _NEEDS_AT, _PAIRS, _PLAIN, _REST_BIT, _SINGLE, _START_BIT, _SURE_BIT, _TEXT,
                                        _WORD, _ZERO, EMPTY_SCAN, GATE_BITS_AT, Marks, Scan, TokenRows, _asked,
                                        _zero_count)
 from semgap_spacy.pipes.doc_rows import _COMPILED as _rows, new_span_group, orths, span_bounds, spaced_rows
@@ -44,9 +44,10 @@ _own_targets, _own_write, _own_unmarked = Context.target_spans, Context._write, 
 #: the reader of word facts by ORTH, where the row readers are compiled for this spaCy
 _FactsByOrth = None if _rows is None else _rows.FactsByOrth
 # the compiled readers the pass calls, bound once: a module attribute costs a look-up per call
-_known_facts = _needs_met = _scan = _any_field = _joined = _Reach = None
+_known_facts = _needs_met = _scan = _any_field = _joined = _Reach = _token_flags = None
 if READY:
     _known_facts, _needs_met, _scan = _loops.known_facts, _loops.needs_met, _loops.scan
+    _token_flags = _loops.token_flags
     _any_field, _joined, _Reach = _loops.any_field, _loops.joined, _reach.Reach
 _group_bounds = None if _rows is None else _rows.span_bounds
 _ascii_text = None if _rows is None else _rows.ascii_text
@@ -82,7 +83,11 @@ def process(self, doc):
         if doc.user_data or cls._unmarked is not _own_unmarked:  # a new doc has nothing to remove
             return self._unmarked(doc)
         return doc
-    facts, bits = known
+    if len(known) == 3:  # ``FactsByOrth.read``: the flags read with the facts
+        facts, bits, flags = known
+    else:
+        facts, bits = known
+        flags = _token_flags(facts, GATE_BITS_AT)
     # ``CueTable.gate``
     asked, spaced = (bits & _MARK_BIT) != 0, (bits & _BLANK_BIT) != 0
     if bits & _SURE_BIT:
@@ -90,7 +95,7 @@ def process(self, doc):
     elif not (bits & _KEY_BIT and bits & _REST_BIT):
         may_cue = False
     else:
-        may_cue = _needs_met(facts, _NEEDS_AT, _WORD, table.longest - 1)
+        may_cue = _needs_met(facts, flags, _NEEDS_AT, _WORD, table.longest - 1, _KEY_BIT, _BLANK_BIT)
     negation, hedges, questions = self.negation, self.hedges, self.questions
     may_cue = may_cue and (negation or hedges)
     asked = asked and questions and hedges
@@ -107,7 +112,8 @@ def process(self, doc):
     starts, ends, spaces, sentence_starts = spaced_rows(doc)
     scan = EMPTY_SCAN
     if may_cue:  # ``CueTable.scan``
-        found = _scan(facts, starts, ends, spaced, table.longest, _STARTS_CUE, _WORD, _LONGER, _SINGLE)
+        found = _scan(facts, flags, starts, ends, spaced, table.longest, _WORD, _LONGER, _SINGLE, _START_BIT,
+                      _BLANK_BIT)
         if found is not None:
             scan = tuple.__new__(Scan, found)
     if asked:
@@ -142,8 +148,8 @@ def process(self, doc):
         cues = ()
     # ``CueTable.marks``: the reach twin reads and merges in one pass
     if cues and (text.isascii() or same_breaks(text)):
-        layout = _Reach(rows, placed, table.clauses, table.scope, cues, GATE_BITS_AT, _BLANK_BIT, _BREAKISH,
-                        _CONJUNCTION)
+        layout = _Reach(rows, placed, table.clauses, table.scope, cues, flags, _BLANK_BIT, _BREAK_BIT,
+                        _CONJUNCTION_BIT)
         if layout.usable:
             marks = layout.marks(placed, len(cues) * len(placed) > _PAIRS, starts, ends, negation, hedges,
                                  negation and _any_field(facts, _ZERO), asked and questions and hedges,

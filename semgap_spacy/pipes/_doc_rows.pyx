@@ -14,6 +14,7 @@ only when ``built_with()`` equals the running spaCy's version, and reads with
 the Python API otherwise. Every function returns exactly what its Python
 twin in ``pipes.doc_rows`` returns (``tests/pipes/test_doc_rows.py``).
 """
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_GetItem
 from cpython.list cimport PyList_CheckExact, PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF, PyObject
@@ -204,8 +205,9 @@ cdef class FactsByOrth:
 
     def read(self, Doc doc):
         """True when the cache holds every token's key and each is of the ``quiet`` kind; else
-        (each token's value, in order; their field ``bits_at`` or-ed together); None when the
-        cache holds no value for some token's key (``IndexedCache.learn`` it, then read again).
+        (each token's value, in order; their field ``bits_at`` or-ed together; each one's bits up
+        to the eighth as a byte, ``core.context.token_flags``); None when the cache holds no value
+        for some token's key (``IndexedCache.learn`` it, then read again).
 
         doc (Doc): The doc.
         """
@@ -218,6 +220,8 @@ cdef class FactsByOrth:
         cdef _Held* found
         cdef unordered_map[uint64_t, _Held].iterator at
         cdef vector[PyObject*] row  # this call's own: another thread may read meanwhile
+        cdef vector[long] row_bits
+        cdef unsigned char* flag_bytes
         if self.cache.version != self.version:
             self.table.clear()
             self.held = []
@@ -227,6 +231,7 @@ cdef class FactsByOrth:
         # whose finalizers may let another thread in to drop the copy: this call keeps its list.
         held = self.held
         row.reserve(n)
+        row_bits.reserve(n)
         for i in range(n):
             orth = doc.c[i].lex.orth
             at = self.table.find(orth)
@@ -246,11 +251,15 @@ cdef class FactsByOrth:
             quiet = quiet and found.quiet
             bits |= found.bits
             row.push_back(found.value)
+            row_bits.push_back(found.bits)
         if quiet:
             return True
         out = PyList_New(n)
+        flags = PyBytes_FromStringAndSize(NULL, n)
+        flag_bytes = <unsigned char*>PyBytes_AS_STRING(flags)
         for i in range(n):
             item = <object>row[i]
             Py_INCREF(item)
             PyList_SET_ITEM(out, i, item)
-        return out, bits
+            flag_bytes[i] = <unsigned char>(row_bits[i] & 0xFF)
+        return out, bits, flags

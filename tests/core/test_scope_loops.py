@@ -218,6 +218,37 @@ def test_the_gate_reads_the_facts_it_is_made_of(monkeypatch):
     assert min(opened.values()) > 1000  # texts the gate opens for and texts it keeps out
 
 
+def test_token_flags_say_what_the_facts_say(monkeypatch):
+    """The compiled loops read a token's flags (``context.token_flags``) rather than its facts:
+    each bit is the field it stands for, for every token of every text, compiled and in Python."""
+    tables = context_tables()
+    seen = {bit: 0 for bit in (context._BLANK_BIT, context._START_BIT, context._BREAK_BIT,
+                               context._CONJUNCTION_BIT, context._KEY_BIT)}
+    answers = []
+    for text in TEXTS[:3000]:
+        doc = NLP["en"].make_doc(text)
+        for table in tables:
+            facts = table.facts_of([t.orth for t in doc], doc.vocab.strings.__getitem__)
+            flags = context.token_flags(facts)
+            answers.append((facts, flags))
+            assert type(flags) is bytes and len(flags) == len(facts)
+            for f, flag in zip(facts, flags):
+                assert bool(flag & context._BLANK_BIT) == (not f.word)
+                assert bool(flag & context._START_BIT) == f.starts_cue
+                assert bool(flag & context._BREAK_BIT) == f.breakish
+                assert bool(flag & context._CONJUNCTION_BIT) == f.conjunction
+                assert bool(flag & context._KEY_BIT) == bool(f.needs)
+                for bit in seen:
+                    seen[bit] += bool(flag & bit)
+    assert min(seen.values()) > 10
+    monkeypatch.setattr(context, "_compiled", None)
+    assert all(context.token_flags(facts) == flags for facts, flags in answers)
+
+
+def _NEEDS_ARGS(table):
+    return context._NEEDS_AT, context._WORD, table.longest - 1, context._KEY_BIT, context._BLANK_BIT
+
+
 @compiled_only
 def test_needs_met_matches_its_python_twin(monkeypatch):
     tables = context_tables()
@@ -226,7 +257,7 @@ def test_needs_met_matches_its_python_twin(monkeypatch):
         doc = NLP["en"].make_doc(text)
         for table in tables:
             facts = table.facts_of([t.orth for t in doc], doc.vocab.strings.__getitem__)
-            compiled = LOOPS.needs_met(facts, context._NEEDS_AT, context._WORD, table.longest - 1)
+            compiled = LOOPS.needs_met(facts, context.token_flags(facts), *_NEEDS_ARGS(table))
             answers.append((table, facts, compiled))
             met += compiled
     monkeypatch.setattr(context, "_compiled", None)
@@ -235,7 +266,7 @@ def test_needs_met_matches_its_python_twin(monkeypatch):
         # a longer cue's words are the objects its needs hold; equal copies read the same
         assert all(f.word is table._rest_words[f.word] for f in facts if f.rest)
         copies = [f._replace(word="".join(list(f.word))) for f in facts]
-        assert LOOPS.needs_met(copies, context._NEEDS_AT, context._WORD, table.longest - 1) == compiled
+        assert LOOPS.needs_met(copies, context.token_flags(copies), *_NEEDS_ARGS(table)) == compiled
     assert 100 < met < len(answers) - 100
 
 

@@ -85,8 +85,8 @@ def test_generated_texts_read_and_mark_alike(words, data):
         assert compiled == python, (text, placed)
 
 
-#: what the twin reads of each token's facts: its gate bits (a blank among them), breaks, conjunctions
-_FIELDS = (context.GATE_BITS_AT, context._BLANK_BIT, context._BREAKISH, context._CONJUNCTION)
+#: the bits the twin reads of each token's flags (``context.token_flags``): a blank, a break, a conjunction
+_BITS = (context._BLANK_BIT, context._BREAK_BIT, context._CONJUNCTION_BIT)
 
 
 def test_texts_the_twin_does_not_take_stay_python(monkeypatch):
@@ -106,11 +106,13 @@ def test_texts_the_twin_does_not_take_stay_python(monkeypatch):
     rows = _rows(table, "no fever")
     scan = table.scan(rows)
     for targets in ([Target(1, 5)], [Target(-1, 1)], [Target(2, 1)]):
-        assert not real(rows, targets, table.clauses, table.scope, scan.cues, *_FIELDS).usable
+        flags = context.token_flags(rows.facts)
+        assert not real(rows, targets, table.clauses, table.scope, scan.cues, flags, *_BITS).usable
         compiled, python = _both(table, rows, targets)
         assert compiled == python
     other = _rows(table, "fever and no cough at all, no")  # cues of another, longer text
-    assert not real(rows, [Target(1, 2)], table.clauses, table.scope, table.scan(other).cues, *_FIELDS).usable
+    assert not real(rows, [Target(1, 2)], table.clauses, table.scope, table.scan(other).cues,
+                    context.token_flags(rows.facts), *_BITS).usable
 
 
 def test_long_texts_read_alike():

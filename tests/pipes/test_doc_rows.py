@@ -175,9 +175,14 @@ def _table():
 
 
 def _expected(table, doc):
-    """What ``FactsByOrth.read`` must give: ``CueTable.quiet`` and ``CueTable.known`` over the keys."""
+    """What ``FactsByOrth.read`` must give: ``CueTable.quiet`` and ``CueTable.known`` over the keys,
+    with the facts' ``token_flags``."""
+    from semgap_spacy.core.context import token_flags
     keys = doc_rows.orths(doc)
-    return True if table.quiet(keys) else table.known(keys)
+    if table.quiet(keys):
+        return True
+    known = table.known(keys)
+    return None if known is None else known + (token_flags(known[0]),)
 
 
 @compiled_only
@@ -207,7 +212,7 @@ def test_facts_by_orth_drop_their_copy_when_the_cache_changes():
     reader = doc_rows._COMPILED.FactsByOrth(cache, cache.kinds[_PLAIN], GATE_BITS_AT)
     doc = nlp.make_doc("No fever today")
     table.learn(doc_rows.orths(doc), doc.vocab.strings.__getitem__)
-    facts, _ = reader.read(doc)
+    facts, _, _ = reader.read(doc)
     cache.forget()  # emptied: nothing is held, whatever the copy had
     assert reader.read(doc) is None
     table.learn(doc_rows.orths(doc), doc.vocab.strings.__getitem__)
