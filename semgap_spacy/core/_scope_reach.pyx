@@ -108,9 +108,40 @@ cdef class Reach:
         nothing (whitespace, no word: ``blank_bit``), whether it can hold a break (``break_bit``)
         and whether it is a list conjunction (``conjunction_bit``). (A byte per token, rather
         than its facts, which would be one more object to read per token.)"""
+        self.setup(rows, targets, rule, scope, cues, flags, blank_bit, break_bit, conjunction_bit)
+
+    def setup(self, rows, targets, rule, scope, cues, bytes flags, long blank_bit, long break_bit,
+              long conjunction_bit):
+        """Make this object the clauses of a text (the arguments of ``__init__``), all it held
+        of another text forgotten; its vectors keep the memory they hold (``reach``)."""
         cdef Py_ssize_t i, ts, te
         cdef char flag
         cdef const unsigned char* fl
+        self.release()
+        self.words_before.clear()
+        self.cs.clear()
+        self.ce.clear()
+        self.glued.clear()
+        self.neg_fwd.clear()
+        self.neg_bwd.clear()
+        self.hedge_fwd.clear()
+        self.hedge_bwd.clear()
+        self.cand.clear()
+        self.brk_from.clear()
+        self.brk_j.clear()
+        self.brk_comma.clear()
+        self.bounds_c.clear()
+        self.clause_of.clear()
+        self.item_words.clear()
+        self.last_word.clear()
+        self.past.clear()
+        self.ends.clear()
+        self.comma_after.clear()
+        self.has_conjunction.clear()
+        self.count = 0
+        self.n_cues = 0
+        self.breaks_read = False
+        self.full_read = False
         self.rows, self.rule, self.scope = rows, rule, scope
         self.n = len(rows.facts)
         if len(flags) != self.n:
@@ -159,9 +190,12 @@ cdef class Reach:
             self.hedge_fwd.push_back(eff.hedge_forward)
             self.hedge_bwd.push_back(eff.hedge_backward)
         self.conjunctions = conjunctions
-        self.breaks_read = False
-        self.full_read = False
-        self.bounds = None
+
+    def release(self):
+        """Drop the objects of the text read (its rows, rule, scope), so a spare object keeps
+        none alive; ``setup`` gives it another text."""
+        self.rows = self.rule = self.scope = self.conjunctions = self.bounds = None
+        self.usable = False
 
     # -- the rule's breaks and clause starts --------------------------------
     cdef int _read_breaks(self) except -1:
@@ -574,6 +608,32 @@ cdef class Reach:
                            [starts[mark.neg_cs], ends[mark.neg_ce - 1]] if mark.neg_dist != -2 else None,
                            [starts[mark.hedge_cs], ends[mark.hedge_ce - 1]] if mark.hedge_dist != -2 else None))
         return tuple.__new__(marks_type, (marked, unmarked, applied))
+
+
+#: ``Reach`` objects done with, kept for the next text (``reach``, ``done``)
+cdef list _spare = []
+#: a spare keeps the vectors of the longest text it read: one that read a longer text is dropped
+cdef Py_ssize_t _SPARE_TOKENS = 4096, _SPARES = 4
+
+
+def reach(rows, targets, rule, scope, cues, bytes flags, long blank_bit, long break_bit, long conjunction_bit):
+    """``Reach(...)``, from a spare one where there is one (``done``): a text's reach fills a
+    score of vectors, and a spare one's are refilled without asking for memory again."""
+    cdef Reach layout
+    try:
+        layout = _spare.pop()
+    except IndexError:
+        return Reach(rows, targets, rule, scope, cues, flags, blank_bit, break_bit, conjunction_bit)
+    layout.setup(rows, targets, rule, scope, cues, flags, blank_bit, break_bit, conjunction_bit)
+    return layout
+
+
+def done(Reach layout):
+    """Give back a ``Reach`` no longer read (nothing it returned refers to it): ``reach`` may
+    set it up for another text. A few are kept, of texts of up to a few thousand tokens."""
+    layout.release()
+    if layout.n <= _SPARE_TOKENS and len(_spare) < _SPARES:
+        _spare.append(layout)
 
 
 cdef Py_ssize_t _nearest(vector[_Found]& found):

@@ -649,14 +649,16 @@ class CueTable:
         layout = near = None
         if cues and _reach is not None and same_breaks(rows.text):
             # the compiled twin of ``_Layout`` (``core/_scope_reach.pyx``)
-            layout = _reach.Reach(rows, targets, self.clauses, self.scope, cues, token_flags(rows.facts), _BLANK_BIT,
+            layout = _reach.reach(rows, targets, self.clauses, self.scope, cues, token_flags(rows.facts), _BLANK_BIT,
                                   _BREAK_BIT, _CONJUNCTION_BIT)
         if layout is not None and layout.usable:
             # a long text: each target asks only the cues of its stretch (``_Layout.near``)
             stretches = layout.near(targets) if len(cues) * len(targets) > _PAIRS else None
             # every target's reading, as ``_reading`` makes it from ``reach``
-            return layout.readings(targets, stretches, negation, hedges, zeros, asked, Hit, Reading, _zero_count,
-                                   _asked)
+            out = layout.readings(targets, stretches, negation, hedges, zeros, asked, Hit, Reading, _zero_count,
+                                  _asked)
+            _reach.done(layout)
+            return out
         layout = None
         if cues:
             layout = _Layout(rows, targets, self.clauses, self.scope)
@@ -684,12 +686,14 @@ class CueTable:
         cues = scan.cues if (negation or hedges) else ()
         if cues and _reach is not None and same_breaks(rows.text):
             # the compiled twin reads and merges in one pass (``core/_scope_reach.pyx``)
-            layout = _reach.Reach(rows, placed, self.clauses, self.scope, cues, token_flags(rows.facts), _BLANK_BIT,
+            layout = _reach.reach(rows, placed, self.clauses, self.scope, cues, token_flags(rows.facts), _BLANK_BIT,
                                   _BREAK_BIT, _CONJUNCTION_BIT)
             if layout.usable:
-                return layout.marks(placed, len(cues) * len(placed) > _PAIRS, rows.starts, rows.ends, negation,
-                                    hedges, negation and zero_in(rows.facts), asked and questions and hedges,
-                                    _zero_count, _asked, Marks)
+                marks = layout.marks(placed, len(cues) * len(placed) > _PAIRS, rows.starts, rows.ends, negation,
+                                     hedges, negation and zero_in(rows.facts), asked and questions and hedges,
+                                     _zero_count, _asked, Marks)
+                _reach.done(layout)
+                return marks
         readings = self.read(rows, scan, [Target(p[0], p[1], p[4]) for p in placed], negation=negation,
                              hedges=hedges, questions=questions, asked=asked)
         return merge_readings(placed, readings, rows.starts, rows.ends)

@@ -44,11 +44,11 @@ _own_targets, _own_write, _own_unmarked = Context.target_spans, Context._write, 
 #: the reader of word facts by ORTH, where the row readers are compiled for this spaCy
 _FactsByOrth = None if _rows is None else _rows.FactsByOrth
 # the compiled readers the pass calls, bound once: a module attribute costs a look-up per call
-_known_facts = _needs_met = _scan = _any_field = _joined = _Reach = _token_flags = None
+_known_facts = _needs_met = _scan = _any_field = _joined = _Reach = _reach_done = _token_flags = None
 if READY:
     _known_facts, _needs_met, _scan = _loops.known_facts, _loops.needs_met, _loops.scan
     _token_flags = _loops.token_flags
-    _any_field, _joined, _Reach = _loops.any_field, _loops.joined, _reach.Reach
+    _any_field, _joined, _Reach, _reach_done = _loops.any_field, _loops.joined, _reach.reach, _reach.done
 _group_bounds = None if _rows is None else _rows.span_bounds
 _ascii_text = None if _rows is None else _rows.ascii_text
 
@@ -154,6 +154,7 @@ def process(self, doc):
             marks = layout.marks(placed, len(cues) * len(placed) > _PAIRS, starts, ends, negation, hedges,
                                  negation and _any_field(facts, _ZERO), asked and questions and hedges,
                                  _zero_count, _asked, Marks)
+        _reach_done(layout)
     if marks is None:
         marks = table.marks(rows, scan, placed, negation=negation, hedges=hedges, questions=questions, asked=asked)
     if cls._write is not _own_write or not _direct_span_writes():

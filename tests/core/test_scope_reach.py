@@ -2,6 +2,7 @@
 as the Python model (``_Layout``, ``_Clauses``) does: on the sentence sets with their targets, on
 every held-out and probe text with targets drawn at random, in both cue profiles, and on
 generated text full of cues, commas, conjunctions, breaks and headers."""
+import gc
 import json
 import random
 from pathlib import Path
@@ -94,8 +95,8 @@ def test_texts_the_twin_does_not_take_stay_python(monkeypatch):
     does a text with a target or a cue outside its tokens, which the twin, reading C arrays
     unchecked, refuses (``usable``)."""
     calls = []
-    real = context._reach.Reach
-    monkeypatch.setattr(context._reach, "Reach", lambda *a: calls.append(1) or real(*a), raising=False)
+    real, made = context._reach.Reach, context._reach.reach
+    monkeypatch.setattr(context._reach, "reach", lambda *a: calls.append(1) or made(*a), raising=False)
     table = TABLES[0]
     rows = _rows(table, "no fever\u200b, cough")
     table.read(rows, table.scan(rows), [Target(1, 2)])
@@ -195,3 +196,43 @@ def test_texts_read_and_mark_alike_with_random_targets():
             assert compiled == python, (text, placed)
             marked += len(python.marked)
     assert marked > 1000 and shared > 1000
+
+
+def test_a_spare_reach_reads_each_text_as_a_new_one():
+    """``reach`` sets up a spare ``Reach`` (``done``) for the next text: every text, taken in a
+    shuffled order after texts of other lengths, lists, breaks and headers, is read as by a
+    ``Reach`` made for it alone; a spare holds no object of the text it read, and one that read
+    a text of many thousand tokens is not kept."""
+    reach = context._reach
+    rnd = random.Random(11)
+    texts = twin_texts()[:4000]
+    rnd.shuffle(texts)
+    table, bits = TABLES[0], (context._BLANK_BIT, context._BREAK_BIT, context._CONJUNCTION_BIT)
+    reused = 0
+    for text in texts:
+        rows = _rows(table, text, sentences=True)
+        n, cues = len(rows.facts), table.scan(rows).cues
+        if not n or not cues:
+            continue
+        start = rnd.randrange(n)
+        placed = [(start, min(n, start + 2), rows.starts[start], rows.ends[min(n, start + 2) - 1], None)]
+        args = (rows, placed, table.clauses, table.scope, cues, context.token_flags(rows.facts)) + bits
+        fresh = reach.Reach(*args)
+        spare = reach.reach(*args)
+        reused += spare is not fresh and type(spare) is reach.Reach
+        marks = (placed, False, rows.starts, rows.ends, True, True, True, True, context._zero_count, context._asked)
+        assert spare.usable == fresh.usable, text
+        if fresh.usable:
+            assert spare.marks(*marks) == fresh.marks(*marks), text
+        reach.done(spare)
+    assert reused > 500
+    spare = reach.reach(*args)
+    reach.done(spare)
+    assert not any(obj is args[0] or obj is args[2] for obj in gc.get_referents(spare))
+    assert reach.reach(*args) is spare  # the spare given back is the one set up next
+    assert any(obj is args[0] for obj in gc.get_referents(spare))
+    long_rows = _rows(table, "no fever, " * 2500)
+    big = reach.reach(long_rows, [], table.clauses, table.scope, table.scan(long_rows).cues,
+                      context.token_flags(long_rows.facts), *bits)
+    reach.done(big)
+    assert reach.reach(*args) is not big
