@@ -440,30 +440,42 @@ def needs_met(facts, bytes flags, Py_ssize_t needs_at, Py_ssize_t word_at, Py_ss
     ``reach`` words of it on either side (tokens with no word do not count). ``flags``
     (``token_flags``) say which tokens are key words (``key_bit``) and which are no words
     (``blank_bit``): only the facts of the key words and of the tokens near them are read."""
-    cdef Py_ssize_t n = len(facts), i, j, lo, hi, counted
+    cdef list items = facts if type(facts) is list else list(facts)
+    cdef Py_ssize_t i, n = len(items)
+    cdef vector[PyObject*] ptrs
     cdef const unsigned char* fl = _flags_of(flags, n)
+    ptrs.reserve(n)
+    for i in range(n):
+        ptrs.push_back(<PyObject*>items[i])  # borrowed: ``items`` holds them
+    return needs_near(ptrs.data(), fl, n, needs_at, word_at, reach, key_bit, blank_bit)
+
+
+cdef bint needs_near(PyObject** facts, const unsigned char* flags, Py_ssize_t n, Py_ssize_t needs_at,
+                     Py_ssize_t word_at, Py_ssize_t reach, long key_bit, long blank_bit) except -1:
+    """``needs_met`` on the facts of ``n`` tokens held by the caller."""
+    cdef Py_ssize_t i, j, lo, hi, counted
     cdef bint found
     for i in range(n):
-        if not (fl[i] & key_bit):
+        if not (flags[i] & key_bit):
             continue
-        needs = _field(facts[i], needs_at)
+        needs = _field(<object>facts[i], needs_at)
         if not needs:
             continue
         lo, counted = i, 0
         while lo > 0 and counted < reach:
             lo -= 1
-            if not (fl[lo] & blank_bit):
+            if not (flags[lo] & blank_bit):
                 counted += 1
         hi, counted = i + 1, 0
         while hi < n and counted < reach:
-            if not (fl[hi] & blank_bit):
+            if not (flags[hi] & blank_bit):
                 counted += 1
             hi += 1
         for need in needs:
             for word in need:
                 found = False
                 for j in range(lo, hi):
-                    if not (fl[j] & blank_bit) and _same_word(_field(facts[j], word_at), word):
+                    if not (flags[j] & blank_bit) and _same_word(_field(<object>facts[j], word_at), word):
                         found = True
                         break
                 if not found:

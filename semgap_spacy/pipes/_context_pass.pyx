@@ -67,11 +67,13 @@ def process(self, doc):
     if _FactsByOrth is not None:  # ``CueTable.quiet`` and ``CueTable.known``, the keys left in C
         by_orth = self._by_orth
         if by_orth is None or by_orth.cache is not table._facts:
-            by_orth = self._by_orth = _FactsByOrth(table._facts, table._facts.kinds[_PLAIN], GATE_BITS_AT)
+            by_orth = self._by_orth = _FactsByOrth(
+                table._facts, table._facts.kinds[_PLAIN], GATE_BITS_AT,
+                (_SURE_BIT | _MARK_BIT, _KEY_BIT, _REST_BIT, _BLANK_BIT, _NEEDS_AT, _WORD, table.longest - 1))
         known = by_orth.read(doc)
         if known is None:  # a word new to the cache: learnt, and the gate says whether it is quiet
             known = table.facts_for(orths(doc), doc.vocab.strings.__getitem__)
-        quiet = known is True
+        quiet = known is True or known is False  # False: the gate keeps the text out (``CueTable.gate``)
     else:
         keys = orths(doc)
         quiet = table.quiet(keys)
@@ -79,7 +81,7 @@ def process(self, doc):
             known = _known_facts(keys, table._facts, GATE_BITS_AT)  # ``CueTable.known``
             if known is None:  # a word new to the cache
                 known = table.facts_for(keys, doc.vocab.strings.__getitem__)
-    if quiet:  # most texts: every word known, none a cue word or question mark
+    if quiet:  # most texts: every word known, and none a cue or a question mark (or none that opens the gate)
         if doc.user_data or cls._unmarked is not _own_unmarked:  # a new doc has nothing to remove
             return self._unmarked(doc)
         return doc

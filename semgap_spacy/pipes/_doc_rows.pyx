@@ -29,6 +29,8 @@ from spacy.structs cimport SpanC, TokenC
 from spacy.tokens.doc cimport Doc
 from spacy.tokens.span_group cimport SpanGroup
 
+from semgap_spacy.core._scope_loops cimport needs_near
+
 
 cdef extern from *:
     """
@@ -187,9 +189,16 @@ cdef class FactsByOrth:
     dropped whole before the next read. Its entries are those of the cache, so it is as
     bounded as the cache is.
 
+    With ``gate``, a text the cue gate keeps out on its words' facts alone (``CueTable.gate``:
+    no word that opens it, no key word of a longer cue with the cue's other words near it) is
+    answered False, read on the C copy: its facts are never gathered into a list.
+
     cache (IndexedCache): The cache, keyed by ORTH.
     quiet (set): The keys of the kind that asks for nothing (the cache's ``kinds`` entry).
     bits_at (int): The field of each value whose bits ``read`` or-s together.
+    gate (Optional[tuple]): (the bits that open the gate, the key-word bit, the bit of a word of
+        a longer cue, the no-word bit, the places of the needs and the word in the facts, the
+        reach in words): the arguments of ``core._scope_loops.needs_met``.
     """
     cdef unordered_map[uint64_t, _Held] table
     cdef list held
@@ -197,17 +206,25 @@ cdef class FactsByOrth:
     cdef object quiet
     cdef Py_ssize_t bits_at
     cdef object version
+    cdef bint gated
+    cdef long open_bits, key_bit, rest_bit, blank_bit
+    cdef Py_ssize_t needs_at, word_at, reach
 
-    def __init__(self, cache, quiet, Py_ssize_t bits_at):
+    def __init__(self, cache, quiet, Py_ssize_t bits_at, gate=None):
         self.cache, self.quiet, self.bits_at = cache, quiet, bits_at
         self.held = []
         self.version = cache.version
+        self.gated = gate is not None
+        if self.gated:
+            (self.open_bits, self.key_bit, self.rest_bit, self.blank_bit, self.needs_at, self.word_at,
+             self.reach) = gate
 
     def read(self, Doc doc):
-        """True when the cache holds every token's key and each is of the ``quiet`` kind; else
-        (each token's value, in order; their field ``bits_at`` or-ed together; each one's bits up
-        to the eighth as a byte, ``core.context.token_flags``); None when the cache holds no value
-        for some token's key (``IndexedCache.learn`` it, then read again).
+        """True when the cache holds every token's key and each is of the ``quiet`` kind; False
+        when the ``gate`` keeps the text out; else (each token's value, in order; their field
+        ``bits_at`` or-ed together; each one's bits up to the eighth as a byte,
+        ``core.context.token_flags``); None when the cache holds no value for some token's key
+        (``IndexedCache.learn`` it, then read again).
 
         doc (Doc): The doc.
         """
@@ -221,6 +238,7 @@ cdef class FactsByOrth:
         cdef unordered_map[uint64_t, _Held].iterator at
         cdef vector[PyObject*] row  # this call's own: another thread may read meanwhile
         cdef vector[long] row_bits
+        cdef vector[unsigned char] row_flags
         cdef unsigned char* flag_bytes
         if self.cache.version != self.version:
             self.table.clear()
@@ -254,6 +272,16 @@ cdef class FactsByOrth:
             row_bits.push_back(found.bits)
         if quiet:
             return True
+        if self.gated and not (bits & self.open_bits):  # ``CueTable.gate``, on the C copy
+            if not (bits & self.key_bit and bits & self.rest_bit):
+                return False
+            row_flags.reserve(n)
+            for i in range(n):
+                row_flags.push_back(<unsigned char>(row_bits[i] & 0xFF))
+            # ``held`` keeps the values alive, even if another thread drops the copy meanwhile
+            if not needs_near(row.data(), row_flags.data(), n, self.needs_at, self.word_at, self.reach,
+                              self.key_bit, self.blank_bit):
+                return False
         out = PyList_New(n)
         flags = PyBytes_FromStringAndSize(NULL, n)
         flag_bytes = <unsigned char*>PyBytes_AS_STRING(flags)

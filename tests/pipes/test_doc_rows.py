@@ -204,6 +204,28 @@ def test_facts_by_orth_read_what_the_table_holds_for_every_doc():
 
 
 @compiled_only
+def test_facts_by_orth_with_the_gate_answer_false_where_the_gate_keeps_a_text_out():
+    """With the gate's arguments, ``read`` answers False exactly where ``CueTable.gate`` keeps
+    the text out (no cue can match, no question mark), and otherwise what it answers without."""
+    from semgap_spacy.core import context
+    nlp, table = _table()
+    gate = (context._SURE_BIT | context._MARK_BIT, context._KEY_BIT, context._REST_BIT, context._BLANK_BIT,
+            context._NEEDS_AT, context._WORD, table.longest - 1)
+    reader = doc_rows._COMPILED.FactsByOrth(table._facts, table._facts.kinds[context._PLAIN],
+                                            context.GATE_BITS_AT, gate)
+    outcomes = {"quiet": 0, "kept out": 0, "facts": 0}
+    for doc in DOCS + [nlp.make_doc(t) for t in ("airworthy as is", "as good as it is", "( see below )", "( )")]:
+        table.learn(doc_rows.orths(doc), doc.vocab.strings.__getitem__)
+        want = _expected(table, doc)
+        if want is not True and table.gate(*want[:2])[:2] == (False, False):
+            want = False
+        got = reader.read(doc)
+        assert got == want, doc.text
+        outcomes["quiet" if got is True else "kept out" if got is False else "facts"] += 1
+    assert min(outcomes.values()) > 100
+
+
+@compiled_only
 def test_facts_by_orth_drop_their_copy_when_the_cache_changes():
     from semgap_spacy.core.context import _PLAIN, GATE_BITS_AT
     from semgap_spacy.util import caches
