@@ -28,7 +28,8 @@ from semgap_spacy.core.context import (_BLANK_BIT, _BREAK_BIT, _CONJUNCTION_BIT,
                                        _NEEDS_AT, _PAIRS, _PLAIN, _REST_BIT, _SINGLE, _START_BIT, _SURE_BIT, _TEXT,
                                        _WORD, _ZERO, EMPTY_SCAN, GATE_BITS_AT, Marks, Scan, TokenRows, _asked,
                                        _zero_count)
-from semgap_spacy.pipes.doc_rows import _COMPILED as _rows, new_span_group, orths, span_bounds, spaced_rows
+from semgap_spacy.pipes.doc_rows import (_COMPILED as _rows, new_span_group, offset_rows, orths, span_bounds,
+                                         spaced_rows)
 from semgap_spacy.pipes.extensions import _TEXT_KEY, _direct_span_writes, drop_span_values
 from spacy.tokens import SpanGroup
 
@@ -111,7 +112,7 @@ def process(self, doc):
             spans = ()
     else:
         spans = self.target_spans(doc)
-    starts, ends, spaces, sentence_starts = spaced_rows(doc)
+    starts, ends, sentence_starts = offset_rows(doc)
     scan = EMPTY_SCAN
     if may_cue:  # ``CueTable.scan``
         found = _scan(facts, flags, starts, ends, spaced, table.longest, _WORD, _LONGER, _SINGLE, _START_BIT,
@@ -138,7 +139,7 @@ def process(self, doc):
         if _ascii_text is not None:
             text = _ascii_text(doc, facts, _TEXT)
         if text is None:
-            text = _joined(facts, spaces, _TEXT)  # ``joined_text``
+            text = _joined(facts, spaced_rows(doc)[2], _TEXT)  # ``joined_text``
         data[_text_key] = text
     rows = tuple.__new__(TokenRows, (text, facts, starts, ends, sentence_starts, spaced))
     # Each Span of a group costs a construction: read the bounds, and a Span only for a term

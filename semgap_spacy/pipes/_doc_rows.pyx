@@ -14,6 +14,7 @@ only when ``built_with()`` equals the running spaCy's version, and reads with
 the Python API otherwise. Every function returns exactly what its Python
 twin in ``pipes.doc_rows`` returns (``tests/pipes/test_doc_rows.py``).
 """
+from cpython.array cimport array, clone
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_GetItem
 from cpython.list cimport PyList_CheckExact, PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
@@ -85,6 +86,30 @@ def spaced_rows(Doc doc):
                 sentence_starts = []
             sentence_starts.append(i)
     return starts, ends, spaces, sentence_starts
+
+
+cdef array _OFFSETS = array("q")
+
+
+def offset_rows(Doc doc):
+    """(start offsets, end offsets, sentence starts as ``spaced_rows`` gives them) of the tokens,
+    the offsets as ``array("q")``: a list of them makes a Python int per offset past 256, and
+    the readers of a cue's reach ask for a few of them."""
+    cdef int i, n = doc.length
+    cdef const TokenC* t
+    cdef array starts = clone(_OFFSETS, n, False), ends = clone(_OFFSETS, n, False)
+    cdef long long* start_at = starts.data.as_longlongs
+    cdef long long* end_at = ends.data.as_longlongs
+    sentence_starts = None
+    for i in range(n):
+        t = &doc.c[i]
+        start_at[i] = t.idx
+        end_at[i] = t.idx + t.lex.length
+        if i and t.sent_start == 1:
+            if sentence_starts is None:
+                sentence_starts = []
+            sentence_starts.append(i)
+    return starts, ends, sentence_starts
 
 
 def span_bounds(SpanGroup group):

@@ -15,6 +15,7 @@ between releases); otherwise, and when ``SEMGAP_SPACY_COMPILED=0`` is set
 (``tests/pipes/test_doc_rows.py``); ``compiled_status()`` says which runs
 and why, and ``context-eval`` and the bench record it with their timings.
 """
+from array import array
 from operator import add
 from typing import List, Optional, Sequence, Tuple
 
@@ -67,6 +68,13 @@ def python_spaced_rows(doc: Doc) -> Tuple[List[int], List[int], List[int], Optio
     return starts, list(map(add, starts, lengths)), spaces, sentence_starts
 
 
+def python_offset_rows(doc: Doc) -> Tuple[array, array, Optional[List[int]]]:
+    """(start offsets, end offsets, sentence starts as ``spaced_rows`` gives them) of the
+    tokens, the offsets as ``array("q")``."""
+    starts, ends, _, sentence_starts = python_spaced_rows(doc)
+    return array("q", starts), array("q", ends), sentence_starts
+
+
 def python_span_bounds(spans: Sequence) -> List[SpanBounds]:
     """(start, end, start_char, end_char, id) of every span, in order."""
     return [(s.start, s.end, s.start_char, s.end_char, s.id) for s in spans]
@@ -116,7 +124,7 @@ COMPILED = _COMPILED is not None
 if _COMPILED is not None:
     orths, keyed_rows, spaced_rows = _COMPILED.orths, _COMPILED.keyed_rows, _COMPILED.spaced_rows
     new_span_group, text_length = _COMPILED.new_span_group, _COMPILED.text_length
-    ascii_text = _COMPILED.ascii_text
+    ascii_text, offset_rows = _COMPILED.ascii_text, _COMPILED.offset_rows
     _group_bounds = _COMPILED.span_bounds
 
     def span_bounds(spans: Sequence) -> List[SpanBounds]:
@@ -128,7 +136,7 @@ if _COMPILED is not None:
 else:
     orths, keyed_rows, spaced_rows = python_orths, python_keyed_rows, python_spaced_rows
     new_span_group, text_length = python_new_span_group, python_text_length
-    ascii_text = python_ascii_text
+    ascii_text, offset_rows = python_ascii_text, python_offset_rows
     span_bounds = python_span_bounds
 
 

@@ -62,6 +62,18 @@ def test_spaced_rows_match_the_python_readers():
         assert compiled.spaced_rows(doc) == doc_rows.python_spaced_rows(doc), doc.text
 
 
+def test_offset_rows_are_the_spaced_rows_offsets_as_arrays():
+    compiled = doc_rows._COMPILED
+    for doc in DOCS:
+        starts, ends, _, sentence_starts = doc_rows.python_spaced_rows(doc)
+        want = doc_rows.python_offset_rows(doc)
+        assert (list(want[0]), list(want[1]), want[2]) == (starts, ends, sentence_starts), doc.text
+        assert want[0].typecode == want[1].typecode == "q"
+        if compiled is not None:
+            got = compiled.offset_rows(doc)
+            assert got == want and type(got[0]) is type(want[0]), doc.text
+
+
 @compiled_only
 def test_span_bounds_match_the_python_reader():
     nlp = spacy.blank("en")
