@@ -185,10 +185,11 @@ cdef class Reach:
             self.ce.push_back(end)
             flag = 1 if glued else 0
             self.glued.push_back(flag)
-            self.neg_fwd.push_back(eff.neg_forward)
-            self.neg_bwd.push_back(eff.neg_backward)
-            self.hedge_fwd.push_back(eff.hedge_forward)
-            self.hedge_bwd.push_back(eff.hedge_backward)
+            neg_forward, neg_backward, hedge_forward, hedge_backward = eff.reaches
+            self.neg_fwd.push_back(neg_forward)
+            self.neg_bwd.push_back(neg_backward)
+            self.hedge_fwd.push_back(hedge_forward)
+            self.hedge_bwd.push_back(hedge_backward)
         self.conjunctions = conjunctions
 
     def release(self):

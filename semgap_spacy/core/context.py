@@ -104,7 +104,7 @@ class Effect:
     is_break: bool = False
     is_pseudo: bool = False
 
-    # Worked out once per effect and kept (the scan asks them at every cue match); ``add``, the
+    # Worked out once per effect and kept (the scan and the reach ask them at every cue); ``add``, the
     # only change an effect takes, drops them.
     @cached_property
     def negation(self) -> bool:
@@ -119,8 +119,14 @@ class Effect:
         """The category a cue match is recorded with (negation wins, then hedge, break, pseudo)."""
         return NEGATION if self.negation else HEDGE if self.hedge else BREAK if self.is_break else PSEUDO
 
+    @cached_property
+    def reaches(self) -> Tuple[float, float, float, float]:
+        """(neg_forward, neg_backward, hedge_forward, hedge_backward), read at once by the
+        compiled reach (``core/_scope_reach.pyx``)."""
+        return self.neg_forward, self.neg_backward, self.hedge_forward, self.hedge_backward
+
     def add(self, category: str, direction: Optional[str], max_scope: Optional[int]) -> None:
-        for kept in ("negation", "hedge", "label"):
+        for kept in ("negation", "hedge", "label", "reaches"):
             self.__dict__.pop(kept, None)
         reach = math.inf if max_scope is None else float(max_scope)
         forward = reach if direction in (FORWARD, BOTH) else _NONE

@@ -4,6 +4,7 @@ Each case is a text, a target and what the cue rules of a profile say about
 it; the rows are made here with a small tokenizer, keyed by the token text.
 """
 import json
+import math
 import re
 from bisect import bisect_left, bisect_right
 from pathlib import Path
@@ -402,9 +403,13 @@ def test_among_stop_words_the_gate_watches_the_one_written_least_often():
 
 def test_an_effect_keeps_its_category_until_it_changes():
     effect = context.Effect()
+    none = context._NONE
     effect.add("break", None, None)
     assert (effect.label, effect.negation, effect.hedge) == ("break", False, False)
+    assert effect.reaches == (none, none, none, none)
     effect.add("hedge", "forward", 3)  # the kept answers go with the change
     assert (effect.label, effect.negation, effect.hedge) == ("hedge", False, True)
+    assert effect.reaches == (none, none, 3.0, none)
     effect.add("negation", "backward", None)
     assert (effect.label, effect.negation, effect.hedge) == ("negation", True, True)
+    assert effect.reaches == (none, math.inf, 3.0, none)
