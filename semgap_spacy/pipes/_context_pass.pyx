@@ -10,7 +10,9 @@ through its Python methods: the gate (``CueTable.gate``) and the choice of
 the reach twin (``CueTable.marks``) are written out here again. Where the
 row readers are compiled for the running spaCy, the words' facts are read
 by ORTH with the keys left in C (``doc_rows.FactsByOrth``: ``CueTable.quiet``
-and ``CueTable.known`` without a Python int per token).
+and ``CueTable.known`` without a Python int per token, and ``CueTable.gate`` for
+a text its words' facts keep out), and the compiled loops read a byte of flags
+per token (``context.token_flags``) where they can.
 
 Nothing is read differently, and the twin test
 (``tests/pipes/test_context_pass.py``) compares this with the Python method

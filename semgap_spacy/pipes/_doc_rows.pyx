@@ -223,7 +223,7 @@ cdef class FactsByOrth:
     bits_at (int): The field of each value whose bits ``read`` or-s together.
     gate (Optional[tuple]): (the bits that open the gate, the key-word bit, the bit of a word of
         a longer cue, the no-word bit, the places of the needs and the word in the facts, the
-        reach in words): the arguments of ``core._scope_loops.needs_met``.
+        reach in words), as ``CueTable.gate`` and ``core._scope_loops.needs_met`` take them.
     """
     cdef unordered_map[uint64_t, _Held] table
     cdef list held

@@ -29,6 +29,7 @@ _own_start, _own_follow, _own_entry = SemgapPipe.start_run, SemgapPipe.follow_pa
 _own_default, _own_decision = SemgapPipe.pipeline_default_domain, SemgapPipe._decision_pipe
 _own_judged = SemgapPipe._judged_length
 cdef Py_ssize_t _max_chars = MAX_TEXT_CHARS
+cdef tuple _run_key = _RUN_KEY, _pipeline_key = _PIPELINE_KEY, _tokens_key = _TOKENS_KEY
 
 
 cdef object _default_domain(self, type cls):
@@ -38,11 +39,10 @@ cdef object _default_domain(self, type cls):
         seen = self._decision_seen
         if seen is not None:
             nlp = self.nlp
-            components = nlp._components
-            if seen[0] is components and seen[1] == components and seen[2] == nlp._disabled:
+            components = getattr(nlp, "_components", None)
+            if seen[0] is components and seen[1] == components and seen[2] == getattr(nlp, "_disabled", None):
                 return getattr(seen[3], "default_domain", None)
     return self.pipeline_default_domain()
-cdef tuple _run_key = _RUN_KEY, _pipeline_key = _PIPELINE_KEY, _tokens_key = _TOKENS_KEY
 
 
 def run(self, doc, default_domain=LOOK_UP):
