@@ -29,7 +29,7 @@ from bisect import bisect_left
 
 from libcpp.vector cimport vector
 
-from ._scope_loops cimport candidate_breaks
+from ._scope_loops cimport _flags_of, candidate_breaks
 
 
 cdef struct _Found:
@@ -144,9 +144,7 @@ cdef class Reach:
         self.full_read = False
         self.rows, self.rule, self.scope = rows, rule, scope
         self.n = len(rows.facts)
-        if len(flags) != self.n:
-            raise ValueError(f"{len(flags)} token flags for {self.n} tokens")
-        fl = <const unsigned char*>flags
+        fl = _flags_of(flags, self.n)
         self.spaced = rows.spaced
         self.inside.assign(self.n, 0)
         self.usable = True

@@ -263,7 +263,6 @@ cdef class FactsByOrth:
         cdef unordered_map[uint64_t, _Held].iterator at
         cdef vector[PyObject*] row  # this call's own: another thread may read meanwhile
         cdef vector[long] row_bits
-        cdef vector[unsigned char] row_flags
         cdef unsigned char* flag_bytes
         if self.cache.version != self.version:
             self.table.clear()
@@ -297,22 +296,19 @@ cdef class FactsByOrth:
             row_bits.push_back(found.bits)
         if quiet:
             return True
-        if self.gated and not (bits & self.open_bits):  # ``CueTable.gate``, on the C copy
-            if not (bits & self.key_bit and bits & self.rest_bit):
-                return False
-            row_flags.reserve(n)
-            for i in range(n):
-                row_flags.push_back(<unsigned char>(row_bits[i] & 0xFF))
-            # ``held`` keeps the values alive, even if another thread drops the copy meanwhile
-            if not needs_near(row.data(), row_flags.data(), n, self.needs_at, self.word_at, self.reach,
-                              self.key_bit, self.blank_bit):
-                return False
-        out = PyList_New(n)
+        if self.gated and not (bits & self.open_bits) and not (bits & self.key_bit and bits & self.rest_bit):
+            return False  # ``CueTable.gate``: no word opens it, and no longer cue can match
         flags = PyBytes_FromStringAndSize(NULL, n)
         flag_bytes = <unsigned char*>PyBytes_AS_STRING(flags)
+        for i in range(n):
+            flag_bytes[i] = <unsigned char>(row_bits[i] & 0xFF)
+        # ``held`` keeps the values alive, even if another thread drops the copy meanwhile
+        if self.gated and not (bits & self.open_bits) and not needs_near(
+                row.data(), flag_bytes, n, self.needs_at, self.word_at, self.reach, self.key_bit, self.blank_bit):
+            return False  # ``CueTable.gate``: no longer cue has its words near each other
+        out = PyList_New(n)
         for i in range(n):
             item = <object>row[i]
             Py_INCREF(item)
             PyList_SET_ITEM(out, i, item)
-            flag_bytes[i] = <unsigned char>(row_bits[i] & 0xFF)
         return out, bits, flags

@@ -236,3 +236,19 @@ def test_a_spare_reach_reads_each_text_as_a_new_one():
                       context.token_flags(long_rows.facts), *bits)
     reach.done(big)
     assert reach.reach(*args) is not big
+
+
+def test_flags_of_another_length_are_refused():
+    """The compiled loops read the flags unchecked per token, so flags of another text's length
+    are a ValueError, not a read past their end."""
+    table = TABLES[0]
+    rows = _rows(table, "no fever, no cough")
+    cues, flags = table.scan(rows).cues, context.token_flags(rows.facts)
+    bits = (context._BLANK_BIT, context._BREAK_BIT, context._CONJUNCTION_BIT)
+    with pytest.raises(ValueError):
+        context._reach.Reach(rows, [Target(1, 2)], table.clauses, table.scope, cues, flags[:-1], *bits)
+    with pytest.raises(ValueError):
+        context._compiled.scan(rows.facts, flags + b"\0", rows.starts, rows.ends, False, table.longest,
+                               context._WORD, context._LONGER, context._SINGLE, context._START_BIT,
+                               context._BLANK_BIT)
+    assert context._reach.Reach(rows, [Target(1, 2)], table.clauses, table.scope, cues, flags, *bits).usable
